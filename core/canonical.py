@@ -1,0 +1,40 @@
+"""Canonical JSON and stable hashes: the one way state, records and options are serialised."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+JSON = Any  # a JSON-serialisable value: None, bool, int, float, str, list, dict[str, JSON]
+
+
+def dumps(obj: JSON) -> str:
+    """Serialise to canonical JSON: sorted keys, no spaces, UTF-8 characters kept."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def digest(obj: JSON) -> str:
+    """The SHA-256 hex digest of an object's canonical JSON (the 'state hash')."""
+    return hashlib.sha256(dumps(obj).encode("utf-8")).hexdigest()
+
+
+def freeze(value: JSON) -> Any:
+    """A hashable key equal for equal JSON values (lists become tuples, dicts sorted tuples)."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    if isinstance(value, bool):
+        # True == 1 in Python; keep booleans apart from integers in option keys.
+        return ("bool", value)
+    return value
+
+
+def thaw(value: JSON) -> JSON:
+    """Normalise a value to plain JSON types (tuples become lists), as it reads back from JSON."""
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): thaw(v) for k, v in value.items()}
+    return value

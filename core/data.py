@@ -1,0 +1,64 @@
+"""Loading YAML and JSON data files into pydantic models with one clear message per error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import DataError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class StrictModel(BaseModel):
+    """Base of every data-file model: unknown keys are errors, instances are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def read_data_file(path: str | Path) -> Any:
+    """Parse a YAML or JSON file into plain Python data, or raise DataError naming the file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{p}: cannot read file ({exc.strerror or exc})") from None
+    try:
+        if p.suffix == ".json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise DataError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: "
+                        f"{_one_line(str(exc))}") from None
+
+
+def format_validation_error(source: str, exc: ValidationError) -> str:
+    """Render a pydantic ValidationError as 'file: path.inside: what was expected' lines."""
+    lines = []
+    for err in exc.errors():
+        where = ".".join(str(part) for part in err["loc"]) or "(top level)"
+        lines.append(f"{source}: {where}: {err['msg']}")
+    if len(lines) > 5:
+        lines = [*lines[:5], f"{source}: ... and {len(lines) - 5} more errors"]
+    return "; ".join(lines)
+
+
+def validate(model: type[M], data: Any, *, source: str) -> M:
+    """Validate plain data against a model, raising DataError with the source named."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise DataError(format_validation_error(source, exc)) from None
+
+
+def load_model(model: type[M], path: str | Path) -> M:
+    """Read a YAML/JSON file and validate it against a model, or raise DataError."""
+    return validate(model, read_data_file(path), source=str(path))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,87 @@
+"""Decisions: every choice a player makes, as data — who, what, which rule, and the options."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canonical import JSON, freeze
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal answer to a decision: a small JSON value plus a label a person can read."""
+
+    value: JSON
+    label: str = ""
+    info: str = ""  # extra help, e.g. the odds of an attack
+
+    def __str__(self) -> str:
+        return self.label or str(self.value)
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice the engine waits for: the player, a prompt, the rule, the legal options.
+
+    ``kind`` is a machine-readable name of the decision type (``"select_unit"``, ...) for
+    bots; ``context`` carries small JSON facts about it (the unit being moved, ...).
+    """
+
+    player: str
+    prompt: str
+    section: str
+    options: tuple[Option, ...]
+    kind: str = ""
+    context: dict[str, Any] = field(default_factory=dict)
+    _keys: dict[Any, int] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.options:
+            raise ValueError(f"decision {self.prompt!r} ({self.section}) has no options")
+
+    def index_of(self, value: JSON) -> int | None:
+        """The index of the option with this value, or None if it is not legal."""
+        if self._keys is None:
+            keys: dict[Any, int] = {}
+            for i, opt in enumerate(self.options):
+                keys.setdefault(freeze(opt.value), i)
+            self._keys = keys
+        try:
+            return self._keys.get(freeze(value))
+        except TypeError:
+            return None
+
+    def is_legal(self, value: JSON) -> bool:
+        """True when ``value`` is one of the legal options."""
+        return self.index_of(value) is not None
+
+    @property
+    def values(self) -> list[JSON]:
+        """The legal option values, in order."""
+        return [o.value for o in self.options]
+
+    def mask(self, universe: Sequence[JSON]) -> list[bool]:
+        """A legal-action mask over a fixed list of values (for learning agents)."""
+        return [self.is_legal(v) for v in universe]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The decision as plain JSON (what a remote agent or a save file sees)."""
+        return {
+            "player": self.player, "prompt": self.prompt, "section": self.section,
+            "kind": self.kind, "context": self.context,
+            "options": [{"value": o.value, "label": o.label, "info": o.info} for o in self.options],
+        }
+
+
+def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...]:
+    """Build options from values, labelling each with ``label(value)`` or its string form."""
+    return tuple(Option(v, label(v) if label else str(v)) for v in values)
+
+
+def choose(player: str, prompt: str, section: str, options: Iterable[Option | JSON], *,
+           kind: str = "", context: dict[str, Any] | None = None) -> Decision:
+    """Build a decision from options or bare values (a bare value is its own label)."""
+    opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in options)
+    return Decision(player, prompt, section, opts, kind, context or {})

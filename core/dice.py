@@ -1,0 +1,171 @@
+"""Chance: one seeded random source per match, every roll an event with its purpose.
+
+Tests replace the source with :class:`ScriptedDice` to fix the rolls a rule sees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from .errors import TabletopError
+
+T = TypeVar("T")
+
+RollListener = Callable[[str, str, tuple[int, ...], int], None]
+"""Called after each roll with (purpose, section, faces, sides)."""
+
+
+class DiceExhausted(TabletopError):
+    """A scripted dice source was asked for more rolls than it was given."""
+
+
+class Dice:
+    """The match's random source: seeded, counted, and reporting every roll to a listener."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.rolls = 0  # how many dice have been rolled
+        self.listener: RollListener | None = None
+
+    # -- primitives a subclass may replace ---------------------------------------------
+    def _face(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+    def _shuffle(self, items: list[T]) -> None:
+        self._rng.shuffle(items)
+
+    # -- public API ------------------------------------------------------------------
+    def roll(self, count: int = 1, sides: int = 6, *, purpose: str, section: str = "") -> tuple[int, ...]:
+        """Roll ``count`` dice of ``sides`` faces for a stated purpose; returns each face."""
+        if count < 0 or sides < 1:
+            raise TabletopError(f"cannot roll {count}d{sides}")
+        faces = tuple(self._face(sides) for _ in range(count))
+        self.rolls += count
+        if self.listener is not None:
+            self.listener(purpose, section, faces, sides)
+        return faces
+
+    def d6(self, *, purpose: str, section: str = "") -> int:
+        """Roll one six-sided die."""
+        return self.roll(1, 6, purpose=purpose, section=section)[0]
+
+    def total(self, count: int, sides: int = 6, *, purpose: str, section: str = "") -> int:
+        """Roll ``count`` dice and return their sum (e.g. 2d6, 3d6)."""
+        return sum(self.roll(count, sides, purpose=purpose, section=section))
+
+    def choose(self, items: Sequence[T], *, purpose: str, section: str = "") -> T:
+        """Roll a die to choose among equals, as the rulebooks say; one item needs no roll.
+
+        With six or fewer candidates a d6 is rolled and re-rolled until it names one
+        (each equally likely, and the log shows real die faces); with more, a die of as
+        many faces as there are candidates.
+        """
+        if not items:
+            raise TabletopError(f"nothing to choose from ({purpose})")
+        if len(items) == 1:
+            return items[0]
+        n = len(items)
+        sides = 6 if n <= 6 else n
+        while True:
+            face = self.roll(1, sides, purpose=f"{purpose} (choose 1 of {n})", section=section)[0]
+            if face <= n:
+                return items[face - 1]
+
+    def shuffle(self, items: list[T], *, purpose: str, section: str = "") -> None:
+        """Shuffle a list in place (a deck, a blind draw); logged as one event."""
+        self._shuffle(items)
+        if self.listener is not None:
+            self.listener(purpose, section, (), 0)
+
+    def pool(self, count: int, sides: int = 6, *, purpose: str, section: str = "") -> DicePool:
+        """Roll a pool of dice that can then be kept, set aside and rerolled."""
+        return DicePool(self, sides, list(self.roll(count, sides, purpose=purpose, section=section)))
+
+    def state_json(self) -> dict[str, int]:
+        """What of the source belongs in the state hash: the seed and the roll count."""
+        return {"seed": self.seed, "rolls": self.rolls}
+
+
+class ScriptedDice(Dice):
+    """A dice source that returns given faces in order, for tests of exact rule outcomes.
+
+    Shuffles keep their order (so a test deck is drawn as written).
+    """
+
+    def __init__(self, faces: Sequence[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.script = list(faces)
+        self._next = 0
+
+    def _face(self, sides: int) -> int:
+        if self._next >= len(self.script):
+            raise DiceExhausted(f"scripted dice ran out after {len(self.script)} rolls")
+        face = self.script[self._next]
+        self._next += 1
+        if not 1 <= face <= sides:
+            raise TabletopError(f"scripted face {face} is not on a {sides}-sided die "
+                                f"(roll {self._next})")
+        return face
+
+    def _shuffle(self, items: list[T]) -> None:
+        return None
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted faces are still unused."""
+        return len(self.script) - self._next
+
+
+@dataclass
+class DicePool:
+    """A pool of dice rolled together, whose dice can be kept, set aside and rerolled.
+
+    Each die is addressed by its index in ``faces``; ``kept`` and ``aside`` hold indices.
+    """
+
+    dice: Dice
+    sides: int
+    faces: list[int]
+    kept: set[int] = field(default_factory=set)
+    aside: set[int] = field(default_factory=set)
+
+    def keep(self, *indices: int) -> None:
+        """Mark dice as kept (they can no longer be rerolled)."""
+        self._check(indices)
+        self.kept.update(indices)
+        self.aside.difference_update(indices)
+
+    def set_aside(self, *indices: int) -> None:
+        """Set dice aside (out of the result, unless brought back)."""
+        self._check(indices)
+        self.aside.update(indices)
+        self.kept.difference_update(indices)
+
+    def reroll(self, *indices: int, purpose: str, section: str = "") -> tuple[int, ...]:
+        """Reroll the given dice (not kept ones); returns their new faces."""
+        self._check(indices)
+        locked = [i for i in indices if i in self.kept]
+        if locked:
+            raise TabletopError(f"dice {locked} are kept and cannot be rerolled")
+        new = self.dice.roll(len(indices), self.sides, purpose=purpose, section=section)
+        for i, face in zip(indices, new, strict=True):
+            self.faces[i] = face
+            self.aside.discard(i)
+        return new
+
+    def active(self) -> list[int]:
+        """Faces of the dice not set aside, in pool order."""
+        return [f for i, f in enumerate(self.faces) if i not in self.aside]
+
+    def count(self, predicate: Callable[[int], bool]) -> int:
+        """How many active dice satisfy a predicate (e.g. hits on 5 or 6)."""
+        return sum(1 for f in self.active() if predicate(f))
+
+    def _check(self, indices: Sequence[int]) -> None:
+        for i in indices:
+            if not 0 <= i < len(self.faces):
+                raise TabletopError(f"no die {i} in a pool of {len(self.faces)}")

@@ -1,0 +1,75 @@
+"""The event log: what happened, when, and which rule section made it happen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .canonical import JSON, dumps
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened in a match, with the rule section that caused it."""
+
+    seq: int
+    kind: str  # "roll", "move", "combat", "phase", "decision", "end", ... (game-defined)
+    section: str  # rulebook section, e.g. "9.2.1"
+    text: str  # one line a player can read
+    turn: int = 0
+    phase: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The event as a plain JSON object (one line of a JSON Lines log)."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "section": self.section,
+            "text": self.text,
+            "turn": self.turn,
+            "phase": self.phase,
+            "data": self.data,
+        }
+
+
+class EventLog:
+    """The ordered list of a match's events, writable as JSON Lines."""
+
+    __slots__ = ("_events",)
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    def append(self, event: Event) -> None:
+        """Add an event at the end of the log."""
+        self._events.append(event)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._events)
+
+    def __getitem__(self, index: int) -> Event:
+        return self._events[index]
+
+    def since(self, seq: int) -> list[Event]:
+        """Events whose sequence number is at least ``seq``."""
+        return self._events[seq:]
+
+    def of_kind(self, kind: str) -> list[Event]:
+        """Every event of one kind, in order."""
+        return [e for e in self._events if e.kind == kind]
+
+    def to_jsonl(self) -> str:
+        """The whole log as JSON Lines text, one canonical JSON object a line."""
+        return "".join(dumps(e.to_json()) + "\n" for e in self._events)
+
+    def write(self, path: str | Path) -> None:
+        """Write the log as JSON Lines (atomically)."""
+        from .record import atomic_write_text
+
+        atomic_write_text(path, self.to_jsonl())

@@ -1,0 +1,338 @@
+"""Games and matches: the plugin interface, and the decision loop that runs a game.
+
+Control is inverted. A game's procedure is a generator (its *flow*) that yields a
+:class:`Decision` whenever a player must choose and receives the chosen option's value.
+The caller reads :attr:`Match.pending` and calls :meth:`Match.decide`; the engine never asks
+for input. A match is its record: the header (game, version, scenario, options, seed) plus
+the decisions taken; replaying them reproduces every event and the final state hash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from .canonical import JSON, digest, thaw
+from .decisions import Decision, Option
+from .dice import Dice, ScriptedDice
+from .errors import GameOver, IllegalDecision, TabletopError
+from .events import Event, EventLog
+from .state import State
+
+if TYPE_CHECKING:
+    from .agents import Agent
+
+ENGINE_VERSION = "0.1.0"
+
+Flow = Generator[Decision, JSON, "Result | None"]
+"""A game procedure: yields decisions, receives option values, may return the result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended: the winner (None for a draw), the victory level in the rulebook's
+    words, the section that decides it, and the game's score fields."""
+
+    winner: str | None
+    level: str
+    section: str
+    scores: dict[str, JSON] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The result as plain JSON."""
+        return {"winner": self.winner, "level": self.level, "section": self.section,
+                "scores": thaw(self.scores), "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInfo:
+    """A scenario a game offers: its id, name, and a line about it."""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """A game option a match may set (a variant rule, a difficulty), with its allowed values."""
+
+    id: str
+    description: str
+    default: JSON
+    choices: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game is, declared apart from its behaviour: identity and capabilities."""
+
+    id: str
+    title: str
+    version: str
+    players: tuple[str, ...]
+    scenarios: tuple[ScenarioInfo, ...] = (ScenarioInfo("standard", "Standard game"),)
+    options: tuple[GameOption, ...] = ()
+    playable: bool = True
+    description: str = ""
+    rulebook: str = ""
+    solitaire: bool = False  # one side is run by the rules themselves
+    human_side: str = ""  # the side a person plays by default
+
+    def scenario(self, scenario_id: str | None) -> ScenarioInfo:
+        """The scenario with this id (the first one when None), or a clear error."""
+        if scenario_id is None:
+            return self.scenarios[0]
+        for s in self.scenarios:
+            if s.id == scenario_id:
+                return s
+        known = ", ".join(s.id for s in self.scenarios)
+        raise TabletopError(f"game {self.id} has no scenario {scenario_id!r} (scenarios: {known})")
+
+    def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """The full option settings: defaults overridden by ``given``, each checked."""
+        known = {o.id: o for o in self.options}
+        out: dict[str, JSON] = {o.id: o.default for o in self.options}
+        for key, value in (given or {}).items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise TabletopError(f"game {self.id} has no option {key!r} (options: {names})")
+            spec = known[key]
+            if spec.choices and value not in spec.choices:
+                raise TabletopError(f"option {key}={value!r} is not one of {list(spec.choices)}")
+            out[key] = value
+        return out
+
+
+AgentFactory = Callable[[str, int], "Agent"]
+"""Builds a bot for a side from (side, seed)."""
+
+
+class Game:
+    """The base of every game plugin: declare :attr:`info`, override the hooks.
+
+    Required hooks: :meth:`setup` (build the opening state) and :meth:`play` (the flow).
+    The rest have generic defaults a game may refine.
+    """
+
+    info: GameInfo
+
+    def setup(self, match: Match) -> None:
+        """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
+        raise TabletopError(f"game {self.info.id} is not playable yet")
+
+    def play(self, match: Match) -> Flow:
+        """The game's whole procedure, from set-up to the end; yields decisions."""
+        raise TabletopError(f"game {self.info.id} is not playable yet")
+        yield  # pragma: no cover - makes this a generator
+
+    def final_result(self, match: Match) -> Result:
+        """The result when the flow ends without returning one."""
+        return Result(None, "no result", "", {})
+
+    def view(self, match: Match, player: str) -> dict[str, JSON]:
+        """What one player may see of the state (hidden pieces masked)."""
+        from .views import generic_view
+
+        return generic_view(match, player)
+
+    def invariants(self, match: Match) -> list[str]:
+        """Rule invariants broken by the current state (empty when all hold)."""
+        return match.state.pieces.check()
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """The game's own bots by name (the random-legal bot is always available)."""
+        return {}
+
+    def default_bot(self, side: str) -> str:
+        """The bot name ``--auto`` uses for a side."""
+        return "random"
+
+    def board(self, match: Match | None) -> Any:
+        """The map (HexMap or AreaMap) to draw, or None."""
+        return None
+
+    def piece_label(self, piece: Any) -> str:
+        """A short label for a piece in the terminal and the SVG (values on its face)."""
+        vals = piece.values.get(piece.face, {})
+        nums = "-".join(str(v) for v in vals.values())
+        return f"{piece.name or piece.id} {nums}".strip()
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """Game score fields shown in ``--json`` output (VP, casualties...)."""
+        return {}
+
+
+class _MatchEnded(Exception):
+    """Raised inside a flow by :meth:`Match.end` to stop the game at once."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.level)
+        self.result = result
+
+
+class Match:
+    """One game being played: state, dice, log, the pending decision and the record.
+
+    Build it with a game and a seed; read :attr:`pending`; answer with :meth:`decide` until
+    :attr:`finished`. ``dice_script`` replaces the seeded dice with fixed faces (tests).
+    """
+
+    def __init__(self, game: Game, *, scenario: str | None = None, seed: int = 0,
+                 options: Mapping[str, JSON] | None = None,
+                 dice_script: list[int] | None = None) -> None:
+        if not game.info.playable:
+            raise TabletopError(f"game {game.info.id} is not playable yet")
+        self.game = game
+        self.scenario = game.info.scenario(scenario).id
+        self.seed = int(seed)
+        self.options = game.info.resolve_options(options)
+        self.dice_script = list(dice_script) if dice_script is not None else None
+        self.dice: Dice = ScriptedDice(self.dice_script, seed) if self.dice_script is not None \
+            else Dice(self.seed)
+        self.dice.listener = self._on_roll
+        self.state = State()
+        self.log = EventLog()
+        self.decisions: list[JSON] = []
+        self.pending: Decision | None = None
+        self.result: Result | None = None
+        self._flow: Flow | None = None
+        self.game.setup(self)
+        self._flow = self.game.play(self)
+        self._advance(None, first=True)
+
+    # -- the loop ----------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        """True once the game has ended (a result is set)."""
+        return self.result is not None
+
+    def decide(self, value: JSON) -> None:
+        """Answer the pending decision with an option's value and run to the next one.
+
+        An illegal value raises IllegalDecision and changes nothing.
+        """
+        decision = self.pending
+        if decision is None:
+            raise GameOver("the match is over; there is no decision to take")
+        index = decision.index_of(value)
+        if index is None:
+            shown = ", ".join(str(o.value) for o in decision.options[:12])
+            more = " ..." if len(decision.options) > 12 else ""
+            raise IllegalDecision(
+                f"{value!r} is not a legal answer to {decision.prompt!r} ({decision.section}); "
+                f"legal: {shown}{more}")
+        self.decide_index(index)
+
+    def decide_index(self, index: int) -> None:
+        """Answer the pending decision with the option at ``index`` (0-based)."""
+        decision = self.pending
+        if decision is None:
+            raise GameOver("the match is over; there is no decision to take")
+        if not 0 <= index < len(decision.options):
+            raise IllegalDecision(f"option {index} is out of range 0..{len(decision.options) - 1}")
+        option = decision.options[index]
+        self.decisions.append(option.value)
+        self.emit("decision", decision.section, f"{decision.player}: {decision.prompt} -> "
+                  f"{option.label or option.value}", player=decision.player, value=option.value)
+        self._advance(option.value)
+
+    def _advance(self, value: JSON, *, first: bool = False) -> None:
+        flow = self._flow
+        assert flow is not None
+        try:
+            self.pending = next(flow) if first else flow.send(value)
+        except StopIteration as stop:
+            self._finish(stop.value if isinstance(stop.value, Result) else None)
+        except _MatchEnded as ended:
+            self._finish(ended.result)
+
+    def _finish(self, result: Result | None) -> None:
+        self.pending = None
+        self.result = result or self.game.final_result(self)
+        self.emit("end", self.result.section, f"game over: {self.result.level}",
+                  result=self.result.to_json())
+
+    def end(self, result: Result) -> NoReturn:
+        """End the game now with this result (called from inside a flow)."""
+        raise _MatchEnded(result)
+
+    # -- events ------------------------------------------------------------------------
+    def emit(self, kind: str, section: str, text: str, **data: Any) -> Event:
+        """Append an event to the log, stamped with the current turn and phase."""
+        event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data)
+        self.log.append(event)
+        return event
+
+    def _on_roll(self, purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
+        if sides == 0:
+            self.emit("shuffle", section, f"shuffle: {purpose}", purpose=purpose)
+        else:
+            shown = " ".join(str(f) for f in faces)
+            self.emit("roll", section, f"roll {len(faces)}d{sides} for {purpose}: {shown}",
+                      purpose=purpose, faces=list(faces), sides=sides)
+
+    # -- identity, record --------------------------------------------------------------
+    def header(self) -> dict[str, JSON]:
+        """The record header: game, versions, scenario, options, seed (and any dice script)."""
+        head: dict[str, JSON] = {
+            "game": self.game.info.id, "game_version": self.game.info.version,
+            "engine_version": ENGINE_VERSION, "scenario": self.scenario,
+            "options": thaw(self.options), "seed": self.seed,
+        }
+        if self.dice_script is not None:
+            head["dice_script"] = list(self.dice_script)
+        return head
+
+    def state_json(self) -> dict[str, JSON]:
+        """The whole match state as canonical JSON: the position plus dice and progress."""
+        return {
+            "state": self.state.to_json(),
+            "dice": self.dice.state_json(),
+            "decisions": len(self.decisions),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    def state_hash(self) -> str:
+        """A stable hash of the whole match state (same seed and decisions, same hash)."""
+        return digest(self.state_json())
+
+    def legal(self) -> tuple[Option, ...]:
+        """The options of the pending decision (empty when the match is over)."""
+        return self.pending.options if self.pending else ()
+
+    def view(self, player: str) -> dict[str, JSON]:
+        """What one player may see (see :meth:`Game.view`)."""
+        return self.game.view(self, player)
+
+    def undo(self, count: int = 1) -> None:
+        """Take back the last ``count`` decisions by replaying the record without them."""
+        if count < 1 or count > len(self.decisions):
+            raise TabletopError(f"cannot undo {count} decision(s); {len(self.decisions)} taken")
+        keep = self.decisions[: len(self.decisions) - count]
+        fresh = Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
+                      dice_script=self.dice_script)
+        for value in keep:
+            fresh.decide(value)
+        self._take_over(fresh)
+
+    def _take_over(self, other: Match) -> None:
+        for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
+            setattr(self, name, getattr(other, name))
+        self.dice.listener = self._on_roll
+
+    def run(self, agents: Mapping[str, Agent], *, max_decisions: int | None = None) -> Result | None:
+        """Let agents answer every decision until the end (or ``max_decisions``)."""
+        taken = 0
+        while self.pending is not None:
+            if max_decisions is not None and taken >= max_decisions:
+                return None
+            decision = self.pending
+            agent = agents.get(decision.player)
+            if agent is None:
+                raise TabletopError(f"no agent plays side {decision.player!r}")
+            self.decide(agent.choose(self.view(decision.player), decision))
+            taken += 1
+        return self.result

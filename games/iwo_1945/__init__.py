@@ -1,0 +1,26 @@
+"""Iwo Jima 1945: the game plugin (not yet playable: its rules are still being written).
+
+Rulebook: shared/rules/iwo_1945.txt. Until the game's own issue lands, `tabletop list` shows it
+as not yet playable and no match can be started.
+"""
+
+from __future__ import annotations
+
+from tabletop.core.match import Game, GameInfo
+
+
+class _Pending(Game):
+    """Iwo Jima 1945, declared but not yet playable."""
+
+    info = GameInfo(
+        id="iwo_1945",
+        title="Iwo Jima 1945",
+        version="0.0.0",
+        players=("USMC", "Japan"),
+        playable=False,
+        rulebook="iwo_1945.txt",
+        description="Not yet playable: the rules are being implemented.",
+    )
+
+
+GAME = _Pending()

@@ -1,0 +1,26 @@
+"""Iwo Jima: the game plugin (not yet playable: its rules are still being written).
+
+Rulebook: shared/rules/ Valor of Arms. Until the game's own issue lands, `tabletop list` shows it
+as not yet playable and no match can be started.
+"""
+
+from __future__ import annotations
+
+from tabletop.core.match import Game, GameInfo
+
+
+class _Pending(Game):
+    """Iwo Jima, declared but not yet playable."""
+
+    info = GameInfo(
+        id="iwo_valor",
+        title="Iwo Jima",
+        version="0.0.0",
+        players=("iwo_valor.txt:US", "Japan"),
+        playable=False,
+        rulebook=" Valor of Arms",
+        description="Not yet playable: the rules are being implemented.",
+    )
+
+
+GAME = _Pending()

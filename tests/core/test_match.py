@@ -1,0 +1,178 @@
+"""The decision loop, record, replay, save/resume, undo and views, on the Pig test game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop.core.agents import RandomAgent
+from tabletop.core.errors import GameOver, IllegalDecision, ReplayDivergence, SaveError, TabletopError
+from tabletop.core.match import Match
+from tabletop.core.record import make_record, read_record, replay, write_record, write_save
+
+from .piggame import GAME
+
+
+def play_random(seed: int) -> Match:
+    """A whole Pig match between two random agents."""
+    m = Match(GAME, seed=seed)
+    m.run({p: RandomAgent(p, seed) for p in GAME.info.players})
+    return m
+
+
+def test_pending_decision_names_player_section_and_options() -> None:
+    """Decisions carry who decides, a prompt, the rule section and the legal options."""
+    m = Match(GAME, seed=1)
+    d = m.pending
+    assert d is not None and d.player == "A" and d.section == "1.1"
+    assert d.values == ["roll", "hold"]
+
+
+def test_illegal_decision_raises_and_changes_nothing() -> None:
+    """An option not among the legal ones raises IllegalDecision; state and log unchanged."""
+    m = Match(GAME, seed=1)
+    before, events = m.state_hash(), len(m.log)
+    with pytest.raises(IllegalDecision, match="not a legal answer"):
+        m.decide("fold")
+    with pytest.raises(IllegalDecision):
+        m.decide_index(7)
+    assert m.state_hash() == before and len(m.log) == events and m.decisions == []
+
+
+def test_same_seed_same_game_byte_for_byte() -> None:
+    """Determinism: the same seed and decisions give the same events and state hash."""
+    a, b = play_random(5), play_random(5)
+    assert a.log.to_jsonl() == b.log.to_jsonl()
+    assert a.state_hash() == b.state_hash()
+    assert a.finished and a.result is not None
+
+
+def test_record_replays_and_verifies(tmp_path: Path) -> None:
+    """A record replays to the same final hash; the file round-trips through JSON."""
+    m = play_random(11)
+    path = tmp_path / "rec.json"
+    write_record(m, path)
+    again = replay(GAME, read_record(path))
+    assert again.state_hash() == m.state_hash()
+    assert again.log.to_jsonl() == m.log.to_jsonl()
+
+
+def test_diverging_record_is_refused() -> None:
+    """A tampered record (an illegal decision, or a wrong final hash) is refused clearly."""
+    m = play_random(3)
+    rec = make_record(m)
+    bad = json.loads(json.dumps(rec))
+    bad["decisions"][0] = "fold"
+    with pytest.raises(ReplayDivergence, match="decision 1 of"):
+        replay(GAME, bad)
+    bad = json.loads(json.dumps(rec))
+    bad["final"]["state_hash"] = "0" * 64
+    with pytest.raises(ReplayDivergence, match="replay ends in state"):
+        replay(GAME, bad)
+    bad = json.loads(json.dumps(rec))
+    bad["header"]["game_version"] = "9.9"
+    with pytest.raises(ReplayDivergence, match="version"):
+        replay(GAME, bad)
+
+
+def test_save_mid_game_and_resume(tmp_path: Path) -> None:
+    """Save mid-game (atomic JSON), resume, and continue to the same end as without saving."""
+    whole = play_random(21)
+    half = Match(GAME, seed=21)
+    for value in whole.decisions[: len(whole.decisions) // 2]:
+        half.decide(value)
+    path = tmp_path / "save.json"
+    write_save(half, path)
+    assert not list(tmp_path.glob("*.tmp"))
+    resumed = replay(GAME, read_record(path))
+    assert resumed.state_hash() == half.state_hash()
+    for value in whole.decisions[len(resumed.decisions):]:
+        resumed.decide(value)
+    assert resumed.state_hash() == whole.state_hash()
+
+
+def test_corrupt_save_is_one_clear_error(tmp_path: Path) -> None:
+    """A corrupt or foreign file gives SaveError, not a traceback from json."""
+    p = tmp_path / "x.json"
+    p.write_text("{not json")
+    with pytest.raises(SaveError, match="not a JSON record"):
+        read_record(p)
+    p.write_text('{"format": "other"}')
+    with pytest.raises(SaveError, match="not a tabletop record"):
+        read_record(p)
+    with pytest.raises(SaveError, match="cannot read"):
+        read_record(tmp_path / "missing.json")
+
+
+def test_undo_goes_back_one_decision() -> None:
+    """Undo restores the state before the last decision exactly."""
+    m = Match(GAME, seed=8)
+    m.decide("roll")
+    h1 = m.state_hash()
+    m.decide("roll")
+    m.undo()
+    assert m.state_hash() == h1 and len(m.decisions) == 1
+    with pytest.raises(TabletopError):
+        m.undo(5)
+
+
+def test_decide_after_end_is_refused() -> None:
+    """A finished match has no pending decision; deciding raises GameOver."""
+    m = play_random(2)
+    with pytest.raises(GameOver):
+        m.decide("roll")
+
+
+def test_views_hide_the_other_sides_secrets() -> None:
+    """Hidden pieces and other hands show no identity; your own are visible."""
+    m = Match(GAME, seed=4)
+    view = m.view("A")
+    ids = [p["id"] for p in view["pieces"]]  # type: ignore[index]
+    assert "token:A" in ids and "token:B" not in ids
+    hidden = [p for p in view["pieces"] if p["kind"] == "hidden"]  # type: ignore[index]
+    assert hidden and "values" not in hidden[0]
+    piles = view["decks"]["cards"]  # type: ignore[index]
+    assert piles["hand:B"] == {"count": 1} and isinstance(piles["hand:A"], list)
+    assert piles["draw"] == {"count": 4}
+
+
+def test_game_options_are_checked() -> None:
+    """Unknown options and values outside the declared choices are clear errors."""
+    with pytest.raises(TabletopError, match="no option"):
+        Match(GAME, options={"speed": 1})
+    with pytest.raises(TabletopError, match="not one of"):
+        Match(GAME, options={"target": 7})
+    assert Match(GAME, options={"target": 10}).options["target"] == 10
+
+
+def test_every_roll_is_an_event_with_its_purpose() -> None:
+    """Every die rolled appears in the log with its purpose and section."""
+    m = play_random(9)
+    rolls = m.log.of_kind("roll")
+    assert rolls and all(e.data["purpose"] and e.section for e in rolls)
+    assert sum(len(e.data["faces"]) for e in rolls) == m.dice.rolls
+
+
+@given(st.integers(min_value=0, max_value=10_000), st.lists(st.integers(0, 5), max_size=30))
+def test_illegal_decisions_never_change_state(seed: int, junk: list[int]) -> None:
+    """Property: whatever illegal values are offered, the state hash does not move."""
+    m = Match(GAME, seed=seed)
+    for j in junk:
+        before = m.state_hash()
+        with pytest.raises(IllegalDecision):
+            m.decide(f"bad{j}")
+        assert m.state_hash() == before
+        m.decide(m.legal()[j % 2].value)
+        if m.finished:
+            break
+
+
+@given(st.integers(min_value=0, max_value=10_000))
+def test_replay_determinism_property(seed: int) -> None:
+    """Property: any random match replays from its record to the same hash."""
+    m = play_random(seed)
+    assert replay(GAME, make_record(m)).state_hash() == m.state_hash()
