@@ -9,9 +9,13 @@ the decisions taken; replaying them reproduces every event and the final state h
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from pydantic import BaseModel
 
 from .canonical import JSON, digest, thaw
 from .decisions import Decision, Option
@@ -118,6 +122,7 @@ class Game:
     """
 
     info: GameInfo
+    source: str = ""  # set when loaded from a module path or folder rather than an entry point
 
     def setup(self, match: Match) -> None:
         """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
@@ -159,6 +164,23 @@ class Game:
         vals = piece.values.get(piece.face, {})
         nums = "-".join(str(v) for v in vals.values())
         return f"{piece.name or piece.id} {nums}".strip()
+
+    def data_dir(self) -> Path | None:
+        """The folder of the game's data files (``data/`` beside its package), if any."""
+        module = sys.modules.get(type(self).__module__)
+        file = getattr(module, "__file__", None)
+        if not file:
+            return None
+        folder = Path(file).parent / "data"
+        return folder if folder.is_dir() else None
+
+    def data_models(self) -> dict[str, type[BaseModel]]:
+        """Models for the game's own data files by file name (for ``tabletop validate``)."""
+        return {}
+
+    def load_data(self) -> str:
+        """Load and cross-check all the game's data (raises DataError); says what was checked."""
+        return ""
 
     def summary(self, match: Match) -> dict[str, JSON]:
         """Game score fields shown in ``--json`` output (VP, casualties...)."""
@@ -282,6 +304,8 @@ class Match:
             "engine_version": ENGINE_VERSION, "scenario": self.scenario,
             "options": thaw(self.options), "seed": self.seed,
         }
+        if self.game.source:
+            head["source"] = self.game.source
         if self.dice_script is not None:
             head["dice_script"] = list(self.dice_script)
         return head

@@ -24,11 +24,13 @@ def registered() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
-def _check(obj: object, where: str) -> Game:
+def _check(obj: object, where: str, source: str = "") -> Game:
     if isinstance(obj, type) and issubclass(obj, Game):
         obj = obj()
     if not isinstance(obj, Game):
         raise UnknownGame(f"{where} is not a tabletop Game (a Game subclass or instance expected)")
+    if source:
+        obj.source = source  # how to load it again, written into records of unregistered games
     return obj
 
 
@@ -49,16 +51,18 @@ def load_game(name: str) -> Game:
         parent = str(path.resolve().parent)
         if parent not in sys.path:
             sys.path.insert(0, parent)
-        return _import_attr(path.resolve().name, "GAME")
+        return _check(_import_attr(path.resolve().name, "GAME"), name, str(path.resolve()))
     if ":" in name:
         module, _, attr = name.partition(":")
-        return _import_attr(module, attr)
+        return _check(_import_attr(module, attr), name, name)
     known = ", ".join(sorted(games)) or "none"
     raise UnknownGame(f"no game {name!r} (registered games: {known}; or give module:attr "
                       f"or a game package folder)")
 
 
 def _import_attr(module: str, attr: str) -> Game:
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.append(str(Path.cwd()))  # let a designer name a module of the folder they work in
     try:
         mod = importlib.import_module(module)
     except ImportError as exc:

@@ -14,11 +14,11 @@ class _Pending(Game):
 
     info = GameInfo(
         id="iwo_1945",
-        title="Iwo Jima 1945",
+        title='Iwo Jima 1945',
         version="0.0.0",
         players=("USMC", "Japan"),
         playable=False,
-        rulebook="iwo_1945.txt",
+        rulebook="shared/rules/iwo_1945.txt",
         description="Not yet playable: the rules are being implemented.",
     )
 

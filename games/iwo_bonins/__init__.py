@@ -1,6 +1,6 @@
-"""Iwo: the game plugin (not yet playable: its rules are still being written).
+"""Iwo: Bloodbath in the Bonins: the game plugin (not yet playable: its rules are still being written).
 
-Rulebook: shared/rules/ Bloodbath in the Bonins. Until the game's own issue lands, `tabletop list` shows it
+Rulebook: shared/rules/iwo_bonins.txt. Until the game's own issue lands, `tabletop list` shows it
 as not yet playable and no match can be started.
 """
 
@@ -10,15 +10,15 @@ from tabletop.core.match import Game, GameInfo
 
 
 class _Pending(Game):
-    """Iwo, declared but not yet playable."""
+    """Iwo: Bloodbath in the Bonins, declared but not yet playable."""
 
     info = GameInfo(
         id="iwo_bonins",
-        title="Iwo",
+        title='Iwo: Bloodbath in the Bonins',
         version="0.0.0",
-        players=("iwo_bonins.txt:US", "Japan"),
+        players=("US", "Japan"),
         playable=False,
-        rulebook=" Bloodbath in the Bonins",
+        rulebook="shared/rules/iwo_bonins.txt",
         description="Not yet playable: the rules are being implemented.",
     )
 

@@ -1,6 +1,6 @@
-"""Iwo Jima: the game plugin (not yet playable: its rules are still being written).
+"""Iwo Jima: Valor of Arms: the game plugin (not yet playable: its rules are still being written).
 
-Rulebook: shared/rules/ Valor of Arms. Until the game's own issue lands, `tabletop list` shows it
+Rulebook: shared/rules/iwo_valor.txt. Until the game's own issue lands, `tabletop list` shows it
 as not yet playable and no match can be started.
 """
 
@@ -10,15 +10,15 @@ from tabletop.core.match import Game, GameInfo
 
 
 class _Pending(Game):
-    """Iwo Jima, declared but not yet playable."""
+    """Iwo Jima: Valor of Arms, declared but not yet playable."""
 
     info = GameInfo(
         id="iwo_valor",
-        title="Iwo Jima",
+        title='Iwo Jima: Valor of Arms',
         version="0.0.0",
-        players=("iwo_valor.txt:US", "Japan"),
+        players=("US", "Japan"),
         playable=False,
-        rulebook=" Valor of Arms",
+        rulebook="shared/rules/iwo_valor.txt",
         description="Not yet playable: the rules are being implemented.",
     )
 

@@ -18,7 +18,7 @@ class _Pending(Game):
         version="0.0.0",
         players=("US", "Japan"),
         playable=False,
-        rulebook="manila45.txt",
+        rulebook="shared/rules/manila45.txt",
         description="Not yet playable: the rules are being implemented.",
     )
 

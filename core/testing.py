@@ -1,0 +1,167 @@
+"""Test harness every game plugin reuses: a hypothesis state machine and a conformance check.
+
+The state machine drives a game with random legal decisions, checks the game's declared
+invariants after every decision, offers illegal answers that must change nothing, and at
+the end replays the record to the same state hash. Requires hypothesis (a dev dependency).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from .canonical import JSON, dumps
+from .errors import IllegalDecision
+from .match import Game, Match
+from .record import make_record, make_save, replay
+
+
+class InvariantBroken(AssertionError):
+    """A game invariant failed after a decision; the message names the decision and the rule."""
+
+
+def check_invariants(match: Match, where: str = "") -> None:
+    """Raise InvariantBroken if the game reports any broken invariant."""
+    problems = match.game.invariants(match)
+    if problems:
+        at = f" after decision {len(match.decisions)}{' (' + where + ')' if where else ''}"
+        raise InvariantBroken(f"{match.game.info.id} seed {match.seed}{at}: " + "; ".join(problems[:5]))
+
+
+def random_step(match: Match, rng: random.Random) -> None:
+    """Take one uniformly random legal option of the pending decision."""
+    assert match.pending is not None
+    match.decide_index(rng.randrange(len(match.pending.options)))
+
+
+def play_random_game(game: Game, seed: int, *, scenario: str | None = None,
+                     options: Mapping[str, JSON] | None = None, max_decisions: int = 100_000,
+                     check_every: int = 1) -> Match:
+    """Play one whole game with random legal decisions, checking invariants as it goes."""
+    match = Match(game, scenario=scenario, seed=seed, options=options)
+    rng = random.Random(f"play_random_game:{seed}")
+    check_invariants(match, "set-up")
+    while match.pending is not None and len(match.decisions) < max_decisions:
+        random_step(match, rng)
+        if len(match.decisions) % check_every == 0:
+            check_invariants(match)
+    check_invariants(match, "end")
+    return match
+
+
+def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | None = None,
+                      options: Mapping[str, JSON] | None = None, max_decisions: int = 100_000) -> None:
+    """The API test every game passes (like OpenSpiel's api_test).
+
+    For each seed: a random game ends (within ``max_decisions``) with a result; the same
+    seed and decisions replay byte for byte (events and state hash); the save file's JSON
+    round-trips and resumes to the same hash; every view is JSON-serialisable; an illegal
+    decision is refused without changing the state.
+    """
+    for seed in seeds:
+        match = play_random_game(game, seed, scenario=scenario, options=options,
+                                 max_decisions=max_decisions)
+        assert match.finished and match.result is not None, \
+            f"{game.info.id} seed {seed}: no end after {len(match.decisions)} decisions"
+        again = replay(game, json.loads(json.dumps(make_record(match))))
+        assert again.log.to_jsonl() == match.log.to_jsonl(), f"seed {seed}: replay events differ"
+        assert again.state_hash() == match.state_hash()
+        save = json.loads(json.dumps(make_save(match)))
+        assert replay(game, save).state_hash() == match.state_hash()
+        for player in game.info.players:
+            dumps(match.view(player))
+        fresh = Match(game, scenario=scenario, seed=seed, options=options)
+        if fresh.pending is not None:
+            before = fresh.state_hash()
+            try:
+                fresh.decide({"not": "an option"})
+            except IllegalDecision:
+                pass
+            else:  # pragma: no cover - a failure path
+                raise AssertionError("an illegal decision was accepted")
+            assert fresh.state_hash() == before
+
+
+def game_state_machine(game: Game, *, scenario: str | None = None,
+                       options: Mapping[str, JSON] | None = None,
+                       max_decisions: int = 100_000) -> type[RuleBasedStateMachine]:
+    """A hypothesis state machine class that plays ``game`` with random legal decisions.
+
+    Use it in a test module as ``TestMyGame = game_state_machine(GAME).TestCase``. Each
+    step takes a run of random decisions (invariants checked after every one); one rule
+    plays to the end; teardown replays the record and compares the state hash.
+    """
+
+    class GameMachine(RuleBasedStateMachine):
+        """Random legal play of one game with invariants checked after every decision."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.match: Match | None = None
+
+        @initialize(seed=st.integers(min_value=0, max_value=2**31 - 1))
+        def start(self, seed: int) -> None:
+            self.match = Match(game, scenario=scenario, seed=seed, options=options)
+            check_invariants(self.match, "set-up")
+
+        def _live(self) -> bool:
+            return self.match is not None and self.match.pending is not None
+
+        @precondition(lambda self: self._live())
+        @rule(count=st.integers(min_value=1, max_value=60), rng=st.randoms(use_true_random=False))
+        def take_decisions(self, count: int, rng: random.Random) -> None:
+            assert self.match is not None
+            for _ in range(count):
+                if self.match.pending is None:
+                    break
+                random_step(self.match, rng)
+                check_invariants(self.match)
+
+        @precondition(lambda self: self._live())
+        @rule(junk=st.one_of(st.text(max_size=5), st.integers(), st.lists(st.integers(), max_size=3)))
+        def illegal_answer_changes_nothing(self, junk: Any) -> None:
+            assert self.match is not None and self.match.pending is not None
+            if self.match.pending.is_legal(junk):
+                return
+            before, events = self.match.state_hash(), len(self.match.log)
+            try:
+                self.match.decide(junk)
+            except IllegalDecision:
+                pass
+            else:
+                raise AssertionError(f"illegal answer {junk!r} was accepted")
+            assert self.match.state_hash() == before and len(self.match.log) == events
+
+        @precondition(lambda self: self._live())
+        @rule(rng=st.randoms(use_true_random=False))
+        def play_to_the_end(self, rng: random.Random) -> None:
+            assert self.match is not None
+            while self.match.pending is not None and len(self.match.decisions) < max_decisions:
+                random_step(self.match, rng)
+                check_invariants(self.match)
+
+        @precondition(lambda self: not self._live())
+        @rule()
+        def finished_game_has_a_result(self) -> None:
+            assert self.match is not None and self.match.result is not None
+            assert self.match.pending is None
+
+        @invariant()
+        def views_serialise(self) -> None:
+            if self.match is not None:
+                for player in game.info.players:
+                    dumps(self.match.view(player))
+
+        def teardown(self) -> None:
+            if self.match is None:
+                return
+            again = replay(game, json.loads(json.dumps(make_record(self.match))))
+            assert again.state_hash() == self.match.state_hash(), "replay reached another state"
+
+    GameMachine.__name__ = f"{game.info.id.title().replace('_', '')}Machine"
+    return GameMachine
