@@ -202,6 +202,8 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
          as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
+    if not game.info.playable:
+        raise TabletopError(f"game {game.info.id} is not playable yet")
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
@@ -256,6 +258,8 @@ def replay_cmd(record_file: str, log_path: str | None, as_json: bool) -> None:
 def render(game_name: str, from_save: str | None, scenario: str | None, seed: int,
            for_side: str | None, output: str) -> None:
     """Draw GAME's map (with the pieces of a save, or of the opening set-up)."""
+    if not (output == "-" or output.endswith((".txt", ".svg"))):
+        raise TabletopError(f"output {output!r} must end in .svg or .txt, or be -")
     from .render import ascii as ascii_render
     from .render import svg as svg_render
 
@@ -277,8 +281,6 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
         else:
             Path(output).write_text(text, encoding="utf-8")
         return
-    if not output.endswith(".svg"):
-        raise TabletopError(f"output {output!r} must end in .svg or .txt, or be -")
     svg = svg_render.render_game(game, match, hidden_from=for_side)
     from .record import atomic_write_text
 

@@ -1,0 +1,106 @@
+"""The command line: every command, JSON outputs, and one-line errors with non-zero exits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tabletop.core.cli import main
+
+PIG = "tests.core.piggame:GAME"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the CLI in-process; return (exit code, stdout, stderr)."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_shows_the_four_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabletop list` shows every registered game, marking those not yet playable."""
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    for gid in ("iwo_bonins", "iwo_valor", "iwo_1945", "manila45"):
+        assert gid in out
+
+
+def test_play_auto_json_has_the_promised_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --auto --json` prints one JSON object with game, seed, winner, result, hash..."""
+    code, out, _ = run(capsys, "play", PIG, "--auto", "--seed", "7", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("game", "scenario", "seed", "winner", "result", "turns", "decisions", "state_hash"):
+        assert key in data
+    assert data["seed"] == 7 and data["finished"] is True
+
+
+def test_save_replay_and_divergence(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A saved game replays with exit 0; a tampered one is refused with exit 1 and one line."""
+    save = tmp_path / "g.json"
+    log = tmp_path / "g.jsonl"
+    assert run(capsys, "play", PIG, "--auto", "--seed", "4", "--save", str(save), "--log", str(log))[0] == 0
+    assert all(json.loads(line)["section"] is not None for line in log.read_text().splitlines())
+    code, out, _ = run(capsys, "replay", str(save))
+    assert code == 0 and "replay verified" in out
+    data = json.loads(save.read_text())
+    data["decisions"][0] = "fold"
+    save.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", str(save))
+    assert code == 1 and err.count("\n") == 1 and "diverges" in err
+
+
+def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`resume --auto` continues a saved match to the end."""
+    save = tmp_path / "s.json"
+    assert run(capsys, "play", PIG, "--seed", "5", "--auto", "--save", str(save))[0] == 0
+    code, out, _ = run(capsys, "resume", str(save), "--auto", "--json")
+    assert code == 0 and json.loads(out)["finished"] is True
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("play", "nosuchgame"), "no game 'nosuchgame'"),
+    (("play", PIG, "--agent", "C=random", "--auto"), "no side 'C'"),
+    (("play", PIG, "--agent", "A=wizard", "--auto"), "no agent 'wizard'"),
+    (("play", PIG, "--agent", "nonsense"), "NAME=VALUE"),
+    (("play", PIG, "--option", "target=7", "--auto"), "not one of"),
+    (("play", PIG, "--scenario", "moon", "--auto"), "no scenario 'moon'"),
+    (("play", "manila45", "--auto"), "not playable yet"),
+    (("replay", "/nonexistent/file.json"), "cannot read"),
+    (("simulate", PIG, "-n", "0"), "-n"),
+    (("render", PIG, "-o", "x.png"), "must end in .svg"),
+    (("schema", "--model", "Nope"), "no model 'Nope'"),
+    (("play",), "Missing argument"),
+])
+def test_errors_are_one_line_and_non_zero(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                          fragment: str) -> None:
+    """Bad input gives one clear line on stderr, a non-zero exit and no traceback."""
+    code, _, err = run(capsys, *args)
+    assert code != 0
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert fragment in err and "Traceback" not in err
+
+
+def test_simulate_prints_a_distribution(capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate -n N --json` plays N games and reports results, winners and seeds."""
+    code, out, _ = run(capsys, "simulate", PIG, "-n", "20", "--seed", "100", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 20 and sum(data["results"].values()) == 20
+    assert data["seeds"] == [100, 119]
+
+
+def test_schema_and_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`schema` prints JSON Schemas; `validate` accepts a good file and names a bad one's fault."""
+    code, out, _ = run(capsys, "schema")
+    assert code == 0 and "HexMapSpec" in json.loads(out)
+    good = tmp_path / "board.yaml"
+    good.write_text("name: b\nareas: [{id: a, name: A, x: 1, y: 1}, {id: b, name: B, x: 2, y: 2}]\n"
+                    "connections: [{a: a, b: b}]\n")
+    code, out, _ = run(capsys, "validate", str(good))
+    assert code == 0 and "ok (AreaMapSpec)" in out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: b\nareas: [{id: a, name: A, x: 1}]\nconnections: []\n")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2 and "bad.yaml: areas.0.y" in err
