@@ -20,6 +20,30 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses a mapping with the same key twice (PyYAML keeps the last)."""
+
+
+def _construct_unique_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (line {mark.line + 1})", mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text safely, refusing duplicate keys."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: no arbitrary objects
+
+
 def read_data_file(path: str | Path) -> Any:
     """Parse a YAML or JSON file into plain Python data, or raise DataError naming the file."""
     p = Path(path)
@@ -30,7 +54,7 @@ def read_data_file(path: str | Path) -> Any:
     try:
         if p.suffix == ".json":
             return json.loads(text)
-        return yaml.safe_load(text)
+        return load_yaml(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         raise DataError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: "
                         f"{_one_line(str(exc))}") from None
