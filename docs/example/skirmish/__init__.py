@@ -1,0 +1,381 @@
+"""Skirmish at Hill 50: the example game that shows a designer the whole tabletop API.
+
+Data (map, units, CRT, sequence of play) lives in ``data/``; this module holds the
+procedures, each citing its section of ``RULES.md``. Play it with
+``tabletop play docs/example/skirmish``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import Field
+
+from tabletop.core.agents import Agent
+from tabletop.core.canonical import JSON
+from tabletop.core.data import StrictModel
+from tabletop.core.decisions import Decision, Option, choose
+from tabletop.core.flow import SequenceOfPlay, run_turns
+from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.hexmap import HexMap
+from tabletop.core.match import Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.movement import MoveCosts, reachable
+from tabletop.core.pieces import Piece
+from tabletop.core.tables import Table
+
+DATA = Path(__file__).parent / "data"
+ELIMINATED = "box:eliminated"
+SIDES = ("Blue", "Red")
+STACK_LIMIT = 2
+
+
+class UnitSpec(StrictModel):
+    """One counter of units.yaml (rule 1.2): printed attack-defense-movement per side."""
+
+    id: str
+    side: str
+    kind: str
+    name: str
+    hex: str
+    steps: int = Field(ge=1, le=2)
+    front: tuple[int, int, int]
+    back: tuple[int, int, int] | None = None
+
+
+class UnitsSpec(StrictModel):
+    """The whole counter mix."""
+
+    units: tuple[UnitSpec, ...]
+
+
+def _values(v: tuple[int, int, int]) -> dict[str, int]:
+    return {"attack": v[0], "defense": v[1], "move": v[2]}
+
+
+class Skirmish(Game):
+    """The game plugin: declared identity plus the rule hooks of RULES.md."""
+
+    info = GameInfo(
+        id="skirmish", title="Skirmish at Hill 50", version="1.0", players=SIDES,
+        options=(GameOption("turns", "number of game turns (2.0)", 6, (4, 6, 8)),),
+        description="The example game of the designer guide: 10x8 hexes, 4 units a side.",
+        rulebook="docs/example/skirmish/RULES.md", human_side="Blue",
+    )
+
+    def __init__(self) -> None:
+        self.map = HexMap.load(DATA / "map.yaml")
+        self.crt = Table.load(DATA / "crt.yaml")
+        self.units = UnitsSpec(units=tuple(load_units(DATA / "units.yaml")))
+        self.sequence = SequenceOfPlay.load(DATA / "sequence.yaml")
+        # 3.1 terrain costs; a hill (objective) adds one; a stream hexside adds one.
+        base: dict[str, float | None] = {"clear": 1.0, "woods": 2.0, "town": 1.0, "lake": None}
+
+        def enter(h: Hex) -> float | None:
+            cost = base[self.map.terrain(h)]
+            return None if cost is None else cost + (1 if self.map.has_feature(h, "objective") else 0)
+
+        self.costs = MoveCosts(self.map, enter, {side: 1.0 for side in self.map.hexsides_with("stream")})
+        self.objectives = [self.map.label(h) for h in self.map.hexes_with("objective")]
+
+    # -- set-up and flow -------------------------------------------------------------
+    def setup(self, match: Match) -> None:
+        """1.2 Place every unit on its set-up hex; 4.1 Red units face-down."""
+        for u in self.units.units:
+            values = {"front": _values(u.front)}
+            if u.back:
+                values["back"] = _values(u.back)
+            match.state.pieces.add(Piece(u.id, u.kind, u.side, u.name, u.hex, steps=u.steps,
+                                         max_steps=u.steps, values=values, hidden=u.side == "Red"))
+        match.state.vars["lost"] = {s: 0 for s in SIDES}
+
+    def play(self, match: Match) -> Flow:
+        """2.0 The sequence of play, turn after turn, until 6.0 decides."""
+        handlers = {
+            "blue_move": lambda m: self.movement(m, "Blue"),
+            "blue_combat": lambda m: self.combat(m, "Blue"),
+            "red_move": lambda m: self.movement(m, "Red"),
+            "red_combat": lambda m: self.combat(m, "Red"),
+        }
+        return (yield from run_turns(match, self.sequence, handlers,
+                                     last_turn=lambda m: int(m.options["turns"]),
+                                     check_end=self.sudden_death))
+
+    # -- helpers -----------------------------------------------------------------------
+    def on_map(self, match: Match, side: str) -> list[Piece]:
+        """A side's units on the map, in id order."""
+        return [p for p in match.state.pieces.select(side=side) if p.location != ELIMINATED]
+
+    def enemy_hexes(self, match: Match, side: str) -> set[Hex]:
+        """Hexes holding at least one enemy unit."""
+        other = SIDES[1 - SIDES.index(side)]
+        return {self.map.hex(p.location) for p in self.on_map(match, other)}
+
+    def reach(self, match: Match, piece: Piece) -> dict[Hex, float]:
+        """3.1-3.3 Where a unit may end its move, with the cost of getting there."""
+        enemy = self.enemy_hexes(match, piece.side)
+        ezoc = {n for h in enemy for n in self.map.neighbors(h)}
+        pieces = match.state.pieces
+        start = self.map.hex(piece.location)
+        found = reachable(self.map, start, piece.value("move"), self.costs, enemy=enemy, ezoc=ezoc,
+                          zoc_stops=True, zoc_to_zoc=False,
+                          can_end=lambda h: pieces.count_at(self.map.label(h)) < STACK_LIMIT)
+        return {h: c for h, c in found.costs.items() if h != start}
+
+    def reveal_adjacent(self, match: Match, hex_id: str) -> None:
+        """4.2 Reveal Red units next to a Blue unit that ended its move here."""
+        for n in self.map.neighbors(self.map.hex(hex_id)):
+            for p in match.state.pieces.at(self.map.label(n)):
+                if p.hidden:
+                    p.hidden = False
+                    match.emit("reveal", "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
+
+    # -- 3.0 movement ------------------------------------------------------------------
+    def movement(self, match: Match, side: str) -> Flow:
+        """3.1 Move units one at a time: pick a unit, then its destination."""
+        moved: set[str] = set()
+        while True:
+            movable = [p for p in self.on_map(match, side) if p.id not in moved and self.reach(match, p)]
+            if not movable:
+                return None
+            opts = [Option(p.id, f"{self.piece_label(p)} at {p.location}") for p in movable]
+            pick = yield choose(side, "Move which unit?", "3.1", [*opts, Option("done", "End movement")],
+                                kind="select_unit")
+            if pick == "done":
+                return None
+            piece = match.state.pieces[str(pick)]
+            dests = self.reach(match, piece)
+            dest = yield choose(side, f"Move {piece.name} from {piece.location} to?", "3.1",
+                                [Option(self.map.label(h), f"{self.map.label(h)} ({c:g} MP)")
+                                 for h, c in sorted(dests.items(), key=lambda hc: self.map.label(hc[0]))],
+                                kind="select_hex", context={"unit": piece.id})
+            frm = piece.location
+            match.state.pieces.move(piece.id, str(dest))
+            moved.add(piece.id)
+            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id,
+                       frm=frm, to=dest)
+            if side == "Blue":
+                self.reveal_adjacent(match, str(dest))
+
+    # -- 5.0 combat --------------------------------------------------------------------
+    def combat(self, match: Match, side: str) -> Flow:
+        """5.1-5.2 Declare attacks one at a time: the hex, then the attackers, then resolve."""
+        attacked: set[str] = set()
+        used: set[str] = set()
+        while True:
+            targets = self.targets(match, side, attacked, used)
+            if not targets:
+                return None
+            opts = [Option(hid, f"attack {hid}", self.odds_text(match, side, hid, self.eligible(match, side, hid, used)))
+                    for hid in targets]
+            target = yield choose(side, "Attack which hex?", "5.1", [*opts, Option("done", "No more attacks")],
+                                  kind="select_target")
+            if target == "done":
+                return None
+            hid = str(target)
+            chosen: list[str] = []
+            while True:
+                pool = [p for p in self.eligible(match, side, hid, used) if p.id not in chosen]
+                opts = [Option(p.id, f"add {self.piece_label(p)}") for p in pool]
+                if chosen:
+                    opts.append(Option("resolve", "Resolve the attack",
+                                       self.odds_text(match, side, hid, [match.state.pieces[c] for c in chosen])))
+                if not pool:
+                    break
+                add = yield choose(side, f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}", "5.2",
+                                   opts, kind="select_attacker", context={"target": hid})
+                if add == "resolve":
+                    break
+                chosen.append(str(add))
+            attacked.add(hid)
+            used.update(chosen)
+            yield from self.resolve(match, side, hid, chosen)
+            result = self.sudden_death(match)
+            if result is not None:
+                match.end(result)
+
+    def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> list[str]:
+        """5.1 Enemy hexes adjacent to an unused unit and not yet attacked."""
+        out = set()
+        for h in self.enemy_hexes(match, side):
+            hid = self.map.label(h)
+            if hid not in attacked and self.eligible(match, side, hid, used):
+                out.add(hid)
+        return sorted(out)
+
+    def eligible(self, match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
+        """5.1 A side's units adjacent to a hex that have not attacked this phase."""
+        target = self.map.hex(hid)
+        return [p for p in self.on_map(match, side)
+                if p.id not in used and distance(self.map.hex(p.location), target) == 1]
+
+    def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
+        """5.3 The differential, the terrain line and the stream shift of an attack."""
+        target = self.map.hex(hid)
+        attackers = list(attackers)
+        attack = sum(p.value("attack") for p in attackers)
+        defense = sum(p.value("defense") for p in match.state.pieces.at(hid))
+        terrain = self.map.terrain(target)
+        line = "woods" if self.map.has_feature(target, "objective") and terrain == "clear" else terrain
+        across = any("stream" in self.map.hexside_features(self.map.hex(p.location), target) for p in attackers)
+        return attack - defense, line, -1 if across else 0
+
+    def odds_text(self, match: Match, side: str, hid: str, attackers: list[Piece]) -> str:
+        """The exact odds of each result, for the player to see before committing (5.3)."""
+        if side == "Blue" and any(p.hidden for p in match.state.pieces.at(hid)):
+            return "defender hidden: odds unknown"
+        diff, line, shift = self.attack_terms(match, hid, attackers)
+        return f"diff {diff:+d} on {line}: " + self.crt.describe_odds(diff, line=line, shift=shift)
+
+    def resolve(self, match: Match, side: str, hid: str, chosen: list[str]) -> Flow:
+        """5.3-5.4 Roll on the CRT and apply the result, owners choosing step losses."""
+        pieces = match.state.pieces
+        for p in pieces.at(hid):
+            if p.hidden:
+                p.hidden = False
+                match.emit("reveal", "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+        attackers = [pieces[c] for c in chosen]
+        diff, line, shift = self.attack_terms(match, hid, attackers)
+        roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
+        result = self.crt.lookup(diff, roll, line=line, shift=shift)
+        match.emit("combat", "5.3", f"{side} attacks {hid} at {diff:+d} ({line}{', stream' if shift else ''}): "
+                   f"roll {roll} -> {result}", target=hid, attackers=chosen, result=result)
+        defender = SIDES[1 - SIDES.index(side)]
+        if result in ("A1", "EX"):
+            yield from self.step_loss(match, side, chosen)
+        if result in ("D1", "EX"):
+            yield from self.step_loss(match, defender, list(pieces.ids_at(hid)))
+        if result == "DE":
+            for pid in list(pieces.ids_at(hid)):
+                self.eliminate(match, pieces[pid], "5.4")
+
+    def step_loss(self, match: Match, side: str, candidates: list[str]) -> Flow:
+        """5.4 The owner picks which unit loses a step."""
+        alive = [c for c in candidates if match.state.pieces[c].location != ELIMINATED]
+        if not alive:
+            return None
+        pick = alive[0]
+        if len(alive) > 1:
+            pick = str((yield choose(side, "Which unit takes the step loss?", "5.4",
+                                     [Option(c, self.piece_label(match.state.pieces[c])) for c in alive],
+                                     kind="take_loss")))
+        piece = match.state.pieces[pick]
+        match.state.vars["lost"][side] += 1
+        if piece.steps > 1:
+            piece.steps -= 1
+            piece.face = "back"
+            match.emit("loss", "5.4", f"{piece.name} is reduced", piece=piece.id)
+        else:
+            self.eliminate(match, piece, "5.4", count=False)
+        return None
+
+    def eliminate(self, match: Match, piece: Piece, section: str, *, count: bool = True) -> None:
+        """5.4 Remove a unit to the eliminated box (its remaining steps count as lost)."""
+        if count:
+            match.state.vars["lost"][piece.side] += piece.steps
+        piece.steps = 0
+        piece.hidden = False
+        match.state.pieces.move(piece.id, ELIMINATED)
+        match.emit("eliminated", section, f"{piece.name} is eliminated", piece=piece.id)
+
+    # -- 6.0 victory -------------------------------------------------------------------
+    def scores(self, match: Match) -> dict[str, JSON]:
+        """6.3 Steps lost by each side."""
+        lost = match.state.vars["lost"]
+        return {"blue_steps_lost": lost["Blue"], "red_steps_lost": lost["Red"]}
+
+    def sudden_death(self, match: Match) -> Result | None:
+        """6.1-6.2 A side with no unit left loses at once."""
+        for side in SIDES:
+            if not self.on_map(match, side):
+                winner = SIDES[1 - SIDES.index(side)]
+                return Result(winner, f"{winner} decisive victory", "6.1" if side == "Red" else "6.2",
+                              self.scores(match), f"every {side} unit is eliminated")
+        return None
+
+    def final_result(self, match: Match) -> Result:
+        """6.3 At the end: Blue wins holding both objectives with no Red unit on them."""
+        pieces = match.state.pieces
+        held = all(any(p.side == "Blue" for p in pieces.at(h)) and
+                   not any(p.side == "Red" for p in pieces.at(h)) for h in self.objectives)
+        if held:
+            return Result("Blue", "Blue victory", "6.3", self.scores(match), "Blue holds Hill 50")
+        return Result("Red", "Red victory", "6.3", self.scores(match), "Red denies Hill 50")
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """The score fields for --json (6.3)."""
+        return self.scores(match)
+
+    # -- invariants, board, bots -------------------------------------------------------
+    def invariants(self, match: Match) -> list[str]:
+        """3.3 stacking, 3.1 no unit on a lake, steps in range, every piece in one place."""
+        problems = match.state.pieces.check()
+        for loc in match.state.pieces.occupied():
+            if loc == ELIMINATED:
+                continue
+            if match.state.pieces.count_at(loc) > STACK_LIMIT:
+                problems.append(f"3.3: {loc} holds more than {STACK_LIMIT} units")
+            if self.map.is_prohibited(self.map.hex(loc)):
+                problems.append(f"3.1: a unit stands on prohibited {loc}")
+            if len({p.side for p in match.state.pieces.at(loc)}) > 1:
+                problems.append(f"3.1: both sides in {loc}")
+        for p in match.state.pieces:
+            if not (0 if p.location == ELIMINATED else 1) <= p.steps <= p.max_steps:
+                problems.append(f"5.4: {p.id} has {p.steps} steps")
+        return problems
+
+    def board(self, match: Match | None) -> HexMap:
+        """The map to draw."""
+        return self.map
+
+    def piece_label(self, piece: Piece) -> str:
+        """`name a-d-m` as printed on the face that is up."""
+        v = piece.values.get(piece.face, {})
+        return f"{piece.name} {v.get('attack')}-{v.get('defense')}-{v.get('move')}"
+
+    def bots(self) -> dict[str, object]:  # type: ignore[override]
+        """The example's heuristic bot, 'pusher'."""
+        return {"pusher": lambda side, seed: Pusher(self, side)}
+
+    def default_bot(self, side: str) -> str:
+        """--auto uses the pusher for both sides."""
+        return "pusher"
+
+
+def load_units(path: Path) -> list[UnitSpec]:
+    """Read units.yaml (a list of counters) into validated models."""
+    from tabletop.core.data import read_data_file, validate
+
+    data = read_data_file(path)
+    return list(validate(UnitsSpec, {"units": data}, source=str(path)).units)
+
+
+class Pusher:
+    """A simple heuristic bot: move toward Hill 50 (Blue) or hold it (Red); attack at even odds or better."""
+
+    name = "pusher"
+
+    def __init__(self, game: Skirmish, side: str) -> None:
+        self.game = game
+        self.side = side
+
+    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+        """Pick an option by the decision's kind."""
+        values = [o.value for o in decision.options]
+        hill = [self.game.map.hex(h) for h in self.game.objectives]
+        if decision.kind == "select_unit":
+            return values[0] if self.side == "Blue" or len(values) > 4 else "done"
+        if decision.kind == "select_hex":
+            return min(values, key=lambda v: (min(distance(self.game.map.hex(str(v)), h) for h in hill), str(v)))
+        if decision.kind == "select_target":
+            for opt in decision.options:
+                if opt.value != "done" and "diff -" not in opt.info:
+                    return opt.value
+            return "done"
+        if decision.kind == "select_attacker":
+            return next((v for v in values if v != "resolve"), "resolve")
+        return values[0]
+
+
+GAME = Skirmish()
+_: Agent = Pusher(GAME, "Blue")  # the bot satisfies the Agent protocol
