@@ -57,10 +57,14 @@ class Skirmish(Game):
     """The game plugin: declared identity plus the rule hooks of RULES.md."""
 
     info = GameInfo(
-        id="skirmish", title="Skirmish at Hill 50", version="1.0", players=SIDES,
+        id="skirmish",
+        title="Skirmish at Hill 50",
+        version="1.0",
+        players=SIDES,
         options=(GameOption("turns", "number of game turns (2.0)", 6, (4, 6, 8)),),
         description="The example game of the designer guide: 10x8 hexes, 4 units a side.",
-        rulebook="docs/example/skirmish/RULES.md", human_side="Blue",
+        rulebook="docs/example/skirmish/RULES.md",
+        human_side="Blue",
     )
 
     def __init__(self) -> None:
@@ -85,8 +89,19 @@ class Skirmish(Game):
             values = {"front": _values(u.front)}
             if u.back:
                 values["back"] = _values(u.back)
-            match.state.pieces.add(Piece(u.id, u.kind, u.side, u.name, u.hex, steps=u.steps,
-                                         max_steps=u.steps, values=values, hidden=u.side == "Red"))
+            match.state.pieces.add(
+                Piece(
+                    u.id,
+                    u.kind,
+                    u.side,
+                    u.name,
+                    u.hex,
+                    steps=u.steps,
+                    max_steps=u.steps,
+                    values=values,
+                    hidden=u.side == "Red",
+                )
+            )
         match.state.vars["lost"] = {s: 0 for s in SIDES}
 
     def play(self, match: Match) -> Flow:
@@ -97,9 +112,15 @@ class Skirmish(Game):
             "red_move": lambda m: self.movement(m, "Red"),
             "red_combat": lambda m: self.combat(m, "Red"),
         }
-        return (yield from run_turns(match, self.sequence, handlers,
-                                     last_turn=lambda m: int(m.options["turns"]),
-                                     check_end=self.sudden_death))
+        return (
+            yield from run_turns(
+                match,
+                self.sequence,
+                handlers,
+                last_turn=lambda m: int(m.options["turns"]),
+                check_end=self.sudden_death,
+            )
+        )
 
     # -- helpers -----------------------------------------------------------------------
     def on_map(self, match: Match, side: str) -> list[Piece]:
@@ -117,9 +138,17 @@ class Skirmish(Game):
         ezoc = {n for h in enemy for n in self.map.neighbors(h)}
         pieces = match.state.pieces
         start = self.map.hex(piece.location)
-        found = reachable(self.map, start, piece.value("move"), self.costs, enemy=enemy, ezoc=ezoc,
-                          zoc_stops=True, zoc_to_zoc=False,
-                          can_end=lambda h: pieces.count_at(self.map.label(h)) < STACK_LIMIT)
+        found = reachable(
+            self.map,
+            start,
+            piece.value("move"),
+            self.costs,
+            enemy=enemy,
+            ezoc=ezoc,
+            zoc_stops=True,
+            zoc_to_zoc=False,
+            can_end=lambda h: pieces.count_at(self.map.label(h)) < STACK_LIMIT,
+        )
         return {h: c for h, c in found.costs.items() if h != start}
 
     def reveal_adjacent(self, match: Match, hex_id: str) -> None:
@@ -139,21 +168,28 @@ class Skirmish(Game):
             if not movable:
                 return None
             opts = [Option(p.id, f"{self.piece_label(p)} at {p.location}") for p in movable]
-            pick = yield choose(side, "Move which unit?", "3.1", [*opts, Option("done", "End movement")],
-                                kind="select_unit")
+            pick = yield choose(
+                side, "Move which unit?", "3.1", [*opts, Option("done", "End movement")], kind="select_unit"
+            )
             if pick == "done":
                 return None
             piece = match.state.pieces[str(pick)]
             dests = self.reach(match, piece)
-            dest = yield choose(side, f"Move {piece.name} from {piece.location} to?", "3.1",
-                                [Option(self.map.label(h), f"{self.map.label(h)} ({c:g} MP)")
-                                 for h, c in sorted(dests.items(), key=lambda hc: self.map.label(hc[0]))],
-                                kind="select_hex", context={"unit": piece.id})
+            dest = yield choose(
+                side,
+                f"Move {piece.name} from {piece.location} to?",
+                "3.1",
+                [
+                    Option(self.map.label(h), f"{self.map.label(h)} ({c:g} MP)")
+                    for h, c in sorted(dests.items(), key=lambda hc: self.map.label(hc[0]))
+                ],
+                kind="select_hex",
+                context={"unit": piece.id},
+            )
             frm = piece.location
             match.state.pieces.move(piece.id, str(dest))
             moved.add(piece.id)
-            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id,
-                       frm=frm, to=dest)
+            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm, to=dest)
             if side == "Blue":
                 self.reveal_adjacent(match, str(dest))
 
@@ -166,10 +202,21 @@ class Skirmish(Game):
             targets = self.targets(match, side, attacked, used)
             if not targets:
                 return None
-            opts = [Option(hid, f"attack {hid}", self.odds_text(match, side, hid, self.eligible(match, side, hid, used)))
-                    for hid in targets]
-            target = yield choose(side, "Attack which hex?", "5.1", [*opts, Option("done", "No more attacks")],
-                                  kind="select_target")
+            opts = [
+                Option(
+                    hid,
+                    f"attack {hid}",
+                    self.odds_text(match, side, hid, self.eligible(match, side, hid, used)),
+                )
+                for hid in targets
+            ]
+            target = yield choose(
+                side,
+                "Attack which hex?",
+                "5.1",
+                [*opts, Option("done", "No more attacks")],
+                kind="select_target",
+            )
             if target == "done":
                 return None
             hid = str(target)
@@ -178,12 +225,23 @@ class Skirmish(Game):
                 pool = [p for p in self.eligible(match, side, hid, used) if p.id not in chosen]
                 opts = [Option(p.id, f"add {self.piece_label(p)}") for p in pool]
                 if chosen:
-                    opts.append(Option("resolve", "Resolve the attack",
-                                       self.odds_text(match, side, hid, [match.state.pieces[c] for c in chosen])))
+                    opts.append(
+                        Option(
+                            "resolve",
+                            "Resolve the attack",
+                            self.odds_text(match, side, hid, [match.state.pieces[c] for c in chosen]),
+                        )
+                    )
                 if not pool:
                     break
-                add = yield choose(side, f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}", "5.2",
-                                   opts, kind="select_attacker", context={"target": hid})
+                add = yield choose(
+                    side,
+                    f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}",
+                    "5.2",
+                    opts,
+                    kind="select_attacker",
+                    context={"target": hid},
+                )
                 if add == "resolve":
                     break
                 chosen.append(str(add))
@@ -206,8 +264,11 @@ class Skirmish(Game):
     def eligible(self, match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
         """5.1 A side's units adjacent to a hex that have not attacked this phase."""
         target = self.map.hex(hid)
-        return [p for p in self.on_map(match, side)
-                if p.id not in used and distance(self.map.hex(p.location), target) == 1]
+        return [
+            p
+            for p in self.on_map(match, side)
+            if p.id not in used and distance(self.map.hex(p.location), target) == 1
+        ]
 
     def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
         """5.3 The differential, the terrain line and the stream shift of an attack."""
@@ -217,7 +278,9 @@ class Skirmish(Game):
         defense = sum(p.value("defense") for p in match.state.pieces.at(hid))
         terrain = self.map.terrain(target)
         line = "woods" if self.map.has_feature(target, "objective") and terrain == "clear" else terrain
-        across = any("stream" in self.map.hexside_features(self.map.hex(p.location), target) for p in attackers)
+        across = any(
+            "stream" in self.map.hexside_features(self.map.hex(p.location), target) for p in attackers
+        )
         return attack - defense, line, -1 if across else 0
 
     def odds_text(self, match: Match, side: str, hid: str, attackers: list[Piece]) -> str:
@@ -238,8 +301,15 @@ class Skirmish(Game):
         diff, line, shift = self.attack_terms(match, hid, attackers)
         roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
         result = self.crt.lookup(diff, roll, line=line, shift=shift)
-        match.emit("combat", "5.3", f"{side} attacks {hid} at {diff:+d} ({line}{', stream' if shift else ''}): "
-                   f"roll {roll} -> {result}", target=hid, attackers=chosen, result=result)
+        match.emit(
+            "combat",
+            "5.3",
+            f"{side} attacks {hid} at {diff:+d} ({line}{', stream' if shift else ''}): "
+            f"roll {roll} -> {result}",
+            target=hid,
+            attackers=chosen,
+            result=result,
+        )
         defender = SIDES[1 - SIDES.index(side)]
         if result in ("A1", "EX"):
             yield from self.step_loss(match, side, chosen)
@@ -256,9 +326,17 @@ class Skirmish(Game):
             return None
         pick = alive[0]
         if len(alive) > 1:
-            pick = str((yield choose(side, "Which unit takes the step loss?", "5.4",
-                                     [Option(c, self.piece_label(match.state.pieces[c])) for c in alive],
-                                     kind="take_loss")))
+            pick = str(
+                (
+                    yield choose(
+                        side,
+                        "Which unit takes the step loss?",
+                        "5.4",
+                        [Option(c, self.piece_label(match.state.pieces[c])) for c in alive],
+                        kind="take_loss",
+                    )
+                )
+            )
         piece = match.state.pieces[pick]
         match.state.vars["lost"][side] += 1
         if piece.steps > 1:
@@ -289,15 +367,22 @@ class Skirmish(Game):
         for side in SIDES:
             if not self.on_map(match, side):
                 winner = SIDES[1 - SIDES.index(side)]
-                return Result(winner, f"{winner} decisive victory", "6.1" if side == "Red" else "6.2",
-                              self.scores(match), f"every {side} unit is eliminated")
+                return Result(
+                    winner,
+                    f"{winner} decisive victory",
+                    "6.1" if side == "Red" else "6.2",
+                    self.scores(match),
+                    f"every {side} unit is eliminated",
+                )
         return None
 
     def final_result(self, match: Match) -> Result:
         """6.3 At the end: Blue wins holding both objectives with no Red unit on them."""
         pieces = match.state.pieces
-        held = all(any(p.side == "Blue" for p in pieces.at(h)) and
-                   not any(p.side == "Red" for p in pieces.at(h)) for h in self.objectives)
+        held = all(
+            any(p.side == "Blue" for p in pieces.at(h)) and not any(p.side == "Red" for p in pieces.at(h))
+            for h in self.objectives
+        )
         if held:
             return Result("Blue", "Blue victory", "6.3", self.scores(match), "Blue holds Hill 50")
         return Result("Red", "Red victory", "6.3", self.scores(match), "Red denies Hill 50")
@@ -366,7 +451,9 @@ class Pusher:
         if decision.kind == "select_unit":
             return values[0] if self.side == "Blue" or len(values) > 4 else "done"
         if decision.kind == "select_hex":
-            return min(values, key=lambda v: (min(distance(self.game.map.hex(str(v)), h) for h in hill), str(v)))
+            return min(
+                values, key=lambda v: (min(distance(self.game.map.hex(str(v)), h) for h in hill), str(v))
+            )
         if decision.kind == "select_target":
             for opt in decision.options:
                 if opt.value != "done" and "diff -" not in opt.info:
