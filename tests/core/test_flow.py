@@ -1,0 +1,75 @@
+"""The sequence of play as data: phases in order, turn bookkeeping, the end check after each phase."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core.data import validate
+from tabletop.core.errors import DataError, TabletopError
+from tabletop.core.flow import SequenceOfPlay, run_turns
+from tabletop.core.match import Flow, Game, GameInfo, Match, Result
+
+SEQ = validate(SequenceOfPlay, {
+    "last_turn": 3,
+    "phases": [{"id": "move", "name": "Movement", "section": "5.1.1", "player": "A"},
+               {"id": "fight", "name": "Combat", "section": "5.1.2", "player": "A"}],
+}, source="seq")
+
+
+class Phased(Game):
+    """A game that records which phases ran; it ends when a counter reaches a limit."""
+
+    info = GameInfo(id="phased", title="Phased", version="1", players=("A",))
+
+    def __init__(self, stop_at: int | None = None, shorten: bool = False) -> None:
+        self.stop_at = stop_at
+        self.shorten = shorten
+
+    def setup(self, match: Match) -> None:
+        """Start with an empty trace."""
+        match.state.vars["trace"] = []
+
+    def phase(self, match: Match) -> Flow:
+        """Each phase asks one question and notes itself."""
+        yield from ()
+        match.state.vars["trace"].append(f"{match.state.turn}:{match.state.phase}")
+        return None
+
+    def play(self, match: Match) -> Flow:
+        """Run the declared sequence."""
+        return (yield from run_turns(
+            match, SEQ, {"move": self.phase, "fight": self.phase},
+            last_turn=(lambda m: 2) if self.shorten else None,
+            check_end=lambda m: Result("A", "stop", "4.0") if self.stop_at is not None
+            and len(m.state.vars["trace"]) >= self.stop_at else None))
+
+
+def test_phases_run_in_order_each_turn_with_events() -> None:
+    """Every phase of every turn runs in order, and each start is logged with its section."""
+    m = Match(Phased(), seed=1)
+    assert m.state.vars["trace"] == ["1:move", "1:fight", "2:move", "2:fight", "3:move", "3:fight"]
+    phases = m.log.of_kind("phase")
+    assert [e.section for e in phases[:2]] == ["5.1.1", "5.1.2"] and phases[0].turn == 1
+
+
+def test_end_condition_checked_after_every_phase() -> None:
+    """The end check runs after each phase: the game stops mid-turn when it says so."""
+    m = Match(Phased(stop_at=3), seed=1)
+    assert m.result is not None and m.result.level == "stop"
+    assert m.state.vars["trace"] == ["1:move", "1:fight", "2:move"]
+
+
+def test_last_turn_can_change_during_play() -> None:
+    """A game may be shortened as it goes (e.g. Bonins 4.1: reserves shorten the game)."""
+    m = Match(Phased(shorten=True), seed=1)
+    assert m.state.vars["trace"][-1] == "2:fight"
+
+
+def test_bad_sequence_data_and_missing_handlers() -> None:
+    """A sequence without phases is a DataError; a phase without a handler is a clear error."""
+    with pytest.raises(DataError, match="phases"):
+        validate(SequenceOfPlay, {"last_turn": 3}, source="seq.yaml")
+    with pytest.raises(TabletopError, match="no handler"):
+        next(run_turns(Match(Phased(), seed=1), SEQ, {}))
+    with pytest.raises(TabletopError, match="no phase"):
+        SEQ.phase("nope")

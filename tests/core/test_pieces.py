@@ -1,0 +1,83 @@
+"""Pieces, stacks, tracks, decks and the state's canonical JSON and hash."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core.errors import TabletopError
+from tabletop.core.pieces import Deck, Piece, Pieces
+from tabletop.core.state import State
+
+
+def unit(pid: str, loc: str, side: str = "US") -> Piece:
+    """A two-step counter."""
+    return Piece(pid, "marine", side, pid, loc, steps=2, max_steps=2,
+                 values={"front": {"attack": 4, "defense": 3}, "back": {"attack": 2, "defense": 2}})
+
+
+def test_stack_order_and_moves() -> None:
+    """Stacks keep their order (top first); a moved piece leaves its old place."""
+    reg = Pieces([unit("a", "2915"), unit("b", "2915")])
+    assert [p.id for p in reg.at("2915")] == ["a", "b"] and reg.top("2915").id == "a"  # type: ignore[union-attr]
+    reg.move("b", "2914")
+    reg.move("a", "2914", top=True)
+    assert reg.ids_at("2914") == ("a", "b") and reg.count_at("2915") == 0
+    assert "2915" not in reg.occupied()
+    reg.to_top("b")
+    assert reg.ids_at("2914") == ("b", "a")
+
+
+def test_faces_values_and_steps() -> None:
+    """Printed values are read from the face that is up; reduced is steps < max."""
+    p = unit("a", "x")
+    assert p.value("attack") == 4
+    p.face, p.steps = "back", 1
+    assert p.value("attack") == 2 and p.is_reduced
+    with pytest.raises(TabletopError, match="no printed 'morale'"):
+        p.value("morale")
+
+
+def test_registry_refuses_duplicates_and_reports_inconsistency() -> None:
+    """Ids are unique; check() finds a piece whose place and stack disagree."""
+    reg = Pieces([unit("a", "x")])
+    with pytest.raises(TabletopError, match="share the id"):
+        reg.add(unit("a", "y"))
+    assert reg.check() == []
+    reg["a"].location = "elsewhere"
+    assert reg.check() and "says it is at elsewhere" in reg.check()[0]
+
+
+def test_track_clamps() -> None:
+    """Tracks clamp to their bounds (cohesion never below 1 or above 12)."""
+    s = State()
+    t = s.track("cohesion:3/9", 7, 1, 12)
+    assert t.add(3) == 10 and t.add(5) == 12 and t.add(-20) == 1
+
+
+def test_deck_piles_every_card_in_one_pile() -> None:
+    """Decks: draw moves cards from the top; every card stays in exactly one pile."""
+    deck = Deck("usmc", ["c1", "c2", "c3", "c4"])
+    assert deck.draw(2, to="hand:USMC") == ["c1", "c2"]
+    assert deck.pile("hand:USMC") == ["c2", "c1"]
+    deck.move("c1", "discard")
+    assert deck.where("c1") == "discard"
+    assert sorted(deck.all_cards()) == ["c1", "c2", "c3", "c4"]
+    with pytest.raises(TabletopError):
+        deck.where("c9")
+    with pytest.raises(TabletopError, match="unique"):
+        Deck("bad", ["x", "x"])
+
+
+def test_state_json_round_trip_and_stable_hash() -> None:
+    """The state serialises to canonical JSON, rebuilds exactly, and hashes stably."""
+    s = State()
+    s.pieces.add(unit("a", "2915"))
+    s.pieces.add(unit("b", "2915"))
+    s.track("vp", 3, 0, 50)
+    s.deck(Deck("d", ["x", "y"]))
+    s.vars["weather"] = "clear"
+    h = s.hash()
+    again = State.from_json(s.to_json())
+    assert again.hash() == h and again.pieces.ids_at("2915") == ("a", "b")
+    s.vars["weather"] = "storm"
+    assert s.hash() != h
