@@ -1,0 +1,398 @@
+"""The SVG and terminal pictures of hex maps, area maps and matches (core/render)."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from tabletop.core.areamap import AreaMap
+from tabletop.core.data import validate
+from tabletop.core.decisions import Option, choose
+from tabletop.core.errors import TabletopError
+from tabletop.core.hexmap import HexMap
+from tabletop.core.mapdata import AreaMapSpec, HexMapSpec
+from tabletop.core.match import Flow, Game, GameInfo, Match
+from tabletop.core.pieces import Piece
+from tabletop.core.render import ascii as ascii_render
+from tabletop.core.render import side_letters, svg
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+
+HEX_DATA: dict[str, Any] = {
+    "name": "Test hexes",
+    "columns": [1, 4],
+    "rows": [1, 3],
+    "shifted": "even",
+    "default_terrain": "clear",
+    "terrain_types": {
+        "clear": {"name": "Clear", "color": "#d9d3a8", "symbol": "."},
+        "sea": {"name": "Sea", "color": "#8fbcd4", "symbol": "~", "prohibited": True},
+        "rough": {"name": "Rough", "color": "#b9a67a", "symbol": "%"},
+    },
+    "feature_types": {
+        "hill": {"name": "Hill", "color": "#7a4e22", "symbol": "^"},
+        "airfield": {"name": "Airfield", "color": "#3b3b3b", "symbol": "="},
+    },
+    "hexside_types": {
+        "river": {"name": "River", "color": "#2a6fd0", "symbol": "~", "width": 4},
+        "wall": {"name": "Stone wall", "color": "#444444", "width": 3},
+    },
+    "hexes": {
+        "0101": "sea", "0201": "sea",
+        "0202": {"terrain": "rough", "features": ["hill", "airfield"], "name": "Twin Peaks"},
+        "0302": {"terrain": "clear", "features": ["hill"]},
+    },
+    "hexsides": [
+        {"between": ["0202", "0203"], "features": ["river"]},
+        {"between": ["0302", "0303"], "features": ["river", "wall"]},
+    ],
+    "boxes": [{"id": "box:dead", "name": "Eliminated"}, {"id": "box:cup", "name": "Cup", "blind": True}],
+    "labels": [{"text": "Ridge & Co <north>", "at": "0302"}],
+}
+
+AREA_DATA: dict[str, Any] = {
+    "name": "Test areas",
+    "areas": [
+        {"id": "beach", "name": "Green Beach", "x": 100, "y": 800, "attrs": {"beach": True, "slots": 3}},
+        {"id": "neck", "name": "The Neck", "x": 300, "y": 600, "attrs": {"priority": 2}},
+        {"id": "peak", "name": "Mount Peak", "x": 100, "y": 950, "attrs": {"mountain": True}},
+        {"id": "field", "name": "Airfield", "x": 500, "y": 400},
+    ],
+    "connections": [
+        {"a": "beach", "b": "neck"},
+        {"a": "neck", "b": "peak"},
+        {"a": "neck", "b": "field", "directed": True},
+    ],
+    "boxes": [{"id": "box:dead", "name": "Dead pile"}],
+}
+
+
+def hexmap() -> HexMap:
+    """The 4×3 test map: sea, rough, a hex with two features, two hexsides, boxes, a label."""
+    return HexMap.from_spec(validate(HexMapSpec, HEX_DATA, source="test"))
+
+
+def areamap() -> AreaMap:
+    """The four-position test board with one directed arrow."""
+    return AreaMap(validate(AreaMapSpec, AREA_DATA, source="test"))
+
+
+def piece(pid: str, side: str, loc: str, name: str, vals: tuple[int, ...], **kw: Any) -> Piece:
+    """A counter with attack-defense-movement values on its front."""
+    values = {"front": dict(zip(("a", "d", "m"), vals, strict=False))}
+    return Piece(pid, "inf", side, name=name, location=loc, values=values, **kw)
+
+
+def pieces() -> list[Piece]:
+    """A lone unit, a stack of three (top piece first), a hidden unit and boxed pieces."""
+    return [
+        piece("u1", "us", "0303", "1/23", (4, 3, 4)),
+        piece("u2", "us", "0401", "2/23", (5, 3, 4)),
+        piece("u3", "us", "0401", "3/23", (4, 3, 4)),
+        piece("u4", "us", "0401", "4/23", (4, 3, 4)),
+        piece("j1", "japan", "0202", "SNLF", (9, 8, 7), hidden=True),
+        piece("j2", "japan", "box:dead", "309", (2, 4, 2)),
+        piece("j3", "japan", "box:cup", "145", (6, 6, 6), hidden=True),
+    ]
+
+
+def parse(text: str) -> ET.Element:
+    """The SVG document as an XML tree (fails the test if it is not well-formed)."""
+    assert text.startswith("<?xml")
+    return ET.fromstring(text)
+
+
+def texts(root: ET.Element, cls: str | None = None) -> list[str]:
+    """All text strings of the document, or of text elements of one class."""
+    return [t.text or "" for t in root.iterfind(".//s:text", NS)
+            if cls is None or cls in (t.get("class") or "").split()]
+
+
+def all_text(root: ET.Element) -> str:
+    """Every text and tooltip of the document joined, to search for strings."""
+    return "\n".join((e.text or "") for e in root.iter())
+
+
+# --- SVG hex maps -----------------------------------------------------------------------------
+
+
+def test_hexmap_svg_parses_with_one_polygon_per_hex() -> None:
+    """The SVG is well-formed XML and draws exactly one polygon per hex, in its terrain colour."""
+    m = hexmap()
+    root = parse(svg.render_hexmap(m, pieces()))
+    polys = root.findall(".//s:polygon", NS)
+    assert len(polys) == len(m.hexes()) == 12
+    fills = {p.get("data-hex"): p.get("fill") for p in polys}
+    assert fills["0101"] == "#8fbcd4" and fills["0202"] == "#b9a67a" and fills["0403"] == "#d9d3a8"
+
+
+def test_hexmap_svg_contains_every_hex_id() -> None:
+    """Every printed four-digit hex id is written in its hex (and none when show_ids is off)."""
+    m = hexmap()
+    ids = {m.label(h) for h in m.hexes()}
+    assert set(texts(parse(svg.render_hexmap(m)), "hex-id")) == ids
+    assert texts(parse(svg.render_hexmap(m, show_ids=False)), "hex-id") == []
+
+
+def test_hex_polygons_follow_the_grid_geometry() -> None:
+    """Hex polygons sit at HexGrid.corners for the hex size, flat-topped, inside the picture."""
+    m = hexmap()
+    root = parse(svg.render_hexmap(m, hex_size=40))
+    poly = next(p for p in root.iterfind(".//s:polygon", NS) if p.get("data-hex") == "0202")
+    pts = [tuple(map(float, xy.split(","))) for xy in (poly.get("points") or "").split()]
+    expected = m.grid.corners(m.hex("0202"), 40)
+    assert all(math.isclose(a, b, abs_tol=0.06) for p, q in zip(pts, expected, strict=True)
+               for a, b in zip(p, q, strict=True))
+    assert pts[0][1] == pts[3][1]  # east and west corners level: flat-topped
+
+
+def test_hexside_features_are_strokes_on_the_shared_edge() -> None:
+    """Each hexside with features is drawn once, in the feature colours, along the edge the
+    two hexes share (two features on one hexside run side by side, a few pixels apart)."""
+    m = hexmap()
+    root = parse(svg.render_hexmap(m, hex_size=30))
+    sides = {g.get("data-between"): g for g in root.iterfind(".//s:g[@class='hexside']", NS)}
+    assert set(sides) == {"0202-0203", "0302-0303"}
+    river_wall = sides["0302-0303"]
+    strokes = {e.get("stroke") for e in river_wall.iter() if e.get("stroke")}
+    assert {"#2a6fd0", "#444444"} <= strokes
+    wall = next(e for e in river_wall.iter() if e.get("stroke") == "#444444")
+    (x1, x2), (y1, y2) = ((float(wall.get(k + "1", 0)), float(wall.get(k + "2", 0))) for k in "xy")
+    ca = set(m.grid.corners(m.hex("0302"), 30))
+    shared = [c for c in m.grid.corners(m.hex("0303"), 30)
+              if any(math.dist(c, d) < 0.01 for d in ca)]
+    assert len(shared) == 2
+    (sx1, sy1), (sx2, sy2) = shared
+    assert math.isclose(abs((x2 - x1) * (sy2 - sy1) - (y2 - y1) * (sx2 - sx1)), 0, abs_tol=1)  # parallel
+    assert math.isclose(math.dist((x1, y1), (x2, y2)), 30, abs_tol=0.2)  # full edge length
+    assert math.dist(((x1 + x2) / 2, (y1 + y2) / 2), ((sx1 + sx2) / 2, (sy1 + sy2) / 2)) < 4
+
+
+def test_several_features_in_one_hex_get_separate_badges() -> None:
+    """A hex with two features shows two badges, each in its feature's colour, apart."""
+    root = parse(svg.render_hexmap(hexmap()))
+    badges = [g for g in root.iterfind(".//s:g[@class='feature']", NS)
+              if (g.findtext("s:title", "", NS)).startswith("0202")]
+    assert sorted(g.get("data-feature") or "" for g in badges) == ["airfield", "hill"]
+    centres = {(c.get("cx"), c.get("cy")) for g in badges for c in g.iterfind("s:circle", NS)}
+    assert len(centres) == 2
+    rings = {c.get("stroke") for g in badges for c in g.iterfind("s:circle", NS)}
+    assert rings == {"#7a4e22", "#3b3b3b"}
+
+
+def test_labels_names_and_legend_are_drawn() -> None:
+    """Map labels (escaped), hex names and a legend of terrain, features and hexsides appear."""
+    text = svg.render_hexmap(hexmap())
+    root = parse(text)
+    assert "Ridge & Co <north>" in texts(root, "label")
+    words = texts(root)
+    assert "Twin Peaks" in words
+    legend = " ".join(words)
+    for name in ("Clear", "Sea", "Rough", "Hill", "Airfield", "River", "Stone wall"):
+        assert name in legend
+
+
+def test_pieces_show_labels_and_stack_counts() -> None:
+    """Counters show the piece label (name line and values line) and a stack count; the top
+    piece given is the one drawn."""
+    root = parse(svg.render_hexmap(hexmap(), pieces(), piece_label=lambda p: f"{p.name} X-{p.id}"))
+    counters = {g.get("data-piece"): g for g in root.iterfind(".//s:g", NS)
+                if "counter" in (g.get("class") or "").split()}
+    assert "u1" in counters and "u2" in counters and "u3" not in counters
+    assert [t.text for t in counters["u1"].iterfind("s:text", NS)] == ["1/23", "X-u1"]
+    assert "3" in texts(root, "stack")
+    default = parse(svg.render_hexmap(hexmap(), pieces()))
+    assert "4-3-4" in texts(default)
+
+
+def test_hidden_pieces_are_face_down_without_values() -> None:
+    """A hidden piece is drawn face-down: its side colour and a '?', but no name, id or values."""
+    text = svg.render_hexmap(hexmap(), pieces(), side_colors={"japan": "#c8a23c"})
+    root = parse(text)
+    down = [g for g in root.iter() if "face-down" in (g.get("class") or "").split()]
+    assert len(down) == 2  # the hidden unit on the map and the one in the cup
+    assert [g.findall("s:rect", NS)[0].get("fill") for g in down] == ["#c8a23c", "#c8a23c"]
+    for secret in ("9-8-7", "SNLF", "j1", "6-6-6", "145"):
+        assert secret not in text
+    assert "2-4-2" in texts(root)  # the face-up eliminated piece still shows
+
+
+def test_boxes_beside_the_map_hold_their_pieces() -> None:
+    """Off-map boxes are labelled rectangles with their counters; unknown places are kept."""
+    extra = [*pieces(), piece("x1", "us", "at-sea", "LVT", (0, 1, 6))]
+    root = parse(svg.render_hexmap(hexmap(), extra))
+    boxes = {g.get("data-box"): g for g in root.iterfind(".//s:g[@class='box']", NS)}
+    assert set(boxes) == {"box:dead", "box:cup", "at-sea"}
+    assert "Eliminated" in [t.text for t in boxes["box:dead"].iterfind("s:text", NS)]
+    assert len(boxes["box:dead"].findall("s:g", NS)) == 1
+    assert "0-1-6" in all_text(boxes["at-sea"])
+
+
+def test_large_map_renders_every_hex() -> None:
+    """A 40×35 map renders completely, with hex-id text no smaller than 7 px at size 30."""
+    data = {**HEX_DATA, "columns": [1, 40], "rows": [1, 35], "labels": []}
+    m = HexMap.from_spec(validate(HexMapSpec, data, source="big"))
+    root = parse(svg.render_hexmap(m, pieces()))
+    assert len(root.findall(".//s:polygon", NS)) == 1400
+    sizes = {float(t.get("font-size", 0)) for t in root.iterfind(".//s:text", NS)
+             if t.get("class") == "hex-id"}
+    assert min(sizes) >= 7
+
+
+# --- SVG area maps ----------------------------------------------------------------------------
+
+
+def test_areamap_svg_has_every_position_and_an_arrow_per_connection() -> None:
+    """Every position name appears, one arrow per connection: directed with one head,
+    undirected with heads at both ends."""
+    b = areamap()
+    root = parse(svg.render_areamap(b, [piece("m1", "us", "beach", "1/23", (4, 3, 4))]))
+    assert set(texts(root, "area-name")) == {a.name for a in b.spec.areas}
+    arrows = [e for e in root.iter() if "arrow" in (e.get("class") or "").split()]
+    assert len(arrows) == len(b.spec.connections)
+    by_ends = {e.get("data-between"): e for e in arrows}
+    assert by_ends["neck-field"].get("marker-start") is None and by_ends["neck-field"].get("marker-end")
+    assert by_ends["beach-neck"].get("marker-start") and by_ends["beach-neck"].get("marker-end")
+    assert "1/23 4-3-4" in texts(root, "piece")
+    assert "Dead pile" in texts(root)
+
+
+def test_areamap_svg_hides_hidden_pieces() -> None:
+    """A hidden piece in a position is listed face-down, without its label."""
+    text = svg.render_areamap(areamap(), [piece("j1", "japan", "peak", "SNLF", (9, 8, 7), hidden=True)])
+    assert "face-down japan piece" in texts(parse(text), "piece")
+    assert "9-8-7" not in text and "SNLF" not in text
+
+
+# --- matches and games ------------------------------------------------------------------------
+
+
+class MapGame(Game):
+    """A one-decision game on the test hex map, with a hidden piece for each side."""
+
+    info = GameInfo(id="maptest", title="Map Test", version="1.0", players=("us", "japan"))
+
+    def setup(self, match: Match) -> None:
+        """The test pieces, plus a hidden US scout."""
+        for p in pieces():
+            match.state.pieces.add(p)
+        match.state.pieces.add(piece("u9", "us", "0102", "Scout", (1, 1, 9), hidden=True))
+
+    def play(self, match: Match) -> Flow:
+        """One decision, then the game ends."""
+        yield choose("us", "done?", "1.0", [Option("yes", "Yes")])
+        return None
+
+    def board(self, match: Match | None) -> HexMap | AreaMap:
+        """The test map."""
+        return hexmap()
+
+
+class AreaGame(MapGame):
+    """The same game on the area board."""
+
+    def setup(self, match: Match) -> None:
+        """One US piece on the beach and a hidden Japanese one on the peak."""
+        match.state.pieces.add(piece("m1", "us", "beach", "1/23", (4, 3, 4)))
+        match.state.pieces.add(piece("j1", "japan", "peak", "SNLF", (9, 8, 7), hidden=True))
+
+    def board(self, match: Match | None) -> HexMap | AreaMap:
+        """The test board."""
+        return areamap()
+
+
+def test_render_match_hides_what_a_side_may_not_see() -> None:
+    """render_match(hidden_from=side) turns the other sides' hidden pieces face-down (7.
+    Views), leaves the side's own face-up, and shows everything for no side."""
+    match = Match(MapGame(), seed=1)
+    as_us = svg.render_match(match, hidden_from="us")
+    assert "9-8-7" not in as_us and "1-1-9" in as_us and "Map Test" in as_us
+    as_japan = svg.render_match(match, hidden_from="japan")
+    assert "9-8-7" in as_japan and "1-1-9" not in as_japan
+    everyone = svg.render_match(match)
+    assert "9-8-7" in everyone and "1-1-9" in everyone
+    parse(everyone)
+
+
+def test_render_game_picks_the_renderer() -> None:
+    """render_game draws the bare map without a match, and an area board as an area map."""
+    root = parse(svg.render_game(MapGame(), None))
+    assert len(root.findall(".//s:polygon", NS)) == 12
+    assert not [g for g in root.iter() if "counter" in (g.get("class") or "")]
+    area = parse(svg.render_game(AreaGame(), Match(AreaGame(), seed=1), hidden_from="us"))
+    assert "Green Beach" in texts(area, "area-name")
+    assert "face-down japan piece" in texts(area, "piece")
+
+
+# --- ASCII ------------------------------------------------------------------------------------
+
+
+def test_ascii_hexmap_lines_headers_and_markers() -> None:
+    """The terminal map has a header, two lines per row and the legend; columns are numbered;
+    cells show terrain symbols, the side letter and the stack size."""
+    m = hexmap()
+    text = ascii_render.render_hexmap(m, pieces())
+    lines = text.split("\n")
+    legend = 3  # terrain, features, pieces
+    assert len(lines) == 1 + 2 * 3 + legend
+    assert lines[0].split() == ["01", "02", "03", "04"]
+    assert lines[1].startswith("01 ~~~~~")  # row 1, column 01 (unshifted): sea
+    letters = side_letters(["us", "japan"])
+    assert f" {letters['us']}3" in text  # the stack of three in 0401
+    assert f" {letters['us']} " in text and f" {letters['japan']} " in text
+    assert "..^.." in text and "% J %" in text  # a feature in an empty hex; a piece hides them
+    assert lines[-3].startswith("terrain: ")
+
+
+def test_ascii_hexmap_offset_rows() -> None:
+    """Shifted columns are on the lower line of each row, unshifted ones on the upper line."""
+    m = hexmap()
+    lines = ascii_render.render_hexmap(m).split("\n")
+    row2_upper, row2_lower = lines[3], lines[4]
+    assert row2_upper.startswith("02 ")
+    # Column 03 (odd, unshifted) with its hill sits on the upper line; 02 (even) below.
+    assert row2_upper[3 + 2 * 3:3 + 2 * 3 + 5] == "..^.."
+    assert row2_lower[3 + 1 * 3:3 + 1 * 3 + 5] == "%%^=%"  # rough, hill then airfield
+    assert row2_lower[:3].strip() == ""
+
+
+def test_ascii_window_and_piece_char() -> None:
+    """A window (hex + radius, or column/row ranges) limits the picture; bad ones are refused."""
+    m = hexmap()
+    text = ascii_render.render_hexmap(m, pieces(), window=((2, 3), (2, 3)), piece_char=lambda p: "@")
+    lines = text.split("\n")
+    assert lines[0].split() == ["02", "03"]
+    assert len(lines) == 1 + 2 * 2 + 3
+    assert "@" in text
+    around = ascii_render.render_hexmap(m, window=("0101", 1)).split("\n")
+    assert around[0].split() == ["01", "02"]
+    with pytest.raises(TabletopError, match="0909"):
+        ascii_render.render_hexmap(m, window=("0909", 1))
+    with pytest.raises(TabletopError, match="no hex"):
+        ascii_render.render_hexmap(m, window=((7, 9), (1, 2)))
+
+
+def test_ascii_areamap_lists_positions_arrows_and_occupants() -> None:
+    """Each position is listed with its arrows (both ways, out, in) and its pieces."""
+    text = ascii_render.render_areamap(
+        areamap(), [piece("m1", "us", "beach", "1/23", (4, 3, 4)),
+                    piece("j1", "japan", "peak", "SNLF", (9, 8, 7), hidden=True)])
+    assert "[neck] The Neck" in text and "<-> beach" in text and "-> field" in text
+    assert "<- neck" in text and "U 1/23 4-3-4" in text
+    assert "J face-down" in text and "9-8-7" not in text
+    assert "box [box:dead] Dead pile: empty" in text
+
+
+def test_ascii_render_match() -> None:
+    """render_match heads the map with the game and turn, lists boxes, and takes a window."""
+    match = Match(MapGame(), seed=1)
+    text = ascii_render.render_match(match, player="us")
+    assert text.startswith("Map Test")
+    assert "box Eliminated: J 309 2-4-2" in text and "box Cup: J face-down" in text
+    small = ascii_render.render_match(match, window=("0202", 1))
+    assert small.split("\n")[1].split() == ["01", "02", "03"]
+    area = ascii_render.render_match(Match(AreaGame(), seed=1), player="us")
+    assert "J face-down" in area and "[beach] Green Beach" in area
