@@ -1,0 +1,1 @@
+"""Tests of the Iwo Jima 1945 game plugin."""
