@@ -272,6 +272,8 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
         match = replay(game, record)
     elif game.info.playable:
         match = Match(game, scenario=scenario, seed=seed)
+    elif game.board(None) is None:
+        raise TabletopError(f"game {game.info.id} has no map to draw yet")
     if output == "-" or output.endswith(".txt"):
         if match is None:
             raise TabletopError(f"game {game.info.id} has no map to draw yet")

@@ -72,6 +72,8 @@ def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     (("simulate", PIG, "-n", "0"), "-n"),
     (("render", PIG, "-o", "x.png"), "must end in .svg"),
     (("schema", "--model", "Nope"), "no model 'Nope'"),
+    (("render", "manila45", "-o", "x.svg"), "no map to draw yet"),
+    (("resume", "/etc/hostname"), "not a JSON record"),
     (("play",), "Missing argument"),
 ])
 def test_errors_are_one_line_and_non_zero(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
