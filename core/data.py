@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from .errors import DataError
 
@@ -42,6 +42,30 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 def load_yaml(text: str) -> Any:
     """Parse YAML text safely, refusing duplicate keys."""
     return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: no arbitrary objects
+
+
+def _section_text(value: Any) -> Any:
+    if isinstance(value, float):
+        raise ValueError(f"write the section in quotes (e.g. \"9.10\"): unquoted, YAML reads it as "
+                         f"the number {value} and drops trailing zeros")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+Section = Annotated[str, BeforeValidator(_section_text)]
+"""A rulebook section number as text; a bare whole number is accepted, a bare decimal refused."""
+
+
+def _hex_id_text(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(f"hex ids must be quoted strings such as \"0504\": unquoted, YAML reads "
+                         f"the id as the number {value}")
+    return value
+
+
+HexId = Annotated[str, BeforeValidator(_hex_id_text)]
+"""A four-digit hex id written as a string; an unquoted (numeric) id gets a message saying so."""
 
 
 def read_data_file(path: str | Path) -> Any:

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from .data import StrictModel, load_model
+from .data import Section, StrictModel, load_model
 from .errors import TabletopError
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ class PhaseSpec(StrictModel):
 
     id: str
     name: str
-    section: str
+    section: Section
     player: str = ""
     steps: tuple[str, ...] = ()
 
@@ -35,7 +35,17 @@ class SequenceOfPlay(StrictModel):
 
     first_turn: int = 1
     last_turn: int = Field(ge=1)
-    phases: tuple[PhaseSpec, ...]
+    phases: tuple[PhaseSpec, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SequenceOfPlay:
+        ids = [p.id for p in self.phases]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"phases: phase id(s) {repeated} appear more than once")
+        if self.first_turn > self.last_turn:
+            raise ValueError(f"first_turn {self.first_turn} is after last_turn {self.last_turn}")
+        return self
 
     @classmethod
     def load(cls, path: str | Path) -> SequenceOfPlay:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .data import StrictModel
+from .data import HexId, StrictModel
 
 HEX_ID = re.compile(r"^\d{4}$")
 
@@ -46,7 +46,7 @@ class HexSpec(StrictModel):
 class HexsideSpec(StrictModel):
     """Features on the hexside between two adjacent hexes."""
 
-    between: tuple[str, str]
+    between: tuple[HexId, HexId]
     features: tuple[str, ...]
 
     @field_validator("between")
@@ -71,7 +71,7 @@ class LabelSpec(StrictModel):
     """A text printed on the map at a hex (a place name, a sector number)."""
 
     text: str
-    at: str
+    at: HexId
 
 
 class HexMapSpec(StrictModel):
@@ -92,7 +92,7 @@ class HexMapSpec(StrictModel):
     terrain_types: dict[str, TerrainType]
     feature_types: dict[str, FeatureType] = Field(default_factory=dict)
     hexside_types: dict[str, FeatureType] = Field(default_factory=dict)
-    hexes: dict[str, HexSpec | str] = Field(default_factory=dict)
+    hexes: dict[HexId, HexSpec | str] = Field(default_factory=dict)
     hexsides: tuple[HexsideSpec, ...] = ()
     boxes: tuple[BoxSpec, ...] = ()
     labels: tuple[LabelSpec, ...] = ()

@@ -43,9 +43,14 @@ def load_game(name: str) -> Game:
     games = registered()
     if name in games:
         try:
-            return _check(games[name].load(), f"entry point {name!r}")
+            game = _check(games[name].load(), f"entry point {name!r}")
         except ImportError as exc:
             raise UnknownGame(f"game {name!r} failed to import: {exc}") from None
+        if game.info.id != name:
+            # records name a game by its id and are replayed by looking that name up
+            raise UnknownGame(f"entry point {name!r} provides game {game.info.id!r}: "
+                              f"the entry-point name must equal GameInfo.id")
+        return game
     path = Path(name)
     if path.is_dir() and (path / "__init__.py").is_file():
         parent = str(path.resolve().parent)

@@ -21,10 +21,10 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, StrictInt, field_validator, model_validator
+from pydantic import BeforeValidator, Field, StrictInt, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
-from .data import StrictModel, read_data_file, validate
+from .data import Section, StrictModel, read_data_file, validate
 from .errors import DataError, TabletopError
 
 __all__ = [
@@ -185,7 +185,7 @@ class TableSpec(StrictModel):
 
     id: str = Field(min_length=1)
     name: str
-    section: str = ""  # the rulebook section, shown to players
+    section: Section = ""  # the rulebook section, shown to players
     dice: str | None = None  # "NdS"; required unless row_keys is "names"
     columns: tuple[Key, ...] = Field(min_length=1)
     clamp_columns: bool = False  # a value beyond the first/last column reads that column
@@ -196,14 +196,6 @@ class TableSpec(StrictModel):
     line_shifts: dict[str, LineShift] = Field(default_factory=dict)
     results: dict[Name, str] | None = None  # the legend: result -> what it means
     notes: str = ""  # designer's notes (sources, what is reconstructed)
-
-    @field_validator("section", mode="before")
-    @classmethod
-    def _section_text(cls, value: Any) -> Any:
-        if isinstance(value, float):
-            raise ValueError(f"write the section in quotes (e.g. \"9.10\"): unquoted, YAML "
-                             f"reads it as the number {value} and drops trailing zeros")
-        return _name(value)
 
     @model_validator(mode="after")
     def _complete(self) -> TableSpec:

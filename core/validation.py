@@ -34,7 +34,7 @@ def guess_model(data: Any) -> type[BaseModel] | None:
     if not isinstance(data, dict):
         return None
     models = data_models()
-    if data.get("kind") == "hex":
+    if data.get("kind") == "hex" or {"columns", "rows", "terrain_types"} <= data.keys():
         return models["HexMapSpec"]
     if data.get("kind") == "area" or ("areas" in data and "connections" in data):
         return models["AreaMapSpec"]
@@ -51,8 +51,21 @@ def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None) -
     model = (extra or {}).get(path.name) or guess_model(data)
     if model is None:
         return f"{path}: parsed (no model known for it; checked by the game's own loader)"
-    validate(model, data, source=str(path))
+    spec = validate(model, data, source=str(path))
+    _build(spec, str(path))
     return f"{path}: ok ({model.__name__})"
+
+
+def _build(spec: BaseModel, source: str) -> None:
+    """Build the runtime object too, for the checks that need geometry (adjacent hexsides...)."""
+    if isinstance(spec, HexMapSpec):
+        from .hexmap import HexMap
+
+        HexMap.from_spec(spec, source=source)
+    elif isinstance(spec, AreaMapSpec):
+        from .areamap import AreaMap
+
+        AreaMap.from_spec(spec)
 
 
 def validate_path(target: str) -> list[str]:
@@ -72,8 +85,8 @@ def validate_path(target: str) -> list[str]:
     if folder is None or not folder.is_dir():
         raise TabletopError(f"game {game.info.id} has no data folder")
     extra = game.data_models()
-    lines = []
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml", ".json"))
+    lines: list[str] = []
+    files = sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
     if not files:
         lines.append(f"{folder}: no data files yet")
     for p in files:

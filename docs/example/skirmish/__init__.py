@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import BaseModel, Field, RootModel
 
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
 from tabletop.core.data import StrictModel
+from tabletop.core.errors import DataError
 from tabletop.core.decisions import Decision, Option, choose
 from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
@@ -49,6 +50,10 @@ class UnitsSpec(StrictModel):
     units: tuple[UnitSpec, ...]
 
 
+class UnitsFile(RootModel[tuple[UnitSpec, ...]]):
+    """units.yaml as written: a list of counters (1.2)."""
+
+
 def _values(v: tuple[int, int, int]) -> dict[str, int]:
     return {"attack": v[0], "defense": v[1], "move": v[2]}
 
@@ -81,6 +86,19 @@ class Skirmish(Game):
 
         self.costs = MoveCosts(self.map, enter, {side: 1.0 for side in self.map.hexsides_with("stream")})
         self.objectives = [self.map.label(h) for h in self.map.hexes_with("objective")]
+
+    def data_models(self) -> dict[str, type[BaseModel]]:
+        """Models for the game's own files, by file name (for tabletop validate)."""
+        return {"units.yaml": UnitsFile}
+
+    def load_data(self) -> str:
+        """1.2 Cross-check the data: every unit sets up on a hex of the map it may stand on."""
+        for u in self.units.units:
+            h = self.map.hex(u.hex)
+            if self.map.is_prohibited(h):
+                raise DataError(f"{DATA / 'units.yaml'}: {u.id}: hex {u.hex} is "
+                                f"{self.map.terrain(h)}, where no unit may stand (3.1)")
+        return f"{len(self.units.units)} units on set-up hexes"
 
     # -- set-up and flow -------------------------------------------------------------
     def setup(self, match: Match) -> None:
