@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field, RootModel
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
 from tabletop.core.data import StrictModel
-from tabletop.core.errors import DataError
 from tabletop.core.decisions import Decision, Option, choose
+from tabletop.core.errors import DataError
 from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.hexmap import HexMap
