@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
@@ -31,6 +31,10 @@ ENGINE_VERSION = "0.1.0"
 
 Flow = Generator[Decision, JSON, "Result | None"]
 """A game procedure: yields decisions, receives option values, may return the result."""
+
+T = TypeVar("T")
+Procedure = Generator[Decision, JSON, T]
+"""A step of a game procedure that asks players and returns a value: ``Procedure[bool]``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,29 +1,75 @@
-"""Iwo: Bloodbath in the Bonins: the game plugin (not yet playable: its rules are still being written).
+"""Iwo: Bloodbath in the Bonins (Decision Games folio): the game plugin.
 
-Rulebook: shared/rules/iwo_bonins.txt. Until the game's own issue lands, `tabletop list` shows it
-as not yet playable and no match can be started.
+Rulebook: shared/rules/iwo_bonins.txt. The components the rulebook does not print are
+reconstructed in ``data/`` (see docs/games/iwo_bonins.md). Solitaire: the player is the US;
+the Japanese side is run by rules 13.0-17.0 with no input. Two-player (scenario
+``two_player``): the Japanese side is a player under 18.0.
+
+Rule modules, one per chapter: ``common`` (shared state, losses, sectors 13.0, Suribachi
+17.0, retreat 9.3), ``movement`` (6.0, 7.0, the US movement phases), ``landings`` (11.0),
+``support`` (12.0), ``us_bombardment`` (8.0), ``combat`` (9.0, the US combat phases),
+``japanese_units`` (14.0), ``japanese_operations`` (15.0), ``japanese_bombardment`` (16.0),
+``two_player`` (18.0), ``bots``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
-from tabletop.core.match import Game, GameInfo
+from tabletop.core.canonical import JSON
+from tabletop.core.flow import SequenceOfPlay, run_turns
+from tabletop.core.hexmap import HexMap
+from tabletop.core.match import (
+    AgentFactory,
+    Flow,
+    Game,
+    GameInfo,
+    GameOption,
+    Match,
+    Procedure,
+    Result,
+    ScenarioInfo,
+)
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import DATA_DIR, INITIAL_DEPLOYMENT
+
+VERSION = "0.9.0"
 
 
-class _Pending(Game):
-    """Iwo: Bloodbath in the Bonins, declared but not yet playable."""
+class Bonins(Game):
+    """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), invariants."""
 
     info = GameInfo(
         id="iwo_bonins",
-        title='Iwo: Bloodbath in the Bonins',
-        version="0.0.0",
-        players=("US", "Japan"),
+        title="Iwo: Bloodbath in the Bonins",
+        version=VERSION,
+        players=(c.US, c.JAPAN),
+        scenarios=(
+            ScenarioInfo("solitaire", "Solitaire (1.0)",
+                         "You are the US; the Japanese side follows rules 13.0-17.0."),
+            ScenarioInfo("two_player", "Two players (18.0)",
+                         "A second player (or bot) commands the Japanese under 18.0."),
+        ),
+        options=(
+            GameOption("banzai_crmt", "Banzai results: 'regular' reads 9.2.3 (retreats); "
+                       "'15.5' converts D2 and D3 to (D) as 15.5 step 3 says", "regular",
+                       ("regular", "15.5")),
+        ),
         playable=False,
+        solitaire=True,
+        human_side=c.US,
         rulebook="shared/rules/iwo_bonins.txt",
-        description="Not yet playable: the rules are being implemented.",
+        description="Iwo Jima, 19 Feb - 17 Mar 1945, at battalion scale on 350-yard hexes.",
     )
 
+    def __init__(self) -> None:
+        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
+
+    # -- data -------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
         """The models of the game's own data files (for `tabletop validate`)."""
         from .components import DATA_MODELS
@@ -32,15 +78,213 @@ class _Pending(Game):
 
     def load_data(self) -> str:
         """Load and cross-check every component (map, counters, tables, tracks)."""
-        from .components import load_components
+        return c.components().summary()
 
-        return load_components().summary()
+    # -- 3.0 set-up -------------------------------------------------------------------
+    def setup(self, match: Match) -> None:
+        """3.1-3.5: the Turn marker on Clear, the Japanese face-down on the initial deployment
+        hexes (3.2; in the two-player game they wait in a pool for 18.1), the 4th and 5th
+        Divisions in Available for Landing, the 3rd in Reserves (3.4), the Flag set aside,
+        the eleven bombardment markers in the pool (3.5)."""
+        comp = c.components()
+        two_player = match.scenario == "two_player"
+        match.state.vars.update(c.initial_vars(two_player=two_player))
+        pieces = match.state.pieces
+        japanese: list[str] = []
+        for spec in comp.counters.counters:
+            prof = comp.counters.profile_of(spec)
+            values = {"front": prof.front.model_dump()}
+            if prof.back is not None:
+                values["back"] = prof.back.model_dump()
+            attrs: dict[str, Any] = {"type": prof.type, "size": prof.size, "formation": spec.formation,
+                                     "support": prof.support}
+            if spec.division is not None:
+                attrs["division"] = spec.division
+            if spec.regiment is not None:
+                attrs["regiment"] = spec.regiment
+            if spec.back is not None:  # 12.4: TF Collins on a tank battalion's back
+                values["back"] = comp.counters.profiles[spec.back].front.model_dump()
+                attrs["tf_collins"] = False
+            if prof.side == c.JAPAN:
+                where = c.JP_POOL if two_player else c.CONTAINER
+                pieces.add(Piece(spec.id, prof.type, c.JAPAN, spec.name, where, face="back",
+                                 values=values, hidden=True, attrs=attrs))
+                japanese.append(spec.id)
+            else:
+                pieces.add(Piece(spec.id, prof.type, c.US, spec.name, spec.setup, steps=prof.steps,
+                                 max_steps=prof.steps, values=values, attrs=attrs))
+        for marker in comp.counters.markers:
+            for n in range(1, marker.count + 1):
+                pid = marker.id if marker.count == 1 else f"{marker.id}-{n}"
+                where = {"bombardment": c.MARKER_POOL, "turn": c.TURN_TRACK}.get(marker.id, c.SET_ASIDE)
+                pieces.add(Piece(pid, marker.id, "", marker.front, where))
+        if not two_player:
+            # 3.2: mix the face-down units and place one on each initial deployment hex.
+            match.dice.shuffle(japanese, purpose="mix the face-down Japanese units", section="3.2")
+            for hex_id, unit_id in zip(sorted(comp.hexes_where(deploy="initial")), japanese, strict=True):
+                pieces.move(unit_id, hex_id)
+            match.emit("setup", "3.2", f"{len(japanese)} Japanese units placed face-down, one on "
+                       "each initial deployment hex")
+        match.state.turn = 1
 
-    def board(self, match: object) -> object:
-        """The map, so `tabletop render iwo_bonins -o map.svg` draws it before the rules land."""
-        from .components import load_components
+    # -- 5.0 sequence of play ---------------------------------------------------------
+    def play(self, match: Match) -> Flow:
+        """3.3 the beachhead, 18.1 the two-player deployment, then 5.1 turn after turn."""
+        from . import combat, japanese_bombardment, japanese_operations, movement, two_player
 
-        return load_components().map
+        if match.state.vars[c.V_TWO_PLAYER]:
+            yield from two_player.initial_deployment(match)
+        side = yield from choose_beachhead(match)
+        match.state.vars[c.V_BEACHHEAD] = side
+        match.emit("beachhead", "3.3", f"the US invades the {side} beaches")
+        handlers = {
+            "us_move_1": lambda m: movement.us_movement_phase(m, first=True),
+            "us_combat_1": lambda m: combat.us_combat_phase(m, first=True),
+            "us_move_2": lambda m: movement.us_movement_phase(m, first=False),
+            "us_combat_2": lambda m: combat.us_combat_phase(m, first=False),
+            "jp_move": japanese_operations.japanese_movement_phase,
+            "jp_combat": japanese_bombardment.japanese_combat_phase,
+            "admin": self.administrative_phase,
+        }
+
+        def each_phase(phase_id: str) -> Any:
+            def run(m: Match) -> Flow:
+                c.reset_phase_vars(m)
+                result = yield from handlers[phase_id](m)
+                c.update_cleared_sectors(m)
+                return result
+            return run
+
+        return (yield from run_turns(match, self.sequence,
+                                     {p.id: each_phase(p.id) for p in self.sequence.phases},
+                                     last_turn=last_turn, check_end=self.check_end))
+
+    def administrative_phase(self, match: Match) -> Flow:
+        """5.1.7: b) roll on the Storm table by this turn's weather and flip the Turn marker;
+        c) storm effects follow from the weather (halved movement, weaker support fires)."""
+        storm = c.components().tables["storm"]
+        weather = match.state.vars[c.V_WEATHER]
+        roll = match.dice.d6(purpose="storm check", section="5.1.7")
+        nxt = storm.lookup(weather, roll)
+        match.state.vars[c.V_WEATHER] = nxt
+        match.state.pieces["turn"].face = "back" if nxt == "Storm" else "front"
+        match.emit("weather", "5.1.7", f"storm check ({weather} column) roll {roll}: next turn is {nxt}",
+                   weather=nxt)
+        return None
+        yield  # a generator, though it asks nothing
+
+    # -- 4.0 victory ------------------------------------------------------------------
+    def check_end(self, match: Match) -> Result | None:
+        """4.1: the game ends at once when no Japanese unit is left on the map."""
+        if not c.units(match, c.JAPAN):
+            return self.final_result(match)
+        return None
+
+    def casualties(self, match: Match) -> dict[str, int]:
+        """4.3: the US casualty count and its parts."""
+        pieces = match.state.pieces
+        marines = [p for p in pieces if p.side == c.US and p.kind == "marine"]
+        eliminated = sum(1 for p in marines if p.location == c.US_ELIMINATED)
+        reduced = sum(1 for p in marines if p.steps == 1 and p.max_steps == 2
+                      and (c.is_hex(p.location) or p.location == c.AVAILABLE))
+        remaining = max(0, last_turn(match) - match.state.turn)
+        return {"eliminated_battalions": eliminated, "reduced_battalions": reduced,
+                "turns_remaining": remaining,
+                "casualties": 2 * eliminated + reduced - 2 * remaining}
+
+    def final_result(self, match: Match) -> Result:
+        """4.2 a Japanese unit on the map at the end is an epic Japanese victory; else 4.3:
+        12 or fewer casualties a US victory, 20 or more a Japanese victory, else a draw."""
+        scores: dict[str, JSON] = dict(self.casualties(match))
+        left = c.units(match, c.JAPAN)
+        scores["japanese_on_map"] = len(left)
+        if left:
+            return Result(c.JAPAN, "Japanese epic victory", "4.2", scores,
+                          f"{len(left)} Japanese unit(s) still on the map at the end of turn "
+                          f"{match.state.turn}")
+        total = int(str(scores["casualties"]))
+        if total <= 12:
+            return Result(c.US, "US victory", "4.3", scores, f"{total} casualties (12 or fewer)")
+        if total >= 20:
+            return Result(c.JAPAN, "Japanese victory", "4.3", scores, f"{total} casualties (20 or more)")
+        return Result(None, "Draw", "4.3", scores, f"{total} casualties (13 to 19)")
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """Score fields for --json: the 4.3 count, reserves committed, Suribachi."""
+        return {**self.casualties(match), "reserves_committed": match.state.vars[c.V_RESERVES],
+                "suribachi_cleared": match.state.vars[c.V_SURIBACHI],
+                "last_turn": last_turn(match)}
+
+    # -- invariants, board, bots ------------------------------------------------------
+    def invariants(self, match: Match) -> list[str]:
+        """6.3, 11.3, 12.1 stacking; 6.3a Japanese never stack; no unit on prohibited terrain;
+        every piece in exactly one place; steps and marker counts in range."""
+        problems = match.state.pieces.check()
+        comp = c.components()
+        beaches = set(c.landing_beach_hexes(match))
+        for loc in match.state.pieces.occupied():
+            if not c.is_hex(loc):
+                continue
+            here = c.units_at(match, loc)
+            us = [p for p in here if p.side == c.US]
+            jp = [p for p in here if p.side == c.JAPAN]
+            if len(jp) > 1:
+                problems.append(f"6.3a: {len(jp)} Japanese units stack in {loc}")
+            if us and jp and loc not in beaches:
+                problems.append(f"6.2d: US and Japanese units share {loc}")
+            if loc not in beaches and us and not c.may_stack(match, us, loc):
+                problems.append(f"6.3/12.1: US units {[p.id for p in us]} overstack {loc}")
+            if here and comp.map.is_prohibited(comp.map.hex(loc)):
+                problems.append(f"6.2e: a unit stands on prohibited {loc}")
+        for p in match.state.pieces:
+            if p.side == c.US:
+                lo = 0 if p.location in (c.US_ELIMINATED, c.OUT_OF_GAME) else 1
+                if not lo <= p.steps <= p.max_steps:
+                    problems.append(f"2.3: {p.id} has {p.steps} steps")
+        count = sum(1 for p in match.state.pieces if p.kind == "bombardment")
+        if count != 11:
+            problems.append(f"3.5: {count} bombardment markers instead of 11")
+        return problems
+
+    def board(self, match: Match | None) -> HexMap:
+        """The island map."""
+        return c.components().map
+
+    def piece_label(self, piece: Piece) -> str:
+        """`id a-d-m` of the face that is up; a dug-in Japanese unit shows nothing."""
+        if piece.side not in c.SIDES:
+            return piece.kind
+        if c.is_dug_in(piece):
+            return "dug in"
+        v = piece.values["front"] if piece.side == c.JAPAN else piece.values.get(piece.face, {})
+        return f"{piece.id} {v.get('attack')}-{v.get('defense')}-{v.get('movement')}"
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """The game's bots (see bots.py)."""
+        from .bots import BOTS
+
+        return dict(BOTS)
+
+    def default_bot(self, side: str) -> str:
+        """--auto: the heuristic bots."""
+        return "heuristic"
 
 
-GAME = _Pending()
+def last_turn(match: Match) -> int:
+    """4.1, 11.4: turn 16, one turn less for each reserve regiment committed."""
+    return 16 - int(match.state.vars.get(c.V_RESERVES, 0))
+
+
+def choose_beachhead(match: Match) -> Procedure[str]:
+    """3.3: before setting up, the US chooses the western or eastern beaches."""
+    from tabletop.core.decisions import Option, choose
+
+    answer = yield choose(c.US, "Invade which side of the island?", "3.3",
+                          [Option("east", "East beaches (Green, Red, Yellow, Blue)"),
+                           Option("west", "West beaches (Purple, Orange, White, Brown)")],
+                          kind="beachhead")
+    return str(answer)
+
+
+GAME = Bonins()
+__all__ = ["GAME", "INITIAL_DEPLOYMENT", "Bonins"]

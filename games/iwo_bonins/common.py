@@ -1,0 +1,387 @@
+"""What every chapter of Iwo: Bloodbath in the Bonins shares: state conventions and primitives.
+
+State conventions (``match.state``):
+
+- Pieces. US units are ``side="US"``, kind = unit type (marine, flamethrower, armor); a
+  two-step unit shows ``face="back"`` when reduced (2.3); a tank battalion's back is TF
+  Collins (12.4: ``attrs["tf_collins"]``). Japanese units are ``side="Japan"``; a dug-in unit
+  shows its fortification side, ``face="back"`` and ``hidden=True`` (14.2); its printed values
+  are always read from ``values["front"]`` (:func:`printed`). Markers: eleven
+  ``bombardment`` markers, the ``flag`` and the ``turn`` marker.
+- Places. Hex ids; the map's boxes (``us_available``, ``us_reserves``, ``us_eliminated``,
+  the staging boxes, ``jp_container``, ``jp_bombardment_N``) and the places the map does not
+  print: :data:`MARKER_POOL`, :data:`SET_ASIDE`, :data:`TURN_TRACK`, :data:`OUT_OF_GAME`,
+  :data:`JP_POOL` (two-player set-up, 18.1).
+- ``state.vars`` keys are the constants ``V_*`` below; each says which rule owns it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS, SURIBACHI, Components, load_components
+
+US, JAPAN = "US", "Japan"
+SIDES = (US, JAPAN)
+
+# Places the map does not print.
+MARKER_POOL = "markers"  # bombardment markers not on the map (3.5)
+SET_ASIDE = "set_aside"  # the Flag until Suribachi falls (3.4, 17.0)
+TURN_TRACK = "turn_track"  # the Turn marker (3.1)
+OUT_OF_GAME = "out_of_game"  # the two tank battalions removed by TF Collins (12.4)
+JP_POOL = "jp_pool"  # Japanese units not yet placed in the two-player set-up (18.1)
+AVAILABLE, RESERVES, US_ELIMINATED = "us_available", "us_reserves", "us_eliminated"
+CONTAINER = "jp_container"  # the opaque container of eliminated Japanese units (2.5, 14.1)
+
+# state.vars keys, with the rule that owns each.
+V_BEACHHEAD = "beachhead"  # 3.3: "east" or "west", None before the choice
+V_WEATHER = "weather"  # 5.1.7: "Clear" or "Storm" (the Turn marker's face)
+V_RESERVES = "reserves_committed"  # 11.4, 4.1: 3rd Division regiments brought forward
+V_SURIBACHI = "suribachi_cleared"  # 17.0
+V_CLEARED = "cleared_sectors"  # 13.0: numbered sectors cleared, for good
+V_REPLACEMENTS = "replacements"  # 11.5: steps left to spend this phase
+V_SUPPRESSED = "suppressed"  # 8.3: Japanese unit ids suppressed this combat phase
+V_LANDED = "landed"  # 11.2: beach colour -> units landed there this phase
+V_NO_LAND = "no_land"  # 11.6: units rebuilt at sea that may not land this phase
+V_NO_MOVE = "no_move"  # 11.7: units rebuilt on the map that may not move this phase
+V_MOVED = "moved"  # 6.0: US units moved this phase
+V_ATTACKED = "attacked"  # 9.0: Japanese unit ids attacked this combat phase
+V_ATTACKERS = "attackers"  # 9.0, 9.4: US unit ids that attacked or advanced this phase
+V_MUST_ATTACK = "must_attack"  # 11.2: hex -> US unit ids landed on a Japanese-held beach
+V_TF_COLLINS = "tf_collins"  # 12.4
+V_TWO_PLAYER = "two_player"  # 18.0: the Japanese side is a player
+
+PHASE_VARS: dict[str, Any] = {
+    V_SUPPRESSED: [], V_LANDED: {}, V_NO_LAND: [], V_NO_MOVE: [], V_MOVED: [],
+    V_ATTACKED: [], V_ATTACKERS: [],
+}
+
+
+@cache
+def components() -> Components:
+    """The game's printed components, loaded and cross-checked once per process."""
+    return load_components()
+
+
+def initial_vars(*, two_player: bool) -> dict[str, Any]:
+    """The game variables at set-up."""
+    return {
+        V_BEACHHEAD: None, V_WEATHER: components().tracks.turn_track.start_weather, V_RESERVES: 0,
+        V_SURIBACHI: False, V_CLEARED: [], V_REPLACEMENTS: 0, V_MUST_ATTACK: {},
+        V_TF_COLLINS: False, V_TWO_PLAYER: two_player,
+        **{k: type(v)() for k, v in PHASE_VARS.items()},
+    }
+
+
+def reset_phase_vars(match: Match) -> None:
+    """Clear what lasts one phase (moved units, attacks made, suppression, landings)."""
+    for key, value in PHASE_VARS.items():
+        match.state.vars[key] = type(value)()
+
+
+# -- pieces and places ------------------------------------------------------------------
+
+def is_hex(location: str) -> bool:
+    """True when a place is a map hex (a four-digit id) rather than a box."""
+    return len(location) == 4 and location.isdigit()
+
+
+def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
+    """A side's units (not markers), on the map only by default, in registry order."""
+    return [p for p in match.state.pieces
+            if p.side == side and (not on_map or is_hex(p.location))]
+
+
+def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
+    """The units in a hex (top first), of one side if given; markers excluded."""
+    return [p for p in match.state.pieces.at(hex_id)
+            if p.side in SIDES and (side is None or p.side == side)]
+
+
+def printed(piece: Piece, name: str) -> int:
+    """A printed value: a US unit's face that is up; a Japanese unit's front (14.2)."""
+    if piece.side == JAPAN:
+        return piece.values["front"][name]
+    return piece.value(name)
+
+
+def is_dug_in(piece: Piece) -> bool:
+    """14.2: a Japanese unit whose fortification side is up."""
+    return piece.side == JAPAN and piece.face == "back"
+
+
+def is_support(piece: Piece) -> bool:
+    """12.1: flamethrowers and tanks (the coloured band)."""
+    return bool(piece.attrs.get("support"))
+
+
+def is_tank(piece: Piece) -> bool:
+    """A US tank unit (a tank battalion or TF Collins: 6.4, 12.3)."""
+    return piece.side == US and piece.kind == "armor"
+
+
+def hexes_of(match: Match, side: str) -> set[Hex]:
+    """The hexes holding at least one unit of a side."""
+    m = components().map
+    return {m.hex(p.location) for p in units(match, side)}
+
+
+def zoc_of(match: Match, side: str) -> set[Hex]:
+    """7.0: every hex adjacent to a unit of ``side`` (its zone of control)."""
+    m = components().map
+    return {n for h in hexes_of(match, side) for n in m.neighbors(h)}
+
+
+def distance_to(hex_id: str, targets: Iterable[Hex]) -> int | None:
+    """Hexes from a hex to the nearest of ``targets`` (6.5, 11.7: count the target hex)."""
+    h = components().map.hex(hex_id)
+    ds = [distance(h, t) for t in targets]
+    return min(ds) if ds else None
+
+
+def sector_of(hex_id: str) -> int | str | None:
+    """13.0, 17.0: the sector of a land hex (1-6 or "suribachi"), None at sea."""
+    attrs = components().hex_attrs.get(hex_id)
+    return attrs.sector if attrs else None
+
+
+def landing_beach_hexes(match: Match) -> list[str]:
+    """3.3, 11.2: the beach hexes of the chosen beachhead (none before the choice)."""
+    chosen = match.state.vars.get(V_BEACHHEAD)
+    return sorted(components().hexes_where(beach_set=chosen)) if chosen else []
+
+
+def beach_colour(hex_id: str) -> str | None:
+    """11.2: the colour-coded beach a hex belongs to, if any."""
+    attrs = components().hex_attrs.get(hex_id)
+    return attrs.beach if attrs else None
+
+
+# -- losses -----------------------------------------------------------------------------
+
+def us_step_loss(match: Match, piece: Piece, section: str, why: str = "") -> None:
+    """9.3 Important: flip a full two-step unit to its reduced side; eliminate any other."""
+    if piece.steps > 1:
+        piece.steps -= 1
+        piece.face = "back"
+        match.emit("step_loss", section, f"{piece.id} is reduced{': ' + why if why else ''}",
+                   piece=piece.id)
+    else:
+        eliminate_us(match, piece, section, why)
+
+
+def eliminate_us(match: Match, piece: Piece, section: str, why: str = "") -> None:
+    """Place a US unit in the Eliminated Units box (11.6, 12.1)."""
+    piece.steps = 0
+    if piece.attrs.get("tf_collins") is not None and piece.kind == "armor":
+        piece.face = "back" if piece.attrs.get("tf_collins") else "front"
+    elif piece.max_steps > 1:
+        piece.face = "back"
+    match.state.pieces.move(piece.id, US_ELIMINATED)
+    match.emit("eliminated", section, f"{piece.id} is eliminated{': ' + why if why else ''}",
+               piece=piece.id)
+
+
+def bombardment_covered(match: Match) -> int:
+    """16.1: how many boxes of the Japanese Bombardment Track hold a unit."""
+    return sum(1 for box in components().tracks.bombardment_track.boxes
+               if match.state.pieces.count_at(box.box))
+
+
+def japanese_bombardment_strength(match: Match) -> int:
+    """16.1: the markers the Japanese receive: the highest uncovered number of the track."""
+    return components().tracks.bombardment_track.markers(bombardment_covered(match))
+
+
+def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "") -> None:
+    """14.1, 16.1: an eliminated HQ or artillery unit covers the highest open box of the
+    Bombardment Track and is out of the game; any other unit goes face-down into the
+    container, from which it may return (14.4, 15.3)."""
+    if piece.kind in FIRE_SUPPORT_TYPES:
+        for box in components().tracks.bombardment_track.boxes:
+            if not match.state.pieces.count_at(box.box):
+                piece.face, piece.hidden = "front", False
+                match.state.pieces.move(piece.id, box.box)
+                match.emit("eliminated", "16.1", f"{piece.id} is eliminated and covers "
+                           f"box {box.value} of the Japanese Bombardment Track"
+                           f"{': ' + why if why else ''}", piece=piece.id, box=box.box)
+                return
+    piece.face, piece.hidden = "back", True
+    match.state.pieces.move(piece.id, CONTAINER)
+    match.emit("eliminated", section, f"{piece.id} is eliminated into the container"
+               f"{': ' + why if why else ''}", piece=piece.id)
+
+
+# -- sectors and Suribachi --------------------------------------------------------------
+
+def deployment_hexes(sector: int | str) -> list[str]:
+    """13.0: the deployment and redeployment hexes of a sector, in id order."""
+    c = components()
+    return sorted(hid for hid, a in c.hex_attrs.items() if a.sector == sector and a.deploy)
+
+
+def is_sector_cleared(match: Match, sector: int) -> bool:
+    """13.0: a numbered sector once cleared stays cleared (its deployment hexes inoperative)."""
+    return sector in match.state.vars[V_CLEARED]
+
+
+def update_cleared_sectors(match: Match) -> None:
+    """13.0: mark cleared each sector none of whose deployment or redeployment hexes holds a
+    dug-in Japanese unit; 17.0: Suribachi is cleared once its five hexes are empty of
+    Japanese units. Called after every event that can empty such a hex."""
+    cleared: list[int] = match.state.vars[V_CLEARED]
+    for sector in NUMBERED_SECTORS:
+        if sector in cleared:
+            continue
+        if not any(is_dug_in(p) for hid in deployment_hexes(sector) for p in units_at(match, hid, JAPAN)):
+            cleared.append(sector)
+            cleared.sort()
+            match.emit("sector_cleared", "13.0", f"sector {sector} is cleared: its deployment "
+                       "hexes are now inoperative", sector=sector)
+    if not match.state.vars[V_SURIBACHI]:
+        suribachi = [components().map.label(h) for h in components().suribachi_hexes()]
+        if not any(units_at(match, hid, JAPAN) for hid in suribachi):
+            match.state.vars[V_SURIBACHI] = True
+            match.state.pieces.move("flag", suribachi[0])
+            match.emit("suribachi", "17.0", "Mount Suribachi is cleared: the flag is raised; "
+                       "Japanese bombardment targeting switches (16.2) and weakens (16.3), and "
+                       "Banzai attacks may begin (15.5)")
+
+
+def operative_deployment_hexes(match: Match, sector: int | str) -> list[str]:
+    """13.0: a sector's deployment and redeployment hexes, none once it is cleared."""
+    if isinstance(sector, int) and is_sector_cleared(match, sector):
+        return []
+    return deployment_hexes(sector)
+
+
+def in_suribachi_sector(hex_id: str) -> bool:
+    """17.0: the five Suribachi hexes and the eleven around them."""
+    return sector_of(hex_id) == SURIBACHI
+
+
+# -- combat tables ----------------------------------------------------------------------
+
+def crt_line(hex_id: str) -> str:
+    """9.1b: the CRT line of a defender's hex; with several terrains, the one best for the
+    defender (the line shifted furthest left)."""
+    c = components()
+    h = c.map.hex(hex_id)
+    lines = [c.terrain.terrain[c.map.terrain(h)].crt_line]
+    lines += [c.terrain.features[f].crt_line for f in c.map.features(h) if f in c.terrain.features]
+    usable = [ln for ln in lines if ln]
+    return min(usable, key=_line_shift)
+
+
+def _line_shift(line: str) -> int:
+    spec = components().tables["crt"].spec
+    shift = spec.line_shifts.get(line)
+    return shift.shift if shift is not None else 0
+
+
+# -- retreat (9.3) ----------------------------------------------------------------------
+
+def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, list[str]]:
+    """9.3: the hexes a US stack may retreat to, ``hexes`` hexes away, each with one path.
+
+    Each step moves one hex further from the starting hex, never into or through a hex
+    holding an enemy unit, in an enemy zone of control (friendly units do not negate it),
+    of prohibited terrain, or off the map; never through a hex holding friendly units (it
+    may end beside them only where stacking allows); a unit on a beach hex with retreat left
+    to make depletes instead (so a path may not continue from a beach hex). If some end
+    hexes are closer to a landing beach than the start, only those are offered.
+    """
+    c = components()
+    start_id = group[0].location
+    start = c.map.hex(start_id)
+    if c.map.terrain(start) == "beach":
+        return {}
+    enemy = hexes_of(match, JAPAN)
+    ezoc = zoc_of(match, JAPAN)
+    moving = {p.id for p in group}
+
+    def friendly_at(h: Hex) -> list[Piece]:
+        return [p for p in units_at(match, c.map.label(h), US) if p.id not in moving]
+
+    paths: dict[str, list[str]] = {}
+    frontier: list[list[Hex]] = [[start]]
+    for step in range(1, hexes + 1):
+        nxt: list[list[Hex]] = []
+        for path in frontier:
+            here = path[-1]
+            if step > 1 and c.map.terrain(here) == "beach":
+                continue  # 9.3: a unit on a beach hex with retreat left depletes
+            for n in c.map.neighbors(here):
+                if distance(start, n) != step or n in enemy or n in ezoc or c.map.is_prohibited(n):
+                    continue
+                if step < hexes and friendly_at(n):
+                    continue
+                nxt.append([*path, n])
+        frontier = nxt
+    for path in frontier:
+        end = path[-1]
+        if friendly_at(end) and not _may_stack(group, friendly_at(end), c.map.label(end), match):
+            continue
+        paths.setdefault(c.map.label(end), [c.map.label(h) for h in path])
+    beaches = [c.map.hex(b) for b in landing_beach_hexes(match)]
+    if beaches:
+        from_start = distance_to(start_id, beaches)
+        closer = {k: v for k, v in paths.items()
+                  if from_start is not None and (distance_to(k, beaches) or 0) < from_start}
+        if closer:
+            return closer
+    return paths
+
+
+def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match) -> bool:
+    """6.3, 11.3, 12.1: may this group end in a hex holding these friendly units?"""
+    if hex_id in landing_beach_hexes(match):
+        return True
+    together = [*group, *there]
+    marines = [p for p in together if not is_support(p)]
+    supports = [p for p in together if is_support(p)]
+    return len(together) <= 2 and len(marines) <= 1 and len(supports) <= 2
+
+
+def may_stack(match: Match, group: list[Piece], hex_id: str) -> bool:
+    """6.3, 11.3, 12.1: may these US units end a move or retreat in ``hex_id``?"""
+    there = [p for p in units_at(match, hex_id, US) if p not in group]
+    return _may_stack(group, there, hex_id, match) if there else len(group) <= 2
+
+
+def retreat(match: Match, group: list[Piece], hexes: int, section: str) -> Procedure[bool]:
+    """9.3: retreat a US stack ``hexes`` hexes, the US player choosing where; a stack that
+    cannot retreat the full distance is depleted instead (each unit loses a step).
+
+    Returns True when the stack retreated, False when it was depleted.
+    """
+    paths = retreat_paths(match, group, hexes)
+    names = ", ".join(p.id for p in group)
+    if not paths:
+        match.emit("retreat_blocked", "9.3", f"{names} cannot retreat {hexes} hex(es) and is "
+                   "depleted instead")
+        for p in list(group):
+            us_step_loss(match, p, "9.3", "no retreat")
+        return False
+    choice = yield choose(US, f"Retreat {names} {hexes} hex(es) to?", section,
+                          [Option(dest, f"{dest} via {'-'.join(path[1:-1]) or 'direct'}")
+                           for dest, path in sorted(paths.items())],
+                          kind="retreat_hex", context={"units": [p.id for p in group]})
+    dest = str(choice)
+    for p in group:
+        match.state.pieces.move(p.id, dest)
+    match.emit("retreat", section, f"{names} retreat to {dest}", units=[p.id for p in group],
+               to=dest, path=paths[dest])
+    return True
+
+
+def stack_group(match: Match, piece: Piece) -> list[Piece]:
+    """11.3, 12.2: the units that retreat or advance with a unit (its whole hex's US units)."""
+    return units_at(match, piece.location, US)
