@@ -1,29 +1,56 @@
-"""Iwo Jima 1945: the game plugin (not yet playable: its rules are still being written).
+"""Iwo Jima 1945: the game plugin. The USMC side is the player's; the Japanese side is run by
+its AI activation deck (6.0), a rule of the game that needs no input.
 
-Rulebook: shared/rules/iwo_1945.txt. Until the game's own issue lands, `tabletop list` shows it
-as not yet playable and no match can be started.
+Rulebook: shared/rules/iwo_1945.txt. Rule modules by chapter: positions.py (2.0, 3.0),
+cohesion.py (4.0), setup.py (5.0 and the 6.0 Special Landing Phase), usmc_turn.py,
+cards.py, actions.py and attacks.py (6.0 USMC turn), japanese_turn.py (6.0 Japanese AI
+turn), victory.py (7.0), bots.py. docs/games/iwo_1945.md maps every rule to its code.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
-from tabletop.core.match import Game, GameInfo
+from tabletop.core.areamap import AreaMap
+from tabletop.core.canonical import JSON
+from tabletop.core.match import AgentFactory, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.pieces import Piece
+
+from . import positions as P
 
 
-class _Pending(Game):
-    """Iwo Jima 1945, declared but not yet playable."""
+class Iwo1945(Game):
+    """Iwo Jima 1945 (Worthington): solitaire, area map, card-driven Japanese AI."""
 
     info = GameInfo(
         id="iwo_1945",
-        title='Iwo Jima 1945',
-        version="0.0.0",
+        title="Iwo Jima 1945",
+        version="1.0.0",
         players=("USMC", "Japan"),
-        playable=False,
+        playable=True,
+        solitaire=True,
+        human_side="USMC",
         rulebook="shared/rules/iwo_1945.txt",
-        description="Not yet playable: the rules are being implemented.",
+        description="Command the USMC invasion of Iwo Jima against a card-driven Japanese AI.",
+        options=(
+            GameOption("japanese_cards", "8.0 difficulty: Japanese cards dealt (27 harder, "
+                       "30 standard, 33 easier)", 30, (27, 30, 33)),
+            GameOption("landing_dice", "6.0 Special Landing Phase dice per beach (3, the rule; "
+                       "4, the 10.0 example)", 3, (3, 4)),
+            GameOption("usmc_move", "6.0 Move: 'adjacent' (2.0) or 'through_friendly' (any way "
+                       "not through a Japanese-occupied position)", "adjacent",
+                       ("adjacent", "through_friendly")),
+            GameOption("infiltration_cubes", "6.0: a destroyed infiltration cube 'return's to a "
+                       "Rising Sun square or is 'removed' from play", "return",
+                       ("return", "removed")),
+            GameOption("landing", "5.0 landing regiments: 'rulebook' (10.0) or 'historical'",
+                       "rulebook", ("rulebook", "historical")),
+        ),
     )
 
+    # -- data ----------------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
         """The models of the game's own data files (for `tabletop validate`)."""
         from .components import DATA_MODELS
@@ -36,5 +63,126 @@ class _Pending(Game):
 
         return load_components().summary()
 
+    # -- the match -----------------------------------------------------------------------------
+    def setup(self, match: Match) -> None:
+        """5.0 Game Set Up."""
+        from .setup import build
 
-GAME = _Pending()
+        build(match)
+
+    def play(self, match: Match) -> P.Flow:
+        """6.0 Sequence of Play: the Special Landing Phase, then rounds of a USMC turn and a
+        Japanese AI turn; 7.0 the end: all island positions USMC at the end of a USMC
+        turn, or the USMC turn after the last Japanese card."""
+        from .japanese_turn import japanese_turn
+        from .setup import special_landing
+        from .usmc_turn import usmc_turn
+        from .victory import result
+
+        yield from special_landing(match)
+        while True:
+            match.state.turn += 1
+            match.state.phase = "usmc"
+            match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
+            yield from usmc_turn(match)
+            if P.usmc_controls_all(match):
+                return result(match, "the USMC controls every island position (7.0 #2)")
+            if not match.state.decks["japanese"].pile("draw"):
+                return result(match, "the USMC turn after the last Japanese card (7.0 #1)")
+            match.state.phase = "japanese"
+            match.emit("phase", "6.0", f"Round {match.state.turn}: Japanese AI turn")
+            yield from japanese_turn(match)
+
+    def final_result(self, match: Match) -> Result:
+        """7.0: the result now (used if the flow is cut short)."""
+        from .victory import result
+
+        return result(match, "game stopped")
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """7.0: the VP totals and what makes them."""
+        from .victory import scores
+
+        return dict(scores(match))
+
+    def view(self, match: Match, player: str) -> dict[str, JSON]:
+        """What a side sees: the set-aside cards stay unseen (5.0), like the draw piles."""
+        from tabletop.core.views import generic_view
+
+        v = generic_view(match, player)
+        decks = v["decks"]
+        assert isinstance(decks, dict)
+        for piles in decks.values():
+            if isinstance(piles, dict) and isinstance(piles.get("out"), list):
+                piles["out"] = {"count": len(piles["out"])}
+        return v
+
+    # -- invariants --------------------------------------------------------------------------
+    def invariants(self, match: Match) -> list[str]:
+        """2.0 at most three markers a position (and a cube's slot), beaches USMC only; 3.0
+        one bunker at most, in an occupied island position; 4.0 cohesion 1 to 12 on every
+        track; every marker, cube and card in exactly one place; 2.0 control."""
+        problems = match.state.pieces.check()
+        for pos in P.positions():
+            marks = P.markers_at(match, pos)
+            if len(marks) > P.SLOTS:
+                problems.append(f"2.0: {pos} holds {len(marks)} markers")
+            if len({p.kind for p in marks}) > 1:
+                problems.append(f"2.0: USMC and Japanese markers share {pos}")
+            if P.is_beach(pos) and P.japanese_at(match, pos):
+                problems.append(f"2.0: Japanese markers on {pos}")
+            if len({str(p.attrs.get('regiment')) for p in P.usmc_at(match, pos)}) > 1:
+                problems.append(f"3.0: two regiments in {pos}")
+            bunkers = [p for p in match.state.pieces.at(pos) if p.kind == "bunker"]
+            if len(bunkers) > 1 or (bunkers and (not marks or not P.is_island(pos))):
+                problems.append(f"3.0: bunker rule broken in {pos}")
+            if P.control(match, pos) != P.expected_control(match, pos):
+                problems.append(f"2.0: {pos} control {P.control(match, pos)} should be "
+                                f"{P.expected_control(match, pos)}")
+            if marks and match.state.vars["held"][pos] != (P.USMC if marks[0].kind == "marine" else P.JAPAN):
+                problems.append(f"2.0: {pos} is held by the wrong side")
+        for rid in P.regiment_ids():
+            t = match.state.tracks[P.track_id(rid)]
+            if not 1 <= t.value <= 12:
+                problems.append(f"4.0: {rid} cohesion {t.value}")
+            cube = P.exhaustion_cube(match, rid)
+            if cube is not None and cube.location != P.regiment_pos(match, rid):
+                problems.append(f"3.0: {rid}'s exhaustion cube is not with it")
+        for deck in match.state.decks.values():
+            cards = deck.all_cards()
+            if len(cards) != len(set(cards)):
+                problems.append(f"3.0: a card of the {deck.id} deck is in two piles")
+            if len(cards) != 36:
+                problems.append(f"3.0: the {deck.id} deck has {len(cards)} cards, not 36")
+        if len(match.state.decks["usmc"].pile("hand:USMC")) > 3:
+            problems.append("6.0: more than 3 cards in the USMC hand")
+        return problems
+
+    # -- pictures and bots -----------------------------------------------------------------------
+    def board(self, match: Match | None) -> AreaMap:
+        """2.0: the board as an area map (positions, arrows, boxes)."""
+        return AreaMap(P.comps().board)
+
+    def piece_label(self, piece: Piece) -> str:
+        """The face of a piece: regiment, IJA, cube kind; cohesion cubes show their value."""
+        if piece.kind == "cohesion":
+            return f"{piece.attrs.get('regiment')}: {piece.attrs.get('value')}"
+        if piece.kind == "exhaustion" and piece.attrs.get("regiment"):
+            return f"exhausted {piece.attrs['regiment']}"
+        return piece.name or piece.id
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """'heuristic': a competent USMC commander ('random' is built in)."""
+        from .bots import HeuristicBot
+
+        def make(side: str, seed: int) -> Any:
+            return HeuristicBot(side, seed)
+
+        return {"heuristic": make}
+
+    def default_bot(self, side: str) -> str:
+        """--auto plays the USMC with the heuristic bot (the Japanese need no bot)."""
+        return "heuristic" if side == "USMC" else "random"
+
+
+GAME = Iwo1945()

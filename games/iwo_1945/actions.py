@@ -1,0 +1,272 @@
+"""6.0 Performing Actions: place a new wave, regroup, rotate regiments, move, attack."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tabletop.core.decisions import Option, choose
+
+from . import attacks
+from . import cohesion as coh
+from .positions import (
+    USMC,
+    Flow,
+    adjacent,
+    beaches,
+    cohesion,
+    is_exhausted,
+    is_infiltrated,
+    is_japanese_occupied,
+    is_vacant,
+    label,
+    move_regiment,
+    name,
+    on_board,
+    regiment_at,
+    regiment_pos,
+    reserves,
+)
+
+if TYPE_CHECKING:
+    from tabletop.core.match import Match
+
+KINDS = ("attack", "move", "rotate", "regroup", "place_new_wave")
+TITLES = {"attack": "Attack", "move": "Move", "rotate": "Rotate Regiments", "regroup": "Regroup",
+          "place_new_wave": "Place a new wave"}
+REGROUP = 3  # 6.0: a regroup adds 3
+
+
+def _turn(m: Match) -> dict[str, Any]:
+    return m.state.vars["turn"]  # type: ignore[no-any-return]
+
+
+def fresh(m: Match) -> list[str]:
+    """6.0, 10.0: the on-board regiments that have not acted this turn (no regiment twice)."""
+    used = _turn(m)["used"]
+    return [r for r in on_board(m) if r not in used]
+
+
+# -- who may do what ---------------------------------------------------------------------------
+def new_wave_beaches(m: Match) -> list[str]:
+    """6.0 Place a new wave: the vacant beach positions."""
+    return [b for b in beaches() if is_vacant(m, b)]
+
+
+def can_new_wave(m: Match) -> bool:
+    """6.0: a reserve regiment and a vacant beach, and no card forbids it this turn."""
+    return bool(reserves(m)) and bool(new_wave_beaches(m)) \
+        and "place_new_wave" not in _turn(m)["forbid"]
+
+
+def can_regroup(m: Match, rid: str) -> bool:
+    """6.0 Regroup: any regiment (exhausted or infiltrated too) that can gain or rally."""
+    return cohesion(m, rid) < 12 or is_exhausted(m, rid)
+
+
+def move_destinations(m: Match, rid: str) -> list[str]:
+    """6.0 Move: an unoccupied position, friendly or enemy controlled but not enemy occupied,
+    reached without passing an enemy-occupied position. 2.0 makes moves go between adjacent
+    positions; the option ``usmc_move=through_friendly`` reads 6.0 as allowing a longer way
+    through positions without Japanese markers."""
+    src = regiment_pos(m, rid)
+    assert src is not None
+    if m.options.get("usmc_move", "adjacent") == "adjacent":
+        return [p for p in adjacent(src) if is_vacant(m, p)]
+    seen = {src}
+    frontier = [src]
+    out = []
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for q in adjacent(p):
+                if q in seen or is_japanese_occupied(m, q):
+                    continue
+                seen.add(q)
+                nxt.append(q)
+                if is_vacant(m, q):
+                    out.append(q)
+        frontier = nxt
+    return out
+
+
+def can_move(m: Match, rid: str) -> bool:
+    """4.0, 6.0: not exhausted, above cohesion 1, not infiltrated, somewhere to go."""
+    return (not is_exhausted(m, rid) and cohesion(m, rid) > 1 and not is_infiltrated(m, rid)
+            and bool(move_destinations(m, rid)))
+
+
+def rotate_partners(m: Match, rid: str) -> list[str]:
+    """6.0 Rotate Regiments: a regiment in an adjacent position, not infiltrated, not yet used."""
+    src = regiment_pos(m, rid)
+    assert src is not None
+    used = _turn(m)["used"]
+    return [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None
+            and r not in used and not is_infiltrated(m, r)]
+
+
+def can_rotate(m: Match, rid: str) -> bool:
+    """4.0 Key Rule: an exhausted regiment only rotates through another's action; 6.0: an
+    infiltrated one may not rotate."""
+    return not is_exhausted(m, rid) and not is_infiltrated(m, rid) and bool(rotate_partners(m, rid))
+
+
+def actors(m: Match, kind: str) -> list[str]:
+    """The regiments that may take an action of this kind now."""
+    test = {"attack": attacks.can_attack, "move": can_move, "rotate": can_rotate,
+            "regroup": can_regroup}[kind]
+    return [r for r in fresh(m) if test(m, r)]
+
+
+def available(m: Match) -> list[str]:
+    """6.0: the kinds of action the player may take now (within the turn's allowance)."""
+    turn = _turn(m)
+    if turn["taken"] >= turn["allow"]:
+        return []
+    kinds = list(KINDS)
+    if turn["taken"] >= 1 and turn["only"]:
+        kinds = [k for k in kinds if k in turn["only"]]
+    out = []
+    for k in kinds:
+        if k == "place_new_wave":
+            if can_new_wave(m):
+                out.append(k)
+        elif actors(m, k):
+            out.append(k)
+    return out
+
+
+# -- the actions ----------------------------------------------------------------------------------
+def _pick_regiment(m: Match, kind: str) -> Flow:
+    cands = actors(m, kind)
+    rid = yield choose(USMC, f"{TITLES[kind]}: which regiment?", "6.0",
+                       [Option(r, label(r, m)) for r in cands], kind="select_regiment",
+                       context={"action": kind})
+    return str(rid)
+
+
+def perform(m: Match, kind: str) -> Flow:
+    """6.0 Performing Actions: one action, by one regiment (a new wave by up to two)."""
+    turn = _turn(m)
+    turn["taken"] += 1
+    m.emit("action", "6.0", f"USMC action {turn['taken']} of {turn['allow']}: {TITLES[kind]}",
+           action=kind)
+    if kind == "place_new_wave":
+        yield from new_wave(m)
+        return
+    rid = yield from _pick_regiment(m, kind)
+    turn["used"].append(rid)
+    if kind == "attack":
+        tg = attacks.targets(m, rid)
+        target = yield choose(USMC, f"{rid} attacks which position?", "6.0",
+                              [Option(p, _target_label(m, rid, p)) for p in tg],
+                              kind="select_target", context={"regiment": rid})
+        yield from attacks.attack(m, rid, str(target))
+    elif kind == "move":
+        yield from move(m, rid)
+    elif kind == "rotate":
+        yield from rotate(m, rid)
+    else:
+        regroup(m, rid)
+
+
+def _target_label(m: Match, rid: str, pos: str) -> str:
+    from .positions import bunker_at, japanese_at
+
+    if attacks.attack_kind(m, rid, pos) == "cube":
+        return f"the infiltration cube in {name(pos)}"
+    bunk = ", bunker" if bunker_at(m, pos) else ""
+    return (f"{name(pos)} ({len(japanese_at(m, pos))} Japanese{bunk}; "
+            f"{attacks.base_dice(m, rid, pos)} dice)")
+
+
+def new_wave(m: Match) -> Flow:
+    """6.0 Place a new wave: up to 2 off-board regiments into vacant beaches, no cohesion cost."""
+    for n in range(2):
+        if not (reserves(m) and new_wave_beaches(m)):
+            return
+        opts = [Option(r, f"{r} (cohesion {cohesion(m, r)})") for r in reserves(m)]
+        if n:
+            opts.insert(0, Option("done", "no second regiment"))
+        rid = yield choose(USMC, "New wave: which reserve regiment lands?", "6.0", opts,
+                           kind="new_wave_regiment")
+        if rid == "done":
+            return
+        beach = yield choose(USMC, f"New wave: {rid} lands on which beach?", "6.0",
+                             [Option(b, name(b)) for b in new_wave_beaches(m)],
+                             kind="new_wave_beach", context={"regiment": rid})
+        move_regiment(m, str(rid), str(beach), "6.0", "lands as a new wave")
+        _turn(m)["used"].append(str(rid))
+
+
+def regroup(m: Match, rid: str) -> None:
+    """6.0 Regroup: +3 cohesion; an exhausted regiment rallies at 6+, or checks at 4-5;
+    a non-exhausted one makes no check (4.0)."""
+    coh.raise_(m, rid, REGROUP, "6.0", "regroup")
+    coh.raised_exhausted(m, rid, "6.0", "regroup")
+
+
+def move(m: Match, rid: str) -> Flow:
+    """6.0 Move: -1 cohesion, to an unoccupied position; then one adjacent non-exhausted
+    regiment may follow into the position left (daisy chain), also at -1 cohesion."""
+    src = regiment_pos(m, rid)
+    assert src is not None
+    dests = move_destinations(m, rid)
+    dest = yield choose(USMC, f"{rid} moves where?", "6.0", [Option(p, name(p)) for p in dests],
+                        kind="select_destination", context={"regiment": rid})
+    coh.reduce(m, rid, 1, "6.0", "move")
+    move_regiment(m, rid, str(dest), "6.0", "moves")
+    used = _turn(m)["used"]
+    chain = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None and r != rid
+             and r not in used and not is_exhausted(m, r) and cohesion(m, r) > 1
+             and not is_infiltrated(m, r)]
+    done = [rid]
+    if chain:
+        f = yield choose(USMC, f"may one regiment follow into {name(src)} (-1 cohesion)?", "6.0",
+                         [Option("none", "no one follows"),
+                          *[Option(r, label(r, m)) for r in chain]], kind="follow",
+                         context={"into": src})
+        if f != "none":
+            coh.reduce(m, str(f), 1, "6.0", "daisy-chain move")
+            move_regiment(m, str(f), src, "6.0", "follows (daisy chain)")
+            used.append(str(f))
+            done.append(str(f))
+    coh.after_action(m, done, "after its move")
+
+
+def rotate(m: Match, rid: str) -> Flow:
+    """6.0 Rotate Regiments: swap with a regiment in an adjacent position; one of the two,
+    not an exhausted one, pays 1 cohesion; bunkers stay (3.0)."""
+    partners = rotate_partners(m, rid)
+    other = yield choose(USMC, f"{rid} swaps with which regiment?", "6.0",
+                         [Option(r, label(r, m)) for r in partners], kind="select_partner",
+                         context={"regiment": rid})
+    other = str(other)
+    payers = [r for r in (rid, other) if not is_exhausted(m, r)]
+    payer = payers[0]
+    if len(payers) > 1:
+        payer = str((yield choose(USMC, "which of the two pays 1 cohesion?", "6.0",
+                                  [Option(r, label(r, m)) for r in payers], kind="select_payer")))
+    coh.reduce(m, payer, 1, "6.0", "rotation")
+    _turn(m)["used"].append(other)
+    swap(m, rid, other)
+    coh.after_action(m, [payer], "after the rotation")
+
+
+def swap(m: Match, one: str, two: str) -> None:
+    """6.0 Rotate Regiments: two regiments trade positions with their exhaustion cubes; the
+    bunkers stay where they are (3.0 "unless a USMC regiment is swapping positions")."""
+    from .positions import exhaustion_cube, regiment_markers, suribachi_check, update_control
+
+    a, b = regiment_pos(m, one), regiment_pos(m, two)
+    assert a is not None and b is not None
+    moving = [(p.id, b) for p in regiment_markers(m, one)] + [(p.id, a) for p in regiment_markers(m, two)]
+    for rid, dest in ((one, b), (two, a)):
+        cube = exhaustion_cube(m, rid)
+        if cube is not None:
+            moving.append((cube.id, dest))
+    for pid, dest in moving:
+        m.state.pieces.move(pid, dest)
+    m.emit("move", "6.0", f"{one} ({name(a)}) and {two} ({name(b)}) swap positions",
+           regiments=[one, two], positions=[a, b])
+    suribachi_check(m)
+    update_control(m)

@@ -1,0 +1,238 @@
+"""6.0 Attack, USMC Dice Results for Attacks, Applying the Result, Advance After USMC Attacks."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from tabletop.core.decisions import Option, choose
+
+from . import cards
+from . import cohesion as coh
+from .positions import (
+    JAPANESE_ELIMINATED,
+    RISING_SUN,
+    USMC,
+    Flow,
+    adjacent,
+    cohesion,
+    cube_at,
+    defender_loss,
+    is_exhausted,
+    is_infiltrated,
+    is_japanese_occupied,
+    is_mountain,
+    label,
+    move_regiment,
+    name,
+    regiment_at,
+    regiment_pos,
+    remove_usmc_marker,
+    update_control,
+)
+
+if TYPE_CHECKING:
+    from tabletop.core.match import Match
+
+BASE_DICE = 5  # 6.0: roll 5 dice
+MOUNTAIN_DICE = 4  # 6.0: 4 against a Japanese-occupied mountain position
+REROLLABLE = (1, 2, 5, 6)
+
+
+def targets(m: Match, rid: str) -> list[str]:
+    """6.0: what a regiment may attack: an adjacent Japanese-occupied position, or an
+    infiltration cube adjacent or in its own position; an infiltrated regiment may only
+    attack the cube in its position."""
+    pos = regiment_pos(m, rid)
+    if pos is None:
+        return []
+    if cube_at(m, pos) is not None:
+        return [pos]
+    return [p for p in adjacent(pos) if is_japanese_occupied(m, p) or cube_at(m, p) is not None]
+
+
+def can_attack(m: Match, rid: str) -> bool:
+    """4.0, 6.0: a non-exhausted regiment above cohesion 1 with something to attack."""
+    return not is_exhausted(m, rid) and cohesion(m, rid) > 1 and bool(targets(m, rid))
+
+
+def attack_kind(m: Match, rid: str, target: str) -> str:
+    """6.0: ``markers`` (Japanese markers in the target) or ``cube`` (an infiltration cube)."""
+    if target == regiment_pos(m, rid) or not is_japanese_occupied(m, target):
+        return "cube"
+    return "markers"
+
+
+def base_dice(m: Match, rid: str, target: str) -> int:
+    """6.0: 5 dice, 4 against a mountain position (not against an infiltration cube)."""
+    if attack_kind(m, rid, target) == "markers" and is_mountain(target):
+        return MOUNTAIN_DICE
+    return BASE_DICE
+
+
+def settle(m: Match, faces: list[int], who: str) -> list[int]:
+    """6.0: remove every 4 (never rerolled) and reroll every 3 at once (no cohesion cost),
+    again and again until no 3 is left."""
+    while True:
+        fours = faces.count(4)
+        if fours:
+            m.emit("dice", "6.0", f"{fours} four(s) removed: they may not be rerolled")
+            faces = [f for f in faces if f != 4]
+        threes = faces.count(3)
+        if not threes:
+            return faces
+        faces = [f for f in faces if f != 3]
+        faces += list(m.dice.roll(threes, purpose=f"{who}: automatic reroll of {threes} three(s)",
+                                  section="6.0"))
+
+
+def outcome(faces: list[int]) -> dict[str, int]:
+    """6.0 Applying the Result: pairs of 1s lose USMC markers, pairs of 2s lose cohesion,
+    pairs of 5s or of 6s remove Japanese markers; single dice do nothing."""
+    c = Counter(faces)
+    return {"usmc_lost": c[1] // 2, "cohesion_lost": c[2] // 2,
+            "japanese_lost": c[5] // 2 + c[6] // 2}
+
+
+def describe(faces: list[int]) -> str:
+    """The dice and what they would do if the attack ended now."""
+    o = outcome(faces)
+    shown = " ".join(str(f) for f in sorted(faces, reverse=True)) or "no dice"
+    return (f"dice {shown}: {o['japanese_lost']} Japanese hit(s), {o['usmc_lost']} USMC "
+            f"marker(s) lost, {o['cohesion_lost']} cohesion lost")
+
+
+def attack(m: Match, rid: str, target: str) -> Flow:
+    """6.0 Attack: the regiment's cohesion goes down 1, tactic cards may add dice, the dice
+    are rolled, rerolled at the player's choice, the keepers applied, then the advance."""
+    src = regiment_pos(m, rid)
+    assert src is not None
+    kind = attack_kind(m, rid, target)
+    what = "the infiltration cube in " if kind == "cube" else ""
+    m.emit("attack", "6.0", f"{rid} attacks {what}{name(target)} from {name(src)}",
+           regiment=rid, target=target, attack_kind=kind)
+    coh.reduce(m, rid, 1, "6.0", "attack")
+    n = base_dice(m, rid, target)
+    if n == MOUNTAIN_DICE:
+        m.emit("attack", "2.0", f"{name(target)} is a mountain position: {n} dice, not {BASE_DICE}")
+    ctx: dict[str, Any] = {"target": target, "kind": kind, "regiment": rid}
+    free = 0
+    while True:
+        opts = cards.card_options(m, "attack", ctx)
+        if not opts:
+            break
+        v = yield choose(USMC, f"{rid} attacks {name(target)} with {n} dice: play a card first?",
+                         "6.0", [Option("roll", f"roll the {n} dice"), *opts], kind="attack_card",
+                         context={"dice": n, "target": target, "regiment": rid})
+        if v == "roll":
+            break
+        mods = yield from cards.play(m, str(v)[5:], "attack", ctx)
+        n += mods["dice"]
+        free += mods["free"]
+    faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
+    faces = settle(m, faces, rid)
+    faces, free = yield from _rerolls(m, rid, target, faces, free)
+    m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
+           faces=sorted(faces), **outcome(faces))
+    yield from apply_result(m, rid, src, target, kind, faces)
+
+
+def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int) -> Flow:
+    """6.0: the player picks the dice to reroll (any 1, 2, 5 or 6, keepers included), each
+    reroll costing 1 cohesion, until done or cohesion 1 (9.0 #6, #8)."""
+    while any(f in REROLLABLE for f in faces):
+        if cohesion(m, rid) <= 1 and free == 0:
+            m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
+            break
+        chosen: list[int] = []
+        while True:
+            left = Counter(faces) - Counter(chosen)
+            cost = "free" if free else "costs 1 cohesion"
+            opts = []
+            if chosen:
+                opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})"))
+            else:
+                opts.append(Option("stop", "stop and apply: " + describe(faces)))
+            opts += [Option(f, f"reroll a {f}") for f in REROLLABLE if left[f] > 0]
+            if chosen:
+                opts.append(Option("cancel", "keep every die after all"))
+            v = yield choose(USMC, f"{rid}: {describe(faces)}; cohesion {cohesion(m, rid)}"
+                             + (f", {free} free reroll(s)" if free else "")
+                             + (f"; to reroll: {' '.join(map(str, chosen))}" if chosen else ""),
+                             "6.0", opts, kind="attack_dice",
+                             context={"faces": sorted(faces), "chosen": chosen, "free": free,
+                                      "cohesion": cohesion(m, rid), "target": target})
+            if v in ("stop", "roll", "cancel"):
+                break
+            chosen.append(int(str(v)))
+        if v == "stop":
+            break
+        if v == "cancel":
+            continue
+        if free:
+            free -= 1
+            m.emit("attack", "6.0", f"{rid} rerolls {len(chosen)} dice at no cohesion cost (card)")
+        else:
+            coh.reduce(m, rid, 1, "6.0", "reroll")
+        rest = list((Counter(faces) - Counter(chosen)).elements())
+        new = list(m.dice.roll(len(chosen), purpose=f"{rid} reroll", section="6.0"))
+        faces = settle(m, rest + new, rid)
+    return faces, free
+
+
+def apply_result(m: Match, rid: str, src: str, target: str, kind: str, faces: list[int]) -> Flow:
+    """6.0 Applying the Result of USMC Attacks: keepers only (9.0 #7); the attacker may not
+    use a bunker (3.0); then the advance; the exhaustion check comes last."""
+    o = outcome(faces)
+    if kind == "cube":
+        if o["japanese_lost"]:
+            remove_cube(m, target)
+    else:
+        for _ in range(o["japanese_lost"]):
+            if is_japanese_occupied(m, target):
+                defender_loss(m, target, "6.0", f"{rid}'s attack")
+    for _ in range(o["usmc_lost"]):
+        remove_usmc_marker(m, rid, "6.0", "double 1s in its own attack")
+    if o["cohesion_lost"]:
+        coh.reduce(m, rid, o["cohesion_lost"], "6.0", "double 2s in its own attack")
+    update_control(m)
+    if kind == "markers" and regiment_pos(m, rid) == src and not is_japanese_occupied(m, target):
+        yield from advance(m, rid, src, target)
+    coh.after_action(m, [rid], "after its attack")
+
+
+def remove_cube(m: Match, pos: str) -> None:
+    """6.0: a double 5 or 6 against an infiltration cube removes it; (ours) it goes back to
+    an empty Rising Sun square, or out of play with the option ``infiltration_cubes``."""
+    cube = cube_at(m, pos)
+    if cube is None:
+        return
+    dest = JAPANESE_ELIMINATED
+    if m.options.get("infiltration_cubes", "return") == "return":
+        dest = next(b for b in RISING_SUN if not m.state.pieces.at(b))
+    m.state.pieces.move(cube.id, dest)
+    m.emit("infiltration", "6.0", f"the infiltration cube in {name(pos)} is destroyed", position=pos)
+    update_control(m)
+
+
+def advance(m: Match, rid: str, src: str, target: str) -> Flow:
+    """6.0 Advance After USMC Attacks: the attacker may enter the cleared position at no
+    cohesion cost; then one non-exhausted regiment adjacent to the position it left may
+    follow into it, also at no cost; no further chain."""
+    v = yield choose(USMC, f"{name(target)} is cleared: advance {rid} into it?", "6.0",
+                     [Option("advance", f"advance {rid} into {name(target)}"),
+                      Option("stay", f"stay in {name(src)}")], kind="advance",
+                     context={"regiment": rid, "target": target})
+    if v != "advance":
+        return
+    move_regiment(m, rid, target, "6.0", "advances")
+    followers = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None
+                 and r != rid and not is_exhausted(m, r) and not is_infiltrated(m, r)]
+    if not followers:
+        return
+    f = yield choose(USMC, f"may one regiment follow into {name(src)}?", "6.0",
+                     [Option("none", "no one follows"),
+                      *[Option(r, label(r, m)) for r in followers]], kind="follow",
+                     context={"into": src})
+    if f != "none":
+        move_regiment(m, str(f), src, "6.0", "follows the advance")

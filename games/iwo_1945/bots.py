@@ -1,0 +1,277 @@
+"""Bots for the USMC side. ('random', the random-legal bot, is built into the core.)
+
+The heuristic bot reads only the USMC view and the decision: it takes vacant Japanese
+positions whenever it can walk in, attacks with fresh regiments where the Japanese are
+thinnest (off the mountains first), spends its attack cards, rerolls bad pairs while its
+cohesion allows, regroups tired regiments and lands reserves when the beaches are free.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from tabletop.core.canonical import JSON
+from tabletop.core.decisions import Decision
+
+from . import positions as P
+from .components import card_id_of
+
+ATTACK_FLOOR = 6  # attack only with a regiment at this cohesion or more (before the -1)
+REGROUP_BELOW = 6
+GOOD_CARDS = ("command_coordination", "amtracs")
+
+
+class World:
+    """The USMC view, indexed: what stands where, cohesion, exhaustion, control."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.at: dict[str, list[dict[str, Any]]] = {}
+        for p in view["pieces"]:
+            self.at.setdefault(p["location"], []).append(p)
+        self.tracks: dict[str, int] = view["tracks"]
+        self.control: dict[str, str] = view["vars"]["control"]
+        self.exhausted = {p["attrs"].get("regiment") for p in view["pieces"]
+                          if p["kind"] == "exhaustion" and p["attrs"].get("regiment")}
+        hand = view["decks"]["usmc"].get("hand:USMC", [])
+        self.hand = [card_id_of(c) for c in hand] if isinstance(hand, list) else []
+
+    def kinds(self, pos: str, kind: str) -> int:
+        return sum(1 for p in self.at.get(pos, []) if p["kind"] == kind)
+
+    def japs(self, pos: str) -> int:
+        return self.kinds(pos, "ija")
+
+    def regiment(self, pos: str) -> str | None:
+        for p in self.at.get(pos, []):
+            if p["kind"] == "marine":
+                return str(p["attrs"]["regiment"])
+        return None
+
+    def where(self, rid: str) -> str | None:
+        for loc, ps in self.at.items():
+            if loc in P.positions() and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
+                                            for p in ps):
+                return loc
+        return None
+
+    def cohesion(self, rid: str) -> int:
+        return int(self.tracks[P.track_id(rid)])
+
+    def vacant(self, pos: str) -> bool:
+        return self.kinds(pos, "ija") + self.kinds(pos, "marine") == 0
+
+    def fresh(self, rid: str) -> bool:
+        return rid not in self.exhausted
+
+    def on_board(self) -> list[str]:
+        return [r for pos in P.positions() if (r := self.regiment(pos)) is not None]
+
+
+class HeuristicBot:
+    """A competent USMC commander (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, side: str = "USMC", seed: int = 0) -> None:
+        self.side = side
+        self._rng = random.Random(f"iwo_1945-heuristic:{seed}")
+        self.plan: dict[str, str] = {}
+
+    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+        """Pick an option by the decision's kind."""
+        w = World(view)
+        values = decision.values
+        handler = getattr(self, f"_{decision.kind}", None)
+        if handler is not None:
+            v = handler(w, decision, values)
+            if decision.is_legal(v):
+                return v
+        return values[0]
+
+    # -- the main menu -----------------------------------------------------------------------------
+    def _usmc_turn(self, w: World, d: Decision, values: list[Any]) -> Any:
+        for v in values:
+            if isinstance(v, str) and v.startswith("card:") and self._want_card(w, v[5:], values):
+                return v
+        plan = self._best_action(w, values)
+        if plan is None:
+            return "end"
+        self.plan = plan
+        return plan["kind"]
+
+    def _want_card(self, w: World, inst: str, values: list[Any]) -> bool:
+        cid = card_id_of(inst)
+        if cid == "command_coordination":
+            return "attack" in values or "move" in values
+        if cid == "amtracs":
+            return "place_new_wave" in values
+        if cid == "dig_in":
+            return True
+        if cid in ("fighting_seabees", "navy_corpsman"):
+            return any(w.cohesion(r) <= 7 for r in w.on_board())
+        if cid == "uncommon_valor":
+            return sum(1 for r in w.on_board() if w.cohesion(r) < 12) >= 3
+        return False
+
+    def _best_action(self, w: World, values: list[Any]) -> dict[str, str] | None:
+        regs = w.on_board()
+        # walk into a vacant Japanese-controlled island position: +5 VP for one cohesion
+        if "move" in values:
+            for rid in sorted(regs, key=w.cohesion, reverse=True):
+                pos = w.where(rid)
+                if pos is None or not w.fresh(rid) or w.cohesion(rid) < 2 or w.kinds(pos, "infiltration"):
+                    continue
+                for q in P.adjacent(pos):
+                    if P.is_island(q) and w.vacant(q) and w.control[q] == P.JAPAN:
+                        return {"kind": "move", "regiment": rid, "dest": q}
+        if "attack" in values:
+            best = None
+            for rid in regs:
+                pos = w.where(rid)
+                if pos is None or not w.fresh(rid) or w.cohesion(rid) < ATTACK_FLOOR:
+                    continue
+                for q in self._targets(w, pos):
+                    score = self._target_score(w, q) + w.cohesion(rid) / 4
+                    if best is None or score > best[0]:
+                        best = (score, rid, q)
+            if best is not None:
+                return {"kind": "attack", "regiment": best[1], "target": best[2]}
+        if "place_new_wave" in values and len(regs) < 6:
+            return {"kind": "place_new_wave"}
+        if "regroup" in values:
+            tired = [r for r in regs if w.cohesion(r) < REGROUP_BELOW or not w.fresh(r)]
+            if tired:
+                return {"kind": "regroup", "regiment": min(tired, key=w.cohesion)}
+        if "place_new_wave" in values:
+            return {"kind": "place_new_wave"}
+        return None
+
+    def _targets(self, w: World, pos: str) -> list[str]:
+        if w.kinds(pos, "infiltration"):
+            return [pos]
+        return [q for q in P.adjacent(pos) if w.japs(q) or w.kinds(q, "infiltration")]
+
+    def _target_score(self, w: World, q: str) -> float:
+        if not w.japs(q):
+            return 4.0  # an infiltration cube: win back control
+        s = 10.0 - 3 * w.japs(q) - 2 * w.kinds(q, "bunker")
+        if P.is_mountain(q):
+            s -= 2
+        return s - P.priority(q) / 10
+
+    # -- the steps of an action ----------------------------------------------------------------
+    def _select_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
+        rid = self.plan.get("regiment")
+        if rid in values:
+            return rid
+        return max(values, key=lambda r: (w.cohesion(r), r))
+
+    def _select_target(self, w: World, d: Decision, values: list[Any]) -> Any:
+        t = self.plan.get("target")
+        if t in values:
+            return t
+        return max(values, key=lambda q: self._target_score(w, q))
+
+    def _select_destination(self, w: World, d: Decision, values: list[Any]) -> Any:
+        t = self.plan.get("dest")
+        if t in values:
+            return t
+        return min(values, key=lambda q: (w.control.get(q) != P.JAPAN, P.priority(q)))
+
+    def _attack_card(self, w: World, d: Decision, values: list[Any]) -> Any:
+        cards = [v for v in values if v != "roll"]
+        return cards[0] if cards else "roll"
+
+    def _attack_dice(self, w: World, d: Decision, values: list[Any]) -> Any:
+        ctx = d.context
+        faces: list[int] = list(ctx["faces"])
+        want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))
+        chosen = Counter(ctx["chosen"])
+        missing = Counter(want) - chosen
+        if not want:
+            return "stop" if "stop" in values else "cancel"
+        for f in sorted(missing):
+            return f
+        return "roll"
+
+    def _reroll_set(self, w: World, faces: list[int], free: int, coh: int, target: str) -> list[int]:
+        c = Counter(faces)
+        hits = c[5] // 2 + c[6] // 2
+        bad = [1] * c[1] + [2] * c[2]
+        singles = [f for f in (5, 6) if c[f] % 2 == 1]
+        need = max(1, w.japs(target))
+        if not free and coh <= 3:
+            return []
+        if c[1] >= 2 or c[2] >= 2:
+            return bad
+        if hits >= need:
+            return []
+        if free or coh >= 5:
+            return bad if bad else singles[:1]
+        return []
+
+    def _advance(self, w: World, d: Decision, values: list[Any]) -> Any:
+        return "advance"
+
+    def _follow(self, w: World, d: Decision, values: list[Any]) -> Any:
+        for v in values:
+            if v != "none":
+                pos = w.where(v)
+                if pos is not None and P.is_beach(pos):
+                    return v
+        return "none"
+
+    def _card_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
+        return min(values, key=lambda r: (w.fresh(r), w.cohesion(r)))
+
+    def _new_wave_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
+        regs = [v for v in values if v != "done"]
+        return regs[0] if regs else "done"
+
+    def _new_wave_beach(self, w: World, d: Decision, values: list[Any]) -> Any:
+        def thin(b: str) -> int:
+            near = [w.japs(q) for q in P.adjacent(b) if P.is_island(q) and w.japs(q)]
+            return min(near) if near else 9
+        return min(values, key=thin)
+
+    def _select_payer(self, w: World, d: Decision, values: list[Any]) -> Any:
+        return max(values, key=w.cohesion)
+
+    def _discard(self, w: World, d: Decision, values: list[Any]) -> Any:
+        for v in values:
+            if isinstance(v, str) and card_id_of(v[5:]) in ("star_shells", "counter_battery_fire") \
+                    and len(values) > 3:
+                return v
+        return "keep"
+
+    def _japanese_turn_card(self, w: World, d: Decision, values: list[Any]) -> Any:
+        for v in values:
+            if not isinstance(v, str) or not v.startswith("card:"):
+                continue
+            cid = card_id_of(v[5:])
+            if cid == "dig_in" and d.context.get("when") == "before":
+                return v
+            if cid in ("fighting_seabees", "navy_corpsman") and \
+                    any(w.cohesion(r) <= 5 and w.fresh(r) for r in w.on_board()):
+                return v
+        return "pass"
+
+    def _cancel_card(self, w: World, d: Decision, values: list[Any]) -> Any:
+        return next((v for v in values if v != "pass"), "pass")
+
+    def _counter_card(self, w: World, d: Decision, values: list[Any]) -> Any:
+        faces = Counter(d.context.get("faces", []))
+        if faces[6] - faces[2] > 0 or faces[4] + faces[5] >= 2:
+            return next((v for v in values if v != "pass"), "pass")
+        return "pass"
+
+    def _counter_die(self, w: World, d: Decision, values: list[Any]) -> Any:
+        for f in (6, 5, 4):
+            if f in values:
+                return f
+        return 0
+
+    def _kamikaze_discard(self, w: World, d: Decision, values: list[Any]) -> Any:
+        return values[-1]

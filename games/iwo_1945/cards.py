@@ -1,0 +1,208 @@
+"""3.0 and 6.0 Tactic Cards: the USMC hand, when a card may be played, and what it does.
+
+A card is offered only at a moment its timing allows (the bottom of the card: USMC turn,
+Japanese turn, either) and only when one of its effects can be carried out (6.0 "If a
+card's effect cannot be played, then the card may not be played"). Moments:
+
+``usmc_main``  the USMC turn, before, between or after actions (6.0 Note)
+``attack``     a USMC attack, after the target is chosen and before the dice are rolled
+``japanese``   the Japanese turn, before and after the card is followed (6.0 Note)
+``cancel``     a Japanese effect a card can cancel is about to be carried out
+``counter``    the dice of a Japanese attack have been rolled
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tabletop.core.decisions import Option, choose
+
+from . import cohesion as coh
+from .components import (
+    AddAttackDice,
+    CancelJapanese,
+    ExtraActions,
+    PlaceBunker,
+    RaiseCohesion,
+    RemoveBunker,
+    Reroll,
+    UsmcCard,
+    card_id_of,
+)
+from .positions import (
+    USMC,
+    Flow,
+    bunker_at,
+    bunker_supply,
+    cohesion,
+    comps,
+    is_exhausted,
+    is_island,
+    is_mountain,
+    islands,
+    label,
+    name,
+    on_board,
+    place_bunker,
+    regiment_at,
+)
+
+if TYPE_CHECKING:
+    from tabletop.core.match import Match
+
+DECK = "usmc"
+HAND = "hand:USMC"
+TIMING = {
+    "usmc_main": ("usmc_turn", "either"),
+    "attack": ("usmc_turn", "either"),
+    "japanese": ("japanese_turn", "either"),
+    "cancel": ("japanese_turn", "either"),
+    "counter": ("japanese_turn", "either"),
+}
+
+
+def card(inst: str) -> UsmcCard:
+    """3.0: the printed card of a physical card id (``naval_gunfire#2``)."""
+    return comps().usmc_deck.card(card_id_of(inst))
+
+
+def hand(m: Match) -> list[str]:
+    """6.0: the USMC hand of tactic cards (at most 3)."""
+    return list(m.state.decks[DECK].pile(HAND))
+
+
+def title(inst: str) -> str:
+    """The printed title of a card."""
+    return card(inst).title
+
+
+def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> bool:
+    """6.0: whether one effect of a card can be carried out at this moment."""
+    if isinstance(eff, RaiseCohesion):
+        return moment in ("usmc_main", "japanese") and any(cohesion(m, r) < 12 for r in on_board(m))
+    if isinstance(eff, PlaceBunker):
+        return moment in ("usmc_main", "japanese") and bool(bunker_targets(m))
+    if isinstance(eff, ExtraActions):
+        turn = m.state.vars.get("turn") or {}
+        return moment == "usmc_main" and eff.regiments > int(turn.get("allow", 1))
+    if isinstance(eff, AddAttackDice):
+        if moment != "attack":
+            return False
+        mountain = is_mountain(ctx["target"])
+        return (eff.against == "any" or (eff.against == "mountain") == mountain)
+    if isinstance(eff, RemoveBunker):
+        return moment == "attack" and ctx.get("kind") == "markers" \
+            and bunker_at(m, ctx["target"]) is not None
+    if isinstance(eff, Reroll):
+        return (moment == "attack") if eff.dice == "usmc" else (moment == "counter")
+    if isinstance(eff, CancelJapanese):
+        return moment == "cancel" and ctx.get("kind") in eff.kinds
+    return False  # forbid_actions: only as drawn (Bad Weather); hooks: none in this deck
+
+
+def playable(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) -> bool:
+    """6.0 Tactic Cards: the card's timing allows this moment and an effect can be played."""
+    c = card(inst)
+    if c.play not in TIMING[moment]:
+        return False
+    return any(_effect_applies(m, e, moment, ctx or {}) for e in c.effects)
+
+
+def playable_cards(m: Match, moment: str, ctx: dict[str, Any] | None = None) -> list[str]:
+    """6.0: the cards of the hand that may be played now, one per title."""
+    seen: set[str] = set()
+    out = []
+    for inst in hand(m):
+        cid = card_id_of(inst)
+        if cid not in seen and playable(m, inst, moment, ctx):
+            seen.add(cid)
+            out.append(inst)
+    return out
+
+
+def card_options(m: Match, moment: str, ctx: dict[str, Any] | None = None) -> list[Option]:
+    """Options "play <card>" for every playable card."""
+    return [Option(f"card:{inst}", f"play {title(inst)}", card(inst).text)
+            for inst in playable_cards(m, moment, ctx)]
+
+
+def bunker_targets(m: Match) -> list[str]:
+    """3.0: USMC-occupied island positions without a bunker (a USMC bunker card's places)."""
+    if bunker_supply(m) == 0:
+        return []
+    return [p for p in islands() if regiment_at(m, p) is not None and bunker_at(m, p) is None]
+
+
+def discard(m: Match, inst: str, section: str, why: str) -> None:
+    """6.0: a card goes to the Marine discard pile (never reshuffled)."""
+    m.state.decks[DECK].move(inst, "discard")
+    m.emit("card", section, f"{title(inst)} is discarded ({why})", card=inst)
+
+
+def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) -> Flow:
+    """3.0, 6.0: play a tactic card: to the discard pile, then carry out its effects.
+
+    Returns (as the flow's value) the attack modifiers it gives: extra dice, free rerolls,
+    Japanese dice to reroll, cancellations.
+    """
+    ctx = ctx or {}
+    c = card(inst)
+    m.state.decks[DECK].move(inst, "discard")
+    turn = m.state.vars.get("turn")
+    if turn is not None and moment in ("usmc_main", "attack"):
+        turn["played"] = True
+    m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment)
+    mods: dict[str, int] = {"dice": 0, "free": 0, "japanese_rerolls": 0, "cancel": 0}
+    for eff in c.effects:
+        if not _effect_applies(m, eff, moment, ctx):
+            if not isinstance(eff, ExtraActions):
+                m.emit("card", "6.0", f"{c.title}: an effect ({eff.type}) cannot apply and is ignored")
+            continue
+        if isinstance(eff, RaiseCohesion):
+            yield from _raise(m, c, eff)
+        elif isinstance(eff, PlaceBunker):
+            yield from _dig_in(m, c)
+        elif isinstance(eff, ExtraActions):
+            assert turn is not None
+            turn["allow"] = eff.regiments
+            turn["only"] = list(eff.only) if eff.only else None
+            m.emit("card", "6.0", f"{c.title}: {eff.regiments} actions this turn"
+                   + (f" (the others only {', '.join(eff.only)})" if eff.only else ""))
+        elif isinstance(eff, AddAttackDice):
+            mods["dice"] += eff.n
+        elif isinstance(eff, RemoveBunker):
+            bunker = bunker_at(m, ctx["target"])
+            if bunker is not None:
+                m.state.pieces.move(bunker.id, "cube_supply")
+                m.emit("bunker", "3.0", f"{c.title} destroys the bunker in {name(ctx['target'])}")
+        elif isinstance(eff, Reroll):
+            mods["free" if eff.dice == "usmc" else "japanese_rerolls"] += eff.n
+        elif isinstance(eff, CancelJapanese):
+            mods["cancel"] += eff.count
+    return mods
+
+
+def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion) -> Flow:
+    """4.0, 9.0 #3: a card raises the cohesion of one regiment, or of all on the board."""
+    if eff.target == "all_on_board":
+        targets = [r for r in on_board(m) if cohesion(m, r) < 12]
+    else:
+        cands = [r for r in on_board(m) if cohesion(m, r) < 12]
+        rid = yield choose(USMC, f"{c.title}: raise which regiment's cohesion by {eff.amount}?",
+                           "4.0", [Option(r, label(r, m)) for r in cands], kind="card_regiment",
+                           context={"card": c.id})
+        targets = [str(rid)]
+    for rid in targets:
+        coh.raise_(m, rid, eff.amount, "4.0", c.title)
+        if is_exhausted(m, rid):
+            coh.raised_exhausted(m, rid, "4.0", f"raised by {c.title}")
+
+
+def _dig_in(m: Match, c: UsmcCard) -> Flow:
+    """3.0: a USMC card places a bunker in a USMC-occupied island position of the player's."""
+    cands = bunker_targets(m)
+    pos = yield choose(USMC, f"{c.title}: place a bunker where?", "3.0",
+                       [Option(p, f"{name(p)} ({regiment_at(m, p)})") for p in cands],
+                       kind="card_position", context={"card": c.id})
+    assert is_island(str(pos))
+    place_bunker(m, str(pos), "3.0", c.title)

@@ -1,0 +1,365 @@
+"""2.0 Game Board and 3.0 Game Components: what stands where, control, bunkers, Suribachi.
+
+Every piece is in one place: a board position (beach or island), or an off-board box of
+board.yaml. USMC markers carry their regiment in ``attrs["regiment"]``; an exhaustion cube
+carries the regiment it marks and stands in that regiment's position (3.0). Cohesion lives
+on one track per regiment (4.0); a red cube piece on each cohesion-track box mirrors it for
+the pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
+
+from tabletop.core.decisions import Decision
+from tabletop.core.pieces import Piece
+
+from .components import Components, load_components
+
+if TYPE_CHECKING:
+    from tabletop.core.match import Match
+
+USMC = "USMC"
+JAPAN = "Japan"
+RESERVE = "usmc_reserve"
+USMC_ELIMINATED = "usmc_eliminated"
+JAPANESE_ELIMINATED = "japanese_eliminated"
+SUPPLY = "cube_supply"
+EMBLEM = "suribachi_emblem"
+SURIBACHI = "mt_suribachi"
+RISING_SUN = ("rising_sun_1", "rising_sun_2", "rising_sun_3")
+MARKER_KINDS = ("marine", "ija")
+SLOTS = 3
+
+Flow = Generator[Decision, Any, Any]
+"""A piece of the game's procedure: yields decisions, may return a value to its caller."""
+
+
+@lru_cache(maxsize=1)
+def comps() -> Components:
+    """3.0: every component, loaded once and cross-checked."""
+    return load_components()
+
+
+@lru_cache(maxsize=1)
+def islands() -> tuple[str, ...]:
+    """2.0: the ten island positions, attack priority 1 (highest) first (6.0)."""
+    return tuple(comps().island_positions())
+
+
+@lru_cache(maxsize=1)
+def beaches() -> tuple[str, ...]:
+    """2.0: the beaches left to right, Green, Red, Yellow, Blue (6.0)."""
+    return tuple(comps().beaches())
+
+
+def positions() -> tuple[str, ...]:
+    """2.0: every board position, islands (by priority) then beaches (left to right)."""
+    return islands() + beaches()
+
+
+@cache
+def adjacent(pos: str) -> tuple[str, ...]:
+    """2.0: the positions joined to ``pos`` by an arrow."""
+    return tuple(comps().neighbours(pos))
+
+
+def is_island(pos: str) -> bool:
+    """2.0: an island (numbered) position, not a beach."""
+    return pos in islands()
+
+
+def is_beach(pos: str) -> bool:
+    """2.0: a beach position (USMC only)."""
+    return pos in beaches()
+
+
+def is_mountain(pos: str) -> bool:
+    """2.0: a position with the mountain icon (USMC attacks on it roll one die less, 6.0)."""
+    return comps().positions[pos].mountain
+
+
+def priority(pos: str) -> int:
+    """6.0: the attack priority of an island position (1 highest, 10 lowest)."""
+    return comps().positions[pos].priority or 99
+
+
+def name(pos: str) -> str:
+    """The printed name of a position or box."""
+    if pos in comps().positions:
+        return comps().name(pos)
+    return pos.replace("_", " ")
+
+
+# -- the pieces in a place ---------------------------------------------------------------
+def markers_at(m: Match, pos: str) -> list[Piece]:
+    """3.0: the wooden formation markers (USMC and Japanese) in a position."""
+    return [p for p in m.state.pieces.at(pos) if p.kind in MARKER_KINDS]
+
+
+def japanese_at(m: Match, pos: str) -> list[Piece]:
+    """3.0: the Japanese markers in a position."""
+    return [p for p in m.state.pieces.at(pos) if p.kind == "ija"]
+
+
+def usmc_at(m: Match, pos: str) -> list[Piece]:
+    """3.0: the USMC markers in a position."""
+    return [p for p in m.state.pieces.at(pos) if p.kind == "marine"]
+
+
+def cube_at(m: Match, pos: str) -> Piece | None:
+    """6.0: the infiltration cube in a position, if any."""
+    return next((p for p in m.state.pieces.at(pos) if p.kind == "infiltration"), None)
+
+
+def bunker_at(m: Match, pos: str) -> Piece | None:
+    """3.0: the bunker cube in a position, if any (at most one)."""
+    return next((p for p in m.state.pieces.at(pos) if p.kind == "bunker"), None)
+
+
+def free_slots(m: Match, pos: str) -> int:
+    """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not."""
+    return SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0)
+
+
+def is_japanese_occupied(m: Match, pos: str) -> bool:
+    """2.0: a position holding Japanese markers."""
+    return bool(japanese_at(m, pos))
+
+
+def is_usmc_occupied(m: Match, pos: str) -> bool:
+    """2.0: a position holding USMC markers."""
+    return bool(usmc_at(m, pos))
+
+
+def is_vacant(m: Match, pos: str) -> bool:
+    """2.0: a position with no markers (cubes do not occupy)."""
+    return not markers_at(m, pos)
+
+
+# -- regiments ---------------------------------------------------------------------------
+def regiment_ids() -> list[str]:
+    """3.0: the nine regiments."""
+    return [r.id for r in comps().pieces.usmc.regiments]
+
+
+def regiment_markers(m: Match, rid: str) -> list[Piece]:
+    """3.0: the markers of a regiment still in play."""
+    return [p for p in m.state.pieces.select(kind="marine")
+            if p.attrs["regiment"] == rid and p.location != USMC_ELIMINATED]
+
+
+def regiment_pos(m: Match, rid: str) -> str | None:
+    """3.0: where a regiment stands (a position or the reserve), None once eliminated."""
+    alive = regiment_markers(m, rid)
+    return alive[0].location if alive else None
+
+
+def regiment_at(m: Match, pos: str) -> str | None:
+    """3.0: the regiment in a position (never more than one: they hold three slots)."""
+    marines = usmc_at(m, pos)
+    return str(marines[0].attrs["regiment"]) if marines else None
+
+
+def on_board(m: Match) -> list[str]:
+    """3.0: the regiments on the board (not in reserve, not eliminated), in set order."""
+    out = []
+    for rid in regiment_ids():
+        pos = regiment_pos(m, rid)
+        if pos is not None and pos != RESERVE:
+            out.append(rid)
+    return out
+
+
+def reserves(m: Match) -> list[str]:
+    """5.0: the regiments still off board."""
+    return [rid for rid in regiment_ids() if regiment_pos(m, rid) == RESERVE]
+
+
+def track_id(rid: str) -> str:
+    """4.0: the id of a regiment's cohesion track."""
+    return f"cohesion:{rid}"
+
+
+def cohesion(m: Match, rid: str) -> int:
+    """4.0: a regiment's cohesion, 12 to 1."""
+    return m.state.tracks[track_id(rid)].value
+
+
+def set_cohesion(m: Match, rid: str, value: int) -> int:
+    """4.0: move a regiment's cohesion cube (never below 1 nor above 12); returns the value."""
+    v = m.state.tracks[track_id(rid)].set(value)
+    m.state.pieces[f"cohesion {rid}"].attrs["value"] = v
+    return v
+
+
+def exhaustion_cube(m: Match, rid: str) -> Piece | None:
+    """3.0: the exhaustion cube marking a regiment, if it is exhausted."""
+    return next((p for p in m.state.pieces.select(kind="exhaustion")
+                 if p.attrs.get("regiment") == rid), None)
+
+
+def is_exhausted(m: Match, rid: str) -> bool:
+    """4.0: a regiment that failed its last exhaustion check."""
+    return exhaustion_cube(m, rid) is not None
+
+
+def is_infiltrated(m: Match, rid: str) -> bool:
+    """6.0: a regiment sharing its position with an infiltration cube."""
+    pos = regiment_pos(m, rid)
+    return pos is not None and cube_at(m, pos) is not None
+
+
+def label(rid: str, m: Match) -> str:
+    """A regiment with where it stands and its cohesion, for option labels."""
+    pos = regiment_pos(m, rid)
+    ex = ", exhausted" if is_exhausted(m, rid) else ""
+    n = len(regiment_markers(m, rid))
+    return f"{rid} at {name(pos or '')} ({n} markers, cohesion {cohesion(m, rid)}{ex})"
+
+
+# -- control (2.0) -------------------------------------------------------------------------
+def control(m: Match, pos: str) -> str:
+    """2.0: who controls a position (USMC or Japan)."""
+    return str(m.state.vars["control"][pos])
+
+
+def expected_control(m: Match, pos: str) -> str:
+    """2.0: control from the rule itself: an infiltration cube takes it (6.0); otherwise the
+    side whose markers last solely occupied the position (Japanese until then)."""
+    if cube_at(m, pos) is not None:
+        return JAPAN
+    return str(m.state.vars["held"][pos])
+
+
+def update_control(m: Match) -> None:
+    """2.0: bring the control of every position up to date, logging each change."""
+    held = m.state.vars["held"]
+    ctl = m.state.vars["control"]
+    for pos in positions():
+        markers = markers_at(m, pos)
+        if markers:
+            held[pos] = USMC if markers[0].kind == "marine" else JAPAN
+        now = expected_control(m, pos)
+        if ctl[pos] != now:
+            ctl[pos] = now
+            m.emit("control", "2.0", f"{name(pos)} is now {now} controlled", position=pos, side=now)
+
+
+def usmc_controls_all(m: Match) -> bool:
+    """7.0: the USMC controls every island position."""
+    return all(control(m, p) == USMC for p in islands())
+
+
+# -- moving markers, bunkers (3.0), Suribachi (2.0) --------------------------------------------
+def vacate_check(m: Match, pos: str, *, swapping: bool = False) -> None:
+    """3.0: when every marker leaves a position with a bunker, the bunker is removed
+    (unless a USMC regiment is swapping positions)."""
+    bunker = bunker_at(m, pos)
+    if bunker is not None and not markers_at(m, pos) and not swapping:
+        m.state.pieces.move(bunker.id, SUPPLY)
+        m.emit("bunker", "3.0", f"the bunker in {name(pos)} is removed: its defenders left",
+               position=pos)
+
+
+def move_regiment(m: Match, rid: str, dest: str, section: str, why: str, *,
+                  swapping: bool = False) -> None:
+    """3.0: a regiment's markers move as one unit, its exhaustion cube with them."""
+    src = regiment_pos(m, rid)
+    for p in regiment_markers(m, rid):
+        m.state.pieces.move(p.id, dest)
+    cube = exhaustion_cube(m, rid)
+    if cube is not None:
+        m.state.pieces.move(cube.id, dest)
+    m.emit("move", section, f"{rid} {why}: {name(src or '')} -> {name(dest)}",
+           regiment=rid, source=src, dest=dest)
+    if src is not None and src != RESERVE:
+        vacate_check(m, src, swapping=swapping)
+    suribachi_check(m)
+    update_control(m)
+
+
+def suribachi_check(m: Match) -> None:
+    """2.0: the first time a Marine regiment occupies Mt. Suribachi, a cube goes on the
+    USMC emblem and every on-board regiment's cohesion rises by 2 (at most 12)."""
+    if not is_usmc_occupied(m, SURIBACHI):
+        return
+    cube = m.state.pieces["suribachi"]
+    if cube.location == EMBLEM:
+        return
+    m.state.pieces.move(cube.id, EMBLEM)
+    m.emit("suribachi", "2.0", "Mt. Suribachi taken: the flag is raised; +2 cohesion to every "
+           "regiment on the board")
+    for rid in on_board(m):
+        before = cohesion(m, rid)
+        after = set_cohesion(m, rid, before + 2)
+        m.emit("cohesion", "2.0", f"{rid} cohesion {before} -> {after} (Suribachi)",
+               regiment=rid, before=before, after=after)
+
+
+def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
+    """3.0: one marker of a regiment is eliminated; with the last, the regiment is out."""
+    alive = regiment_markers(m, rid)
+    if not alive:
+        return
+    pos = alive[0].location
+    m.state.pieces.move(alive[-1].id, USMC_ELIMINATED)
+    left = len(alive) - 1
+    m.emit("loss", section, f"{rid} loses a marker ({why}); {left} left", regiment=rid,
+           position=pos, side=USMC)
+    if left == 0:
+        cube = exhaustion_cube(m, rid)
+        if cube is not None:
+            cube.attrs.pop("regiment", None)
+            m.state.pieces.move(cube.id, SUPPLY)
+        m.emit("eliminated", "3.0", f"{rid} has lost all its markers and is out of the game",
+               regiment=rid)
+        vacate_check(m, pos)
+
+
+def remove_japanese_marker(m: Match, pos: str, section: str, why: str) -> bool:
+    """3.0: one Japanese marker of a position is eliminated; False if none was there."""
+    japs = japanese_at(m, pos)
+    if not japs:
+        return False
+    m.state.pieces.move(japs[-1].id, JAPANESE_ELIMINATED)
+    m.emit("loss", section, f"a Japanese marker in {name(pos)} is eliminated ({why}); "
+           f"{len(japs) - 1} left", position=pos, side=JAPAN)
+    if len(japs) == 1:
+        vacate_check(m, pos)
+    return True
+
+
+def defender_loss(m: Match, pos: str, section: str, why: str) -> None:
+    """3.0: a defending position that must lose a marker loses its bunker first."""
+    bunker = bunker_at(m, pos)
+    if bunker is not None:
+        m.state.pieces.move(bunker.id, SUPPLY)
+        m.emit("bunker", "3.0", f"the bunker in {name(pos)} absorbs a loss and is removed",
+               position=pos)
+        return
+    if is_japanese_occupied(m, pos):
+        remove_japanese_marker(m, pos, section, why)
+    else:
+        rid = regiment_at(m, pos)
+        if rid is not None:
+            remove_usmc_marker(m, rid, section, why)
+
+
+def place_bunker(m: Match, pos: str, section: str, why: str) -> bool:
+    """3.0: put a bunker cube in an occupied island position without one."""
+    if not is_island(pos) or is_vacant(m, pos) or bunker_at(m, pos) is not None:
+        return False
+    free = [p for p in m.state.pieces.at(SUPPLY) if p.kind == "bunker"]
+    if not free:
+        return False
+    m.state.pieces.move(free[0].id, pos)
+    m.emit("bunker", section, f"a bunker is placed in {name(pos)} ({why})", position=pos)
+    return True
+
+
+def bunker_supply(m: Match) -> int:
+    """3.0: bunker cubes still beside the board."""
+    return sum(1 for p in m.state.pieces.at(SUPPLY) if p.kind == "bunker")

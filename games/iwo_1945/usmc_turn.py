@@ -1,0 +1,91 @@
+"""6.0 USMC Turn: draw up to 3 tactic cards, play cards and take the action(s), discard."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tabletop.core.decisions import Option, choose
+
+from . import actions, cards
+from .components import ForbidActions
+from .positions import USMC, Flow
+
+if TYPE_CHECKING:
+    from tabletop.core.match import Match
+
+
+def new_turn_vars() -> dict[str, object]:
+    """6.0: one action a turn unless a card says more; nothing played yet."""
+    return {"allow": 1, "only": None, "taken": 0, "used": [], "played": False, "forbid": []}
+
+
+def draw_up(m: Match, *, setup: bool = False) -> None:
+    """6.0 Tactic Cards: draw until the hand holds 3 (none if the deck is out: it is never
+    reshuffled). A Bad Weather card drawn takes effect at once and is discarded with no
+    replacement (5.0 at set-up: simply discarded)."""
+    deck = m.state.decks[cards.DECK]
+    size = 3 - len(cards.hand(m))
+    for _ in range(max(0, size)):
+        drawn = deck.draw(1, to=cards.HAND)
+        if not drawn:
+            m.emit("card", "6.0", "the Marine Draw deck is empty: no card drawn")
+            return
+        inst = drawn[0]
+        c = cards.card(inst)
+        if setup and c.discard_at_setup:
+            cards.discard(m, inst, "5.0", "drawn in the starting hand; no replacement")
+        elif c.play == "when_drawn":
+            deck.move(inst, "discard")
+            forbid = [a for e in c.effects if isinstance(e, ForbidActions) for a in e.actions]
+            turn = m.state.vars.get("turn")
+            if turn is not None:
+                turn["forbid"] = sorted(set(turn["forbid"]) | set(forbid))
+            m.emit("card", "6.0", f"{c.title} is drawn and takes effect: {c.text}", card=inst)
+        else:
+            m.emit("card", "6.0", f"USMC draws {c.title}", card=inst)
+
+
+def hand_text(m: Match) -> str:
+    """The hand as the player sees it."""
+    h = cards.hand(m)
+    return "hand: " + (", ".join(cards.title(i) for i in h) if h else "empty")
+
+
+def usmc_turn(m: Match) -> Flow:
+    """6.0 USMC Turn: draw (from round 2: in round 1 the 5.0 starting hand is played as
+    dealt, as 10.0 does), then cards (any number, 6.0 Note: before, during or after the
+    action) and the action(s) in the player's order, then the optional discard."""
+    m.state.vars["turn"] = new_turn_vars()
+    turn = m.state.vars["turn"]
+    if m.state.turn > 1:
+        draw_up(m)  # 5.0, 10.0: in round 1 the starting hand is the hand (no refill)
+    while True:
+        opts = [Option(k, actions.TITLES[k]) for k in actions.available(m)]
+        opts += cards.card_options(m, "usmc_main")
+        opts.append(Option("end", "end the USMC turn"))
+        left = turn["allow"] - turn["taken"]
+        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
+                         "6.0", opts, kind="usmc_turn",
+                         context={"actions_left": left, "hand": cards.hand(m)})
+        if v == "end":
+            break
+        if str(v).startswith("card:"):
+            yield from cards.play(m, str(v)[5:], "usmc_main")
+        else:
+            yield from actions.perform(m, str(v))
+    yield from end_discard(m)
+    m.state.vars["turn"] = None
+
+
+def end_discard(m: Match) -> Flow:
+    """6.0: if no tactic card was played this turn, the player may discard 1 card."""
+    turn = m.state.vars["turn"]
+    h = cards.hand(m)
+    if turn["played"] or not h:
+        return
+    v = yield choose(USMC, "No card was played this turn: discard one?", "6.0",
+                     [Option("keep", "keep the hand"),
+                      *[Option(f"card:{i}", f"discard {cards.title(i)}") for i in h]],
+                     kind="discard")
+    if v != "keep":
+        cards.discard(m, str(v)[5:], "6.0", "by choice, no card played this turn")

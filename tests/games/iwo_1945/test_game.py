@@ -1,0 +1,107 @@
+"""Whole games of Iwo Jima 1945: conformance, the hypothesis state machine (invariants of
+2.0, 3.0, 4.0 after every decision), replay, bots, golden playthroughs, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import settings
+
+from tabletop.core.cli import cli
+from tabletop.core.match import Match
+from tabletop.core.record import make_record, replay
+from tabletop.core.registry import load_game, make_agent
+from tabletop.core.testing import check_conformance, game_state_machine, play_random_game
+from tabletop.games.iwo_1945 import GAME
+
+GOLDEN = Path(__file__).parent / "golden" / "iwo_1945.json"
+LEVELS = {"Japanese Win", "Marginal (Historical Victory)", "Moderate Victory", "Smashing USMC Victory"}
+
+
+def bot_match(seed: int, bot: str = "heuristic", **options: object) -> Match:
+    """A whole game with a USMC bot (the Japanese need none: 6.0 AI)."""
+    m = Match(GAME, seed=seed, options=options)  # type: ignore[arg-type]
+    m.run({"USMC": make_agent(GAME, "USMC", bot, seed)})
+    return m
+
+
+def test_registered_and_playable() -> None:
+    """3.0/6.0: the game is registered, version 1.0.0, solitaire with the USMC the human side."""
+    g = load_game("iwo_1945")
+    assert g.info.playable and g.info.solitaire and g.info.human_side == "USMC"
+    assert g.info.version == "1.0.0"
+    assert {o.id for o in g.info.options} >= {"japanese_cards", "landing_dice"}
+
+
+def test_conformance() -> None:
+    """6.0, 7.0: random games end with a 7.0 result, replay byte for byte, save and resume."""
+    check_conformance(GAME, range(3))
+
+
+TestIwoMachine = game_state_machine(GAME).TestCase
+TestIwoMachine.settings = settings(max_examples=10, stateful_step_count=20, deadline=None)
+
+
+def test_japanese_side_never_decides() -> None:
+    """6.0 Japanese AI turn: the Japanese side needs no input; every decision is the USMC's."""
+    m = play_random_game(GAME, 5)
+    players = {e.data["player"] for e in m.log.of_kind("decision")}
+    assert players == {"USMC"}
+    assert m.log.of_kind("japanese_card")
+
+
+def test_7_0_every_game_ends_with_a_level_and_vp() -> None:
+    """7.0: random and heuristic games end with the VP totals and a 7.0 level, under every
+    8.0 difficulty and both landing readings."""
+    for seed, opts in ((1, {}), (2, {"japanese_cards": 27}), (3, {"japanese_cards": 33}),
+                       (4, {"landing_dice": 4, "usmc_move": "through_friendly"}),
+                       (5, {"infiltration_cubes": "removed", "landing": "historical"})):
+        for bot in ("random", "heuristic"):
+            m = bot_match(seed, bot, **opts)
+            assert m.result is not None and m.result.level in LEVELS
+            sc = m.result.scores
+            assert sc["margin"] == sc["usmc_vp"] - sc["japanese_vp"]
+            assert (m.result.winner == "USMC") == (sc["margin"] > 0)
+
+
+def test_replay_of_a_logged_heuristic_game() -> None:
+    """A match is its record: a heuristic game replays to the same events and hash."""
+    m = bot_match(7)
+    again = replay(GAME, json.loads(json.dumps(make_record(m))))
+    assert again.state_hash() == m.state_hash()
+    assert again.log.to_jsonl() == m.log.to_jsonl()
+
+
+def test_golden_playthroughs() -> None:
+    """Golden games: seeded heuristic games end exactly as pinned (TABLETOP_REGOLD=1 re-pins)."""
+    got = {}
+    for seed in (1, 2, 3):
+        m = bot_match(seed)
+        assert m.result is not None
+        got[str(seed)] = {"result": m.result.level, "scores": dict(m.result.scores),
+                          "decisions": len(m.decisions), "state_hash": m.state_hash()}
+    if os.environ.get("TABLETOP_REGOLD") or not GOLDEN.exists():
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+    assert json.loads(GOLDEN.read_text()) == got
+
+
+def test_cli_auto_json_render_and_terminal() -> None:
+    """7.0 via the CLI: --auto --json gives the VP and level; render draws the board (2.0);
+    the terminal game shows the hand and the Japanese card, and quits cleanly."""
+    runner = CliRunner()
+    out = runner.invoke(cli, ["play", "iwo_1945", "--auto", "--seed", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["finished"] and data["result"] in LEVELS and "usmc_vp" in data
+    with runner.isolated_filesystem():
+        out = runner.invoke(cli, ["render", "iwo_1945", "-o", "board.svg"])
+        assert out.exit_code == 0, out.output
+        svg = Path("board.svg").read_text()
+        assert "Suribachi" in svg and "<svg" in svg
+    out = runner.invoke(cli, ["play", "iwo_1945", "--seed", "3"], input="3\n1\nm\nq\n")
+    assert "hand:" in out.output and "Japanese AI card" in out.output
+    assert "[mt_suribachi] Mt. Suribachi" in out.output
