@@ -191,6 +191,20 @@ class Game:
         return {}
 
 
+def announced_game(game_id: str, title: str, players: tuple[str, ...], rulebook: str) -> Game:
+    """A declared game whose rules are not written yet: listed, described, never playable."""
+
+    class Announced(Game):
+        """A game registered ahead of its rules."""
+
+        info = GameInfo(id=game_id, title=title, version="0.0.0", players=players, playable=False,
+                        rulebook=rulebook,
+                        description="Not yet playable: the rules are being implemented.")
+
+    Announced.__name__ = Announced.__qualname__ = f"Announced_{game_id}"
+    return Announced()
+
+
 class _MatchEnded(Exception):
     """Raised inside a flow by :meth:`Match.end` to stop the game at once."""
 
