@@ -72,12 +72,13 @@ def _agents(game: Game, specs: Mapping[str, str], *, auto: bool, seed: int) -> d
     return agents
 
 
-def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, quiet: bool) -> bool:
+def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, quiet: bool,
+         show_from: int = 0) -> bool:
     """Play until the end or until a person quits; returns False when the person quit."""
     from .terminal import QuitGame, TerminalSession
 
     humans = {side for side, agent in agents.items() if agent is None}
-    session = TerminalSession(match, humans, save_path=save) if humans else None
+    session = TerminalSession(match, humans, save_path=save, show_from=show_from) if humans else None
     try:
         while match.pending is not None:
             decision = match.pending
@@ -225,7 +226,7 @@ def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: 
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     target = save_path or save_file
-    completed = _run(match, agents, save=target, quiet=as_json)
+    completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
     _finish(match, save=target, log=log_path, as_json=as_json, completed=completed)
 
 

@@ -33,13 +33,14 @@ class TerminalSession:
     """
 
     def __init__(self, match: Match, sides: set[str], *, save_path: str | None = None,
-                 read: Callable[[str], str] = input, out: TextIO | None = None) -> None:
+                 read: Callable[[str], str] = input, out: TextIO | None = None,
+                 show_from: int = 0) -> None:
         self.match = match
         self.sides = sides
         self.save_path = save_path
         self._read = read
         self._out = out
-        self._shown = len(match.log)
+        self._shown = max(0, show_from)  # the set-up's events are news to the player too
 
     def say(self, text: str = "") -> None:
         """Print a line to the session's output."""
