@@ -1,0 +1,194 @@
+"""14.0 Japanese units: one-step units (14.1), status (14.2), zero-factor units (14.3),
+replacements (14.4) and their placement (14.5).
+
+The blind draws from the opaque container (2.5, 14.4, 15.3) are rolls of ``match.dice``
+among the container's units in id order, so a match replays exactly. Event texts never name
+a face-down unit (the US player may not examine it, 14.2); the unit's id is in the event's
+data for replays and tests.
+
+Two-player (18.4): the Japanese player chooses the placement hex among the eligible ones
+instead of 14.5's terrain priority; see :func:`choose_placement`.
+"""
+
+from __future__ import annotations
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import distance
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS
+
+#: The kinds of decisions this module asks the Japanese player (two-player game only).
+KIND_PLACE = "jp_place_hex"
+
+
+# -- 14.1-14.3 -----------------------------------------------------------------------------
+
+def is_fire_support(piece: Piece) -> bool:
+    """14.1, 16.1: HQ and artillery units (AA and AT are not artillery, 16.1 note)."""
+    return piece.kind in FIRE_SUPPORT_TYPES
+
+
+def can_attack(piece: Piece) -> bool:
+    """14.3: a unit with a zero attack factor may not attack."""
+    return c.printed(piece, "attack") > 0
+
+
+def can_move(piece: Piece) -> bool:
+    """14.3: a unit with a zero movement factor may not move (it may still redeploy)."""
+    return c.printed(piece, "movement") > 0
+
+
+def dig_in(piece: Piece) -> None:
+    """14.2: turn a Japanese unit to its fortification side (dug in, hidden)."""
+    piece.face, piece.hidden = "back", True
+
+
+def reveal(piece: Piece) -> None:
+    """14.2: turn a Japanese unit face up (Banzai 15.5, 17.0, two-player movement 18.2)."""
+    piece.face, piece.hidden = "front", False
+
+
+def is_two_player(match: Match) -> bool:
+    """18.0: the Japanese side is a player (Decisions for Japan) rather than the rules."""
+    return bool(match.state.vars.get(c.V_TWO_PLAYER))
+
+
+# -- the container (14.1, 14.4) ------------------------------------------------------------
+
+def container_units(match: Match) -> list[Piece]:
+    """14.1: the Japanese units in the opaque container, in id order (a fixed order for the
+    blind draw)."""
+    return sorted((p for p in match.state.pieces.at(c.CONTAINER) if p.side == c.JAPAN),
+                  key=lambda p: p.id)
+
+
+def to_container(match: Match, piece: Piece) -> None:
+    """15.3: put a Japanese unit face down into the container (not an elimination: an HQ or
+    artillery unit redeploying goes into the container too, 14.4)."""
+    dig_in(piece)
+    match.state.pieces.move(piece.id, c.CONTAINER)
+
+
+def draw_blind(match: Match, *, purpose: str, section: str) -> Piece | None:
+    """14.4, 15.3: blindly pick one unit from the container (a roll among its units)."""
+    units = container_units(match)
+    if not units:
+        return None
+    return match.dice.choose(units, purpose=purpose, section=section)
+
+
+# -- 14.5 placement ------------------------------------------------------------------------
+
+def placement_priority(hex_id: str) -> int:
+    """14.5: the terrain priority of a hex (1 = Hill first ... 7 = Clear); a hill over other
+    terrain counts as Hill."""
+    comp = c.components()
+    h = comp.map.hex(hex_id)
+    prios = [comp.terrain.terrain[comp.map.terrain(h)].placement]
+    prios += [comp.terrain.features[f].placement for f in comp.map.features(h)
+              if f in comp.terrain.features]
+    return min(p for p in prios if p is not None)
+
+
+def eligible_hexes(match: Match, sector: int, *, exclude: str | None = None) -> list[str]:
+    """14.5: the unoccupied deployment and redeployment hexes of a numbered sector (none once
+    it is cleared, 13.0) within two hexes of a dug-in Japanese unit; a US ZOC does not
+    matter (the tunnels). Suribachi is never a numbered sector (17.0). ``exclude`` names a
+    unit that does not count as the dug-in neighbour (one leaving its hex)."""
+    comp = c.components()
+    dug_in = [comp.map.hex(p.location) for p in c.units(match, c.JAPAN)
+              if c.is_dug_in(p) and p.id != exclude]
+    out: list[str] = []
+    for hid in c.operative_deployment_hexes(match, sector):
+        if c.units_at(match, hid):
+            continue
+        h = comp.map.hex(hid)
+        if any(distance(h, d) <= 2 for d in dug_in):
+            out.append(hid)
+    return out
+
+
+def eligible_anywhere(match: Match, *, exclude: str | None = None) -> list[str]:
+    """18.2.1: every hex of any numbered sector eligible for replacement arrival (14.5)."""
+    return [h for s in NUMBERED_SECTORS for h in eligible_hexes(match, s, exclude=exclude)]
+
+
+def best_by_priority(match: Match, hexes: list[str], *, section: str) -> tuple[str, str]:
+    """14.5: the hex of the best terrain priority (Hill, Ravine, Mountain, Mine, Rough,
+    Broken, Clear); a die roll among hexes of equal priority. Returns (hex, why)."""
+    best = min(placement_priority(h) for h in hexes)
+    tied = sorted(h for h in hexes if placement_priority(h) == best)
+    terrain = _priority_name(best)
+    if len(tied) == 1:
+        return tied[0], f"the only eligible {terrain} hex"
+    chosen = match.dice.choose(tied, purpose=f"placement among {len(tied)} {terrain} hexes",
+                               section=section)
+    return chosen, f"rolled among {len(tied)} eligible {terrain} hexes ({', '.join(tied)})"
+
+
+def _priority_name(prio: int) -> str:
+    comp = c.components()
+    for name, f in comp.terrain.features.items():
+        if f.placement == prio:
+            return name
+    for name, t in comp.terrain.terrain.items():
+        if t.placement == prio:
+            return name
+    return str(prio)
+
+
+def choose_placement(match: Match, hexes: list[str], *, section: str,
+                     what: str) -> Procedure[tuple[str, str]]:
+    """14.5 (solitaire: terrain priority and a die among equals) or 18.4 (two-player: the
+    Japanese player selects any eligible hex). Returns (hex, why)."""
+    if not is_two_player(match):
+        return best_by_priority(match, hexes, section=section)
+    answer = yield choose(c.JAPAN, f"Place {what} on which hex?", "18.4",
+                          [Option(h, f"{h} ({_priority_name(placement_priority(h))}, "
+                                     f"sector {c.sector_of(h)})") for h in sorted(hexes)],
+                          kind=KIND_PLACE, context={"what": what, "section": section})
+    return str(answer), "chosen by the Japanese player (18.4)"
+
+
+def roll_sector(match: Match, *, section: str, purpose: str) -> int:
+    """14.5: roll 1d6 for the sector of placement."""
+    return match.dice.d6(purpose=purpose, section=section)
+
+
+def place(match: Match, piece: Piece, hex_id: str) -> None:
+    """14.5: put a unit face down (dug in) on a hex."""
+    dig_in(piece)
+    match.state.pieces.move(piece.id, hex_id)
+
+
+def replacement(match: Match) -> Procedure[str | None]:
+    """14.4: at the start of the Japanese movement phase, blindly pick one unit from the
+    container and place it (14.5): roll the sector; place it on the best eligible hex; if
+    none is eligible or the sector is cleared, it goes back. Returns the hex, or None."""
+    if not container_units(match):
+        match.emit("replacement", "14.4", "no Japanese replacement: the container is empty "
+                   "(a missed replacement is not accumulated)")
+        return None
+    piece = draw_blind(match, purpose="blind draw of a replacement from the container",
+                       section="14.4")
+    assert piece is not None
+    sector = roll_sector(match, section="14.5", purpose="sector of the replacement")
+    if c.is_sector_cleared(match, sector):
+        match.emit("replacement", "14.5", f"replacement rolled sector {sector}, which is "
+                   "cleared: the unit returns to the container", piece=piece.id, sector=sector)
+        return None
+    hexes = eligible_hexes(match, sector)
+    if not hexes:
+        match.emit("replacement", "14.5", f"replacement rolled sector {sector}: no unoccupied "
+                   "deployment hex there within two hexes of a dug-in unit; the unit returns "
+                   "to the container", piece=piece.id, sector=sector)
+        return None
+    hex_id, why = yield from choose_placement(match, hexes, section="14.5",
+                                              what="the replacement")
+    place(match, piece, hex_id)
+    match.emit("replacement", "14.5", f"a face-down Japanese replacement is placed on {hex_id} "
+               f"in sector {sector} (rolled): {why}", piece=piece.id, sector=sector, hex=hex_id)
+    return hex_id
