@@ -19,12 +19,16 @@ Readings taken (docs/games/iwo_bonins-japanese.md has the whole table):
 
 from __future__ import annotations
 
+from functools import cache
+
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Flow, Match, Procedure
+from tabletop.core.movement import MoveCosts, Reach, reachable
 from tabletop.core.pieces import Piece
 
 from . import common as c
 from . import japanese_units as ju
+from .components import outcome_for, parse_outcome
 
 KIND_SUBSTITUTE = "jp_substitute"
 
@@ -149,7 +153,218 @@ def japanese_movement_phase(match: Match) -> Flow:
 
 # -- 15.5 Banzai attacks ---------------------------------------------------------------------
 
+#: 15.5 step 4: a unit is eligible to be checked when it is "within 4 MP of a US unit".
+BANZAI_REACH_MP = 4
+
+
+@cache
+def japanese_costs() -> MoveCosts:
+    """6.4: the MP to enter each terrain (hills ignored); sea is never entered."""
+    comp = c.components()
+    return MoveCosts.from_terrain(comp.map, {name: eff.mp for name, eff in comp.terrain.terrain.items()})
+
+
+def movement_allowance(match: Match, piece: Piece) -> int:
+    """6.1, 5.1.7c: the printed MA, halved (rounded down) in a Storm turn's Japanese Movement
+    Phase."""
+    ma = c.printed(piece, "movement")
+    return ma // 2 if match.state.vars.get(c.V_WEATHER) == "Storm" else ma
+
+
+def reach(match: Match, piece: Piece, allowance: float) -> Reach:
+    """6.0, 7.1: where a Japanese unit may end a move: never into a US unit, stopping on
+    entering a US ZOC, never straight from one US ZOC hex to another; no stacking (6.3a)."""
+    comp = c.components()
+    us = c.hexes_of(match, c.US)
+    occupied = {comp.map.hex(p.location) for p in c.units(match, c.JAPAN)}
+    return reachable(comp.map, comp.map.hex(piece.location), allowance, japanese_costs(),
+                     enemy=us, ezoc=c.zoc_of(match, c.US), zoc_to_zoc=False,
+                     can_end=lambda h: h not in occupied)
+
+
+def _adjacent_us_hexes(match: Match, hex_id: str) -> list[str]:
+    comp = c.components()
+    return sorted(comp.map.label(n) for n in comp.map.neighbors(comp.map.hex(hex_id))
+                  if c.units_at(match, comp.map.label(n), c.US))
+
+
+def _within_reach(match: Match, piece: Piece, us_hexes: set[str]) -> bool:
+    """15.5 step 4: within 4 MP of (adjacent to, after at most 4 MP) a US unit."""
+    comp = c.components()
+    targets = {n for hid in us_hexes for n in comp.map.neighbors(comp.map.hex(hid))}
+    if comp.map.hex(piece.location) in targets:
+        return True
+    return any(h in targets for h in reach(match, piece, BANZAI_REACH_MP))
+
+
+def banzai_candidate(match: Match, sector: int, checked: set[str]) -> tuple[Piece, str, str] | None:
+    """15.5 step 2: the Japanese unit in the sector closest to a US unit in the sector (a die
+    among equidistant units), among those not yet checked and within 4 MP of a US unit.
+    Returns (unit, the nearest US hex, why) or None."""
+    comp = c.components()
+    us_hexes = {p.location for p in c.units(match, c.US) if c.sector_of(p.location) == sector}
+    if not us_hexes:
+        return None
+    us = [comp.map.hex(h) for h in sorted(us_hexes)]
+    ranked: list[tuple[int, Piece]] = []
+    for p in c.units(match, c.JAPAN):
+        if c.sector_of(p.location) != sector or p.id in checked or p.location in checked:
+            continue
+        if not _within_reach(match, p, us_hexes):
+            continue
+        d = c.distance_to(p.location, us)
+        assert d is not None
+        ranked.append((d, p))
+    if not ranked:
+        return None
+    best = min(d for d, _ in ranked)
+    tied = sorted((p for d, p in ranked if d == best), key=lambda p: p.location)
+    if len(tied) == 1:
+        chosen, how = tied[0], "the only one"
+    else:
+        chosen = match.dice.choose(tied, purpose=f"Banzai unit among {len(tied)} equidistant",
+                                   section="15.5")
+        how = f"a die among {len(tied)} equidistant units"
+    nearest = sorted(h for h in us_hexes
+                     if c.distance_to(h, [comp.map.hex(chosen.location)]) == best)
+    why = (f"the unit at {chosen.location} is the closest to a US unit in sector {sector} "
+           f"({best} hex{'es' if best != 1 else ''}; {how})")
+    return chosen, nearest[0], why
+
+
 def banzai_attacks(match: Match) -> Procedure[None]:
-    """15.5: after Suribachi is cleared, roll for an attack, its sector and how many units."""
+    """15.5: after Suribachi is cleared, roll three dice: an attack if the first is at most
+    the number of cleared sectors, in the sector of the second, checking at most as many
+    units as the third (steps 2-4)."""
+    if not match.state.vars[c.V_SURIBACHI]:
+        return None
+    cleared = len(match.state.vars[c.V_CLEARED])
+    first, sector, most = match.dice.roll(3, purpose="15.5 Banzai: attack?, sector, units to check",
+                                          section="15.5")
+    if first > cleared:
+        match.emit("banzai", "15.5", f"no Banzai attack: first die {first} is more than the "
+                   f"{cleared} cleared sector(s)", dice=[first, sector, most])
+        return None
+    if not any(c.sector_of(p.location) == sector for p in c.units(match, c.JAPAN)):
+        match.emit("banzai", "15.5", f"no Banzai attack: first die {first} called one (<= "
+                   f"{cleared} cleared), but sector {sector} holds no Japanese unit",
+                   dice=[first, sector, most])
+        return None
+    match.emit("banzai", "15.5", f"Banzai! first die {first} <= {cleared} cleared sector(s): "
+               f"up to {most} unit(s) of sector {sector} are checked", dice=[first, sector, most],
+               sector=sector)
+    checked: set[str] = set()
+    count = 0
+    while count < most:
+        found = banzai_candidate(match, sector, checked)
+        if found is None:
+            match.emit("banzai", "15.5", f"step 4: no more Japanese units in sector {sector} "
+                       f"eligible to check (after {count} of {most})")
+            break
+        piece, target, why = found
+        count += 1
+        checked.update({piece.id, piece.location})
+        yield from banzai_unit(match, piece, target, why, count)
     return None
-    yield
+
+
+def banzai_unit(match: Match, piece: Piece, target: str, why: str, count: int) -> Procedure[None]:
+    """15.5 step 2: flip the unit; a zero attack or movement factor, or too few MP to get
+    adjacent to the US unit, redeploys it in place (15.4); otherwise it moves adjacent and
+    attacks (step 3)."""
+    ju.reveal(piece)
+    start = piece.location
+    match.emit("banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
+               piece=piece.id, hex=start, target=target)
+    if not (ju.can_attack(piece) and ju.can_move(piece)):
+        match.emit("banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
+                   "it redeploys in place (15.4)", piece=piece.id)
+        yield from redeploy(match, piece, in_place=True, section="15.5")
+        return None
+    if not _adjacent_us_hexes(match, start):
+        comp = c.components()
+        ma = movement_allowance(match, piece)
+        goal = {comp.map.label(n) for n in comp.map.neighbors(comp.map.hex(target))}
+        r = reach(match, piece, ma)
+        ends = [comp.map.label(h) for h in r if comp.map.label(h) in goal]
+        if not ends:
+            match.emit("banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
+                       f"unit at {target}: it redeploys in place at {start} (15.4)", piece=piece.id)
+            yield from redeploy(match, piece, in_place=True, section="15.5")
+            return None
+        cheapest = min(r.cost(comp.map.hex(h)) for h in ends)
+        best = sorted(h for h in ends if r.cost(comp.map.hex(h)) == cheapest)
+        dest = match.dice.choose(best, purpose="Banzai move among equally cheap hexes", section="15.5")
+        match.state.pieces.move(piece.id, dest)
+        match.emit("banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
+                   f"{ma} MP) adjacent to the US unit at {target}", piece=piece.id, frm=start,
+                   to=dest)
+    yield from banzai_combat(match, piece)
+    return None
+
+
+def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
+    """15.5 step 3: attack an adjacent US unit (a die among several adjacent hexes), two
+    columns right on its terrain line, read on the CRMT Regular column (or "Banzai 15.5" by
+    the option); the Banzai unit is eliminated whatever the result."""
+    comp = c.components()
+    hexes = _adjacent_us_hexes(match, piece.location)
+    target = hexes[0] if len(hexes) == 1 else match.dice.choose(
+        hexes, purpose="Banzai defender among adjacent US units", section="15.5")
+    beach = target in c.landing_beach_hexes(match)
+    stack = c.units_at(match, target, c.US)
+    defenders = stack[:1] if beach else stack  # 11.3: on a landing beach only the top unit
+    attack = c.printed(piece, "attack")
+    defense = sum(c.printed(p, "defense") for p in defenders)
+    line = c.crt_line(target)
+    roll = match.dice.d6(purpose="CRT (Banzai)", section="15.5")
+    result = comp.tables["crt"].lookup(attack - defense, roll, line=line, shift=2)
+    column = "Regular" if match.options.get("banzai_crmt", "regular") == "regular" else "Banzai 15.5"
+    cell = comp.tables["crmt"].lookup(column, result)
+    branches = parse_outcome(cell)
+    branch = branches[0] if len(branches) == 1 else outcome_for(
+        cell, match.dice.d6(purpose="CRMT (Banzai)", section="9.2.3"))
+    names = "+".join(p.id for p in defenders)
+    match.emit("banzai_attack", "15.5", f"{piece.id} ({attack}) attacks {names} ({defense}) at "
+               f"{target}: differential {attack - defense:+d} shifted two columns right on the "
+               f"{line} line, roll {roll}: {result}; CRMT {column}: {cell}", piece=piece.id,
+               hex=target, result=result, cell=cell)
+    for term in branch.terms:
+        effect = term[0]
+        if len(term) > 1:
+            effect = str((yield choose(c.US, f"Banzai {result} at {target}: retreat or take a "
+                                       "step loss?", "9.2.3",
+                                       [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
+                                       kind="banzai_result", context={"hex": target})))
+        yield from _apply_banzai_effect(match, effect, target, defenders)
+    if c.is_hex(piece.location):
+        c.eliminate_jp(match, piece, "15.5", "a Banzai unit is eliminated whatever the result")
+    return None
+
+
+_EFFECT_LABEL = {"D2": "Retreat two hexes (9.3)", "D3": "Retreat three hexes (9.3)",
+                 "(D)": "Take a step loss"}
+
+
+def _apply_banzai_effect(match: Match, effect: str, target: str,
+                         defenders: list[Piece]) -> Procedure[None]:
+    """9.2.3: De eliminates every defending unit, full strength or not; D2/D3 retreat the
+    stack (a step loss if it cannot, 9.3); (D) one step (the US player picks the unit of a
+    stack); Ae is the Banzai unit's own end, applied last."""
+    alive = [p for p in defenders if p.location == target]
+    if effect == "De":
+        for p in alive:
+            c.eliminate_us(match, p, "15.5", "Banzai De eliminates the defender even at full strength")
+    elif effect in ("D2", "D3"):
+        group = c.stack_group(match, alive[0]) if alive else []
+        if group:
+            yield from c.retreat(match, group, int(effect[1]), "9.2.3")
+    elif effect == "(D)" and alive:
+        victim = alive[0]
+        if len(alive) > 1:
+            pick = yield choose(c.US, f"Banzai step loss at {target}: which unit?", "9.2.3",
+                                [Option(p.id, p.id) for p in alive], kind="step_loss",
+                                context={"hex": target})
+            victim = match.state.pieces[str(pick)]
+        c.us_step_loss(match, victim, "9.2.3", "Banzai result")
+    return None
