@@ -1,14 +1,190 @@
 """16.0 Japanese bombardment: the Japanese Combat Phase (5.1.6).
 
-Being written: the Japanese-side engineer fills this module.
+Readings taken (docs/games/iwo_bonins-japanese.md):
+
+- 16.2 sweep: every land hex holding a US unit, in descending id order from 2915 before
+  Suribachi falls and ascending from 0213 after (docs/games/iwo_bonins.md, "Our reading of
+  16.2's hex numbers"); one pass; each hex is checked once and takes at most one marker, so
+  a landing beach hex given its automatic marker is not checked again. The automatic beach
+  markers go to the beach hexes in the same descending order while markers last.
+- 16.3: the 3d6 (2d6, 1d6) strength is rolled once per marker; 16.5: a stacked hex is then
+  resolved separately against each unit in it (a CRT roll and, where the cell splits, a
+  CRMT roll per unit).
+- 16.4: the CRMT Bombardment column holds the exceptions (Ex 1-4, D3 1-3, D2 1-2 a step
+  loss, no retreat; De a step loss, 9.2.2).
+- 18.3 (two-player): the face-up units' attacks are resolved in this phase, before the
+  bombardment (two_player.japanese_attacks).
 """
 
 from __future__ import annotations
 
-from tabletop.core.match import Flow, Match
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Flow, Match, Procedure
+
+from . import common as c
+from . import japanese_units as ju
+from .components import outcome_for, parse_outcome
+
+KIND_BOMBARD = "jp_bombard_hex"
 
 
 def japanese_combat_phase(match: Match) -> Flow:
-    """5.1.6: availability (16.1), targeting (16.2), strength (16.3), resolution (16.4, 16.5)."""
+    """5.1.6: (18.3 two-player attacks), availability (16.1), targeting (16.2), strength
+    (16.3), resolution (16.4, 16.5)."""
+    if ju.is_two_player(match):
+        from . import two_player
+
+        yield from two_player.japanese_attacks(match)
+    markers = c.japanese_bombardment_strength(match)
+    covered = c.bombardment_covered(match)
+    match.emit("jp_bombardment_available", "16.1", f"the Japanese have {markers} bombardment "
+               f"marker(s): {covered} box(es) of the Japanese Bombardment Track covered",
+               markers=markers)
+    if markers <= 0:
+        return None
+    targets = yield from select_targets(match, markers)
+    if len(targets) < markers:
+        match.emit("jp_bombardment", "16.2", f"{markers - len(targets)} marker(s) lost: fewer "
+                   "targets than markers")
+    placed = _place_markers(match, targets)
+    for hex_id in targets:
+        bombard(match, hex_id)
+    for pid in placed:
+        marker = match.state.pieces[pid]
+        marker.face = "front"
+        match.state.pieces.move(pid, c.MARKER_POOL)
     return None
-    yield
+
+
+# -- 16.2 targeting --------------------------------------------------------------------------
+
+def us_hexes_in_order(match: Match, *, ascending: bool) -> list[str]:
+    """16.2: the hexes holding a US unit, from 2915 downward (before Suribachi falls) or
+    from 0213 upward (after)."""
+    hexes = {p.location for p in c.units(match, c.US)}
+    return sorted(hexes, reverse=not ascending)
+
+
+def select_targets(match: Match, markers: int) -> Procedure[list[str]]:
+    """16.2 (18.5 in the two-player game before Suribachi falls): the hexes that receive a
+    marker, in order."""
+    fallen = bool(match.state.vars[c.V_SURIBACHI])
+    if ju.is_two_player(match) and not fallen:
+        return (yield from _player_targets(match, markers))
+    targets: list[str] = []
+    order = us_hexes_in_order(match, ascending=fallen)
+    if not fallen:
+        beaches = set(c.landing_beach_hexes(match))
+        for hex_id in order:
+            if len(targets) < markers and hex_id in beaches:
+                targets.append(hex_id)
+                match.emit("jp_target", "16.2", f"marker on landing beach hex {hex_id}: "
+                           "automatic before Suribachi falls", hex=hex_id)
+    start = "0213 upward (Suribachi has fallen)" if fallen else "2915 downward"
+    for hex_id in order:
+        if len(targets) >= markers:
+            break
+        if hex_id in targets:
+            continue
+        roll = match.dice.d6(purpose=f"targeting {hex_id}", section="16.2")
+        if roll <= 3:
+            targets.append(hex_id)
+            match.emit("jp_target", "16.2", f"marker on {hex_id}: sweep from {start}, "
+                       f"roll {roll} (1-3 places)", hex=hex_id, roll=roll)
+        else:
+            match.emit("jp_target_skip", "16.2", f"{hex_id} skipped: roll {roll} (4-6)",
+                       hex=hex_id, roll=roll)
+    return targets
+
+
+def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
+    """18.5: before Suribachi falls the Japanese player names the hexes, each needing 1-3 on
+    1d6 as in 16.2; a hex is tried once; the player may stop."""
+    targets: list[str] = []
+    tried: set[str] = set()
+    while len(targets) < markers:
+        left = [h for h in us_hexes_in_order(match, ascending=False) if h not in tried]
+        if not left:
+            break
+        options = [Option(h, f"{h} ({len(c.units_at(match, h, c.US))} US unit(s), "
+                             f"{c.crt_line(h)})") for h in left]
+        options.append(Option("stop", "Place no more markers"))
+        answer = str((yield choose(c.JAPAN, f"Bombardment marker {len(targets) + 1} of "
+                                   f"{markers}: try which hex?", "18.5", options,
+                                   kind=KIND_BOMBARD, context={"left": markers - len(targets)})))
+        if answer == "stop":
+            break
+        tried.add(answer)
+        roll = match.dice.d6(purpose=f"targeting {answer}", section="18.5")
+        if roll <= 3:
+            targets.append(answer)
+            match.emit("jp_target", "18.5", f"marker on {answer}: chosen by the Japanese "
+                       f"player, roll {roll} (1-3 places)", hex=answer, roll=roll)
+        else:
+            match.emit("jp_target_skip", "18.5", f"{answer} missed: roll {roll} (4-6)",
+                       hex=answer, roll=roll)
+    return targets
+
+
+def _place_markers(match: Match, targets: list[str]) -> list[str]:
+    """Put markers, Japanese side up (3.5), on the targets, as far as the pool allows."""
+    pool = [p for p in match.state.pieces.at(c.MARKER_POOL) if p.kind == "bombardment"]
+    placed: list[str] = []
+    for marker, hex_id in zip(pool, targets, strict=False):
+        marker.face = "back"
+        match.state.pieces.move(marker.id, hex_id)
+        placed.append(marker.id)
+    return placed
+
+
+# -- 16.3 strength, 16.4-16.5 resolution -----------------------------------------------------
+
+def has_japanese_hill(match: Match, sector: int | str | None) -> bool:
+    """16.3: a Japanese-occupied hill hex in the sector."""
+    comp = c.components()
+    return any(c.sector_of(p.location) == sector and comp.map.has_feature(comp.map.hex(p.location), "hill")
+               for p in c.units(match, c.JAPAN))
+
+
+def strength_dice(match: Match, hex_id: str) -> tuple[int, str]:
+    """16.3: three dice; after Suribachi is cleared one fewer with a Japanese-occupied hill
+    in the target's sector, two fewer without one. Returns (dice, why)."""
+    if not match.state.vars[c.V_SURIBACHI]:
+        return 3, "3d6"
+    sector = c.sector_of(hex_id)
+    if has_japanese_hill(match, sector):
+        return 2, f"2d6: Suribachi has fallen, a Japanese-held hill stands in sector {sector}"
+    return 1, f"1d6: Suribachi has fallen, no Japanese-held hill in sector {sector}"
+
+
+def bombard(match: Match, hex_id: str) -> None:
+    """16.3-16.5: roll the marker's strength, then resolve it separately against each US
+    unit in the hex on the CRT terrain line and the CRMT Bombardment column."""
+    comp = c.components()
+    dice, why = strength_dice(match, hex_id)
+    strength = match.dice.total(dice, purpose=f"bombardment strength on {hex_id}", section="16.3")
+    line = c.crt_line(hex_id)
+    match.emit("jp_bombardment", "16.3", f"bombardment of {hex_id}: strength {strength} ({why})",
+               hex=hex_id, strength=strength, dice=dice)
+    units = list(c.units_at(match, hex_id, c.US))
+    section = "16.5" if len(units) > 1 else "16.4"
+    for unit in units:
+        roll = match.dice.d6(purpose=f"CRT (Japanese bombardment of {unit.id})", section="16.4")
+        result = comp.tables["crt"].lookup(strength, roll, line=line)
+        cell = comp.tables["crmt"].lookup("Bombardment", result)
+        branches = parse_outcome(cell)
+        second = None
+        if len(branches) == 1:
+            branch = branches[0]
+        else:
+            second = match.dice.d6(purpose=f"16.4 {result} against {unit.id}", section="16.4")
+            branch = outcome_for(cell, second)
+        effects = {e for term in branch.terms for e in term}
+        tail = f", then {second}" if second is not None else ""
+        text = (f"{unit.id} at {hex_id}: strength {strength} on the {line} line, roll {roll}: "
+                f"{result}{tail} -> {'step loss' if '(D)' in effects else 'no effect'}")
+        if section == "16.5":
+            text += " (16.5: each unit of the stack separately)"
+        match.emit("jp_bombardment_result", section, text, unit=unit.id, hex=hex_id, result=result)
+        if "(D)" in effects:
+            c.us_step_loss(match, unit, "16.4", "Japanese bombardment")

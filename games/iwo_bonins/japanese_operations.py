@@ -144,10 +144,14 @@ def ascending_land_hexes() -> list[str]:
 # -- 5.1.5 the Japanese Movement Phase -------------------------------------------------------
 
 def japanese_movement_phase(match: Match) -> Flow:
-    """5.1.5: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5). In the
-    two-player game (18.2) the Japanese player then moves units and uses tunnels."""
+    """5.1.5: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6); in the
+    two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1)."""
     yield from ju.replacement(match)
     yield from banzai_attacks(match)
+    if ju.is_two_player(match):
+        from . import two_player
+
+        yield from two_player.japanese_movement(match)
     return None
 
 

@@ -26,9 +26,11 @@ Build = Callable[..., Match]
 @pytest.fixture
 def jp_match() -> Iterator[Build]:
     """Build a match with scripted dice and an empty island (every Japanese unit set aside in
-    the two-player pool, every US unit in its box); restores GAME.info afterwards."""
+    the two-player pool, every US unit in its box); restores GAME.info afterwards, and checks
+    that every scripted die was used (a test leaving dice unused took another path)."""
     original = GAME.info
     GAME.info = dataclasses.replace(original, playable=True)
+    built: list[Match] = []
 
     def build(dice: Sequence[int] = (), *, options: dict[str, Any] | None = None,
               beachhead: str | None = "east", empty: bool = True) -> Match:
@@ -37,12 +39,16 @@ def jp_match() -> Iterator[Build]:
             for p in c.units(m, c.JAPAN):
                 m.state.pieces.move(p.id, c.JP_POOL)
         m.state.vars[c.V_BEACHHEAD] = beachhead
+        built.append(m)
         return m
 
     try:
         yield build
     finally:
         GAME.info = original
+    for m in built:
+        left = getattr(m.dice, "remaining", 0)
+        assert left == 0, f"{left} scripted dice unused"
 
 
 def put(m: Match, unit: str, where: str, *, dug_in: bool = True) -> None:
