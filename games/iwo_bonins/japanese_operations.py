@@ -340,7 +340,7 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
                                        "step loss?", "9.2.3",
                                        [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
                                        kind="banzai_result", context={"hex": target})))
-        yield from _apply_banzai_effect(match, effect, target, defenders)
+        yield from apply_defender_effect(match, effect, target, defenders)
     if c.is_hex(piece.location):
         c.eliminate_jp(match, piece, "15.5", "a Banzai unit is eliminated whatever the result")
     return None
@@ -350,7 +350,7 @@ _EFFECT_LABEL = {"D2": "Retreat two hexes (9.3)", "D3": "Retreat three hexes (9.
                  "(D)": "Take a step loss"}
 
 
-def _apply_banzai_effect(match: Match, effect: str, target: str,
+def apply_defender_effect(match: Match, effect: str, target: str,
                          defenders: list[Piece]) -> Procedure[None]:
     """9.2.3: De eliminates every defending unit, full strength or not; D2/D3 retreat the
     stack (a step loss if it cannot, 9.3); (D) one step (the US player picks the unit of a
