@@ -37,7 +37,7 @@ from tabletop.core.pieces import Piece
 from . import common as c
 from .components import DATA_DIR, INITIAL_DEPLOYMENT
 
-VERSION = "0.9.0"
+VERSION = "1.0.0"
 
 
 class Bonins(Game):
@@ -59,7 +59,7 @@ class Bonins(Game):
                        "'15.5' converts D2 and D3 to (D) as 15.5 step 3 says", "regular",
                        ("regular", "15.5")),
         ),
-        playable=False,
+        playable=True,
         solitaire=True,
         human_side=c.US,
         rulebook="shared/rules/iwo_bonins.txt",

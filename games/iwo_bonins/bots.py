@@ -1,10 +1,300 @@
-"""Bots for Iwo: Bloodbath in the Bonins: the US heuristic bot and the Japanese bot for 18.0.
+"""Bots for Iwo: Bloodbath in the Bonins: a random-legal US bot and the US heuristic bot; the
+"heuristic" name builds the Japanese bot of bots_japan for the Japanese side (18.0).
 
-Being written by the side engineers.
+The heuristic US bot (19.2's advice): land everything it can, move toward the nearest
+Japanese units (those on Suribachi count as nearer until it is cleared), pair support units
+with Marine battalions, attack where the exact odds (combat.outcome_odds) are good with as
+much strength as reaches the best column, put bombardment on the hexes it attacks, take
+losses on support units first, spend every replacement step, and commit a reserve regiment
+only when its line is thin and there are turns enough left to use it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.core.agents import Agent, RandomAgent
+from tabletop.core.canonical import JSON
+from tabletop.core.decisions import Decision
+from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import AgentFactory
 
-BOTS: dict[str, AgentFactory] = {}
+from . import common as c
+
+
+@dataclass
+class Tuning:
+    """The heuristic bot's knobs (what calibration varies; docs/games/iwo_bonins.md)."""
+
+    beachhead: str = "east"
+    suribachi_bonus: int = 4  # hexes a Suribachi-sector target counts nearer until it falls
+    attack_threshold: float = 0.05  # least value of an attack worth declaring
+    loss_weight: float = 0.6  # a Marine step lost, against a defender eliminated (1.0)
+    reserve_from_turn: int = 3
+    reserve_below: int = 13  # commit while fewer effective battalions than this ashore/afloat
+    max_reserves: int = 2
+
+
+@dataclass
+class _Seen:
+    """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units."""
+
+    us: dict[str, dict[str, Any]]
+    jp_hexes: set[str]
+    jp_known: dict[str, dict[str, Any]]  # hex -> face-up Japanese piece
+    vars: dict[str, Any]
+    turn: int
+
+
+def _read(view: dict[str, JSON]) -> _Seen:
+    us: dict[str, dict[str, Any]] = {}
+    jp_hexes: set[str] = set()
+    known: dict[str, dict[str, Any]] = {}
+    for p in view["pieces"]:  # type: ignore[union-attr,unused-ignore]
+        assert isinstance(p, dict)
+        loc = str(p.get("location", ""))
+        if p.get("side") == c.US:
+            us[str(p["id"])] = p
+        elif p.get("side") == c.JAPAN and c.is_hex(loc):
+            jp_hexes.add(loc)
+            if p.get("kind") != "hidden" and p.get("face") == "front":
+                known[loc] = p
+    return _Seen(us, jp_hexes, known, dict(view["vars"]), int(view["turn"]))  # type: ignore[arg-type,unused-ignore]
+
+
+def _h(hex_id: str) -> Hex:
+    return c.components().map.hex(hex_id)
+
+
+def _dist(a: str, b: str) -> int:
+    return distance(_h(a), _h(b))
+
+
+@dataclass
+class USHeuristic:
+    """The competent US bot (see the module docstring)."""
+
+    side: str
+    seed: int
+    tuning: Tuning = field(default_factory=Tuning)
+    name: str = "heuristic"
+    _skip: set[str] = field(default_factory=set)
+    _skip_key: tuple[int, str] = (0, "")
+
+    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+        """Answer one decision by its kind."""
+        seen = _read(view)
+        key = (seen.turn, str(view.get("phase")))
+        if key != self._skip_key:
+            self._skip, self._skip_key = set(), key
+        handler = getattr(self, f"_{decision.kind}", None)
+        if handler is None:
+            return decision.options[0].value
+        value = handler(seen, decision)
+        return value if decision.is_legal(value) else decision.options[0].value
+
+    # -- 3.3 --------------------------------------------------------------------------
+    def _beachhead(self, seen: _Seen, d: Decision) -> JSON:
+        return self.tuning.beachhead
+
+    # -- movement ---------------------------------------------------------------------
+    def _movement_menu(self, seen: _Seen, d: Decision) -> JSON:
+        values = [str(v) for v in d.values]
+        reps = [v for v in values if v.startswith("replace:")]
+        if reps:
+            return min(reps, key=lambda v: self._replace_rank(seen, v.split(":", 1)[1]))
+        res = [v for v in values if v.startswith("reserve:")]
+        if res and self._want_reserves(seen):
+            return next((v for v in res if v.endswith("+tank")), res[0])
+        lands = [v for v in values if v.startswith("land:")]
+        if lands:
+            # Marines first, then the support units that will join them.
+            return min(lands, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")), v))
+        moves = [v for v in values if v.startswith("move:") and v[5:] not in self._skip]
+        # Marines before support units, those far from the front first.
+        moves = [v for v in moves if not self._engaged(seen, seen.us[v[5:]]["location"])]
+        if moves:
+            pick = min(moves, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")),
+                                              -self._target_distance(seen, seen.us[v[5:]]["location"]), v))
+            self._skip.add(pick[5:])
+            return pick
+        return "end"
+
+    def _replace_rank(self, seen: _Seen, uid: str) -> tuple[int, str]:
+        p = seen.us[uid]
+        support = bool(p.get("attrs", {}).get("support"))
+        where = p["location"]
+        order = 0 if where == c.US_ELIMINATED else 1 if where == c.AVAILABLE else 2
+        return (2 * int(support) + order, uid)
+
+    def _want_reserves(self, seen: _Seen) -> bool:
+        t = self.tuning
+        if seen.turn < t.reserve_from_turn or int(seen.vars.get(c.V_RESERVES, 0)) >= t.max_reserves:
+            return False
+        strength = sum(p["steps"] for p in seen.us.values()
+                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+        return bool(strength / 2 < t.reserve_below)
+
+    def _engaged(self, seen: _Seen, loc: str) -> bool:
+        return any(_dist(loc, j) == 1 for j in seen.jp_hexes)
+
+    def _target_distance(self, seen: _Seen, loc: str) -> float:
+        if not seen.jp_hexes:
+            return 0.0
+        bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
+        return min(_dist(loc, j) - (bonus if c.in_suribachi_sector(j) else 0) for j in seen.jp_hexes)
+
+    def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
+        unit = seen.us[str(d.context["unit"])]
+        is_support = bool(unit.get("attrs", {}).get("support"))
+        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
+        best, best_score = "stay", self._score(seen, unit["location"], is_support, beaches, unit)
+        for v in d.values:
+            hid = str(v)
+            if hid == "stay":
+                continue
+            s = self._score(seen, hid, is_support, beaches, unit)
+            if s > best_score:
+                best, best_score = hid, s
+        return best
+
+    def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
+               unit: dict[str, Any]) -> float:
+        s = -self._target_distance(seen, hid)
+        others = [p for p in seen.us.values() if p["location"] == hid and p["id"] != unit["id"]]
+        if self._engaged(seen, hid):
+            s += 1.5
+        if is_support and any(p["kind"] == "marine" for p in others):
+            s += 1.0  # 12.2: a support unit adds its strength to a battalion's
+        if hid in beaches:
+            s -= 0.5 + 0.5 * len(others)  # 16.2, 16.5: crowded beaches draw the barrage
+        return s
+
+    def _landing_hex(self, seen: _Seen, d: Decision) -> JSON:
+        unit = seen.us[str(d.context["unit"])]
+        support = bool(unit.get("attrs", {}).get("support"))
+
+        def rank(v: JSON) -> tuple[float, str]:
+            hid = str(v)
+            here = [p for p in seen.us.values() if p["location"] == hid]
+            lone_marine = len(here) == 1 and here[0]["kind"] == "marine"
+            crowd = -2 if support and lone_marine else len(here)
+            return (crowd + 0.1 * self._target_distance(seen, hid), hid)
+        return min(d.values, key=rank)
+
+    # -- combat -----------------------------------------------------------------------
+    def _attack_defender(self, seen: _Seen, d: Decision) -> JSON:
+        cands = [str(v) for v in d.values if v != "end" and str(v) not in self._skip]
+        if not cands:
+            return "end"
+        bonus = 0 if seen.vars.get(c.V_SURIBACHI) else 1
+
+        def rank(h: str) -> tuple[float, str]:
+            return (-(self._available_attack(seen, h) - _defense_guess(seen, h)
+                      + (4 * bonus if c.in_suribachi_sector(h) else 0)), h)
+        pick = min(cands, key=rank)
+        self._skip.add(pick)
+        return pick
+
+    def _available_attack(self, seen: _Seen, hid: str) -> int:
+        done = set(seen.vars.get(c.V_ATTACKERS, []))
+        total = 0
+        for p in seen.us.values():
+            if c.is_hex(p["location"]) and _dist(p["location"], hid) == 1 and p["id"] not in done:
+                total += p["values"][p["face"]]["attack"]
+        return total
+
+    def _attack_add(self, seen: _Seen, d: Decision) -> JSON:
+        from .combat import CANCEL, DECLARE
+
+        defender = str(d.context["defender"])
+        line = c.crt_line(defender)
+        shift = _line_shift(line)
+        current = self._value_of(d, DECLARE)
+        adds = [o for o in d.options if o.value not in (CANCEL, DECLARE)]
+        chosen = d.context.get("chosen", [])
+        if adds:
+            best = max(adds, key=lambda o: (_parse_value(o.info, self.tuning), str(o.value)))
+            gain = _parse_value(best.info, self.tuning) - (current if current is not None else -9)
+            capped = chosen and _attack_of(d) - _defense_guess(seen, defender) + shift * 2 >= 16
+            if gain > 0.01 and not capped:
+                return best.value
+        if current is not None and current >= self.tuning.attack_threshold:
+            return DECLARE
+        return CANCEL
+
+    def _value_of(self, d: Decision, value: str) -> float | None:
+        for o in d.options:
+            if o.value == value:
+                return _parse_value(o.info, self.tuning)
+        return None
+
+    def _bombardment_markers(self, seen: _Seen, d: Decision) -> JSON:
+        return max(d.values, key=lambda v: int(str(v)))
+
+    def _step_loss(self, seen: _Seen, d: Decision) -> JSON:
+        def rank(v: JSON) -> tuple[int, int, str]:
+            p = seen.us[str(v)]
+            return (0 if p.get("attrs", {}).get("support") else 1, -int(p["steps"]), str(v))
+        return min(d.values, key=rank)
+
+    def _retreat_hex(self, seen: _Seen, d: Decision) -> JSON:
+        return min(d.values, key=lambda v: (-self._target_distance(seen, str(v)), str(v)))
+
+    def _advance(self, seen: _Seen, d: Decision) -> JSON:
+        opts = [v for v in d.values if v != "none"]
+        return opts[0] if opts else "none"
+
+
+def _line_shift(line: str) -> int:
+    spec = c.components().tables["crt"].spec
+    s = spec.line_shifts.get(line)
+    return s.shift if s is not None else 0
+
+
+def _attack_of(d: Decision) -> int:
+    for o in d.options:
+        if o.value == "declare" and o.info.startswith("attack "):
+            return int(o.info.split()[1])
+    return 0
+
+
+def _defense_guess(seen: _Seen, hid: str) -> float:
+    p = seen.jp_known.get(hid)
+    if p is not None:
+        return float(p["values"]["front"]["defense"])
+    return 3.0
+
+
+def _parse_value(info: str, t: Tuning) -> float:
+    """The worth of an attack read from its odds line (combat.describe)."""
+    if ":" not in info:
+        return -9.0
+    odds: dict[str, float] = {}
+    for part in info.rsplit(": ", 1)[1].split(", "):
+        name, _, pct = part.rpartition(" ")
+        odds[name] = float(pct.rstrip("%")) / 100
+    return (odds.get("defender eliminated", 0) + 0.5 * odds.get("defender redeploys", 0)
+            + 0.1 * odds.get("defender redeploys in place", 0)
+            - t.loss_weight * odds.get("attacker loses a step", 0)
+            - 0.25 * odds.get("attackers retreat", 0) - 2.0 * odds.get("attackers eliminated", 0))
+
+
+def _heuristic(side: str, seed: int) -> Agent:
+    """US: USHeuristic; Japan (18.0): the Japanese bot of bots_japan."""
+    if side == c.JAPAN:
+        try:
+            from .bots_japan import JapaneseBot
+        except ImportError:  # the Japanese bot is written in parallel
+            return RandomAgent(side, seed)
+        return JapaneseBot(side, seed)  # type: ignore[no-any-return,unused-ignore]
+    return USHeuristic(side, seed)
+
+
+def _random(side: str, seed: int) -> Agent:
+    return RandomAgent(side, seed)
+
+
+BOTS: dict[str, AgentFactory] = {"heuristic": _heuristic, "random": _random}
+__all__ = ["BOTS", "Tuning", "USHeuristic"]

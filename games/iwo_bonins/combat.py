@@ -1,14 +1,398 @@
 """9.0 Combat: the US combat phases (5.1.2 with bombardment, 5.1.4 without).
 
-Being written: the US-side engineer fills this module.
+An attack is small sequential decisions: pick a defender hex, add attacking hexes one at a
+time, declare (the exact odds, CRT combined with the CRMT Dug-In column, are on the
+option), then in the first combat phase place 0-2 bombardment markers (8.2), then it is
+resolved: anti-tank fire (12.3), the CRT (9.1), the CRMT Dug-In column (9.2.1), losses,
+retreats (9.3), redeployment (15.3, 15.4, by the Japanese procedures) and advance (9.4).
 """
 
 from __future__ import annotations
 
-from tabletop.core.match import Flow, Match
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
 
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Flow, Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from . import support, us_bombardment
+from .components import parse_outcome
+
+END = "end"
+DECLARE = "declare"
+CANCEL = "cancel"
+CRMT_COLUMN = "Dug-In"  # 9.2, 15.2: every US attack
+
+#: Effect keys of :func:`outcome_odds`, in the order a player reads them.
+EFFECT_NAMES: dict[str, str] = {
+    "De": "defender eliminated", "DR": "defender redeploys", "DRIP": "defender redeploys in place",
+    "(A)": "attacker loses a step", "A": "attackers retreat", "Ae": "attackers eliminated",
+    "NE": "no effect", "AA": "may advance",
+}
+
+
+# -- who may attack whom ----------------------------------------------------------------
+
+def tanks_may_attack(hex_id: str) -> bool:
+    """9.0, 12.3: US tanks may not attack defenders in ravine, mountain or mine hexes."""
+    comp = c.components()
+    return comp.terrain.terrain[comp.map.terrain(comp.map.hex(hex_id))].tanks_attack
+
+
+def attacking_units(match: Match, hex_id: str, defender_hex: str) -> list[Piece]:
+    """9.0, 11.3, 12.2, 12.3: the units of a hex that attack together: on a landing beach
+    only the top unit; elsewhere every unit (support units belong to their stack); tanks not
+    against ravine, mountain or mine; none that attacked already this phase."""
+    us = c.units_at(match, hex_id, c.US)
+    if hex_id in c.landing_beach_hexes(match):
+        us = us[:1]
+    done = set(match.state.vars[c.V_ATTACKERS])
+    tanks_ok = tanks_may_attack(defender_hex)
+    return [p for p in us if p.id not in done and (tanks_ok or not c.is_tank(p))]
+
+
+def attacker_hexes(match: Match, defender_hex: str) -> dict[str, list[Piece]]:
+    """9.0: the adjacent hexes with units that may attack the defender hex."""
+    m = c.components().map
+    out = {}
+    for n in m.neighbors(m.hex(defender_hex)):
+        hid = m.label(n)
+        units = attacking_units(match, hid, defender_hex)
+        if units:
+            out[hid] = units
+    return out
+
+
+def defenders(match: Match) -> list[Piece]:
+    """9.0: the Japanese units not yet attacked this phase with a US unit able to attack."""
+    done = set(match.state.vars[c.V_ATTACKED])
+    return [p for p in c.units(match, c.JAPAN)
+            if p.id not in done and attacker_hexes(match, p.location)]
+
+
+# -- exact odds --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DefenderKind:
+    """What the odds need of a defender: its defense, and its attack if it fires at tanks."""
+
+    defense: int
+    anti_tank: int | None
+
+
+def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
+    """14.2: a dug-in defender may be any unit the US cannot see (the face-down units on the
+    map and those in the container), weighted equally; a face-up one is itself."""
+    def kind(p: Piece) -> DefenderKind:
+        return DefenderKind(c.printed(p, "defense"),
+                            c.printed(p, "attack") if support.is_anti_tank(p) else None)
+    if not c.is_dug_in(defender):
+        return Counter([kind(defender)])
+    unknown = [p for p in match.state.pieces if p.side == c.JAPAN
+               and ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
+    return Counter(kind(p) for p in unknown)
+
+
+def outcome_odds(attack: int, tank_attacks: list[int], line: str,
+                 kinds: Counter[DefenderKind], *, suppress: Fraction,
+                 suribachi: bool) -> dict[str, Fraction]:
+    """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each effect of an attack (keys of
+    EFFECT_NAMES) over the defender's possible identities, the anti-tank rolls, the CRT roll,
+    the CRMT's second roll and suppression."""
+    comp = c.components()
+    crt, crmt = comp.tables["crt"], comp.tables["crmt"]
+    total_w = sum(kinds.values())
+    odds: dict[str, Fraction] = {}
+    for kind, weight in kinds.items():
+        for kept, p_kept in _tank_outcomes(tank_attacks, kind.anti_tank):
+            diff = attack - sum(tank_attacks) + kept - kind.defense
+            for roll in range(1, 7):
+                res = crt.lookup(diff, roll, line=line)
+                cell = crmt.lookup(CRMT_COLUMN, res)
+                for branch in parse_outcome(cell):
+                    p = Fraction(weight, total_w) * p_kept * Fraction(1, 6) * \
+                        Fraction(branch.high - branch.low + 1, 6)
+                    for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
+                        for e in eff_set:
+                            odds[e] = odds.get(e, Fraction(0)) + p * p_eff
+    return {k: odds[k] for k in EFFECT_NAMES if k in odds}
+
+
+def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:
+    """12.3: the attack the tanks keep, with its chance."""
+    dist = {0: Fraction(1)}
+    for t in tanks:
+        stop = Fraction(min(6, factor), 6) if factor is not None else Fraction(0)
+        nxt: dict[int, Fraction] = {}
+        for k, p in dist.items():
+            nxt[k] = nxt.get(k, Fraction(0)) + p * stop
+            nxt[k + t] = nxt.get(k + t, Fraction(0)) + p * (1 - stop)
+        dist = nxt
+    return [(k, p) for k, p in dist.items() if p]
+
+
+def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
+             suribachi: bool) -> list[tuple[set[str], Fraction]]:
+    base: set[str] = set()
+    soft = False
+    for term in terms:
+        e = term[0]
+        if e in ("DR", "DRIP") and suribachi:
+            e = "NE"
+        if e in ("A1", "A2", "A3"):
+            e = "A"
+        if e == "(A)s":
+            soft = True
+            continue
+        base.add(e)
+    if not soft:
+        return [(base or {"NE"}, Fraction(1))]
+    hit = base | {"(A)"}
+    return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
+
+
+def describe(odds: dict[str, Fraction]) -> str:
+    """The odds as a player reads them: "defender eliminated 42%, ..."."""
+    return ", ".join(f"{EFFECT_NAMES[k]} {round(float(p) * 100)}%" for k, p in odds.items())
+
+
+def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
+                suppress: Fraction = Fraction(0)) -> tuple[str, dict[str, Fraction]]:
+    """The differential and exact odds of an attack as the US player may know them."""
+    hex_id = defender.location
+    line = c.crt_line(hex_id)
+    kinds = defender_kinds(match, defender)
+    attack = support.combined_attack(units, set())
+    tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
+    odds = outcome_odds(attack, tanks, line, kinds, suppress=suppress,
+                        suribachi=c.in_suribachi_sector(hex_id))
+    if len(kinds) == 1:
+        d = next(iter(kinds)).defense
+        head = f"attack {attack} vs defense {d} = {attack - d:+d} on the {line} line"
+    else:
+        mean = sum(k.defense * n for k, n in kinds.items()) / sum(kinds.values())
+        head = f"attack {attack} vs a dug-in unit (defense about {mean:.1f}) on the {line} line"
+    return f"{head}: {describe(odds)}", odds
+
+
+# -- the combat phase --------------------------------------------------------------------
 
 def us_combat_phase(match: Match, *, first: bool) -> Flow:
     """5.1.2 (first: bombardment 8.0, then attacks) / 5.1.4 (second: attacks only)."""
+    if first:
+        us_bombardment.start_phase(match)
+    yield from forced_beach_attacks(match, first=first)
+    while True:
+        targets = defenders(match)
+        if not targets:
+            break
+        options = [Option(END, "End the combat phase")]
+        options += [Option(p.location, f"Attack {p.location} ({'dug in' if c.is_dug_in(p) else p.id}, "
+                           f"{c.crt_line(p.location)})") for p in targets]
+        answer = str((yield choose(c.US, "Attack which Japanese hex?", "9.0", options,
+                                   kind="attack_defender")))
+        if answer == END:
+            break
+        defender = c.units_at(match, answer, c.JAPAN)[0]
+        yield from declare_attack(match, defender, first=first)
+    if first and match.state.vars[c.V_BOMBARDMENT]:
+        match.emit("bombardment_lost", "8.2", f"{match.state.vars[c.V_BOMBARDMENT]} unused "
+                   "bombardment markers are lost")
+        match.state.vars[c.V_BOMBARDMENT] = 0
     return None
-    yield
+
+
+def declare_attack(match: Match, defender: Piece, *, first: bool) -> Procedure[None]:
+    """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring)."""
+    hex_id = defender.location
+    chosen: list[str] = []
+    while True:
+        avail = attacker_hexes(match, hex_id)
+        units = [p for h in chosen for p in avail.get(h, [])]
+        options = [Option(CANCEL, "Cancel (no attack)")]
+        if units:
+            info, _ = attack_odds(match, defender, units)
+            options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
+                                  info))
+        for h, us in sorted(avail.items()):
+            if h in chosen:
+                continue
+            info, _ = attack_odds(match, defender, units + us)
+            options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
+                                  f"(attack {support.combined_attack(us, set())})", info))
+        answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
+                                   options, kind="attack_add",
+                                   context={"defender": hex_id, "chosen": list(chosen)})))
+        if answer == CANCEL:
+            return None
+        if answer == DECLARE:
+            break
+        chosen.append(answer)
+    groups = {h: attacker_hexes(match, hex_id)[h] for h in chosen}
+    markers = 0
+    left = match.state.vars[c.V_BOMBARDMENT] if first else 0
+    all_units = [p for us in groups.values() for p in us]
+    if left:
+        q = us_bombardment.suppress_chance(match)
+        options = []
+        for k in range(0, min(us_bombardment.MAX_PER_HEX, left) + 1):
+            info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k)
+            options.append(Option(k, f"{k} bombardment marker(s)", info))
+        markers = int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
+                                        f"({left} left)?", "8.2", options,
+                                        kind="bombardment_markers",
+                                        context={"defender": hex_id}))))
+    yield from resolve_attack(match, defender, groups, markers=markers)
+    return None
+
+
+def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
+                   markers: int = 0) -> Procedure[bool]:
+    """9.1, 9.2.1: resolve a declared attack. Returns whether the defender left its hex
+    (eliminated or redeployed)."""
+    v = match.state.vars
+    hex_id = defender.location
+    attackers = [p for us in groups.values() for p in us]
+    v[c.V_ATTACKED].append(defender.id)
+    v[c.V_ATTACKERS].extend(p.id for p in attackers)
+    suppressed = us_bombardment.bombard(match, defender, markers) if markers else False
+    # 9.1 b-c: the defender's strength counts now; the player sees what it was.
+    d = c.printed(defender, "defense")
+    match.emit("reveal", "9.1", f"the defender in {hex_id} is {defender.id} "
+               f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
+               f"{defender.kind})", unit=defender.id, hex=hex_id)
+    tanks = [p for p in attackers if c.is_tank(p)]
+    stopped = set(support.anti_tank_fire(match, tanks, defender)) \
+        if tanks and support.is_anti_tank(defender) else set()
+    attack = support.combined_attack(attackers, stopped)
+    diff = attack - d
+    line = c.crt_line(hex_id)
+    comp = c.components()
+    roll = match.dice.d6(purpose="CRT", section="9.1d")
+    result = comp.tables["crt"].lookup(diff, roll, line=line)
+    cell = comp.tables["crmt"].lookup(CRMT_COLUMN, result)
+    branches = parse_outcome(cell)
+    branch = branches[0]
+    second = None
+    if len(branches) > 1:
+        second = match.dice.d6(purpose="CRMT", section="9.2.1")
+        branch = next(b for b in branches if b.covers(second))
+    match.emit("combat", "9.1", f"{', '.join(p.id for p in attackers)} ({attack}) attack "
+               f"{hex_id} ({d}) at {diff:+d} on the {line} line: roll {roll} -> {result}; "
+               f"CRMT Dug-In: {cell}{f', roll {second}' if second else ''}",
+               defender=defender.id, hex=hex_id, differential=diff, roll=roll, crt=result,
+               crmt=cell, second=second)
+    must_lose = [p for p in tanks] if support.is_anti_tank(defender) else []
+    vacated = False
+    for term in branch.terms:
+        effect = term[0]
+        if effect == "De":
+            c.eliminate_jp(match, defender, "9.2.1", f"{result} result")
+            vacated = True
+        elif effect == "(A)" or (effect == "(A)s" and not suppressed):
+            yield from attacker_step_loss(match, attackers, must_lose)
+        elif effect == "(A)s":
+            match.emit("suppressed", "8.3b", "the defender was suppressed: no attacker step loss")
+        elif effect in ("DR", "DRIP"):
+            vacated = (yield from defender_redeploys(match, defender, in_place=effect == "DRIP")) \
+                or vacated
+        elif effect in ("A1", "A2", "A3"):
+            for h in groups:
+                group = [p for p in c.units_at(match, h, c.US)]
+                if group:
+                    yield from c.retreat(match, group, int(effect[1]), "9.3")
+        elif effect == "Ae":
+            for p in attackers:
+                if c.is_hex(p.location):
+                    c.eliminate_us(match, p, "9.2.1", "Ae result")
+        elif effect == "AA" and vacated and not c.units_at(match, hex_id, c.JAPAN):
+            yield from advance(match, hex_id, groups)
+    us_bombardment.clear_markers(match, hex_id)
+    c.update_cleared_sectors(match)
+    return vacated
+
+
+def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Piece]) -> Procedure[None]:
+    """9.2.1 (A), 12.3: one attacking unit loses a step, the player choosing which; an
+    attacking tank shot at by anti-tank fire takes the first loss."""
+    alive = [p for p in attackers if c.is_hex(p.location)]
+    first = [p for p in must_lose if c.is_hex(p.location)]
+    if first:
+        c.us_step_loss(match, first[0], "12.3", "a tank attacking an anti-tank unit takes the loss")
+        must_lose.remove(first[0])
+        return None
+    if not alive:
+        return None
+    if len(alive) == 1:
+        c.us_step_loss(match, alive[0], "9.2.1", "(A) result")
+        return None
+    answer = str((yield choose(c.US, "Which attacking unit loses a step?", "9.2.1",
+                               [Option(p.id, f"{p.id} ({'support' if c.is_support(p) else 'Marine'}, "
+                                       f"{p.steps} step(s))") for p in alive],
+                               kind="step_loss")))
+    c.us_step_loss(match, match.state.pieces[answer], "9.2.1", "(A) result")
+    return None
+
+
+def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Procedure[bool]:
+    """9.2.1 DR/DRIP, 15.3, 15.4, 17.0: the defender redeploys (by the Japanese procedure);
+    on Mount Suribachi the result is NE and the defender stays in its hex, face up. Returns
+    whether the defender's hex is now free of Japanese units."""
+    hex_id = defender.location
+    if c.in_suribachi_sector(hex_id):
+        defender.face, defender.hidden = "front", False
+        match.emit("suribachi_holds", "17.0", f"{'DRIP' if in_place else 'DR'} on Suribachi is "
+                   f"NE: {defender.id} stays in {hex_id}, face up", unit=defender.id)
+        return False
+    from .japanese_operations import redeploy
+
+    flow = redeploy(match, defender, in_place=in_place, section="9.2.1")
+    if flow is not None:  # a procedure that asks nothing may be a plain function
+        yield from flow
+    return not c.units_at(match, hex_id, c.JAPAN)
+
+
+def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Procedure[None]:
+    """9.4, 12.2: on AA one attacking unit (with the support unit stacked with it) may
+    advance into the defender's vacated hex, ignoring EZOC."""
+    options = [Option("none", "Do not advance")]
+    cands: dict[str, list[Piece]] = {}
+    for h, units in groups.items():
+        alive = [p for p in units if p.location == h]
+        if alive and c.may_stack(match, alive, hex_id):
+            cands[h] = alive
+            options.append(Option(h, f"Advance {', '.join(p.id for p in alive)} from {h}"))
+    if not cands:
+        return None
+    answer = str((yield choose(c.US, f"Advance into {hex_id}?", "9.4", options,
+                               kind="advance", context={"hex": hex_id})))
+    if answer == "none":
+        return None
+    for p in cands[answer]:
+        match.state.pieces.move(p.id, hex_id)
+    match.emit("advance", "9.4", f"{', '.join(p.id for p in cands[answer])} advance from "
+               f"{answer} into {hex_id}", units=[p.id for p in cands[answer]], to=hex_id)
+    return None
+
+
+def forced_beach_attacks(match: Match, *, first: bool) -> Procedure[None]:
+    """11.2: units that landed on a Japanese-held beach hex must attack it; if the Japanese
+    unit is not eliminated or forced out, those US units are eliminated."""
+    must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
+    for hex_id, ids in sorted(must.items()):
+        jp = c.units_at(match, hex_id, c.JAPAN)
+        landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
+        if not jp or not landed:
+            continue
+        match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
+                   f"{hex_id}")
+        left = yield from resolve_attack(match, jp[0], {hex_id: landed})
+        if not left:
+            for p in landed:
+                if p.location == hex_id:
+                    c.eliminate_us(match, p, "11.2", "the beach was not taken")
+    must.clear()
+    return None

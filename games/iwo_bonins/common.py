@@ -57,10 +57,13 @@ V_ATTACKERS = "attackers"  # 9.0, 9.4: US unit ids that attacked or advanced thi
 V_MUST_ATTACK = "must_attack"  # 11.2: hex -> US unit ids landed on a Japanese-held beach
 V_TF_COLLINS = "tf_collins"  # 12.4
 V_TWO_PLAYER = "two_player"  # 18.0: the Japanese side is a player
+V_BOMBARDMENT = "bombardment_left"  # 8.1, 8.2: US markers still to place this combat phase
+V_REPAIRABLE = "repairable"  # 11.7: reduced units 4+ hexes from the Japanese at phase start
+V_REBUILT = "rebuilt"  # 11.6: eliminated units rebuilt one step this turn
 
 PHASE_VARS: dict[str, Any] = {
     V_SUPPRESSED: [], V_LANDED: {}, V_NO_LAND: [], V_NO_MOVE: [], V_MOVED: [],
-    V_ATTACKED: [], V_ATTACKERS: [],
+    V_ATTACKED: [], V_ATTACKERS: [], V_BOMBARDMENT: 0, V_REPAIRABLE: [],
 }
 
 
@@ -75,7 +78,7 @@ def initial_vars(*, two_player: bool) -> dict[str, Any]:
     return {
         V_BEACHHEAD: None, V_WEATHER: components().tracks.turn_track.start_weather, V_RESERVES: 0,
         V_SURIBACHI: False, V_CLEARED: [], V_REPLACEMENTS: 0, V_MUST_ATTACK: {},
-        V_TF_COLLINS: False, V_TWO_PLAYER: two_player,
+        V_TF_COLLINS: False, V_TWO_PLAYER: two_player, V_REBUILT: [],
         **{k: type(v)() for k, v in PHASE_VARS.items()},
     }
 
@@ -155,7 +158,17 @@ def sector_of(hex_id: str) -> int | str | None:
 def landing_beach_hexes(match: Match) -> list[str]:
     """3.3, 11.2: the beach hexes of the chosen beachhead (none before the choice)."""
     chosen = match.state.vars.get(V_BEACHHEAD)
-    return sorted(components().hexes_where(beach_set=chosen)) if chosen else []
+    return list(_beach_set(chosen)) if chosen else []
+
+
+def landing_beach_hexes_of(chosen: str | None) -> tuple[str, ...]:
+    """3.3: the beach hexes of a beachhead ("east" or "west"; none for None)."""
+    return _beach_set(chosen) if chosen else ()
+
+
+@cache
+def _beach_set(chosen: str) -> tuple[str, ...]:
+    return tuple(sorted(components().hexes_where(beach_set=chosen)))
 
 
 def beach_colour(hex_id: str) -> str | None:
@@ -345,6 +358,8 @@ def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match
     if hex_id in landing_beach_hexes(match):
         return True
     together = [*group, *there]
+    if beach_colour(hex_id) is not None:
+        return len(together) <= 1  # 6.3b: no stacking on the other set of beaches
     marines = [p for p in together if not is_support(p)]
     supports = [p for p in together if is_support(p)]
     return len(together) <= 2 and len(marines) <= 1 and len(supports) <= 2
@@ -353,7 +368,7 @@ def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match
 def may_stack(match: Match, group: list[Piece], hex_id: str) -> bool:
     """6.3, 11.3, 12.1: may these US units end a move or retreat in ``hex_id``?"""
     there = [p for p in units_at(match, hex_id, US) if p not in group]
-    return _may_stack(group, there, hex_id, match) if there else len(group) <= 2
+    return _may_stack(group, there, hex_id, match)
 
 
 def retreat(match: Match, group: list[Piece], hexes: int, section: str) -> Procedure[bool]:

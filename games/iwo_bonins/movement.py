@@ -1,14 +1,152 @@
 """6.0 Movement and 7.0 Zones of control: the US movement phases (5.1.1, 5.1.3).
 
-Being written: the US-side engineer fills this module (see the game's __init__ docstring).
+A US movement phase is a menu the player answers until "end the phase": form TF Collins
+(12.4, first action of a phase only), spend replacement steps (11.5-11.7, first phase),
+bring a reserve regiment forward (11.4, after Turn 1), land a unit (11.2), move a unit
+(6.0, 7.0; in the first phase the destinations include redeployment, 6.5). Each unit
+moves once a phase, one at a time, to a hex picked from the legal destinations.
 """
 
 from __future__ import annotations
 
-from tabletop.core.match import Flow, Match
+import math
+from functools import cache
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.match import Flow, Match, Procedure
+from tabletop.core.movement import MoveCosts, reachable
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from . import landings, support
+
+END = "end"
+SECOND_PHASE_MP = 3  # 5.1.3a
+REDEPLOY_DISTANCE = 4  # 6.5
+
+
+@cache
+def move_costs(*, tank: bool) -> MoveCosts:
+    """6.4: 1 MP clear and beach, 2 broken, 3 rough, ravine, mountain and mine (hills
+    ignored); US tanks may not enter ravine, mountain or mine (6.4, 12.3)."""
+    comp = c.components()
+    return MoveCosts.from_terrain(comp.map, {
+        name: (eff.mp if (eff.tanks_enter or not tank) else None)
+        for name, eff in comp.terrain.terrain.items() if eff.mp is not None})
+
+
+def allowance(match: Match, piece: Piece, *, first: bool) -> tuple[float, int | None]:
+    """5.1.1c, 5.1.3a, 5.1.7c: the MP a unit may spend this phase and a hex limit: its
+    printed MA (halved in a Storm) in the first phase; 3 MP (one hex in a Storm) in the
+    second."""
+    storm = match.state.vars[c.V_WEATHER] == "Storm"
+    if first:
+        ma = c.printed(piece, "movement")
+        return (ma // 2 if storm else ma), None
+    return (math.inf, 1) if storm else (SECOND_PHASE_MP, None)
+
+
+def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
+    """6.0, 7.0 (and 6.5 in the first phase): every hex the unit may end its move in, with
+    how it gets there ("move, 3 MP" or "redeploy")."""
+    comp = c.components()
+    m = comp.map
+    start = m.hex(piece.location)
+    enemy = c.hexes_of(match, c.JAPAN)
+    ezoc = c.zoc_of(match, c.JAPAN)
+    mp, max_hexes = allowance(match, piece, first=first)
+    group = [piece]
+
+    def can_end(h: Hex) -> bool:
+        return c.may_stack(match, group, m.label(h))
+
+    costs = move_costs(tank=c.is_tank(piece))
+    reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,
+                      zoc_to_zoc=False, can_end=can_end, max_hexes=max_hexes)
+    found = {m.label(h): f"move, {reach.cost(h):g} MP" for h in reach}
+    if first and _far_from_japanese(start, enemy):
+        # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
+        # all the way (which also keeps the unit clear of every EZOC).
+        near = {h for e in enemy for h in _within(e, REDEPLOY_DISTANCE - 1)}
+        far = reachable(m, start, math.inf, costs, enemy=near, can_end=can_end)
+        for h in far:
+            found.setdefault(m.label(h), "redeploy (6.5)")
+    return found
+
+
+def _far_from_japanese(h: Hex, enemy: set[Hex]) -> bool:
+    return all(distance(h, e) >= REDEPLOY_DISTANCE for e in enemy)
+
+
+@cache
+def _within(center: Hex, radius: int) -> frozenset[Hex]:
+    comp = c.components()
+    return frozenset(h for h in comp.map.hexes() if distance(h, center) <= radius)
+
+
+def movable(match: Match) -> list[Piece]:
+    """6.1, 6.2: the US units on the map that may still move this phase (not yet moved,
+    not landed this phase 11.2, not rebuilt on the map this phase 11.7)."""
+    done = set(match.state.vars[c.V_MOVED]) | set(match.state.vars[c.V_NO_MOVE])
+    return [p for p in c.units(match, c.US) if p.id not in done]
 
 
 def us_movement_phase(match: Match, *, first: bool) -> Flow:
     """5.1.1 (first) / 5.1.3 (second): replacements, reserves, landings, movement, redeployment."""
+    v = match.state.vars
+    if first:
+        landings.start_replacements(match)
+    acted = False
+    while True:
+        options: list[Option] = [Option(END, "End the movement phase")]
+        if not acted:
+            options += support.tf_collins_options(match)
+        if first:
+            options += landings.replacement_options(match)
+        options += landings.reserve_options(match)
+        options += landings.landing_options(match)
+        options += [Option(f"move:{p.id}", f"Move {p.id} from {p.location}")
+                    for p in movable(match)]
+        phase = "first" if first else "second"
+        answer = str((yield choose(c.US, f"US {phase} movement phase: what next?",
+                                   "5.1.1" if first else "5.1.3", options, kind="movement_menu",
+                                   context={"replacements": v[c.V_REPLACEMENTS]})))
+        if answer == END:
+            break
+        acted = True
+        verb, _, arg = answer.partition(":")
+        if verb == "tf_collins":
+            support.form_tf_collins(match, arg)
+        elif verb == "replace":
+            landings.replace_step(match, arg)
+        elif verb == "reserve":
+            landings.commit_reserve(match, arg)
+        elif verb == "land":
+            yield from landings.land(match, match.state.pieces[arg])
+        elif verb == "move":
+            yield from move_unit(match, match.state.pieces[arg], first=first)
+    if first and v[c.V_REPLACEMENTS]:
+        match.emit("replacements_lost", "11.5", f"{v[c.V_REPLACEMENTS]} unused replacement "
+                   "step(s) are lost")
+        v[c.V_REPLACEMENTS] = 0
     return None
-    yield
+
+
+def move_unit(match: Match, piece: Piece, *, first: bool) -> Procedure[None]:
+    """6.1: move one unit along a path to a hex it may end in (or leave it where it is)."""
+    dests = destinations(match, piece, first=first)
+    options = [Option("stay", f"Leave {piece.id} in {piece.location}")]
+    options += [Option(h, f"{h} ({how})") for h, how in sorted(dests.items())]
+    answer = str((yield choose(c.US, f"Move {piece.id} from {piece.location} to?",
+                               "6.5" if first else "6.1", options, kind="move_hex",
+                               context={"unit": piece.id, "from": piece.location})))
+    match.state.vars[c.V_MOVED].append(piece.id)
+    if answer == "stay":
+        return None
+    src = piece.location
+    match.state.pieces.move(piece.id, answer)
+    section = "6.5" if dests[answer].startswith("redeploy") else "6.1"
+    match.emit("move", section, f"{piece.id} moves {src} to {answer} ({dests[answer]})",
+               unit=piece.id, frm=src, to=answer)
+    return None

@@ -1,0 +1,197 @@
+"""11.0 US arrival and landings: landings (11.2) and beach stacking (11.3), reserves (11.4)
+and replacements (11.5-11.7).
+
+Staging boxes (11.2) are a visual aid on the printed map: here the limit they enforce (two
+units a colour-coded beach a phase, one a beach hex) is counted in ``vars["landed"]``, and
+a unit goes straight from Available for Landing to its beach hex.
+"""
+
+from __future__ import annotations
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+
+MAX_LANDINGS = 8  # 11.2: units a phase
+PER_BEACH = 2  # 11.2: units a colour-coded beach a phase
+REPLACEMENT_STEPS = 2  # 11.5
+REPAIR_DISTANCE = 4  # 11.7
+
+
+# -- 11.2 landings ----------------------------------------------------------------------
+
+def landing_hexes(match: Match) -> list[str]:
+    """11.2: the chosen beach hexes where a unit may still land this phase: at most eight
+    units a phase, two a colour-coded beach, one a beach hex."""
+    landed: dict[str, list[str]] = match.state.vars[c.V_LANDED]
+    total = sum(len(v) for v in landed.values())
+    if total >= MAX_LANDINGS:
+        return []
+    used_hexes = {h for ids in landed.values() for h in ids}
+    out = []
+    for hid in c.landing_beach_hexes(match):
+        colour = c.beach_colour(hid) or ""
+        if hid in used_hexes or len(landed.get(colour, [])) >= PER_BEACH:
+            continue
+        out.append(hid)
+    return out
+
+
+def can_land(match: Match, piece: Piece) -> bool:
+    """11.1, 11.6: a unit in Available for Landing, not rebuilt there this phase."""
+    return piece.location == c.AVAILABLE and piece.id not in match.state.vars[c.V_NO_LAND]
+
+
+def landing_options(match: Match) -> list[Option]:
+    """11.2: one option per unit that may land now."""
+    if not landing_hexes(match):
+        return []
+    return [Option(f"land:{p.id}", f"Land {p.id} ({p.value('attack')}-{p.value('defense')})")
+            for p in c.units(match, c.US, on_map=False) if can_land(match, p)]
+
+
+def land(match: Match, piece: Piece) -> Procedure[None]:
+    """11.2, 11.3, 6.2g: place a unit on a chosen beach hex, under any US unit already there;
+    it moves no further this phase. A unit landing on a Japanese-held beach hex must attack
+    it in the next combat phase."""
+    hexes = landing_hexes(match)
+    answer = str((yield choose(c.US, f"Land {piece.id} on which beach hex?", "11.2",
+                               [Option(h, f"{h} ({c.beach_colour(h)} beach)") for h in hexes],
+                               kind="landing_hex", context={"unit": piece.id})))
+    v = match.state.vars
+    v[c.V_LANDED].setdefault(c.beach_colour(answer) or "", []).append(answer)
+    match.state.pieces.move(piece.id, answer)  # under the units there (11.3)
+    v[c.V_MOVED].append(piece.id)
+    if c.units_at(match, answer, c.JAPAN):
+        v[c.V_MUST_ATTACK].setdefault(answer, []).append(piece.id)
+        match.emit("landing", "11.2", f"{piece.id} lands on {answer}, held by the Japanese: it "
+                   "must attack in the next combat phase", unit=piece.id, to=answer)
+    else:
+        match.emit("landing", "11.2", f"{piece.id} lands on {answer} "
+                   f"({c.beach_colour(answer)} beach)", unit=piece.id, to=answer)
+    return None
+
+
+# -- 11.4 reserves ----------------------------------------------------------------------
+
+def reserve_regiments(match: Match) -> list[int]:
+    """11.4: the 3rd Division regiments whose three battalions are all in the Reserves box."""
+    regs: dict[int, int] = {}
+    for p in c.units(match, c.US, on_map=False):
+        if p.location == c.RESERVES and p.kind == "marine" and p.attrs.get("regiment"):
+            regs[p.attrs["regiment"]] = regs.get(p.attrs["regiment"], 0) + 1
+    return sorted(r for r, n in regs.items() if n == 3)
+
+
+def reserve_options(match: Match) -> list[Option]:
+    """11.4: after Turn 1, a regiment (three battalions and one support unit), alone or with
+    the 3rd Division tank battalion."""
+    if match.state.turn <= 1:
+        return []
+    last = 16 - int(match.state.vars[c.V_RESERVES])
+    out = []
+    tank = _reserve_tank(match)
+    for r in reserve_regiments(match):
+        out.append(Option(f"reserve:{r}", f"Commit the {r}th Marines from reserve (the game "
+                          f"ends a turn sooner, after Turn {last - 1})"))
+        if tank is not None:
+            out.append(Option(f"reserve:{r}+tank", f"Commit the {r}th Marines with {tank.id} "
+                              f"(the game ends after Turn {last - 1})"))
+    return out
+
+
+def _reserve_tank(match: Match) -> Piece | None:
+    for p in c.units(match, c.US, on_map=False):
+        if p.location == c.RESERVES and c.is_tank(p):
+            return p
+    return None
+
+
+def commit_reserve(match: Match, arg: str) -> None:
+    """11.4, 4.1: move a regiment's three battalions and one support unit (its own
+    flamethrowers, else any support unit in reserve), and the tank battalion if asked, to
+    Available for Landing; the game is shortened by one turn."""
+    reg_s, _, extra = arg.partition("+")
+    reg = int(reg_s)
+    here = [p for p in c.units(match, c.US, on_map=False) if p.location == c.RESERVES]
+    moving = [p for p in here if p.kind == "marine" and p.attrs.get("regiment") == reg]
+    supports = sorted((p for p in here if c.is_support(p) and not c.is_tank(p)),
+                      key=lambda p: (p.attrs.get("regiment") != reg, p.id))
+    if supports:
+        moving.append(supports[0])
+    tank = _reserve_tank(match)
+    if extra == "tank" and tank is not None:
+        moving.append(tank)
+    for p in moving:
+        match.state.pieces.move(p.id, c.AVAILABLE)
+    match.state.vars[c.V_RESERVES] += 1
+    last = 16 - int(match.state.vars[c.V_RESERVES])
+    match.emit("reserves", "11.4", f"the {reg}th Marines come forward from reserve "
+               f"({', '.join(p.id for p in moving)}): the game now ends after Turn {last}",
+               units=[p.id for p in moving], last_turn=last)
+
+
+# -- 11.5-11.7 replacements -------------------------------------------------------------
+
+def start_replacements(match: Match) -> None:
+    """11.5: two replacement steps at the start of each first movement phase; 11.7 notes the
+    reduced units then at least four hexes from every Japanese unit."""
+    v = match.state.vars
+    v[c.V_REPLACEMENTS] = REPLACEMENT_STEPS
+    v[c.V_REBUILT] = []
+    enemy = c.hexes_of(match, c.JAPAN)
+    v[c.V_REPAIRABLE] = [p.id for p in c.units(match, c.US)
+                         if p.steps == 1 and p.max_steps == 2
+                         and (c.distance_to(p.location, enemy) or 99) >= REPAIR_DISTANCE]
+
+
+def replaceable(match: Match) -> list[Piece]:
+    """11.6, 11.7: the units a replacement step may rebuild now."""
+    v = match.state.vars
+    if v[c.V_REPLACEMENTS] <= 0:
+        return []
+    out = []
+    for p in c.units(match, c.US, on_map=False):
+        if p.id in v[c.V_REBUILT]:
+            continue  # 11.6: one step a turn for an eliminated two-step unit
+        rebuild = p.location == c.US_ELIMINATED
+        repair = p.steps < p.max_steps and (p.location == c.AVAILABLE or (
+            c.is_hex(p.location) and p.id in v[c.V_REPAIRABLE]))
+        if rebuild or repair:
+            out.append(p)
+    return out
+
+
+def replacement_options(match: Match) -> list[Option]:
+    """11.5: one option per unit a step may rebuild."""
+    return [Option(f"replace:{p.id}", f"Replace a step of {p.id} ({p.location})")
+            for p in replaceable(match)]
+
+
+def replace_step(match: Match, unit_id: str) -> None:
+    """11.6, 11.7: spend one replacement step on a unit. An eliminated unit returns to
+    Available for Landing with one step (one step a turn); a unit rebuilt at sea may not land
+    this phase, one rebuilt on the map may not move this phase."""
+    v = match.state.vars
+    p = match.state.pieces[unit_id]
+    v[c.V_REPLACEMENTS] -= 1
+    if p.location == c.US_ELIMINATED:
+        p.steps = 1
+        p.face = "back" if p.max_steps > 1 else p.face
+        match.state.pieces.move(p.id, c.AVAILABLE)
+        v[c.V_REBUILT].append(p.id)
+        v[c.V_NO_LAND].append(p.id)
+        match.emit("replacement", "11.6", f"{p.id} is rebuilt from the Eliminated Units box "
+                   "to Available for Landing", unit=p.id)
+        return
+    p.steps = p.max_steps
+    p.face = "front"
+    if p.location == c.AVAILABLE:
+        v[c.V_NO_LAND].append(p.id)
+        match.emit("replacement", "11.6", f"{p.id} is rebuilt to full strength at sea", unit=p.id)
+    else:
+        v[c.V_NO_MOVE].append(p.id)
+        match.emit("replacement", "11.7", f"{p.id} is rebuilt to full strength in {p.location} "
+                   "and may not move this phase", unit=p.id)

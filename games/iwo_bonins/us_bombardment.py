@@ -1,0 +1,79 @@
+"""8.0 US bombardment: availability (8.1, 8.4), placement on the defender of a declared
+attack (8.2) and resolution: suppression (8.3)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tabletop.core.match import Match
+from tabletop.core.pieces import Piece
+
+from . import common as c
+
+BASE_MARKERS = 9  # 8.1
+MAX_PER_HEX = 2  # 8.2
+
+
+def airfield_free(match: Match, feature: str) -> bool:
+    """8.1: every hex holding part of the airfield is free of Japanese units and ZOC."""
+    comp = c.components()
+    af = set(comp.map.hexes_with(feature))
+    return not (af & (c.hexes_of(match, c.JAPAN) | c.zoc_of(match, c.JAPAN)))
+
+
+def markers_available(match: Match) -> int:
+    """8.1, 8.4: nine markers; a tenth with Airfield No. 1 free of the Japanese and their
+    ZOC, an eleventh with both No. 1 and No. 2; no extra markers in a Storm."""
+    if match.state.vars[c.V_WEATHER] == "Storm":
+        return BASE_MARKERS
+    if not airfield_free(match, "airfield_1"):
+        return BASE_MARKERS
+    return BASE_MARKERS + (2 if airfield_free(match, "airfield_2") else 1)
+
+
+def start_phase(match: Match) -> None:
+    """8.1, 8.2: the markers for this first combat phase (unused ones are lost after it)."""
+    n = markers_available(match)
+    match.state.vars[c.V_BOMBARDMENT] = n
+    match.emit("bombardment_available", "8.1", f"the US has {n} bombardment markers this "
+               "phase", markers=n)
+
+
+def suppress_chance(match: Match) -> Fraction:
+    """8.3a: a marker suppresses on 1-3 (1-2 in a Storm)."""
+    return Fraction(2 if match.state.vars[c.V_WEATHER] == "Storm" else 3, 6)
+
+
+def bombard(match: Match, defender: Piece, count: int) -> bool:
+    """8.2, 8.3: place ``count`` markers on the defender's hex and roll 1d6 for each; any
+    success suppresses it (its marker is flipped; failed markers are removed). The markers
+    return to the pool after the attack. Returns whether the defender is suppressed."""
+    v = match.state.vars
+    count = min(count, v[c.V_BOMBARDMENT], MAX_PER_HEX)
+    if count <= 0:
+        return False
+    v[c.V_BOMBARDMENT] -= count
+    pool = [p for p in match.state.pieces.at(c.MARKER_POOL) if p.kind == "bombardment"]
+    hex_id = defender.location
+    top = 2 if v[c.V_WEATHER] == "Storm" else 3
+    suppressed = False
+    for marker in pool[:count]:
+        match.state.pieces.move(marker.id, hex_id)
+        roll = match.dice.d6(purpose="US bombardment", section="8.3")
+        if roll <= top:
+            suppressed = True
+            marker.face = "back"
+        match.emit("bombardment", "8.3", f"bombardment of {hex_id}: roll {roll} "
+                   f"({'suppressed' if roll <= top else 'no effect'}; 1-{top} suppresses)",
+                   hex=hex_id, roll=roll)
+    if suppressed:
+        v[c.V_SUPPRESSED].append(defender.id)
+    return suppressed
+
+
+def clear_markers(match: Match, hex_id: str) -> None:
+    """8.2: markers come off the map once their attack is resolved."""
+    for p in list(match.state.pieces.at(hex_id)):
+        if p.kind == "bombardment":
+            p.face = "front"
+            match.state.pieces.move(p.id, c.MARKER_POOL)
