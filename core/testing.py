@@ -8,8 +8,10 @@ the end replays the record to the same state hash. Requires hypothesis (a dev de
 from __future__ import annotations
 
 import json
+import os
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -85,6 +87,39 @@ def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | No
             else:  # pragma: no cover - a failure path
                 raise AssertionError("an illegal decision was accepted")
             assert fresh.state_hash() == before
+
+
+def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: str | None = None,
+                 options: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+    """Play seeded bot games (each side its default bot, or ``bot``) and summarise each one:
+    result, decisions taken, events logged and the final state hash."""
+    from .registry import make_agent
+
+    out: dict[str, JSON] = {}
+    for seed in seeds:
+        match = Match(game, scenario=scenario, seed=seed, options=options)
+        agents = {side: make_agent(game, side, bot or game.default_bot(side), seed)
+                  for side in game.info.players}
+        match.run(agents)
+        out[str(seed)] = {"result": match.result.level if match.result else None,
+                          "decisions": len(match.decisions), "events": len(match.log),
+                          "state_hash": match.state_hash()}
+    return out
+
+
+def check_golden(path: str | Path, got: JSON) -> None:
+    """Compare a summary with its pinned golden file; TABLETOP_REGOLD=1 (re)writes the file.
+
+    A missing golden file fails (so a forgotten file cannot pass silently).
+    """
+    target = Path(path)
+    if os.environ.get("TABLETOP_REGOLD"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if not target.exists():
+        raise AssertionError(f"golden file {target} is missing; run the test with TABLETOP_REGOLD=1")
+    pinned = json.loads(target.read_text(encoding="utf-8"))
+    assert pinned == got, f"{target}: the games no longer play as pinned (TABLETOP_REGOLD=1 re-pins)"
 
 
 def game_state_machine(game: Game, *, scenario: str | None = None,

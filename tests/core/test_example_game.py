@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import settings
 from tabletop.core.errors import IllegalDecision
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import check_conformance, game_state_machine
+from tabletop.core.testing import check_conformance, check_golden, game_state_machine, golden_games
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
@@ -106,12 +105,16 @@ def test_illegal_decision_is_refused() -> None:
 
 def test_golden_playthroughs() -> None:
     """Golden games: seeded bot games end exactly as pinned (set TABLETOP_REGOLD=1 to re-pin)."""
-    got = {}
-    for seed in (1, 2, 3):
-        m = bots_match(seed)
-        assert m.result is not None
-        got[str(seed)] = {"result": m.result.level, "decisions": len(m.decisions),
-                          "state_hash": m.state_hash()}
-    if os.environ.get("TABLETOP_REGOLD"):
-        GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
-    assert json.loads(GOLDEN.read_text()) == got
+    check_golden(GOLDEN, golden_games(GAME, (1, 2, 3)))
+
+
+def test_golden_check_fails_on_a_changed_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The golden check can fail: a different pinned hash, or a missing file, is reported."""
+    monkeypatch.delenv("TABLETOP_REGOLD", raising=False)
+    got = golden_games(GAME, (1,))
+    path = tmp_path / "g.json"
+    with pytest.raises(AssertionError, match="missing"):
+        check_golden(path, got)
+    path.write_text(json.dumps({"1": {**got["1"], "state_hash": "0"}}))  # type: ignore[dict-item]
+    with pytest.raises(AssertionError, match="no longer play as pinned"):
+        check_golden(path, got)
