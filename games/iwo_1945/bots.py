@@ -8,8 +8,11 @@ cohesion allows, regroups tired regiments and lands reserves when the beaches ar
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
+from functools import cache
+from math import factorial
 from typing import Any
 
 from tabletop.core.canonical import JSON
@@ -23,6 +26,59 @@ REGROUP_BELOW = 6
 GOOD_CARDS = ("command_coordination", "amtracs")
 
 
+_OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolled again, 6.0)
+
+
+@cache
+def _outcomes(k: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """The distribution of k settled dice as counts of 1, 2, 4, 5, 6."""
+    res = []
+    for comp in itertools.product(range(k + 1), repeat=5):
+        if sum(comp) == k:
+            p = factorial(k)
+            for n in comp:
+                p //= factorial(n)
+            res.append((comp, p / 5 ** k))
+    return tuple(res)
+
+
+def _stop_value(s: tuple[int, int, int, int], need: int) -> float:
+    n1, n2, n5, n6 = s
+    return min(need, n5 // 2 + n6 // 2) - 1.0 * (n1 // 2) - 0.3 * (n2 // 2)
+
+
+@cache
+def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
+           ) -> tuple[float, tuple[int, int, int, int] | None]:
+    """6.0 attack dice: the best value of dice (counts of 1, 2, 5, 6) with ``depth`` rerolls
+    left, each costing ``lam`` (a Japanese marker = 1, a USMC marker = -1)."""
+    best, act = _stop_value(s, need), None
+    if depth == 0:
+        return best, act
+    n1, n2, n5, n6 = s
+    for r1 in {0, n1}:
+        for r2 in {0, n2}:
+            for r5 in {0, n5 % 2, n5}:
+                for r6 in {0, n6 % 2, n6}:
+                    k = r1 + r2 + r5 + r6
+                    if k == 0:
+                        continue
+                    base = (n1 - r1, n2 - r2, n5 - r5, n6 - r6)
+                    ev = -lam
+                    for comp, p in _outcomes(k):
+                        ns = (base[0] + comp[0], base[1] + comp[1], base[2] + comp[3],
+                              base[3] + comp[4])
+                        ev += p * _value(ns, need, lam, depth - 1)[0]
+                    if ev > best + 1e-9:
+                        best, act = ev, (r1, r2, r5, r6)
+    return best, act
+
+
+def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:
+    """How many 1s, 2s, 5s and 6s to reroll now (None: stop)."""
+    return _value(s, need, lam, 4)[1]
+
+
 class World:
     """The USMC view, indexed: what stands where, cohesion, exhaustion, control."""
 
@@ -34,6 +90,8 @@ class World:
         self.control: dict[str, str] = view["vars"]["control"]
         self.exhausted = {p["attrs"].get("regiment") for p in view["pieces"]
                           if p["kind"] == "exhaustion" and p["attrs"].get("regiment")}
+        draw = view["decks"]["japanese"].get("draw", {})
+        self.japanese_left = int(draw["count"]) if isinstance(draw, dict) else len(draw)
         hand = view["decks"]["usmc"].get("hand:USMC", [])
         self.hand = [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
@@ -126,6 +184,8 @@ class HeuristicBot:
                 for q in P.adjacent(pos):
                     if P.is_island(q) and w.vacant(q) and w.control[q] == P.JAPAN:
                         return {"kind": "move", "regiment": rid, "dest": q}
+        if "place_new_wave" in values:
+            return {"kind": "place_new_wave"}
         if "attack" in values:
             best = None
             for rid in regs:
@@ -138,20 +198,17 @@ class HeuristicBot:
                         best = (score, rid, q)
             if best is not None:
                 return {"kind": "attack", "regiment": best[1], "target": best[2]}
-        if "place_new_wave" in values and len(regs) < 6:
-            return {"kind": "place_new_wave"}
         if "regroup" in values:
             tired = [r for r in regs if w.cohesion(r) < REGROUP_BELOW or not w.fresh(r)]
             if tired:
                 return {"kind": "regroup", "regiment": min(tired, key=w.cohesion)}
-        if "place_new_wave" in values:
-            return {"kind": "place_new_wave"}
         return None
 
     def _targets(self, w: World, pos: str) -> list[str]:
         if w.kinds(pos, "infiltration"):
             return [pos]
-        return [q for q in P.adjacent(pos) if w.japs(q) or w.kinds(q, "infiltration")]
+        late = w.japanese_left <= 4  # cubes cost actions; clear them near the end (7.0)
+        return [q for q in P.adjacent(pos) if w.japs(q) or (late and w.kinds(q, "infiltration"))]
 
     def _target_score(self, w: World, q: str) -> float:
         if not w.japs(q):
@@ -159,6 +216,8 @@ class HeuristicBot:
         s = 10.0 - 3 * w.japs(q) - 2 * w.kinds(q, "bunker")
         if P.is_mountain(q):
             s -= 2
+        if q == P.SURIBACHI:
+            s += 5  # 2.0: +2 cohesion to all, and its guns fall silent
         return s - P.priority(q) / 10
 
     # -- the steps of an action ----------------------------------------------------------------
@@ -197,20 +256,18 @@ class HeuristicBot:
         return "roll"
 
     def _reroll_set(self, w: World, faces: list[int], free: int, coh: int, target: str) -> list[int]:
+        """The dice to reroll, by a small dynamic programme over the 6.0 dice (see reroll_plan)."""
+        if not free and coh <= 1:
+            return []
+        need = min(3, max(1, w.japs(target) + w.kinds(target, "bunker")))
+        lam = 0.0 if free else (0.15 if coh >= 8 else 0.3 if coh >= 6 else 0.6)
+        if w.japanese_left == 0 and not free:
+            lam = 0.1  # the last turn: cohesion is worth little now (7.0)
         c = Counter(faces)
-        hits = c[5] // 2 + c[6] // 2
-        bad = [1] * c[1] + [2] * c[2]
-        singles = [f for f in (5, 6) if c[f] % 2 == 1]
-        need = max(1, w.japs(target))
-        if not free and coh <= 3:
+        act = reroll_plan((c[1], c[2], c[5], c[6]), need, lam)
+        if act is None:
             return []
-        if c[1] >= 2 or c[2] >= 2:
-            return bad
-        if hits >= need:
-            return []
-        if free or coh >= 5:
-            return bad if bad else singles[:1]
-        return []
+        return [1] * act[0] + [2] * act[1] + [5] * act[2] + [6] * act[3]
 
     def _advance(self, w: World, d: Decision, values: list[Any]) -> Any:
         return "advance"
@@ -240,10 +297,6 @@ class HeuristicBot:
         return max(values, key=w.cohesion)
 
     def _discard(self, w: World, d: Decision, values: list[Any]) -> Any:
-        for v in values:
-            if isinstance(v, str) and card_id_of(v[5:]) in ("star_shells", "counter_battery_fire") \
-                    and len(values) > 3:
-                return v
         return "keep"
 
     def _japanese_turn_card(self, w: World, d: Decision, values: list[Any]) -> Any:
