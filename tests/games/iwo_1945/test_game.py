@@ -102,6 +102,10 @@ def test_cli_auto_json_render_and_terminal() -> None:
         assert out.exit_code == 0, out.output
         svg = Path("board.svg").read_text()
         assert "Suribachi" in svg and "<svg" in svg
+        out = runner.invoke(cli, ["play", "iwo_1945", "--auto", "--seed", "4", "--save", "g.json"])
+        assert out.exit_code == 0, out.output
+        out = runner.invoke(cli, ["replay", "g.json"])
+        assert out.exit_code == 0 and "replay verified" in out.output
     out = runner.invoke(cli, ["play", "iwo_1945", "--seed", "3"], input="3\n1\nm\nq\n")
     assert "hand:" in out.output and "Japanese AI card" in out.output
     assert "[mt_suribachi] Mt. Suribachi" in out.output

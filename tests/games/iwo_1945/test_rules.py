@@ -639,3 +639,19 @@ def test_7_0_one_last_usmc_turn_after_the_last_japanese_card() -> None:
     m.run({"USMC": make_agent(GAME, "USMC", "first", 9)})
     assert m.state.turn == 31 and len(m.log.of_kind("japanese_card")) >= 30
     assert m.state.decks["japanese"].pile("draw") == []
+
+
+def test_6_0_fields_of_fire_every_adjacent_position_fires() -> None:
+    """6.0 Fields of Fire (our definition, docs §5): every Japanese-occupied position adjacent
+    to the highest-priority USMC island position makes one 3-die fire attack on it."""
+    from tabletop.games.iwo_1945.components import FieldsOfFire
+
+    m = board(**{"3_9": ("field_1", 12)})
+    for p in ("the_neck", "airfield_2", "hill_362"):
+        put_japanese(m, p, 1)
+    script(m, [4, 2, 2] * 3)
+    seq = len(m.log)
+    drive(m, japanese_turn.effect_fields(m, FieldsOfFire(type="fields_of_fire", target="island"),
+                                         "Interlocking Fire"))
+    assert P.cohesion(m, "3/9") == 9
+    assert len([e for e in m.log.since(seq) if "fire attack from" in e.text]) == 3
