@@ -43,11 +43,12 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
     """
     origin = piece.location
     what = "DRIP" if in_place else "DR"
+    who = ju.shown(piece)
     if not c.is_hex(origin):
         raise ValueError(f"15.3: {piece.id} is not on the map ({origin!r}) and cannot redeploy")
     if c.in_suribachi_sector(origin):
         ju.reveal(piece)
-        match.emit("redeploy", "17.0", f"{what} ({section}) against {piece.id} in the Suribachi "
+        match.emit("redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
                    f"sector ({origin}) is NE: the defender stays in the hex, face up",
                    piece=piece.id, hex=origin, result="NE")
         return None
@@ -60,31 +61,31 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
                                kind=KIND_SUBSTITUTE, context={"unit": piece.id, "hex": origin})
             if not use:
                 ju.place(match, piece, origin)
-                match.emit("redeploy", "18.4", f"{piece.id} redeploys in place at {origin} "
+                match.emit("redeploy", "18.4", f"{who} redeploys in place at {origin} "
                            f"({section}); the Japanese player takes no substitute",
                            piece=piece.id, hex=origin, in_place=True)
                 return None
         _fill(match, piece, origin, origin, section, "15.4",
-                         f"redeploys in place at {origin}")
+              f"redeploys in place at {origin}", who)
         return None
-    sector = ju.roll_sector(match, section="15.3", purpose=f"redeployment sector of {piece.id}")
+    sector = ju.roll_sector(match, section="15.3", purpose=f"redeployment sector ({origin})")
     hexes = [] if c.is_sector_cleared(match, sector) else ju.eligible_hexes(match, sector)
     if not hexes:
         why = "is cleared" if c.is_sector_cleared(match, sector) else \
             "has no unoccupied deployment hex within two hexes of a dug-in unit"
-        match.emit("redeploy", "15.3", f"{piece.id} must redeploy ({section}): sector {sector} "
+        match.emit("redeploy", "15.3", f"{who} must redeploy ({section}): sector {sector} "
                    f"(rolled) {why}, so it remains eliminated in the container",
                    piece=piece.id, sector=sector, hex=None)
         return None
     target, why = yield from ju.choose_placement(match, hexes, section="15.3",
-                                                 what=f"the redeploying {piece.id}")
+                                                 what="the redeploying unit")
     _fill(match, piece, target, origin, section, "15.3",
-                     f"redeploys to {target} in sector {sector} (rolled; {why})")
+          f"redeploys to {target} in sector {sector} (rolled; {why})", who)
     return None
 
 
 def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rule: str,
-          how: str) -> None:
+          how: str, who: str) -> None:
     """15.3: put a unit of the container on ``target``: a blind substitute when the
     container holds two or more units; otherwise another dug-in unit may be taken from the
     map (16.2 (2) order, 1-3 on 1d6) and the two drawn blindly for the two hexes."""
@@ -93,14 +94,14 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
         assert sub is not None
         ju.place(match, sub, target)
         same = sub.id == piece.id
-        match.emit("redeploy", rule, f"{piece.id} {how} ({caller}): a blind substitute from the "
+        match.emit("redeploy", rule, f"{who} {how} ({caller}): a blind substitute from the "
                    f"container takes the hex{' (it drew the unit itself)' if same else ''}",
                    piece=piece.id, substitute=sub.id, hex=target, origin=origin)
         return None
     taken = _take_from_map(match, exclude={target})
     if taken is None:
         ju.place(match, piece, target)
-        match.emit("redeploy", rule, f"{piece.id} {how} ({caller}): it is alone in the "
+        match.emit("redeploy", rule, f"{who} {how} ({caller}): it is alone in the "
                    "container and no dug-in unit was taken from the map (every check rolled "
                    "4-6), so the unit itself takes the hex", piece=piece.id, substitute=piece.id,
                    hex=target, origin=origin)
@@ -112,7 +113,7 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
     other = taken if first.id == piece.id else piece
     ju.place(match, first, target)
     ju.place(match, other, second_hex)
-    match.emit("redeploy", rule, f"{piece.id} {how} ({caller}): it was alone in the container, "
+    match.emit("redeploy", rule, f"{who} {how} ({caller}): it was alone in the container, "
                f"so the dug-in unit at {second_hex} was taken (16.2 (2) order, 1-3); drawn "
                f"blindly, one goes to {target} and the other back to {second_hex}",
                piece=piece.id, substitute=first.id, hex=target, origin=origin,

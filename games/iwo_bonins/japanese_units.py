@@ -51,6 +51,12 @@ def reveal(piece: Piece) -> None:
     piece.face, piece.hidden = "front", False
 
 
+def shown(piece: Piece) -> str:
+    """How the log names a Japanese unit: its id when face up, else only its hex (14.2: the
+    US player may not examine a dug-in unit; the id stays in the event's data)."""
+    return f"the dug-in unit at {piece.location}" if piece.hidden else piece.id
+
+
 def is_two_player(match: Match) -> bool:
     """18.0: the Japanese side is a player (Decisions for Japan) rather than the rules."""
     return bool(match.state.vars.get(c.V_TWO_PLAYER))

@@ -12,25 +12,60 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
+import yaml
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
 from tabletop.core.match import Match
+from tabletop.core.tables import Table
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import japanese_units as ju
 
 Build = Callable[..., Match]
 
+#: The CRT these tests are written against (the first reconstruction, 1.0). The live
+#: crt.yaml is a calibration knob; pinning it keeps these procedure tests (which line, which
+#: shift, which CRMT column) independent of the balance work. The results named in the
+#: tests' comments are read from this table.
+PINNED_CRT = """
+id: crt
+name: Combat Results Table (pinned for the Japanese-side tests)
+section: "9.1"
+dice: 1d6
+columns: ["<=0", "+1..+2", "+3..+4", "+5..+6", "+7..+8", "+9..+10", "+11..+13", ">=+14"]
+lines:
+  clear:
+    1: [Ae, A3, A2, A1, NE, NE, Ex, D2]
+    2: [A3, A2, A1, NE, NE, Ex, D2, D3]
+    3: [A2, A1, NE, NE, Ex, D2, D3, D3]
+    4: [A1, NE, NE, Ex, D2, D3, D3, De]
+    5: [NE, NE, Ex, D2, D3, D3, De, De]
+    6: [NE, Ex, D2, D3, De, De, De, De]
+line_shifts:
+  beach:    {of: clear, shift: 0}
+  broken:   {of: clear, shift: -1}
+  rough:    {of: clear, shift: -2}
+  mine:     {of: clear, shift: -2}
+  mountain: {of: clear, shift: -3}
+  ravine:   {of: clear, shift: -3}
+  hill:     {of: clear, shift: -3}
+"""
+
 
 @pytest.fixture
-def jp_match() -> Iterator[Build]:
+def jp_match(monkeypatch: pytest.MonkeyPatch) -> Iterator[Build]:
     """Build a match with scripted dice and an empty island (every Japanese unit set aside in
-    the two-player pool, every US unit in its box); restores GAME.info afterwards, and checks
-    that every scripted die was used (a test leaving dice unused took another path)."""
+    the two-player pool, every US unit in its box), reading the pinned CRT; restores GAME.info
+    afterwards, and checks that every scripted die was used (a test leaving dice unused took
+    another path)."""
     original = GAME.info
     GAME.info = dataclasses.replace(original, playable=True)
     built: list[Match] = []
+    live = c.components()
+    pinned = dataclasses.replace(live, tables={**live.tables,
+                                               "crt": Table.from_data(yaml.safe_load(PINNED_CRT))})
+    monkeypatch.setattr(c, "components", lambda: pinned)
 
     def build(dice: Sequence[int] = (), *, options: dict[str, Any] | None = None,
               beachhead: str | None = "east", empty: bool = True) -> Match:
