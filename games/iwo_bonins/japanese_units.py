@@ -12,6 +12,8 @@ instead of 14.5's terrain priority; see :func:`choose_placement`.
 
 from __future__ import annotations
 
+from functools import cache
+
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import distance
 from tabletop.core.match import Match, Procedure
@@ -99,27 +101,43 @@ def placement_priority(hex_id: str) -> int:
     return min(p for p in prios if p is not None)
 
 
-def eligible_hexes(match: Match, sector: int, *, exclude: str | None = None) -> list[str]:
+def eligible_hexes(match: Match, sector: int, *, exclude: str | None = None,
+                   dug_in: set[str] | None = None) -> list[str]:
     """14.5: the unoccupied deployment and redeployment hexes of a numbered sector (none once
     it is cleared, 13.0) within two hexes of a dug-in Japanese unit; a US ZOC does not
     matter (the tunnels). Suribachi is never a numbered sector (17.0). ``exclude`` names a
-    unit that does not count as the dug-in neighbour (one leaving its hex)."""
-    comp = c.components()
-    dug_in = [comp.map.hex(p.location) for p in c.units(match, c.JAPAN)
-              if c.is_dug_in(p) and p.id != exclude]
-    out: list[str] = []
-    for hid in c.operative_deployment_hexes(match, sector):
-        if c.units_at(match, hid):
-            continue
-        h = comp.map.hex(hid)
-        if any(distance(h, d) <= 2 for d in dug_in):
-            out.append(hid)
-    return out
+    unit that does not count as the dug-in neighbour (one leaving its hex); ``dug_in`` gives
+    the dug-in units' hexes when the caller has them."""
+    if c.is_sector_cleared(match, sector):
+        return []
+    dug = dug_in if dug_in is not None else dug_in_hexes(match, exclude=exclude)
+    return [hid for hid in _deployment_hexes(sector)
+            if not c.units_at(match, hid) and not within_two(hid).isdisjoint(dug)]
 
 
-def eligible_anywhere(match: Match, *, exclude: str | None = None) -> list[str]:
+def dug_in_hexes(match: Match, *, exclude: str | None = None) -> set[str]:
+    """14.2: the hexes holding a dug-in Japanese unit (but ``exclude``'s)."""
+    return {p.location for p in c.units(match, c.JAPAN) if c.is_dug_in(p) and p.id != exclude}
+
+
+@cache
+def _deployment_hexes(sector: int) -> tuple[str, ...]:
+    return tuple(c.deployment_hexes(sector))
+
+
+@cache
+def within_two(hex_id: str) -> frozenset[str]:
+    """14.5: the hexes no more than two hexes (one intervening hex) from a hex."""
+    m = c.components().map
+    h = m.hex(hex_id)
+    return frozenset(m.label(n) for n in m.hexes() if distance(h, n) <= 2)
+
+
+def eligible_anywhere(match: Match, *, exclude: str | None = None,
+                      dug_in: set[str] | None = None) -> list[str]:
     """18.2.1: every hex of any numbered sector eligible for replacement arrival (14.5)."""
-    return [h for s in NUMBERED_SECTORS for h in eligible_hexes(match, s, exclude=exclude)]
+    dug = dug_in if dug_in is not None else dug_in_hexes(match, exclude=exclude)
+    return [h for s in NUMBERED_SECTORS for h in eligible_hexes(match, s, dug_in=dug)]
 
 
 def best_by_priority(match: Match, hexes: list[str], *, section: str) -> tuple[str, str]:

@@ -122,13 +122,14 @@ def _actions(match: Match, done: set[str]) -> list[Option]:
     from .japanese_operations import movement_allowance
 
     options: list[Option] = []
+    dug = ju.dug_in_hexes(match)
     for p in sorted(c.units(match, c.JAPAN), key=lambda p: p.location):
         if p.id in done:
             continue
         if ju.can_move(p):
             options.append(Option(f"move:{p.id}", f"Turn up {p.id} at {p.location} and move it",
                                   info=f"MA {movement_allowance(match, p)}"))
-        if c.is_dug_in(p) and ju.eligible_anywhere(match, exclude=p.id):
+        if c.is_dug_in(p) and ju.eligible_anywhere(match, dug_in=dug - {p.location}):
             need = 2 if _adjacent_to_us(match, p.location) else 3
             options.append(Option(f"tunnel:{p.id}", f"Tunnel movement for {p.id} at "
                                   f"{p.location}", info=f"succeeds on 1-{need}"))
@@ -194,6 +195,8 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
                    f"(needs 1-{need})", piece=piece.id)
         return None
     hexes = ju.eligible_anywhere(match, exclude=piece.id)
+    if not hexes:  # cannot happen: the option is offered only with a hex to go to
+        return None
     dest = str((yield choose(c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
                              [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes],
                              kind=KIND_TUNNEL, context={"unit": piece.id, "from": start})))
