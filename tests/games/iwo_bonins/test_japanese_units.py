@@ -67,9 +67,10 @@ def jp_match(monkeypatch: pytest.MonkeyPatch) -> Iterator[Build]:
                                                "crt": Table.from_data(yaml.safe_load(PINNED_CRT))})
     monkeypatch.setattr(c, "components", lambda: pinned)
 
-    def build(dice: Sequence[int] = (), *, options: dict[str, Any] | None = None,
-              beachhead: str | None = "east", empty: bool = True) -> Match:
-        m = Match(GAME, seed=1, dice_script=list(dice), options=options)
+    def build(dice: Sequence[int] | None = (), *, options: dict[str, Any] | None = None,
+              beachhead: str | None = "east", empty: bool = True, seed: int = 1) -> Match:
+        script = None if dice is None else list(dice)
+        m = Match(GAME, seed=seed, dice_script=script, options=options)
         if empty:
             for p in c.units(m, c.JAPAN):
                 m.state.pieces.move(p.id, c.JP_POOL)
