@@ -91,3 +91,34 @@ def test_redeploy_keeps_the_invariants(jp_match: Build) -> None:
             if c.is_hex(p.location):
                 drive_first(m, redeploy(m, p, in_place=rng.random() < 0.5, section="test"))
                 check(m, before)
+
+
+def test_solitaire_japan_never_decides_and_cites_rules(jp_match: Build) -> None:
+    """1.0, 13.0-17.0: in the solitaire game the Japanese side never gets a Decision, and
+    every event of the Japanese phases carries the rule section that caused it."""
+    from tabletop.core.testing import play_random_game
+
+    allowed = ("5.1", "9.", "13.", "14.", "15.", "16.", "17.")
+    for seed in (0, 1):
+        m = play_random_game(GAME, seed, scenario="solitaire", max_decisions=20000, check_every=100)
+        assert m.finished
+        assert all(e.data.get("player") != c.JAPAN for e in m.log.of_kind("decision"))
+        jp = [e for e in m.log if e.phase in ("jp_move", "jp_combat")
+              and e.kind not in ("phase", "roll", "shuffle", "decision")]
+        assert jp, "the Japanese phases did something"
+        for e in jp:
+            assert e.section.startswith(allowed), f"{e.kind} {e.section}: {e.text}"
+
+
+def test_two_player_game_with_the_japanese_bot(jp_match: Build) -> None:
+    """18.0: a whole two-player game, the Japanese bot against the random US, ends; every
+    Japanese decision cites an 18.x section."""
+    from tabletop.core.agents import RandomAgent
+    from tabletop.games.iwo_bonins.bots_japan import JapaneseBot
+
+    m = Match(GAME, scenario="two_player", seed=4)
+    m.run({c.US: RandomAgent(c.US, 4), c.JAPAN: JapaneseBot(c.JAPAN, 4)}, max_decisions=20000)
+    assert m.finished
+    sections = {e.section for e in m.log.of_kind("decision") if e.data.get("player") == c.JAPAN}
+    assert sections and all(s.startswith("18.") for s in sections)
+    assert GAME.invariants(m) == []
