@@ -176,7 +176,7 @@ def test_units_beyond_4_mp_are_not_checked(jp_match: Build) -> None:
 
 def test_equidistant_units_die_roll(jp_match: Build) -> None:
     """15.5 step 2: a die chooses between equidistant units (in hex order)."""
-    m = jp_match([1, 2, 1, 2, 1])  # choose 2nd of [1211, 1312]; CRT roll 1 -> Ae
+    m = jp_match([1, 2, 1, 5, 1])  # 5: the 2nd of [1211, 1312] (4-6); CRT roll 1 -> Ae
     ready(m, [1])
     put(m, "309", "1211")
     put(m, "310", "1312")

@@ -35,7 +35,7 @@ def test_suribachi_drip_is_ne(jp_match: Build) -> None:
 def test_dr_with_substitute_from_container(jp_match: Build) -> None:
     """15.3: the unit goes into the container; the new hex is found as for a replacement
     (14.5); with two or more units in the container a blind substitute takes it."""
-    m = jp_match([2, 2])  # sector 2; the substitute: 2nd of ["310", "311"] (id order)
+    m = jp_match([2, 5])  # sector 2; the substitute: 2nd of ["310", "311"] (id order; 4-6)
     put(m, "309", "1414")
     put(m, "311", "1512")  # the defender
     put(m, "310", c.CONTAINER)
@@ -48,7 +48,7 @@ def test_dr_with_substitute_from_container(jp_match: Build) -> None:
 
 def test_dr_substitute_is_another_unit(jp_match: Build) -> None:
     """15.3: the blind draw may give another unit than the redeploying one."""
-    m = jp_match([2, 1])  # sector 2; substitute: 1st of ["310", "311"]
+    m = jp_match([2, 1])  # sector 2; substitute: 1st of ["310", "311"] (1-3)
     put(m, "309", "1414")
     put(m, "311", "1512")
     put(m, "310", c.CONTAINER)

@@ -205,13 +205,23 @@ def test_replacement_may_go_into_us_zoc_not_on_us_unit(jp_match: Build) -> None:
 
 def test_replacement_blind_draw_from_container(jp_match: Build) -> None:
     """14.4: the unit is picked blindly: a die among the container's units (in id order)."""
-    m = jp_match([2, 2])  # draw: 2nd of ["310", "311"]; sector 2
+    m = jp_match([5, 2])  # draw: 2nd of ["310", "311"] (4-6); sector 2
     put(m, "309", "1414")
     put(m, "310", c.CONTAINER)
     put(m, "311", c.CONTAINER)
     drive(ju.replacement(m))
     assert m.state.pieces["311"].location == "1214"
     assert m.state.pieces["310"].location == c.CONTAINER
+
+
+def test_roll_among_shares_the_faces(jp_match: Build) -> None:
+    """14.5, 15.5 "roll a die to choose": two items split 1-3/4-6, three 1-2/3-4/5-6; four
+    or five reroll a d6 until it names one."""
+    m = jp_match([3, 4, 3, 6, 5, 4])
+    assert ju.roll_among(m, ["a", "b"], purpose="t", section="14.5") == "a"
+    assert ju.roll_among(m, ["a", "b"], purpose="t", section="14.5") == "b"
+    assert ju.roll_among(m, ["a", "b", "c"], purpose="t", section="14.5") == "b"
+    assert ju.roll_among(m, ["a", "b", "c", "d"], purpose="t", section="14.5") == "d"  # 6, 5 rerolled
 
 
 def test_no_replacement_on_suribachi(jp_match: Build) -> None:
