@@ -60,15 +60,20 @@ class Dice:
     def choose(self, items: Sequence[T], *, purpose: str, section: str = "") -> T:
         """Roll a die to choose among equals, as the rulebooks say; one item needs no roll.
 
-        With six or fewer candidates a d6 is rolled and re-rolled until it names one
-        (each equally likely, and the log shows real die faces); with more, a die of as
-        many faces as there are candidates.
+        Two, three or six candidates share the faces of one d6 (two: 1-3 and 4-6); four or
+        five roll a d6 again until it names one; more than six roll a die of as many faces.
+        Each candidate is equally likely, and the log shows real die faces.
         """
         if not items:
             raise TabletopError(f"nothing to choose from ({purpose})")
-        if len(items) == 1:
-            return items[0]
         n = len(items)
+        if n == 1:
+            return items[0]
+        if 6 % n == 0:
+            width = 6 // n
+            face = self.roll(1, 6, purpose=f"{purpose} (1 of {n}, {width} face(s) each)",
+                             section=section)[0]
+            return items[(face - 1) // width]
         sides = 6 if n <= 6 else n
         while True:
             face = self.roll(1, sides, purpose=f"{purpose} (choose 1 of {n})", section=section)[0]

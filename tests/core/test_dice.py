@@ -66,10 +66,15 @@ def test_choose_among_equals_is_fair_and_in_range(seed: int, n: int) -> None:
         assert d.rolls == 0
 
 
-def test_choose_uses_d6_rerolling_faces_past_the_count() -> None:
-    """With three candidates a d6 is rolled until it shows 1-3: scripted 6, 5, 2 picks the second."""
-    d = ScriptedDice([6, 5, 2])
-    assert d.choose(["a", "b", "c"], purpose="tie") == "b" and d.rolls == 3
+def test_choose_shares_faces_or_rerolls() -> None:
+    """Among equals: three candidates share a d6 two faces each (a 5 picks the third); five
+    candidates reroll a 6 (6, 6, 2 picks the second)."""
+    d = ScriptedDice([5])
+    assert d.choose(["a", "b", "c"], purpose="tie") == "c" and d.rolls == 1
+    d = ScriptedDice([6, 6, 2])
+    assert d.choose(["a", "b", "c", "d", "e"], purpose="tie") == "b" and d.rolls == 3
+    d = ScriptedDice([3, 4])
+    assert [d.choose(["x", "y"], purpose="tie") for _ in range(2)] == ["x", "y"]
 
 
 def test_choose_from_nothing_is_an_error() -> None:
