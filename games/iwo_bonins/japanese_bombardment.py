@@ -127,7 +127,8 @@ def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
 
 
 def _place_markers(match: Match, targets: list[str]) -> list[str]:
-    """Put markers, Japanese side up (3.5), on the targets, as far as the pool allows."""
+    """16.2, 3.5: put the markers, Japanese side up, on the targets (as far as the pool of
+    physical markers allows; the rules count the markers, not the counters)."""
     pool = [p for p in match.state.pieces.at(c.MARKER_POOL) if p.kind == "bombardment"]
     placed: list[str] = []
     for marker, hex_id in zip(pool, targets, strict=False):

@@ -72,7 +72,7 @@ T = TypeVar("T")
 
 
 def roll_among(match: Match, items: Sequence[T], *, purpose: str, section: str) -> T:
-    """"Roll a die to choose" (14.5, 15.5) and the blind draws (14.4, 15.3): one item needs
+    """14.5, 15.5 "roll a die to choose", and the blind draws (14.4, 15.3): one item needs
     no roll; two, three or six share the faces of one d6 (two: 1-3 and 4-6); otherwise the
     core's choice (a d6 rerolled until it names one, or a die of as many faces)."""
     n = len(items)
