@@ -202,10 +202,11 @@ def _within_reach(match: Match, piece: Piece, us_hexes: set[str]) -> bool:
     return any(h in targets for h in reach(match, piece, BANZAI_REACH_MP))
 
 
-def banzai_candidate(match: Match, sector: int, checked: set[str]) -> tuple[Piece, str, str] | None:
+def banzai_candidate(match: Match, sector: int,
+                     checked: set[str]) -> tuple[Piece, list[str], str] | None:
     """15.5 step 2: the Japanese unit in the sector closest to a US unit in the sector (a die
     among equidistant units), among those not yet checked and within 4 MP of a US unit.
-    Returns (unit, the nearest US hex, why) or None."""
+    Returns (unit, the nearest US hexes (ties included), why) or None."""
     comp = c.components()
     us_hexes = {p.location for p in c.units(match, c.US) if c.sector_of(p.location) == sector}
     if not us_hexes:
@@ -234,7 +235,7 @@ def banzai_candidate(match: Match, sector: int, checked: set[str]) -> tuple[Piec
                      if c.distance_to(h, [comp.map.hex(chosen.location)]) == best)
     why = (f"the unit at {chosen.location} is the closest to a US unit in sector {sector} "
            f"({best} hex{'es' if best != 1 else ''}; {how})")
-    return chosen, nearest[0], why
+    return chosen, nearest, why
 
 
 def banzai_attacks(match: Match) -> Procedure[None]:
@@ -266,21 +267,22 @@ def banzai_attacks(match: Match) -> Procedure[None]:
             match.emit("banzai", "15.5", f"step 4: no more Japanese units in sector {sector} "
                        f"eligible to check (after {count} of {most})")
             break
-        piece, target, why = found
+        piece, nearest, why = found
         count += 1
         checked.update({piece.id, piece.location})
-        yield from banzai_unit(match, piece, target, why, count)
+        yield from banzai_unit(match, piece, nearest, why, count)
     return None
 
 
-def banzai_unit(match: Match, piece: Piece, target: str, why: str, count: int) -> Procedure[None]:
+def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
+                count: int) -> Procedure[None]:
     """15.5 step 2: flip the unit; a zero attack or movement factor, or too few MP to get
     adjacent to the US unit, redeploys it in place (15.4); otherwise it moves adjacent and
     attacks (step 3)."""
     ju.reveal(piece)
     start = piece.location
     match.emit("banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
-               piece=piece.id, hex=start, target=target)
+               piece=piece.id, hex=start, nearest=nearest)
     if not (ju.can_attack(piece) and ju.can_move(piece)):
         match.emit("banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
                    "it redeploys in place (15.4)", piece=piece.id)
@@ -289,12 +291,13 @@ def banzai_unit(match: Match, piece: Piece, target: str, why: str, count: int) -
     if not _adjacent_us_hexes(match, start):
         comp = c.components()
         ma = movement_allowance(match, piece)
-        goal = {comp.map.label(n) for n in comp.map.neighbors(comp.map.hex(target))}
+        goal = {comp.map.label(n) for hid in nearest for n in comp.map.neighbors(comp.map.hex(hid))}
         r = reach(match, piece, ma)
         ends = [comp.map.label(h) for h in r if comp.map.label(h) in goal]
         if not ends:
             match.emit("banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
-                       f"unit at {target}: it redeploys in place at {start} (15.4)", piece=piece.id)
+                       f"unit at {' or '.join(nearest)}: it redeploys in place at {start} (15.4)",
+                       piece=piece.id)
             yield from redeploy(match, piece, in_place=True, section="15.5")
             return None
         cheapest = min(r.cost(comp.map.hex(h)) for h in ends)
@@ -302,7 +305,7 @@ def banzai_unit(match: Match, piece: Piece, target: str, why: str, count: int) -
         dest = ju.roll_among(match, best, purpose="Banzai move among equally cheap hexes", section="15.5")
         match.state.pieces.move(piece.id, dest)
         match.emit("banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
-                   f"{ma} MP) adjacent to the US unit at {target}", piece=piece.id, frm=start,
+                   f"{ma} MP) adjacent to the US unit at {' or '.join(nearest)}", piece=piece.id, frm=start,
                    to=dest)
     yield from banzai_combat(match, piece)
     return None
