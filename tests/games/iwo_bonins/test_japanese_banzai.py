@@ -196,3 +196,16 @@ def test_movement_phase_replacement_then_banzai(jp_match: Build) -> None:
     drive(japanese_movement_phase(m))
     assert m.state.pieces["310"].location == "1214"
     assert texts(m, "banzai")
+
+
+def test_zero_movement_unit_adjacent_does_not_attack(jp_match: Build) -> None:
+    """15.5 step 2, 14.3: an attack *or movement* factor of zero redeploys in place: an AA
+    battalion (2-2-0) next to the Marines does not attack."""
+    m = jp_match([1, 2, 1])  # alone in the container, no other dug-in unit: no more dice
+    ready(m, [1])
+    put(m, "AA Bn", "1312")
+    put(m, "1/23", "1311")
+    drive(banzai_attacks(m))
+    assert m.state.pieces["AA Bn"].location == "1312" and c.is_dug_in(m.state.pieces["AA Bn"])
+    assert not texts(m, "banzai_attack")
+    assert m.state.pieces["1/23"].steps == 2
