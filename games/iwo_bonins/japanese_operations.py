@@ -228,7 +228,7 @@ def banzai_candidate(match: Match, sector: int,
     if len(tied) == 1:
         chosen, how = tied[0], "the only one"
     else:
-        chosen = ju.roll_among(match, tied, purpose=f"Banzai unit among {len(tied)} equidistant",
+        chosen = match.dice.choose(tied, purpose=f"Banzai unit among {len(tied)} equidistant",
                                    section="15.5")
         how = f"a die among {len(tied)} equidistant units"
     nearest = sorted(h for h in us_hexes
@@ -302,7 +302,7 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
             return None
         cheapest = min(r.cost(comp.map.hex(h)) for h in ends)
         best = sorted(h for h in ends if r.cost(comp.map.hex(h)) == cheapest)
-        dest = ju.roll_among(match, best, purpose="Banzai move among equally cheap hexes", section="15.5")
+        dest = match.dice.choose(best, purpose="Banzai move among equally cheap hexes", section="15.5")
         match.state.pieces.move(piece.id, dest)
         match.emit("banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
                    f"{ma} MP) adjacent to the US unit at {' or '.join(nearest)}", piece=piece.id, frm=start,
@@ -317,8 +317,8 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
     the option); the Banzai unit is eliminated whatever the result."""
     comp = c.components()
     hexes = _adjacent_us_hexes(match, piece.location)
-    target = hexes[0] if len(hexes) == 1 else ju.roll_among(
-        match, hexes, purpose="Banzai defender among adjacent US units", section="15.5")
+    target = hexes[0] if len(hexes) == 1 else match.dice.choose(
+        hexes, purpose="Banzai defender among adjacent US units", section="15.5")
     beach = target in c.landing_beach_hexes(match)
     stack = c.units_at(match, target, c.US)
     defenders = stack[:1] if beach else stack  # 11.3: on a landing beach only the top unit

@@ -12,9 +12,7 @@ instead of 14.5's terrain priority; see :func:`choose_placement`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
-from typing import TypeVar
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import distance
@@ -66,25 +64,6 @@ def is_two_player(match: Match) -> bool:
     return bool(match.state.vars.get(c.V_TWO_PLAYER))
 
 
-# -- dice among equals ---------------------------------------------------------------------
-
-T = TypeVar("T")
-
-
-def roll_among(match: Match, items: Sequence[T], *, purpose: str, section: str) -> T:
-    """14.5, 15.5 "roll a die to choose", and the blind draws (14.4, 15.3): one item needs
-    no roll; two, three or six share the faces of one d6 (two: 1-3 and 4-6); otherwise the
-    core's choice (a d6 rerolled until it names one, or a die of as many faces)."""
-    n = len(items)
-    if n == 1:
-        return items[0]
-    if 6 % n == 0:
-        width = 6 // n
-        face = match.dice.d6(purpose=f"{purpose} (1 of {n}, {width} face(s) each)", section=section)
-        return items[(face - 1) // width]
-    return match.dice.choose(items, purpose=purpose, section=section)
-
-
 # -- the container (14.1, 14.4) ------------------------------------------------------------
 
 def container_units(match: Match) -> list[Piece]:
@@ -106,7 +85,7 @@ def draw_blind(match: Match, *, purpose: str, section: str) -> Piece | None:
     units = container_units(match)
     if not units:
         return None
-    return roll_among(match, units, purpose=purpose, section=section)
+    return match.dice.choose(units, purpose=purpose, section=section)
 
 
 # -- 14.5 placement ------------------------------------------------------------------------
@@ -169,7 +148,7 @@ def best_by_priority(match: Match, hexes: list[str], *, section: str) -> tuple[s
     terrain = _priority_name(best)
     if len(tied) == 1:
         return tied[0], f"the only eligible {terrain} hex"
-    chosen = roll_among(match, tied, purpose=f"placement among {len(tied)} {terrain} hexes",
+    chosen = match.dice.choose(tied, purpose=f"placement among {len(tied)} {terrain} hexes",
                                section=section)
     return chosen, f"rolled among {len(tied)} eligible {terrain} hexes ({', '.join(tied)})"
 

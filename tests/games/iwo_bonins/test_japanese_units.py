@@ -214,16 +214,6 @@ def test_replacement_blind_draw_from_container(jp_match: Build) -> None:
     assert m.state.pieces["310"].location == c.CONTAINER
 
 
-def test_roll_among_shares_the_faces(jp_match: Build) -> None:
-    """14.5, 15.5 "roll a die to choose": two items split 1-3/4-6, three 1-2/3-4/5-6; four
-    or five reroll a d6 until it names one."""
-    m = jp_match([3, 4, 3, 6, 5, 4])
-    assert ju.roll_among(m, ["a", "b"], purpose="t", section="14.5") == "a"
-    assert ju.roll_among(m, ["a", "b"], purpose="t", section="14.5") == "b"
-    assert ju.roll_among(m, ["a", "b", "c"], purpose="t", section="14.5") == "b"
-    assert ju.roll_among(m, ["a", "b", "c", "d"], purpose="t", section="14.5") == "d"  # 6, 5 rerolled
-
-
 def test_no_replacement_on_suribachi(jp_match: Build) -> None:
     """14.5, 17.0: no replacement may be placed on Suribachi (it is no numbered sector)."""
     m = jp_match()
