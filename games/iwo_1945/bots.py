@@ -162,9 +162,9 @@ class HeuristicBot:
     def _want_card(self, w: World, inst: str, values: list[Any]) -> bool:
         cid = card_id_of(inst)
         if cid == "command_coordination":
-            return "attack" in values or "move" in values
+            return self._good_actions(w, values) >= 2
         if cid == "amtracs":
-            return "place_new_wave" in values
+            return "place_new_wave" in values and self._good_actions(w, values) >= 2
         if cid == "dig_in":
             return True
         if cid in ("fighting_seabees", "navy_corpsman"):
@@ -188,9 +188,10 @@ class HeuristicBot:
             return {"kind": "place_new_wave"}
         if "attack" in values:
             best = None
+            floor = 2 if w.japanese_left == 0 else ATTACK_FLOOR  # the last turn: all in (7.0)
             for rid in regs:
                 pos = w.where(rid)
-                if pos is None or not w.fresh(rid) or w.cohesion(rid) < ATTACK_FLOOR:
+                if pos is None or not w.fresh(rid) or w.cohesion(rid) < floor:
                     continue
                 for q in self._targets(w, pos):
                     score = self._target_score(w, q) + w.cohesion(rid) / 4
@@ -203,6 +204,16 @@ class HeuristicBot:
             if tired:
                 return {"kind": "regroup", "regiment": min(tired, key=w.cohesion)}
         return None
+
+    def _good_actions(self, w: World, values: list[Any]) -> int:
+        """How many worthwhile actions the turn offers (fresh attackers, a landing)."""
+        n = 1 if "place_new_wave" in values else 0
+        for rid in w.on_board():
+            pos = w.where(rid)
+            if pos is not None and w.fresh(rid) and w.cohesion(rid) >= ATTACK_FLOOR \
+                    and self._targets(w, pos):
+                n += 1
+        return n
 
     def _targets(self, w: World, pos: str) -> list[str]:
         if w.kinds(pos, "infiltration"):

@@ -64,7 +64,8 @@ def usmc_turn(m: Match) -> Flow:
         opts += cards.card_options(m, "usmc_main")
         opts.append(Option("end", "end the USMC turn"))
         left = turn["allow"] - turn["taken"]
-        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
+        note = " (the landing is in the log: l 40)" if m.state.turn == 1 and not turn["taken"] else ""
+        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}{note}",
                          "6.0", opts, kind="usmc_turn",
                          context={"actions_left": left, "hand": cards.hand(m)})
         if v == "end":

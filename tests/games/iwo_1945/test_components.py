@@ -602,7 +602,9 @@ def _card(data: Any, card_id: str) -> Any:
 @pytest.mark.parametrize(("name", "change", "expected"), [
     ("usmc_cards.yaml", lambda d: _card(d, "naval_gunfire")["effects"].append({"type": "nuke"}),
      r"usmc_cards\.yaml.*effects"),
-    ("usmc_cards.yaml", lambda d: _card(d, "naval_gunfire").update(count=4), r"add up to 37"),
+    ("usmc_cards.yaml",
+     lambda d: _card(d, "naval_gunfire").update(count=_card(d, "naval_gunfire")["count"] + 1),
+     r"add up to 37"),
     ("japanese_cards.yaml",
      lambda d: _card(d, "snipers")["effects"].append({"type": "add_attack_dice", "n": 1}),
      r"japanese_cards\.yaml.*effects"),
