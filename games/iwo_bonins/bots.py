@@ -12,6 +12,7 @@ only when its line is thin and there are turns enough left to use it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from tabletop.core.agents import Agent, RandomAgent
@@ -29,8 +30,12 @@ class Tuning:
 
     beachhead: str = "east"
     suribachi_bonus: int = 4  # hexes a Suribachi-sector target counts nearer until it falls
-    attack_threshold: float = 0.05  # least value of an attack worth declaring
+    attack_threshold: float = -0.05  # least value of an attack worth declaring
     loss_weight: float = 0.6  # a Marine step lost, against a defender eliminated (1.0)
+    support_loss_weight: float = 0.2  # a support unit lost instead (no casualty, 4.3)
+    suribachi_weight: float = 0.5  # extra worth of a kill on Suribachi before it falls (19.2)
+    engaged_bonus: float = 1.5  # worth of ending next to a Japanese unit
+    land_second_phase: bool = False  # land in the second phase too (they sit out the barrage)
     reserve_from_turn: int = 3
     reserve_below: int = 13  # commit while fewer effective battalions than this ashore/afloat
     max_reserves: int = 2
@@ -67,6 +72,7 @@ def _h(hex_id: str) -> Hex:
     return c.components().map.hex(hex_id)
 
 
+@cache
 def _dist(a: str, b: str) -> int:
     return distance(_h(a), _h(b))
 
@@ -108,6 +114,9 @@ class USHeuristic:
         if res and self._want_reserves(seen):
             return next((v for v in res if v.endswith("+tank")), res[0])
         lands = [v for v in values if v.startswith("land:")]
+        if d.section == "5.1.3" and not (self.tuning.land_second_phase
+                                           or seen.vars.get(c.V_SURIBACHI)):
+            lands = []  # 16.2: before Suribachi falls the barrage hits every beach unit
         if lands:
             # Marines first, then the support units that will join them.
             return min(lands, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")), v))
@@ -164,11 +173,11 @@ class USHeuristic:
         s = -self._target_distance(seen, hid)
         others = [p for p in seen.us.values() if p["location"] == hid and p["id"] != unit["id"]]
         if self._engaged(seen, hid):
-            s += 1.5
+            s += self.tuning.engaged_bonus
         if is_support and any(p["kind"] == "marine" for p in others):
             s += 1.0  # 12.2: a support unit adds its strength to a battalion's
         if hid in beaches:
-            s -= 0.5 + 0.5 * len(others)  # 16.2, 16.5: crowded beaches draw the barrage
+            s -= 2.0 + 1.0 * len(others)  # 16.2, 16.5: the barrage falls on every beach unit
         return s
 
     def _landing_hex(self, seen: _Seen, d: Decision) -> JSON:
@@ -211,24 +220,25 @@ class USHeuristic:
         defender = str(d.context["defender"])
         line = c.crt_line(defender)
         shift = _line_shift(line)
-        current = self._value_of(d, DECLARE)
+        chosen = list(d.context.get("chosen", []))
+        suri = c.in_suribachi_sector(defender) and not seen.vars.get(c.V_SURIBACHI)
+
+        def worth(o: Any, hexes: list[str]) -> float:
+            support = any(p.get("attrs", {}).get("support") for p in seen.us.values()
+                          if p["location"] in hexes)
+            return _parse_value(o.info, self.tuning, support=support, suribachi=suri)
+        decl = next((o for o in d.options if o.value == DECLARE), None)
+        current = worth(decl, chosen) if decl is not None else None
         adds = [o for o in d.options if o.value not in (CANCEL, DECLARE)]
-        chosen = d.context.get("chosen", [])
         if adds:
-            best = max(adds, key=lambda o: (_parse_value(o.info, self.tuning), str(o.value)))
-            gain = _parse_value(best.info, self.tuning) - (current if current is not None else -9)
+            best = max(adds, key=lambda o: (worth(o, [*chosen, str(o.value)]), str(o.value)))
+            gain = worth(best, [*chosen, str(best.value)]) - (current if current is not None else -9)
             capped = chosen and _attack_of(d) - _defense_guess(seen, defender) + shift * 2 >= 16
             if gain > 0.01 and not capped:
                 return best.value
         if current is not None and current >= self.tuning.attack_threshold:
             return DECLARE
         return CANCEL
-
-    def _value_of(self, d: Decision, value: str) -> float | None:
-        for o in d.options:
-            if o.value == value:
-                return _parse_value(o.info, self.tuning)
-        return None
 
     def _bombardment_markers(self, seen: _Seen, d: Decision) -> JSON:
         return max(d.values, key=lambda v: int(str(v)))
@@ -267,7 +277,7 @@ def _defense_guess(seen: _Seen, hid: str) -> float:
     return 3.0
 
 
-def _parse_value(info: str, t: Tuning) -> float:
+def _parse_value(info: str, t: Tuning, *, support: bool = False, suribachi: bool = False) -> float:
     """The worth of an attack read from its odds line (combat.describe)."""
     if ":" not in info:
         return -9.0
@@ -275,9 +285,11 @@ def _parse_value(info: str, t: Tuning) -> float:
     for part in info.rsplit(": ", 1)[1].split(", "):
         name, _, pct = part.rpartition(" ")
         odds[name] = float(pct.rstrip("%")) / 100
-    return (odds.get("defender eliminated", 0) + 0.5 * odds.get("defender redeploys", 0)
+    loss = t.support_loss_weight if support else t.loss_weight
+    kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
+    return (kill * odds.get("defender eliminated", 0) + 0.5 * odds.get("defender redeploys", 0)
             + 0.1 * odds.get("defender redeploys in place", 0)
-            - t.loss_weight * odds.get("attacker loses a step", 0)
+            - loss * odds.get("attacker loses a step", 0)
             - 0.25 * odds.get("attackers retreat", 0) - 2.0 * odds.get("attackers eliminated", 0))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Flow, Match, Procedure
@@ -102,12 +103,21 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each effect of an attack (keys of
     EFFECT_NAMES) over the defender's possible identities, the anti-tank rolls, the CRT roll,
     the CRMT's second roll and suppression."""
+    return dict(_outcome_odds(attack, tuple(tank_attacks), line, tuple(sorted(
+        kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0))), suppress, suribachi))
+
+
+@lru_cache(maxsize=65536)
+def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
+                  kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
+                  suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+    kinds = dict(kind_items)
     comp = c.components()
     crt, crmt = comp.tables["crt"], comp.tables["crmt"]
     total_w = sum(kinds.values())
     odds: dict[str, Fraction] = {}
     for kind, weight in kinds.items():
-        for kept, p_kept in _tank_outcomes(tank_attacks, kind.anti_tank):
+        for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
             diff = attack - sum(tank_attacks) + kept - kind.defense
             for roll in range(1, 7):
                 res = crt.lookup(diff, roll, line=line)
@@ -118,7 +128,7 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
                     for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
                         for e in eff_set:
                             odds[e] = odds.get(e, Fraction(0)) + p * p_eff
-    return {k: odds[k] for k in EFFECT_NAMES if k in odds}
+    return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
 
 
 def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:

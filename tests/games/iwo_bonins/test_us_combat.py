@@ -6,13 +6,32 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tabletop.core.match import Match
+from tabletop.core.pieces import Piece
 from tabletop.games.iwo_bonins import combat as K
 from tabletop.games.iwo_bonins import common as c
 
 from .test_us_movement import drive, put, script, texts, us_match
 
+DIFF = 8 + 5 - 3  # 1/23 and FT/23 against 309 (printed values; checked below)
 
-def attack_setup(defender: str = "309", where: str = "2213") -> tuple:
+
+def roll_for(diff: int, line: str, result: str) -> int:
+    """The CRT roll giving ``result`` at a differential on a line (the tests follow the data,
+    whose cells are calibration knobs)."""
+    crt = c.components().tables["crt"]
+    for roll in range(1, 7):
+        if crt.lookup(diff, roll, line=line) == result:
+            return roll
+    raise AssertionError(f"no {result} at {diff:+d} on the {line} line")
+
+
+def strength(m: Match, *ids: str) -> int:
+    """The attack of these units (12.2: combined)."""
+    return sum(c.printed(m.state.pieces[i], "attack") for i in ids)
+
+
+def attack_setup(defender: str = "309", where: str = "2213") -> tuple[Match, Piece, dict[str, list[Piece]]]:
     """1/23 and FT/23 (5 + 3) in 2212 next to a defender in ``where``."""
     m = us_match()
     put(m, "1/23", "2212")
@@ -29,10 +48,12 @@ def test_crt_line_and_differential_9_1() -> None:
     assert c.crt_line("2213") == "clear"
     assert c.crt_line("1810") == "hill"  # rough with a hill: the hill line is better
     m, d, groups = attack_setup()
-    script(m, [3])  # clear line, +4: roll 3 is NE
+    a, dd = strength(m, "1/23", "FT/23"), c.printed(d, "defense")
+    script(m, [roll_for(a - dd, "clear", "NE")])
     drive(K.resolve_attack(m, d, groups))
     combat = texts(m, "combat")[0]
-    assert "(8) attack 2213 (4) at +4 on the clear line: roll 3 -> NE" in combat
+    assert f"({a}) attack 2213 ({dd}) at {a - dd:+d} on the clear line" in combat
+    assert combat.endswith("-> NE; CRMT Dug-In: NE")
     assert d.location == "2213"
     assert texts(m, "reveal")[0].startswith("9.1: the defender in 2213 is 309")
 
@@ -41,7 +62,7 @@ def test_d2_eliminates_and_advance_9_2_1_and_9_4() -> None:
     """9.2.1 D2, 1-2: the defender is eliminated; 9.4: one attacking unit (with its support
     unit, 12.2) may advance into the hex, by choice."""
     m, d, groups = attack_setup()
-    script(m, [6, 1])  # +4 roll 6: D2; CRMT roll 1: De+AA
+    script(m, [roll_for(DIFF, "clear", "D2"), 1])  # D2; CRMT roll 1: De+AA
     drive(K.resolve_attack(m, d, groups), ["2212"])
     assert d.location == c.CONTAINER
     assert {p.location for p in groups["2212"]} == {"2213"}
@@ -52,7 +73,7 @@ def test_d2_high_costs_a_step_and_redeploys_9_2_1() -> None:
     """9.2.1 D2, 3-6: the attacker loses a step (the player picks which) and the defender
     redeploys (15.3); the attacker may advance into the emptied hex."""
     m, d, groups = attack_setup()
-    script(m, [6, 4] + [1] * 20)  # D2, 4: (A)+DR+AA; then the redeployment's own rolls
+    script(m, [roll_for(DIFF, "clear", "D2"), 4] + [1] * 20)  # D2, 4: (A)+DR+AA; then 15.3's rolls
     drive(K.resolve_attack(m, d, groups), ["FT/23", "none"])
     assert m.state.pieces["FT/23"].location == c.US_ELIMINATED
     assert d.location != "2213" and not c.units_at(m, "2213", c.JAPAN)
@@ -62,13 +83,13 @@ def test_exchange_and_suppression_8_3b() -> None:
     """9.2.1 Ex 1-5: defender eliminated and the attacker loses a step; 8.3b: not if the
     defender was suppressed by bombardment."""
     m, d, groups = attack_setup()
-    script(m, [5, 3])  # +4 roll 5: Ex; CRMT 3: De+(A)s
+    script(m, [roll_for(DIFF, "clear", "Ex"), 3])  # Ex; CRMT 3: De+(A)s
     drive(K.resolve_attack(m, d, groups), ["1/23"])
     assert d.location == c.CONTAINER and m.state.pieces["1/23"].steps == 1
 
     m, d, groups = attack_setup()
     m.state.vars[c.V_BOMBARDMENT] = 9
-    script(m, [2, 5, 3])  # bombardment 2: suppressed; Ex; De+(A)s
+    script(m, [2, roll_for(DIFF, "clear", "Ex"), 3])  # bombardment 2: suppressed; Ex; De+(A)s
     drive(K.resolve_attack(m, d, groups, markers=1))
     assert d.location == c.CONTAINER and m.state.pieces["1/23"].steps == 2
     assert texts(m, "suppressed")[0].startswith("8.3b:")
@@ -79,7 +100,10 @@ def test_attacker_retreat_9_3() -> None:
     """9.2.1 A1: the attackers retreat a hex (ending closer to a landing beach, 9.3) and the
     defender redeploys in place (15.4)."""
     m, d, groups = attack_setup()
-    script(m, [2] + [1] * 20)  # +4 roll 2: A1; then DRIP's draws
+    m.state.pieces.move("FT/23", c.AVAILABLE)
+    groups = {"2212": [m.state.pieces["1/23"]]}
+    diff = strength(m, "1/23") - c.printed(d, "defense")
+    script(m, [roll_for(diff, "clear", "A1")] + [1] * 20)  # A1; then DRIP's draws
     paths = c.retreat_paths(m, groups["2212"], 1)
     assert set(paths) == {"2211", "2312"}  # the two hexes closer to a beach... both beaches
     drive(K.resolve_attack(m, d, groups), ["2211"])
@@ -93,9 +117,11 @@ def test_retreat_blocked_depletes_9_3() -> None:
     m, d, groups = attack_setup("309", "2312")
     m.state.pieces.move("1/23", "2211")
     m.state.pieces.move("FT/23", "2211")
-    groups = {"2211": [m.state.pieces["1/23"], m.state.pieces["FT/23"]]}
-    script(m, [2] + [1] * 20)  # beach line, +4, roll 2: A1
+    groups = {"2211": [m.state.pieces["1/23"]]}  # 11.3: the top unit attacks
+    diff = strength(m, "1/23") - c.printed(d, "defense")
+    script(m, [roll_for(diff, "clear", "A1")] + [1] * 20)  # the beach line reads clear's
     drive(K.resolve_attack(m, d, groups))
+    # 9.3, 11.3: the whole beach stack had to retreat and, on a beach, depletes instead.
     assert m.state.pieces["1/23"].steps == 1 and m.state.pieces["FT/23"].location == c.US_ELIMINATED
     assert texts(m, "retreat_blocked")
 
@@ -106,8 +132,9 @@ def test_attacker_eliminated_9_2_1() -> None:
     put(m, "1/23", "2212")
     put(m, "309", "2213")
     put(m, "310", "0213")
-    script(m, [1])  # 5 vs 4 = +1, roll 1: A3 ... use 2/23 reduced for <=0
-    c.us_step_loss(m, m.state.pieces["1/23"], "test")  # 3 vs 4: -1, roll 1: Ae
+    c.us_step_loss(m, m.state.pieces["1/23"], "test")  # reduced: the lowest column
+    diff = strength(m, "1/23") - c.printed(m.state.pieces["309"], "defense")
+    script(m, [roll_for(diff, "clear", "Ae")])
     drive(K.resolve_attack(m, m.state.pieces["309"], {"2212": [m.state.pieces["1/23"]]}))
     assert m.state.pieces["1/23"].location == c.US_ELIMINATED
 
@@ -116,22 +143,31 @@ def test_one_attack_per_defender_9_0() -> None:
     """9.0: a defender is attacked once a combat phase; an attacker attacks once."""
     m, d, groups = attack_setup()
     assert d in K.defenders(m)
-    script(m, [3])
+    script(m, [roll_for(DIFF, "clear", "NE")])
     drive(K.resolve_attack(m, d, groups))
     assert d not in K.defenders(m)
     assert K.attacker_hexes(m, "2213") == {}
 
 
 def test_exact_odds_9_1_and_9_2_1() -> None:
-    """9.1, 9.2.1: the odds shown before declaring: +4 on the clear line, defense known.
-    Defender eliminated = Ex 1/6 x 5/6 + D2 1/6 x 2/6 = 7/36."""
-    kinds = K.Counter([K.DefenderKind(4, None)])
-    odds = K.outcome_odds(8, [], "clear", kinds, suppress=Fraction(0), suribachi=False)
-    assert odds["De"] == Fraction(7, 36)
-    assert odds["A"] == Fraction(2, 6) and odds["DRIP"] == Fraction(2, 6)
-    assert odds["(A)"] == Fraction(1, 6) + Fraction(1, 6) * Fraction(4, 6)
-    sure = K.outcome_odds(8, [], "clear", kinds, suppress=Fraction(1), suribachi=False)
-    assert sure["(A)"] == Fraction(1, 6) * Fraction(4, 6)  # 8.3b: no loss on Ex
+    """9.1, 9.2.1: the odds shown before declaring, the CRT column read through the CRMT
+    Dug-In column: kill = De + D3/2 + D2/3 + Ex x 5/6; a step lost on Ex, D2 3-6, D3 4-6."""
+    crt = c.components().tables["crt"]
+    kinds = K.Counter([K.DefenderKind(3, None)])
+    for diff in range(-2, 20):
+        col = [crt.lookup(diff, r, line="rough") for r in range(1, 7)]
+        n = {res: Fraction(col.count(res), 6) for res in set(col)}
+
+        def get(k: str, n: dict[str, Fraction] = n) -> Fraction:
+            return n.get(k, Fraction(0))
+        kill = get("De") + get("D3") / 2 + get("D2") / 3 + get("Ex") * Fraction(5, 6)
+        loss = get("Ex") + get("D2") * Fraction(4, 6) + get("D3") / 2
+        odds = K.outcome_odds(diff + 3, [], "rough", kinds, suppress=Fraction(0), suribachi=False)
+        assert odds.get("De", 0) == kill and odds.get("(A)", 0) == loss, diff
+        sure = K.outcome_odds(diff + 3, [], "rough", kinds, suppress=Fraction(1), suribachi=False)
+        assert sure.get("(A)", 0) == loss - get("Ex")  # 8.3b: no loss on a suppressed Ex
+        retreat = get("A1") + get("A2") + get("A3")
+        assert odds.get("A", 0) == retreat and odds.get("Ae", 0) == get("Ae")
 
 
 def test_declare_shows_odds_9_1a() -> None:
@@ -165,7 +201,15 @@ def test_forced_beach_attack_11_2() -> None:
     put(m, "310", "0213")
     put(m, "1/23", "2211")
     m.state.vars[c.V_MUST_ATTACK] = {"2211": ["1/23"]}
-    script(m, [4])  # 5 vs 4 on the beach line: +1, roll 4: NE
+    diff = strength(m, "1/23") - c.printed(m.state.pieces["309"], "defense")
+    script(m, [roll_for(diff, "beach", "NE")])
     drive(K.forced_beach_attacks(m, first=True))
     assert m.state.pieces["1/23"].location == c.US_ELIMINATED
     assert m.state.vars[c.V_MUST_ATTACK] == {}
+
+
+def test_values_the_tests_assume_2_3() -> None:
+    """2.3: the printed values the scripted tests above assume (calibration may change them:
+    then change DIFF)."""
+    m, _, _ = attack_setup()
+    assert strength(m, "1/23", "FT/23") - c.printed(m.state.pieces["309"], "defense") == DIFF

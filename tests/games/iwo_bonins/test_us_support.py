@@ -7,6 +7,7 @@ from tabletop.games.iwo_bonins import combat as K
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import support as S
 
+from .test_us_combat import roll_for
 from .test_us_movement import drive, put, script, texts, us_match
 
 
@@ -33,7 +34,8 @@ def test_combined_attack_12_2() -> None:
     put(m, "309", "2213")
     units = K.attacking_units(m, "2212", "2213")
     assert {p.id for p in units} == {"1/23", "FT/23"}
-    assert S.combined_attack(units, set()) == 8
+    assert S.combined_attack(units, set()) == sum(c.printed(p, "attack") for p in units)
+    assert S.combined_attack(units, {"FT/23"}) == c.printed(m.state.pieces["1/23"], "attack")
 
 
 def test_tanks_may_not_attack_mountain_12_3() -> None:
@@ -55,9 +57,12 @@ def test_anti_tank_fire_12_3() -> None:
     put(m, "AT 1", "2213")  # 3-2-2
     put(m, "310", "0213")
     groups = {"2212": [m.state.pieces["1/23"], m.state.pieces["4 Tk"]]}
-    script(m, [2, 5, 2])  # AT roll 2 <= 3; 5 vs 2 = +3, roll 5: Ex; CRMT 2: De+(A)s
+    a = c.printed(m.state.pieces["1/23"], "attack")
+    diff = a - c.printed(m.state.pieces["AT 1"], "defense")
+    # AT roll 2 <= 3: the tank does not count; an Ex; CRMT 2: De+(A)s
+    script(m, [2, roll_for(diff, "clear", "Ex"), 2])
     drive(K.resolve_attack(m, m.state.pieces["AT 1"], groups))
-    assert "(5) attack 2213 (2) at +3" in texts(m, "combat")[0]
+    assert f"({a}) attack 2213 (2) at {diff:+d}" in texts(m, "combat")[0]
     assert m.state.pieces["4 Tk"].location == c.US_ELIMINATED
     assert m.state.pieces["1/23"].steps == 2
     assert texts(m, "anti_tank")[0].startswith("12.3: anti-tank fire: roll 2 <= 3")
@@ -69,19 +74,22 @@ def test_anti_tank_miss_12_3() -> None:
     put(m, "4 Tk", "2212")
     put(m, "AT 1", "2213")
     put(m, "310", "0213")
-    script(m, [4, 3])  # AT roll 4 > 3; 4 vs 2 = +2, roll 3: A1... (col +1..+2 row 3)
+    script(m, [4])  # AT roll 4 > 3
     assert S.anti_tank_fire(m, [m.state.pieces["4 Tk"]], m.state.pieces["AT 1"]) == []
 
 
 def test_tf_collins_12_4() -> None:
-    """12.4: at the start of a movement phase any tank battalion flips to TF Collins (6-3-6,
-    one step); the other two leave the game for good; once a game."""
+    """12.4: at the start of a movement phase any tank battalion flips to TF Collins (its
+    back: one step, stronger than one battalion); the other two leave the game for good; once
+    a game."""
     m = us_match()
     opts = [o.value for o in S.tf_collins_options(m)]
     assert opts == ["tf_collins:4 Tk", "tf_collins:5 Tk", "tf_collins:3 Tk"]
     S.form_tf_collins(m, "5 Tk")
     tf = m.state.pieces["5 Tk"]
-    assert tf.face == "back" and tf.value("attack") == 6 and tf.attrs["tf_collins"]
+    tf_attack = c.components().counters.profiles["tf_collins"].front.attack
+    assert tf.face == "back" and tf.value("attack") == tf_attack and tf.attrs["tf_collins"]
+    assert tf_attack > c.components().counters.profiles["tank"].front.attack
     assert m.state.pieces["4 Tk"].location == c.OUT_OF_GAME
     assert m.state.pieces["3 Tk"].location == c.OUT_OF_GAME
     assert S.tf_collins_options(m) == []
