@@ -35,6 +35,7 @@ class Decision:
     options: tuple[Option, ...]
     kind: str = ""
     context: dict[str, Any] = field(default_factory=dict)
+    private: bool = False  # the choice is hidden from the other players (e.g. a secret set-up)
     _keys: dict[Any, int] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -70,7 +71,7 @@ class Decision:
         """The decision as plain JSON (what a remote agent or a save file sees)."""
         return {
             "player": self.player, "prompt": self.prompt, "section": self.section,
-            "kind": self.kind, "context": self.context,
+            "kind": self.kind, "context": self.context, "private": self.private,
             "options": [{"value": o.value, "label": o.label, "info": o.info} for o in self.options],
         }
 
@@ -81,7 +82,10 @@ def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...
 
 
 def choose(player: str, prompt: str, section: str, options: Iterable[Option | JSON], *,
-           kind: str = "", context: dict[str, Any] | None = None) -> Decision:
-    """Build a decision from options or bare values (a bare value is its own label)."""
+           kind: str = "", context: dict[str, Any] | None = None, private: bool = False) -> Decision:
+    """Build a decision from options or bare values (a bare value is its own label).
+
+    A ``private`` decision is shown only to its player, and its answer is logged for them only.
+    """
     opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in options)
-    return Decision(player, prompt, section, opts, kind, context or {})
+    return Decision(player, prompt, section, opts, kind, context or {}, private)

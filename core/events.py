@@ -21,10 +21,15 @@ class Event:
     turn: int = 0
     phase: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    visible_to: tuple[str, ...] = ()  # the players who may see it; empty: everyone
+
+    def is_visible_to(self, player: str) -> bool:
+        """Whether a player may see this event (hidden decisions and placements are not)."""
+        return not self.visible_to or player in self.visible_to
 
     def to_json(self) -> dict[str, JSON]:
         """The event as a plain JSON object (one line of a JSON Lines log)."""
-        return {
+        out: dict[str, JSON] = {
             "seq": self.seq,
             "kind": self.kind,
             "section": self.section,
@@ -33,6 +38,9 @@ class Event:
             "phase": self.phase,
             "data": self.data,
         }
+        if self.visible_to:
+            out["visible_to"] = list(self.visible_to)
+        return out
 
 
 class EventLog:
@@ -63,6 +71,10 @@ class EventLog:
     def of_kind(self, kind: str) -> list[Event]:
         """Every event of one kind, in order."""
         return [e for e in self._events if e.kind == kind]
+
+    def visible(self, player: str, since: int = 0) -> list[Event]:
+        """The events from ``since`` on that a player may see."""
+        return [e for e in self._events[since:] if e.is_visible_to(player)]
 
     def to_jsonl(self) -> str:
         """The whole log as JSON Lines text, one canonical JSON object a line."""

@@ -276,7 +276,8 @@ class Match:
         option = decision.options[index]
         self.decisions.append(option.value)
         self.emit("decision", decision.section, f"{decision.player}: {decision.prompt} -> "
-                  f"{option.label or option.value}", player=decision.player, value=option.value)
+                  f"{option.label or option.value}", player=decision.player, value=option.value,
+                  visible_to=(decision.player,) if decision.private else ())
         self._advance(option.value)
 
     def _advance(self, value: JSON, *, first: bool = False) -> None:
@@ -300,9 +301,14 @@ class Match:
         raise _MatchEnded(result)
 
     # -- events ------------------------------------------------------------------------
-    def emit(self, kind: str, section: str, text: str, **data: Any) -> Event:
-        """Append an event to the log, stamped with the current turn and phase."""
-        event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data)
+    def emit(self, kind: str, section: str, text: str, *, visible_to: tuple[str, ...] = (),
+             **data: Any) -> Event:
+        """Append an event to the log, stamped with the current turn and phase.
+
+        ``visible_to`` limits who may see it (views, the terminal); empty means everyone.
+        """
+        event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data,
+                      tuple(visible_to))
         self.log.append(event)
         return event
 

@@ -49,7 +49,7 @@ class TerminalSession:
     def show_new_events(self) -> None:
         """Print the events logged since the last prompt (why the other side did what it did)."""
         for event in self.match.log.since(self._shown):
-            if event.kind in ("decision",):
+            if event.kind == "decision" or not any(event.is_visible_to(s) for s in self.sides):
                 continue
             sec = f"[{event.section}] " if event.section else ""
             self.say(f"  {sec}{event.text}")
@@ -90,7 +90,8 @@ class TerminalSession:
             self.say(self.map_text(rest.split()))
         elif word == "l":
             count = int(rest) if rest.strip().isdigit() else 15
-            for event in list(self.match.log)[-count:]:
+            seen = [e for e in self.match.log if any(e.is_visible_to(s) for s in self.sides)]
+            for event in seen[-count:]:
                 self.say(f"  [{event.section}] {event.text}")
         elif word == "i" and rest.strip().isdigit():
             n = int(rest)

@@ -17,6 +17,7 @@ def generic_view(match: Match, player: str) -> dict[str, JSON]:
     kind "hidden" (no id, no values). Of a deck, the player sees the cards of its own hand
     (``hand:<player>``) and of open piles (discard and any not starting with ``hand:`` or
     ``draw``), and only the size of the others.
+    Another player's pending decision shows only whose turn it is.
     """
     state = match.state
     pieces: list[dict[str, JSON]] = []
@@ -48,5 +49,15 @@ def generic_view(match: Match, player: str) -> dict[str, JSON]:
         "tracks": {k: t.value for k, t in sorted(state.tracks.items())},
         "decks": decks,
         "vars": thaw(state.vars),
-        "pending": match.pending.to_json() if match.pending else None,
+        "pending": _pending_for(match, player),
     }
+
+
+def _pending_for(match: Match, player: str) -> dict[str, JSON] | None:
+    """The pending decision in full for its own player; for the others, only who decides."""
+    pending = match.pending
+    if pending is None:
+        return None
+    if pending.player == player:
+        return pending.to_json()
+    return {"player": pending.player, "section": pending.section}

@@ -176,3 +176,27 @@ def test_replay_determinism_property(seed: int) -> None:
     """Property: any random match replays from its record to the same hash."""
     m = play_random(seed)
     assert replay(GAME, make_record(m)).state_hash() == m.state_hash()
+
+
+class SecretSetup(GAME.__class__):  # type: ignore[misc,name-defined]
+    """Pig with a private opening choice by A (a secret set-up, like Bonins 18.1)."""
+
+    def play(self, match: Match):  # type: ignore[no-untyped-def]
+        """A secretly picks a number, then Pig as usual."""
+        from tabletop.core.decisions import choose
+
+        secret = yield choose("A", "secret number?", "0.1", [1, 2, 3], private=True)
+        match.emit("secret", "0.1", f"A picked {secret}", visible_to=("A",))
+        return (yield from super().play(match))
+
+
+def test_private_decisions_and_events_are_hidden_from_the_other_side() -> None:
+    """Views: B sees only that A is deciding; A's private answer and events are A's alone."""
+    m = Match(SecretSetup(), seed=1)
+    assert m.view("B")["pending"] == {"player": "A", "section": "0.1"}
+    assert m.view("A")["pending"]["options"]  # type: ignore[index]
+    m.decide(2)
+    hidden = [e for e in m.log if e.kind in ("decision", "secret")]
+    assert hidden and all(e.is_visible_to("A") and not e.is_visible_to("B") for e in hidden)
+    assert not [e for e in m.log.visible("B") if e.kind == "secret"]
+    assert '"visible_to":["A"]' in m.log.to_jsonl()
