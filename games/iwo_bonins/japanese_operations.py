@@ -58,7 +58,8 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
             use = yield choose(c.JAPAN, f"Redeploy in place at {origin}: draw a substitute?",
                                "18.4", [Option(False, "No: the unit itself stays"),
                                         Option(True, "Yes: draw a substitute (15.3)")],
-                               kind=KIND_SUBSTITUTE, context={"unit": piece.id, "hex": origin})
+                               kind=KIND_SUBSTITUTE, private=True,
+                               context={"unit": piece.id, "hex": origin})
             if not use:
                 ju.place(match, piece, origin)
                 match.emit("redeploy", "18.4", f"{who} redeploys in place at {origin} "

@@ -173,7 +173,7 @@ def choose_placement(match: Match, hexes: list[str], *, section: str,
     answer = yield choose(c.JAPAN, f"Place {what} on which hex?", "18.4",
                           [Option(h, f"{h} ({_priority_name(placement_priority(h))}, "
                                      f"sector {c.sector_of(h)})") for h in sorted(hexes)],
-                          kind=KIND_PLACE, context={"what": what, "section": section})
+                          kind=KIND_PLACE, private=True, context={"what": what, "section": section})
     return str(answer), "chosen by the Japanese player (18.4)"
 
 

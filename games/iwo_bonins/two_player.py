@@ -85,7 +85,7 @@ def initial_deployment(match: Match) -> Flow:
                               "deployment hex?", "18.1",
                               [Option(h, f"{h} ({c.components().map.terrain(c.components().map.hex(h))}"
                                          f", sector {c.sector_of(h)})") for h in hexes],
-                              kind=KIND_DEPLOY, context={"unit": piece.id, "type": piece.kind,
+                              kind=KIND_DEPLOY, private=True, context={"unit": piece.id, "type": piece.kind,
                                                          "lacking": [s for s in FIRE_SUPPORT_SECTORS
                                                                      if s not in placed_fs]})
         ju.place(match, piece, str(answer))
@@ -199,7 +199,8 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
         return None
     dest = str((yield choose(c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
                              [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes],
-                             kind=KIND_TUNNEL, context={"unit": piece.id, "from": start})))
+                             kind=KIND_TUNNEL, private=True,
+                             context={"unit": piece.id, "from": start})))
     match.state.pieces.move(piece.id, dest)
     match.emit("tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
                f"(needs 1-{need})", piece=piece.id, frm=start, to=dest)
