@@ -132,8 +132,10 @@ def attack(m: Match, rid: str, target: str) -> Flow:
     faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
     faces = settle(m, faces, rid)
     faces, free = yield from _rerolls(m, rid, target, faces, free)
+    o = outcome(faces)
     m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
-           faces=sorted(faces), **outcome(faces))
+           faces=sorted(faces), usmc_lost=o["usmc_lost"], cohesion_lost=o["cohesion_lost"],
+           japanese_lost=o["japanese_lost"])
     yield from apply_result(m, rid, src, target, kind, faces)
 
 

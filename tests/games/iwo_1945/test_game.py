@@ -109,3 +109,10 @@ def test_cli_auto_json_render_and_terminal() -> None:
     out = runner.invoke(cli, ["play", "iwo_1945", "--seed", "3"], input="3\n1\nm\nq\n")
     assert "hand:" in out.output and "Japanese AI card" in out.output
     assert "[mt_suribachi] Mt. Suribachi" in out.output
+
+
+def test_every_event_carries_its_section() -> None:
+    """Principle 1 (DESIGN.md): every event of a whole game names the rule section behind it."""
+    m = bot_match(11)
+    assert all(e.section for e in m.log), [e.text for e in m.log if not e.section][:5]
+    assert {e.section for e in m.log} >= {"2.0", "4.0", "5.0", "6.0", "7.0"}
