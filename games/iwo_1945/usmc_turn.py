@@ -64,8 +64,7 @@ def usmc_turn(m: Match) -> Flow:
         opts += cards.card_options(m, "usmc_main")
         opts.append(Option("end", "end the USMC turn"))
         left = turn["allow"] - turn["taken"]
-        note = " (the landing is in the log: l 40)" if m.state.turn == 1 and not turn["taken"] else ""
-        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}{note}",
+        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
                          "6.0", opts, kind="usmc_turn",
                          context={"actions_left": left, "hand": cards.hand(m)})
         if v == "end":
