@@ -4,6 +4,7 @@ from a Japanese-held beach. The dice are scripted; each test names its section."
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 
 from tabletop.core.match import Match
@@ -213,3 +214,44 @@ def test_values_the_tests_assume_2_3() -> None:
     then change DIFF)."""
     m, _, _ = attack_setup()
     assert strength(m, "1/23", "FT/23") - c.printed(m.state.pieces["309"], "defense") == DIFF
+
+
+def test_retreat_never_into_ezoc_7_2() -> None:
+    """7.2, 9.3: a retreat may not enter an EZOC hex (friendly units do not negate it)."""
+    m, _, groups = attack_setup()
+    put(m, "310", "2312")  # its ZOC covers 2211 and 2313
+    put(m, "2/23", "2112")  # a friendly unit's ZOC does not negate it
+    paths = c.retreat_paths(m, groups["2212"], 1)
+    assert "2211" not in paths and "2313" not in paths
+
+
+def test_advance_ignores_ezoc_7_2() -> None:
+    """7.2, 9.4: an advance ignores EZOC: the hex may be next to another Japanese unit."""
+    m, d, groups = attack_setup()
+    put(m, "310", "2314")  # adjacent to 2213, the defender's hex
+    script(m, [roll_for(DIFF, "clear", "De")])
+    drive(K.resolve_attack(m, d, groups), ["2212"])
+    assert m.state.pieces["1/23"].location == "2213"
+
+
+def test_no_supply_10_0() -> None:
+    """10.0: no supply rules: a surrounded unit attacks at full strength."""
+    m, d, groups = attack_setup()
+    for uid, hex_id in (("310", "2211"), ("311", "2312"), ("312", "2112")):
+        put(m, uid, hex_id)
+    info, _ = K.attack_odds(m, d, groups["2212"])
+    assert info.startswith(f"attack {strength(m, '1/23', 'FT/23')} ")
+
+
+def test_second_phase_no_bombardment_5_1_4() -> None:
+    """5.1.4b, 8.1: no bombardment in the second combat phase: the attack is resolved
+    straight after it is declared."""
+    m, d, _ = attack_setup()
+    m.state.vars[c.V_BOMBARDMENT] = 9  # even with markers somehow left
+    gen = K.declare_attack(m, d, first=False)
+    next(gen)
+    script(m, [roll_for(DIFF, "clear", "NE")])
+    gen.send("2212")
+    with contextlib.suppress(StopIteration):
+        gen.send("declare")
+    assert texts(m, "combat") and not texts(m, "bombardment")

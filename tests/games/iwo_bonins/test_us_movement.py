@@ -195,3 +195,27 @@ def test_phase_menu_and_end_5_1_1() -> None:
     # phase (5.1.3) comes next.
     assert m.state.phase == "us_move_2" and m.pending is not None
     assert m.pending.section == "5.1.3"
+
+
+def test_setup_3_1_and_3_5() -> None:
+    """3.1: the Turn marker starts on Clear, turn 1, the US first; 3.4: the Flag set aside;
+    3.5: eleven bombardment markers, none on the map."""
+    m = us_match()
+    assert m.state.turn == 1 and m.state.pieces["turn"].face == "front"
+    assert m.state.vars[c.V_WEATHER] == "Clear"
+    assert m.state.pieces["flag"].location == c.SET_ASIDE
+    markers = [p for p in m.state.pieces if p.kind == "bombardment"]
+    assert len(markers) == 11 and {p.location for p in markers} == {c.MARKER_POOL}
+    assert m.pending is not None and m.pending.player == c.US
+
+
+def test_storm_check_5_1_7() -> None:
+    """5.1.7b: one die on the column of this turn's weather; the Turn marker is flipped to
+    match (its back is Storm)."""
+    m = us_match()
+    storm = c.components().tables["storm"]
+    roll = next(r for r in range(1, 7) if storm.lookup("Clear", r) == "Storm")
+    script(m, [roll])
+    drive(GAME.administrative_phase(m))
+    assert m.state.vars[c.V_WEATHER] == "Storm" and m.state.pieces["turn"].face == "back"
+    assert texts(m, "weather")[0].startswith("5.1.7: storm check (Clear column)")
