@@ -23,7 +23,7 @@ from .components import card_id_of
 
 ATTACK_FLOOR = 6  # attack only with a regiment at this cohesion or more (before the -1)
 REGROUP_BELOW = 6
-GOOD_CARDS = ("command_coordination", "amtracs")
+MOUNTAIN_PENALTY = 2  # a mountain costs a die (2.0)
 
 
 _OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolled again, 6.0)
@@ -226,7 +226,7 @@ class HeuristicBot:
             return 4.0  # an infiltration cube: win back control
         s = 10.0 - 3 * w.japs(q) - 2 * w.kinds(q, "bunker")
         if P.is_mountain(q):
-            s -= 2
+            s -= MOUNTAIN_PENALTY
         if q == P.SURIBACHI:
             s += 5  # 2.0: +2 cohesion to all, and its guns fall silent
         return s - P.priority(q) / 10
