@@ -75,8 +75,11 @@ def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
 
 
 def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:
-    """How many 1s, 2s, 5s and 6s to reroll now (None: stop)."""
-    return _value(s, need, lam, 4)[1]
+    """How many 1s, 2s, 5s and 6s to reroll now (None: stop). The look-ahead is shorter for
+    big pools (Naval Gunfire) to keep a decision fast."""
+    n = sum(s)
+    depth = 3 if n <= 5 else 2 if n <= 7 else 1
+    return _value(s, need, lam, depth)[1]
 
 
 class World:
