@@ -70,7 +70,9 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
               f"redeploys in place at {origin}", who)
         return None
     sector = ju.roll_sector(match, section="15.3", purpose=f"redeployment sector ({origin})")
-    hexes = [] if c.is_sector_cleared(match, sector) else ju.eligible_hexes(match, sector)
+    # 15.3: the unit "will move to a new hex": its own hex, empty now, is not one.
+    hexes = [] if c.is_sector_cleared(match, sector) else \
+        [h for h in ju.eligible_hexes(match, sector) if h != origin]
     if not hexes:
         why = "is cleared" if c.is_sector_cleared(match, sector) else \
             "has no unoccupied deployment hex within two hexes of a dug-in unit"

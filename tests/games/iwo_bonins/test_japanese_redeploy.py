@@ -151,3 +151,16 @@ def test_drip_two_player_substitute_optional(jp_match: Build) -> None:
     asked, _ = drive(redeploy(m, m.state.pieces["311"], in_place=True, section="9.2.1"), [False])
     assert asked[0].player == c.JAPAN and asked[0].section == "18.4"
     assert m.state.pieces["311"].location == "1512" and c.is_dug_in(m.state.pieces["311"])
+
+
+def test_dr_never_returns_to_its_own_hex(jp_match: Build) -> None:
+    """15.3: a redeploying unit "will move to a new hex": its own (now empty) hex is not
+    eligible, even when the rolled sector is its own and the hex is the best (a hill)."""
+    m = jp_match([2, 4])  # sector 2 (its own); the substitute: 2nd of ["309", "310"]
+    put(m, "311", "1414")  # the dug-in neighbour
+    put(m, "309", "1214")  # the defender, on the sector's hill
+    put(m, "310", c.CONTAINER)
+    drive(redeploy(m, m.state.pieces["309"], in_place=False, section="9.2.1"))
+    assert not c.units_at(m, "1214")
+    placed = [e for e in m.log if e.kind == "redeploy"][-1]
+    assert placed.data["hex"] != "1214"
