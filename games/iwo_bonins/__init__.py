@@ -58,6 +58,12 @@ class Bonins(Game):
             GameOption("banzai_crmt", "Banzai results: 'regular' reads 9.2.3 (retreats); "
                        "'15.5' converts D2 and D3 to (D) as 15.5 step 3 says", "regular",
                        ("regular", "15.5")),
+            GameOption("other_beaches", "6.3b on the beaches not chosen: 'strict' no stacking at "
+                       "all; 'support' support units may still stack there (12.1)", "strict",
+                       ("strict", "support")),
+            GameOption("retreat_toward_beach", "9.3 'should end closer to a landing beach': "
+                       "'when_possible' offers only such hexes when there are any; 'advice' "
+                       "offers every legal hex", "when_possible", ("when_possible", "advice")),
         ),
         playable=True,
         solitaire=True,

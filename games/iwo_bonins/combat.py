@@ -371,10 +371,18 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
     options = [Option("none", "Do not advance")]
     cands: dict[str, list[Piece]] = {}
     for h, units in groups.items():
+        if h == hex_id:
+            continue  # 11.2: units that landed on the defender's own beach hex are already there
         alive = [p for p in units if p.location == h]
-        if alive and c.may_stack(match, alive, hex_id):
-            cands[h] = alive
-            options.append(Option(h, f"Advance {', '.join(p.id for p in alive)} from {h}"))
+        battalions = [p for p in alive if not c.is_support(p)]
+        # 9.4: only one unit advances; 12.2: a support unit goes with the battalion it is
+        # stacked with; support units stacked together advance one at a time.
+        choices = [alive] if battalions else [[p] for p in alive]
+        for group in choices:
+            key = h if battalions or len(choices) == 1 else f"{h}:{group[0].id}"
+            if group and c.may_stack(match, group, hex_id):
+                cands[key] = group
+                options.append(Option(key, f"Advance {', '.join(p.id for p in group)} from {h}"))
     if not cands:
         return None
     answer = str((yield choose(c.US, f"Advance into {hex_id}?", "9.4", options,

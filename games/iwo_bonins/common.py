@@ -344,7 +344,7 @@ def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, lis
             continue
         paths.setdefault(c.map.label(end), [c.map.label(h) for h in path])
     beaches = [c.map.hex(b) for b in landing_beach_hexes(match)]
-    if beaches:
+    if beaches and match.options.get("retreat_toward_beach", "when_possible") == "when_possible":
         from_start = distance_to(start_id, beaches)
         closer = {k: v for k, v in paths.items()
                   if from_start is not None and (distance_to(k, beaches) or 0) < from_start}
@@ -358,7 +358,7 @@ def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match
     if hex_id in landing_beach_hexes(match):
         return True
     together = [*group, *there]
-    if beach_colour(hex_id) is not None:
+    if beach_colour(hex_id) is not None and match.options.get("other_beaches", "strict") == "strict":
         return len(together) <= 1  # 6.3b: no stacking on the other set of beaches
     marines = [p for p in together if not is_support(p)]
     supports = [p for p in together if is_support(p)]

@@ -91,6 +91,8 @@ def reserve_options(match: Match) -> list[Option]:
     if match.state.turn <= 1:
         return []
     last = 16 - int(match.state.vars[c.V_RESERVES])
+    if last - 1 < match.state.turn:
+        return []  # 4.1: shortening the game past the turn being played would cost nothing
     out = []
     tank = _reserve_tank(match)
     for r in reserve_regiments(match):
@@ -158,7 +160,8 @@ def replaceable(match: Match) -> list[Piece]:
             continue  # 11.6: one step a turn for an eliminated two-step unit
         rebuild = p.location == c.US_ELIMINATED
         repair = p.steps < p.max_steps and (p.location == c.AVAILABLE or (
-            c.is_hex(p.location) and p.id in v[c.V_REPAIRABLE]))
+            c.is_hex(p.location) and p.id in v[c.V_REPAIRABLE]
+            and p.id not in v[c.V_MOVED]))  # 11.7: it may not move in the phase of replacement
         if rebuild or repair:
             out.append(p)
     return out

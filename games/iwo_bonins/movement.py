@@ -139,7 +139,7 @@ def move_unit(match: Match, piece: Piece, *, first: bool) -> Procedure[None]:
     options = [Option("stay", f"Leave {piece.id} in {piece.location}")]
     options += [Option(h, f"{h} ({how})") for h, how in sorted(dests.items())]
     answer = str((yield choose(c.US, f"Move {piece.id} from {piece.location} to?",
-                               "6.5" if first else "6.1", options, kind="move_hex",
+                               "6.1", options, kind="move_hex",
                                context={"unit": piece.id, "from": piece.location})))
     match.state.vars[c.V_MOVED].append(piece.id)
     if answer == "stay":

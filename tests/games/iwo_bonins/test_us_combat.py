@@ -255,3 +255,13 @@ def test_second_phase_no_bombardment_5_1_4() -> None:
     with contextlib.suppress(StopIteration):
         gen.send("declare")
     assert texts(m, "combat") and not texts(m, "bombardment")
+
+
+def test_retreat_toward_beach_option_9_3() -> None:
+    """9.3 "should end closer to a landing beach": by default only such hexes are offered
+    when there are any; the 'advice' option offers every legal hex."""
+    m, _, groups = attack_setup()
+    strict = set(c.retreat_paths(m, groups["2212"], 1))
+    m.options["retreat_toward_beach"] = "advice"
+    free = set(c.retreat_paths(m, groups["2212"], 1))
+    assert strict < free and "2112" in free - strict

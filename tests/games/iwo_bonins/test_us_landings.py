@@ -113,3 +113,15 @@ def test_replacing_on_map_11_7() -> None:
     assert "replace:1/23" in opts and "replace:2/23" not in opts
     L.replace_step(m, "1/23")
     assert m.state.pieces["1/23"].steps == 2 and "1/23" in m.state.vars[c.V_NO_MOVE]
+
+
+def test_moved_unit_not_rebuilt_11_7() -> None:
+    """11.7: a unit rebuilt on the map may not move in that phase, so one that has moved may
+    not be rebuilt after it."""
+    m = us_match()
+    put(m, "309", "1409")
+    put(m, "1/23", "2513")
+    c.us_step_loss(m, m.state.pieces["1/23"], "test")
+    L.start_replacements(m)
+    m.state.vars[c.V_MOVED].append("1/23")
+    assert "replace:1/23" not in [o.value for o in L.replacement_options(m)]

@@ -108,3 +108,16 @@ def test_tf_collins_only_first_action_12_4() -> None:
     m.decide(m.pending.values[0])  # type: ignore[union-attr]
     assert m.pending is not None and not any(str(v).startswith("tf_collins:")
                                              for v in m.pending.values)
+
+
+def test_other_beaches_option_6_3b() -> None:
+    """6.3b read strictly (no stacking on the beaches not chosen) or, by option, with 12.1's
+    support stacking still allowed there."""
+    from tabletop.core.match import Match
+    from tabletop.games.iwo_bonins import GAME
+
+    m = Match(GAME, seed=1, options={"other_beaches": "support"})
+    m.decide("east")
+    put(m, "1/23", "2316")  # a west beach
+    assert c.may_stack(m, [m.state.pieces["FT/23"]], "2316")
+    assert not c.may_stack(m, [m.state.pieces["2/23"]], "2316")
