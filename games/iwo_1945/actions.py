@@ -123,8 +123,12 @@ def available(m: Match) -> list[str]:
     if turn["taken"] >= turn["allow"]:
         return []
     kinds = list(KINDS)
-    if turn["taken"] >= 1 and turn["only"]:
-        kinds = [k for k in kinds if k in turn["only"]]
+    if turn["only"]:
+        # 6.0 Tactic Cards (Amtracs "besides your action"): the turn's own action may be of
+        # any kind, before or after the card's extra ones; the extras only of the card's kinds.
+        others = sum(1 for k in turn.get("kinds", []) if k not in turn["only"])
+        if others >= turn.get("free", 1):
+            kinds = [k for k in kinds if k in turn["only"]]
     out = []
     for k in kinds:
         if k == "place_new_wave":
@@ -148,6 +152,7 @@ def perform(m: Match, kind: str) -> Flow:
     """6.0 Performing Actions: one action, by one regiment (a new wave by up to two)."""
     turn = _turn(m)
     turn["taken"] += 1
+    turn.setdefault("kinds", []).append(kind)
     m.emit("action", "6.0", f"USMC action {turn['taken']} of {turn['allow']}: {TITLES[kind]}",
            action=kind)
     if kind == "place_new_wave":

@@ -84,15 +84,26 @@ def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> boo
         return moment in ("usmc_main", "japanese") and bool(bunker_targets(m))
     if isinstance(eff, ExtraActions):
         turn = m.state.vars.get("turn") or {}
-        return moment == "usmc_main" and eff.regiments > int(turn.get("allow", 1))
+        if moment != "usmc_main" or eff.regiments <= int(turn.get("allow", 1)):
+            return False
+        if eff.only and "place_new_wave" in eff.only:
+            # 6.0 "If a card's effect cannot be played": an extra new wave needs a reserve,
+            # a vacant beach and no Bad Weather this turn.
+            from .actions import can_new_wave
+
+            return can_new_wave(m)
+        return True
     if isinstance(eff, AddAttackDice):
         if moment != "attack":
             return False
         mountain = is_mountain(ctx["target"])
         return (eff.against == "any" or (eff.against == "mountain") == mountain)
     if isinstance(eff, RemoveBunker):
-        return moment == "attack" and ctx.get("kind") == "markers" \
-            and bunker_at(m, ctx["target"]) is not None
+        if moment != "attack" or ctx.get("kind") != "markers":
+            return False
+        if eff.against != "any" and (eff.against == "mountain") != is_mountain(ctx["target"]):
+            return False  # Flame Tanks: "on a position without a mountain"
+        return bunker_at(m, ctx["target"]) is not None
     if isinstance(eff, Reroll):
         return (moment == "attack") if eff.dice == "usmc" else (moment == "counter")
     if isinstance(eff, CancelJapanese):
@@ -164,6 +175,7 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) ->
             yield from _dig_in(m, c)
         elif isinstance(eff, ExtraActions):
             assert turn is not None
+            turn["free"] = turn["allow"] if eff.only else eff.regiments
             turn["allow"] = eff.regiments
             turn["only"] = list(eff.only) if eff.only else None
             m.emit("card", "6.0", f"{c.title}: {eff.regiments} actions this turn"

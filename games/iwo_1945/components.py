@@ -484,10 +484,12 @@ class RaiseCohesion(StrictModel):
 
 
 class RemoveBunker(StrictModel):
-    """Remove the bunker in the position being attacked before the dice are rolled."""
+    """Remove the bunker in the position being attacked before the dice are rolled; with
+    ``against``, only when the attacked position is (not) a mountain (as the card says)."""
 
     type: Literal["remove_bunker"]
     where: Literal["attacked_position"] = "attacked_position"
+    against: Literal["any", "not_mountain", "mountain"] = "any"
 
 
 class ExtraActions(StrictModel):

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 def new_turn_vars() -> dict[str, object]:
     """6.0: one action a turn unless a card says more; nothing played yet."""
-    return {"allow": 1, "only": None, "taken": 0, "used": [], "played": False, "forbid": []}
+    return {"allow": 1, "only": None, "free": 1, "taken": 0, "kinds": [], "used": [],
+            "played": False, "forbid": []}
 
 
 def draw_up(m: Match, *, setup: bool = False) -> None:

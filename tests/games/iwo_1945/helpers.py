@@ -11,6 +11,7 @@ from tabletop.core.dice import ScriptedDice
 from tabletop.core.match import Match
 from tabletop.games.iwo_1945 import GAME
 from tabletop.games.iwo_1945 import positions as P
+from tabletop.games.iwo_1945.usmc_turn import new_turn_vars
 
 
 def new_match(seed: int = 1, **options: Any) -> Match:
@@ -78,8 +79,7 @@ def empty_board(m: Match) -> None:
     for pos in P.positions():
         st.vars["held"][pos] = P.JAPAN
         st.vars["control"][pos] = P.JAPAN
-    st.vars["turn"] = {"allow": 1, "only": None, "taken": 0, "used": [], "played": False,
-                       "forbid": []}
+    st.vars["turn"] = new_turn_vars()
 
 
 def put_regiment(m: Match, rid: str, pos: str, *, cohesion: int = 12, markers: int = 3) -> None:

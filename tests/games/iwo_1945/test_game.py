@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -14,7 +13,12 @@ from tabletop.core.cli import cli
 from tabletop.core.match import Match
 from tabletop.core.record import make_record, replay
 from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import check_conformance, game_state_machine, play_random_game
+from tabletop.core.testing import (
+    check_conformance,
+    check_golden,
+    game_state_machine,
+    play_random_game,
+)
 from tabletop.games.iwo_1945 import GAME
 
 GOLDEN = Path(__file__).parent / "golden" / "iwo_1945.json"
@@ -83,10 +87,7 @@ def test_golden_playthroughs() -> None:
         assert m.result is not None
         got[str(seed)] = {"result": m.result.level, "scores": dict(m.result.scores),
                           "decisions": len(m.decisions), "state_hash": m.state_hash()}
-    if os.environ.get("TABLETOP_REGOLD") or not GOLDEN.exists():
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
-    assert json.loads(GOLDEN.read_text()) == got
+    check_golden(GOLDEN, got)  # a missing golden file fails; TABLETOP_REGOLD=1 re-pins
 
 
 def test_cli_auto_json_render_and_terminal() -> None:

@@ -655,3 +655,45 @@ def test_6_0_fields_of_fire_every_adjacent_position_fires() -> None:
                                          "Interlocking Fire"))
     assert P.cohesion(m, "3/9") == 9
     assert len([e for e in m.log.since(seq) if "fire attack from" in e.text]) == 3
+
+
+# -- review fixes ----------------------------------------------------------------------------------
+def test_6_0_amtracs_one_new_wave_besides_the_action_in_either_order() -> None:
+    """6.0 Tactic Cards (Amtracs: "you may also place a new wave, besides your action"): the
+    extra action is a new wave; the turn's own action may come before or after it."""
+    m = board(**{"3_9": ("red_beach", 12), "3_3": ("green_beach", 12)})
+    put_japanese(m, "the_neck", 3)
+    (am,) = give_hand(m, "amtracs")
+    drive(m, cards.play(m, am, "usmc_main"))
+    drive(m, actions.perform(m, "place_new_wave"), ["4/24", "yellow_beach", "done"])
+    assert "attack" in actions.available(m) and "move" in actions.available(m)
+    # the other order: the action first, then only the new wave is left
+    m = board(**{"3_9": ("red_beach", 12), "3_3": ("green_beach", 12)})
+    put_japanese(m, "the_neck", 3)
+    (am,) = give_hand(m, "amtracs")
+    drive(m, cards.play(m, am, "usmc_main"))
+    script(m, [4, 4, 4, 4, 4])
+    drive(m, actions.perform(m, "attack"), ["3/9", "the_neck"])
+    assert actions.available(m) == ["place_new_wave"]
+
+
+def test_6_0_a_card_that_cannot_apply_amtracs_and_flame_tanks() -> None:
+    """6.0 "If a card's effect cannot be played, then the card may not be played": Amtracs
+    needs a reserve, a vacant beach and no Bad Weather; Flame Tanks ("on a position without a
+    mountain") is not offered against a mountain even with a bunker there."""
+    m = board(**{"3_9": ("red_beach", 12), "3_3": ("green_beach", 12),
+                 "3_21": ("yellow_beach", 12), "4_23": ("blue_beach", 12)})
+    give_hand(m, "amtracs")
+    assert cards.playable_cards(m, "usmc_main") == []  # no vacant beach
+    P.move_regiment(m, "4/23", "airfield_2", "6.0", "test")
+    assert [cards.card(i).id for i in cards.playable_cards(m, "usmc_main")] == ["amtracs"]
+    m.state.vars["turn"]["forbid"] = ["place_new_wave"]  # Bad Weather drawn
+    assert cards.playable_cards(m, "usmc_main") == []
+    m = board(**{"3_3": ("green_beach", 12)})
+    give_hand(m, "flame_tanks")
+    put_japanese(m, "mt_suribachi", 3)
+    put_cube(m, "bunker", "mt_suribachi")
+    assert cards.playable_cards(m, "attack", {"target": "mt_suribachi", "kind": "markers"}) == []
+    put_japanese(m, "the_neck", 3)
+    put_cube(m, "bunker", "the_neck")
+    assert cards.playable_cards(m, "attack", {"target": "the_neck", "kind": "markers"})
