@@ -392,7 +392,8 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
     for p in cands[answer]:
         match.state.pieces.move(p.id, hex_id)
     match.emit("advance", "9.4", f"{', '.join(p.id for p in cands[answer])} advance from "
-               f"{answer} into {hex_id}", units=[p.id for p in cands[answer]], to=hex_id)
+               f"{answer.partition(':')[0]} into {hex_id}", units=[p.id for p in cands[answer]],
+               to=hex_id)
     return None
 
 
