@@ -119,7 +119,8 @@ class Iwo1945(Game):
 
     # -- invariants --------------------------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:
-        """2.0 at most three markers a position (and a cube's slot), beaches USMC only; 3.0
+        """2.0 at most three markers a position (and a cube's slot), beaches USMC only; 6.0
+        an infiltration cube never with Japanese markers; 3.0
         one bunker at most, in an occupied island position; 4.0 cohesion 1 to 12 on every
         track; every marker, cube and card in exactly one place; 2.0 control."""
         problems = match.state.pieces.check()
@@ -131,6 +132,8 @@ class Iwo1945(Game):
                 problems.append(f"2.0: USMC and Japanese markers share {pos}")
             if P.is_beach(pos) and P.japanese_at(match, pos):
                 problems.append(f"2.0: Japanese markers on {pos}")
+            if P.cube_at(match, pos) is not None and P.japanese_at(match, pos):
+                problems.append(f"6.0: an infiltration cube shares {pos} with Japanese markers")
             if len({str(p.attrs.get('regiment')) for p in P.usmc_at(match, pos)}) > 1:
                 problems.append(f"3.0: two regiments in {pos}")
             bunkers = [p for p in match.state.pieces.at(pos) if p.kind == "bunker"]

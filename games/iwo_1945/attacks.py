@@ -219,8 +219,9 @@ def remove_cube(m: Match, pos: str) -> None:
 
 def advance(m: Match, rid: str, src: str, target: str) -> Flow:
     """6.0 Advance After USMC Attacks: the attacker may enter the cleared position at no
-    cohesion cost; then one non-exhausted regiment adjacent to the position it left may
-    follow into it, also at no cost; no further chain."""
+    cohesion cost; then one non-exhausted regiment adjacent to the position it left, that
+    has not acted this turn, may follow into it, also at no cost (it has then acted, as a
+    daisy-chain mover does); no further chain."""
     v = yield choose(USMC, f"{name(target)} is cleared: advance {rid} into it?", "6.0",
                      [Option("advance", f"advance {rid} into {name(target)}"),
                       Option("stay", f"stay in {name(src)}")], kind="advance",
@@ -228,8 +229,11 @@ def advance(m: Match, rid: str, src: str, target: str) -> Flow:
     if v != "advance":
         return
     move_regiment(m, rid, target, "6.0", "advances")
+    turn = m.state.vars.get("turn") or {}
+    used = turn.get("used", [])
     followers = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None
-                 and r != rid and not is_exhausted(m, r) and not is_infiltrated(m, r)]
+                 and r != rid and r not in used and not is_exhausted(m, r)
+                 and not is_infiltrated(m, r)]
     if not followers:
         return
     f = yield choose(USMC, f"may one regiment follow into {name(src)}?", "6.0",
@@ -238,3 +242,5 @@ def advance(m: Match, rid: str, src: str, target: str) -> Flow:
                      context={"into": src})
     if f != "none":
         move_regiment(m, str(f), src, "6.0", "follows the advance")
+        if "used" in turn:
+            used.append(str(f))  # 6.0, 10.0: the follower has acted (no regiment twice)

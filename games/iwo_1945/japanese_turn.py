@@ -173,13 +173,13 @@ def counter_battery(m: Match, faces: list[int], who: str, banzai: bool) -> Flow:
             faces = _threes(m, rest + new, who, not banzai)
 
 
-def _cohesion_hits(m: Match, rid: str, hits: int, who: str) -> None:
+def _cohesion_hits(m: Match, rid: str, hits: int, who: str, section: str = "6.0") -> None:
     """6.0, 4.0: each 4 or 5 lowers the regiment's cohesion by 1; a reduction against a
-    regiment at 5 or less causes an immediate exhaustion check."""
+    regiment at 5 or less causes an immediate exhaustion check. A reduction ignored at
+    cohesion 1 (4.0) is no reduction and causes no check."""
     if hits <= 0:
         return
-    coh.reduce(m, rid, hits, "6.0", who)
-    if coh.needs_check(m, rid):
+    if coh.reduce(m, rid, hits, section, who) > 0 and coh.needs_check(m, rid):
         coh.exhaustion_check(m, rid, f"cohesion reduced by {who}")
 
 
@@ -207,13 +207,14 @@ def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool 
     update_control(m)
 
 
-def banzai(m: Match, src: str, target: str, who: str) -> Flow:
-    """6.0 Japanese Banzai chart (5 dice): each 6 removes a USMC marker, each 5 or 4 costs 1
-    cohesion, 3s are removed, each 2 or 1 removes a Japanese marker from the attackers."""
+def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE) -> Flow:
+    """6.0 Japanese Banzai chart (5 dice unless the card says otherwise): each 6 removes a
+    USMC marker, each 5 or 4 costs 1 cohesion, 3s are removed, each 2 or 1 removes a
+    Japanese marker from the attackers."""
     rid = regiment_at(m, target)
     m.emit("japanese_attack", "6.0", f"{who}: Banzai attack from {name(src)} on {rid} in "
-           f"{name(target)} ({BANZAI_DICE} dice)", source=src, target=target)
-    faces = roll_japanese(m, BANZAI_DICE, f"{who}: Banzai on {name(target)}", reroll_threes=False)
+           f"{name(target)} ({dice} dice)", source=src, target=target, dice=dice)
+    faces = roll_japanese(m, dice, f"{who}: Banzai on {name(target)}", reroll_threes=False)
     faces = yield from counter_battery(m, faces, who, True)
     c: Counter[int] = Counter(faces)
     losses, hits, own = c[6], c[4] + c[5], c[1] + c[2]
@@ -303,7 +304,7 @@ def effect_banzai(m: Match, eff: Banzai, who: str) -> Flow:
         if (yield from _cancelled(m, "banzai", who)):
             continue
         target, src = order[0]
-        yield from banzai(m, src, target, who)
+        yield from banzai(m, src, target, who, eff.dice)
 
 
 def _route_ok(m: Match, src: str, dest: str, through_usmc: bool) -> bool:
@@ -337,7 +338,10 @@ def effect_move(m: Match, eff: MoveMarkers, who: str) -> None:
     if eff.destination == "reinforce":
         cands = [p for p in japs if p != src and free_slots(m, p) > 0]
     else:
-        cands = [p for p in islands() if p != src and is_vacant(m, p) and free_slots(m, p) > 0]
+        # 6.0 Infiltration Cubes: only a cube may share a position with the other side, so
+        # Japanese markers never join a cube (it would also stand there unattackable).
+        cands = [p for p in islands() if p != src and is_vacant(m, p) and free_slots(m, p) > 0
+                 and cube_at(m, p) is None]
     if eff.adjacent:
         cands = [p for p in cands if p in adjacent(src)]
     cands = [p for p in cands if priority(p) < priority(src) and _route_ok(m, src, p, eff.through_usmc)]
@@ -413,7 +417,7 @@ def effect_snipers(m: Match, eff: ReduceCohesion, who: str) -> None:
     rid = regiment_at(m, order[0][0])
     assert rid is not None
     m.emit("japanese_attack", "4.0", f"{who}: {rid} in {name(order[0][0])} is targeted")
-    _cohesion_hits(m, rid, eff.amount, who)
+    _cohesion_hits(m, rid, eff.amount, who, "4.0")
 
 
 def hook_kamikaze_strike(m: Match, params: dict[str, Any], who: str) -> Flow:

@@ -697,3 +697,77 @@ def test_6_0_a_card_that_cannot_apply_amtracs_and_flame_tanks() -> None:
     put_japanese(m, "the_neck", 3)
     put_cube(m, "bunker", "the_neck")
     assert cards.playable_cards(m, "attack", {"target": "the_neck", "kind": "markers"})
+
+
+def test_6_0_advance_follower_has_not_acted_and_then_has() -> None:
+    """6.0 Advance After USMC Attacks (one regiment, not daisy-chained) with 6.0/10.0 "no
+    regiment twice": a regiment that already acted this turn may not follow the advance,
+    and the follower counts as having acted."""
+    m = board(**{"5_28": ("turkey_knob", 10), "4_23": ("blue_beach", 10),
+                 "4_25": ("airfield_2", 10)})
+    put_japanese(m, "airfield_3", 1)
+    m.state.vars["turn"]["used"] = ["4/23", "5/28"]
+    script(m, [6, 6, 4, 4, 4])
+    seen = decisions_of(m, attacks.attack(m, "5/28", "airfield_3"), ["stop", "advance"])
+    assert seen[-1].kind == "follow" and "4/23" not in seen[-1].values
+    assert "4/25" in seen[-1].values
+    m = board(**{"5_28": ("turkey_knob", 10), "4_25": ("airfield_2", 10)})
+    put_japanese(m, "airfield_3", 1)
+    m.state.vars["turn"]["used"] = ["5/28"]
+    script(m, [6, 6, 4, 4, 4])
+    drive(m, attacks.attack(m, "5/28", "airfield_3"), ["stop", "advance", "4/25"])
+    assert P.regiment_pos(m, "4/25") == "turkey_knob"
+    assert "4/25" in m.state.vars["turn"]["used"] and "4/25" not in actions.fresh(m)
+
+
+def test_6_0_bypassed_positions_never_join_an_infiltration_cube() -> None:
+    """6.0 Infiltration Cubes ("the only time cubes ... and markers may occupy the same
+    position" is cube with USMC): a Japanese marker move does not reoccupy a vacant position
+    holding a cube; the invariant says so too."""
+    m = board()
+    for p in P.islands():
+        if p != "the_neck":
+            put_japanese(m, p, 1)
+    put_regiment(m, "3/9", "the_neck")
+    P.move_regiment(m, "3/9", "green_beach", "6.0", "test")
+    put_cube(m, "infiltration", "the_neck")
+    assert P.control(m, "the_neck") == P.JAPAN and P.is_vacant(m, "the_neck")
+    japanese_turn.effect_move(m, MoveMarkers(type="move_markers", count=1, destination="reoccupy",
+                                             through_usmc=True), "Bypassed Positions")
+    assert P.japanese_at(m, "the_neck") == []
+    assert GAME.invariants(m) == []
+    put_japanese(m, "the_neck", 1)
+    assert any("infiltration cube" in p for p in GAME.invariants(m))
+
+
+def test_4_0_no_exhaustion_check_when_the_reduction_is_ignored_at_1() -> None:
+    """4.0: a regiment at cohesion 1 ignores further reductions; a Japanese hit that reduces
+    nothing causes no exhaustion check."""
+    m = board(**{"3_9": ("field_1", 1)})
+    put_japanese(m, "airfield_2", 3)
+    script(m, [4, 1, 2, 6])
+    drive(m, japanese_turn.fire(m, "airfield_2", "field_1", 3, "test"))
+    assert P.cohesion(m, "3/9") == 1 and not P.is_exhausted(m, "3/9")
+    assert not m.log.of_kind("exhaustion")
+
+
+def test_6_0_banzai_rolls_the_cards_dice() -> None:
+    """6.0 Banzai (3.0 card text over the rules): the effect's ``dice`` are rolled (5 unless
+    the card says otherwise)."""
+    m = board(**{"3_9": ("field_1", 12)})
+    put_japanese(m, "airfield_2", 3)
+    script(m, [6, 4, 4, 1, 1])
+    drive(m, japanese_turn.effect_banzai(m, Banzai(type="banzai", dice=3), "test"))
+    assert len(P.regiment_markers(m, "3/9")) == 2 and P.cohesion(m, "3/9") == 10
+    assert len(P.japanese_at(m, "airfield_2")) == 3
+
+
+def test_4_0_snipers_log_their_cohesion_loss_under_4_0() -> None:
+    """4.0 ("reduced further due to ... card actions by the Japanese AI"): the snipers'
+    cohesion loss is logged under 4.0."""
+    m = board(**{"3_9": ("field_1", 12)})
+    put_japanese(m, "airfield_2", 3)
+    seq = len(m.log)
+    japanese_turn.effect_snipers(m, ReduceCohesion(type="reduce_cohesion"), "Snipers")
+    (ev,) = [e for e in m.log.since(seq) if e.kind == "cohesion"]
+    assert ev.section == "4.0" and P.cohesion(m, "3/9") == 11
