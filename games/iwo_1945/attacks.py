@@ -131,7 +131,7 @@ def attack(m: Match, rid: str, target: str) -> Flow:
         free += mods["free"]
     faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
     faces = settle(m, faces, rid)
-    faces, free = yield from _rerolls(m, rid, target, faces, free)
+    faces, free = yield from _rerolls(m, rid, target, faces, free, ctx)
     o = outcome(faces)
     m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
            faces=sorted(faces), usmc_lost=o["usmc_lost"], cohesion_lost=o["cohesion_lost"],
@@ -139,11 +139,18 @@ def attack(m: Match, rid: str, target: str) -> Flow:
     yield from apply_result(m, rid, src, target, kind, faces)
 
 
-def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int) -> Flow:
+def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
+             ctx: dict[str, Any] | None = None) -> Flow:
     """6.0: the player picks the dice to reroll (any 1, 2, 5 or 6, keepers included), each
-    reroll costing 1 cohesion, until done or cohesion 1 (9.0 #6, #8)."""
+    reroll costing 1 cohesion, until done or cohesion 1 (9.0 #6, #8). 6.0 Note: at each
+    reroll decision a tactic card may be played "during" the attack (free rerolls, cohesion);
+    a regiment at 1 may still play one before it stops."""
+    ctx = ctx if ctx is not None else {"target": target, "kind": attack_kind(m, rid, target),
+                                       "regiment": rid}
     while any(f in REROLLABLE for f in faces):
-        if cohesion(m, rid) <= 1 and free == 0:
+        at_floor = cohesion(m, rid) <= 1 and free == 0
+        copts = cards.card_options(m, "reroll", ctx)
+        if at_floor and not copts:
             m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
             break
         chosen: list[int] = []
@@ -155,21 +162,28 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int) -> Fl
                 opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})"))
             else:
                 opts.append(Option("stop", "stop and apply: " + describe(faces)))
-            opts += [Option(f, f"reroll a {f}") for f in REROLLABLE if left[f] > 0]
+            if not at_floor:
+                opts += [Option(f, f"reroll a {f}") for f in REROLLABLE if left[f] > 0]
             if chosen:
                 opts.append(Option("cancel", "keep every die after all"))
+            else:
+                opts += copts
             v = yield choose(USMC, f"{rid}: {describe(faces)}; cohesion {cohesion(m, rid)}"
                              + (f", {free} free reroll(s)" if free else "")
                              + (f"; to reroll: {' '.join(map(str, chosen))}" if chosen else ""),
                              "6.0", opts, kind="attack_dice",
                              context={"faces": sorted(faces), "chosen": chosen, "free": free,
                                       "cohesion": cohesion(m, rid), "target": target})
-            if v in ("stop", "roll", "cancel"):
+            if v in ("stop", "roll", "cancel") or str(v).startswith("card:"):
                 break
             chosen.append(int(str(v)))
         if v == "stop":
             break
         if v == "cancel":
+            continue
+        if str(v).startswith("card:"):
+            mods = yield from cards.play(m, str(v)[5:], "reroll", ctx)
+            free += mods["free"]
             continue
         if free:
             free -= 1

@@ -6,6 +6,8 @@ card's effect cannot be played, then the card may not be played"). Moments:
 
 ``usmc_main``  the USMC turn, before, between or after actions (6.0 Note)
 ``attack``     a USMC attack, after the target is chosen and before the dice are rolled
+``reroll``     a USMC attack, at each reroll decision (6.0 Note "during"; Medal of Honor
+               "Play during an attack"): free-reroll and cohesion cards
 ``japanese``   the Japanese turn, before and after the card is followed (6.0 Note)
 ``cancel``     a Japanese effect a card can cancel is about to be carried out
 ``counter``    the dice of a Japanese attack have been rolled
@@ -55,6 +57,7 @@ HAND = "hand:USMC"
 TIMING = {
     "usmc_main": ("usmc_turn", "either"),
     "attack": ("usmc_turn", "either"),
+    "reroll": ("usmc_turn", "either"),
     "japanese": ("japanese_turn", "either"),
     "cancel": ("japanese_turn", "either"),
     "counter": ("japanese_turn", "either"),
@@ -79,7 +82,8 @@ def title(inst: str) -> str:
 def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> bool:
     """6.0: whether one effect of a card can be carried out at this moment."""
     if isinstance(eff, RaiseCohesion):
-        return moment in ("usmc_main", "japanese") and any(cohesion(m, r) < 12 for r in on_board(m))
+        return moment in ("usmc_main", "japanese", "reroll") \
+            and any(cohesion(m, r) < 12 for r in on_board(m))
     if isinstance(eff, PlaceBunker):
         return moment in ("usmc_main", "japanese") and bool(bunker_targets(m))
     if isinstance(eff, ExtraActions):
@@ -105,7 +109,7 @@ def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> boo
             return False  # Flame Tanks: "on a position without a mountain"
         return bunker_at(m, ctx["target"]) is not None
     if isinstance(eff, Reroll):
-        return (moment == "attack") if eff.dice == "usmc" else (moment == "counter")
+        return (moment in ("attack", "reroll")) if eff.dice == "usmc" else (moment == "counter")
     if isinstance(eff, CancelJapanese):
         return moment == "cancel" and ctx.get("kind") in eff.kinds
     return False  # forbid_actions: only as drawn (Bad Weather); hooks: none in this deck
@@ -160,7 +164,7 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) ->
     c = card(inst)
     m.state.decks[DECK].move(inst, "discard")
     turn = m.state.vars.get("turn")
-    if turn is not None and moment in ("usmc_main", "attack"):
+    if turn is not None and moment in ("usmc_main", "attack", "reroll"):
         turn["played"] = True
     m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment)
     mods: dict[str, int] = {"dice": 0, "free": 0, "japanese_rerolls": 0, "cancel": 0}

@@ -771,3 +771,28 @@ def test_4_0_snipers_log_their_cohesion_loss_under_4_0() -> None:
     japanese_turn.effect_snipers(m, ReduceCohesion(type="reduce_cohesion"), "Snipers")
     (ev,) = [e for e in m.log.since(seq) if e.kind == "cohesion"]
     assert ev.section == "4.0" and P.cohesion(m, "3/9") == 11
+
+
+def test_6_0_cards_may_be_played_during_an_attack_at_the_reroll_decision() -> None:
+    """6.0 Note ("before, during, or immediately after") and Medal of Honor ("Play during an
+    attack"): after the dice are rolled, a free-reroll card may be played at the reroll
+    decision; a cohesion card too, even at cohesion 1, after which rerolls are possible."""
+    m = board(**{"3_9": ("red_beach", 10)})
+    put_japanese(m, "the_neck", 3)
+    (moh,) = give_hand(m, "medal_of_honor")
+    script(m, [1, 1, 6, 5, 2, 6, 5])
+    drive(m, attacks.attack(m, "3/9", "the_neck"),
+          ["roll", f"card:{moh}", 1, 1, "roll", "stop"])
+    assert P.cohesion(m, "3/9") == 9 and len(P.japanese_at(m, "the_neck")) == 1
+    m = board(**{"3_9": ("red_beach", 2)})
+    put_japanese(m, "the_neck", 3)
+    (fs,) = give_hand(m, "fighting_seabees")
+    script(m, [1, 1, 6, 5, 2, 6, 5, 6])
+    seen = decisions_of(m, attacks.attack(m, "3/9", "the_neck"), [])
+    assert seen[-1].kind == "attack_dice" and seen[-1].values == ["stop", f"card:{fs}"]
+    m = board(**{"3_9": ("red_beach", 2)})
+    put_japanese(m, "the_neck", 3)
+    (fs,) = give_hand(m, "fighting_seabees")
+    script(m, [1, 1, 6, 5, 2, 6, 5, 6])
+    drive(m, attacks.attack(m, "3/9", "the_neck"), [f"card:{fs}", "3/9", 1, 1, "roll", "stop"])
+    assert P.cohesion(m, "3/9") == 3 and len(P.japanese_at(m, "the_neck")) == 1
