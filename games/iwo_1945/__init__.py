@@ -47,6 +47,16 @@ class Iwo1945(Game):
                        ("return", "removed")),
             GameOption("landing", "5.0 landing regiments: 'rulebook' (10.0) or 'historical'",
                        "rulebook", ("rulebook", "historical")),
+            GameOption("usmc_discards", "6.0 USMC discards: 'one_if_none_played' (discard 1 "
+                       "at the end of a turn without a card played) or 'any' (discard any "
+                       "number of cards during the USMC turn)", "one_if_none_played",
+                       ("one_if_none_played", "any")),
+            GameOption("full_control_end", "7.0 #2 full control ends the game 'end_of_turn' "
+                       "(6.0) or 'immediately' (7.0), even before the turn's other actions",
+                       "end_of_turn", ("end_of_turn", "immediately")),
+            GameOption("japanese_move_route", "6.0 Japanese marker movement: the way must be "
+                       "'clear' of USMC positions unless the card says 'through' (9.0 #2), or "
+                       "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
         ),
     )
 

@@ -309,8 +309,9 @@ def effect_banzai(m: Match, eff: Banzai, who: str) -> Flow:
 
 def _route_ok(m: Match, src: str, dest: str, through_usmc: bool) -> bool:
     """6.0, 9.0 #2: tunnels need no adjacency, but without a card's leave the way (a chain
-    of arrows between island positions) may not cross USMC-occupied positions."""
-    if through_usmc:
+    of arrows between island positions) may not cross USMC-occupied positions (our reading,
+    docs §5; option ``japanese_move_route=any``: no route needed at all)."""
+    if through_usmc or m.options.get("japanese_move_route", "clear") == "any":
         return True
     seen, frontier = {src}, [src]
     while frontier:

@@ -8,7 +8,7 @@ from tabletop.core.decisions import Option, choose
 
 from . import actions, cards
 from .components import ForbidActions
-from .positions import USMC, Flow
+from .positions import USMC, Flow, usmc_controls_all
 
 if TYPE_CHECKING:
     from tabletop.core.match import Match
@@ -63,6 +63,8 @@ def usmc_turn(m: Match) -> Flow:
     while True:
         opts = [Option(k, actions.TITLES[k]) for k in actions.available(m)]
         opts += cards.card_options(m, "usmc_main")
+        if m.options.get("usmc_discards", "one_if_none_played") == "any":
+            opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
         opts.append(Option("end", "end the USMC turn"))
         left = turn["allow"] - turn["taken"]
         v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
@@ -72,17 +74,26 @@ def usmc_turn(m: Match) -> Flow:
             break
         if str(v).startswith("card:"):
             yield from cards.play(m, str(v)[5:], "usmc_main")
+        elif str(v).startswith("discard:"):
+            cards.discard(m, str(v)[8:], "6.0", "by choice (option usmc_discards=any)")
         else:
             yield from actions.perform(m, str(v))
+            if m.options.get("full_control_end", "end_of_turn") == "immediately" \
+                    and usmc_controls_all(m):
+                m.emit("phase", "7.0", "the USMC controls every island position: the game "
+                       "ends at once (option full_control_end=immediately)")
+                m.state.vars["turn"] = None
+                return
     yield from end_discard(m)
     m.state.vars["turn"] = None
 
 
 def end_discard(m: Match) -> Flow:
-    """6.0: if no tactic card was played this turn, the player may discard 1 card."""
+    """6.0: if no tactic card was played this turn, the player may discard 1 card (with the
+    option ``usmc_discards=any`` the discards were offered during the turn instead)."""
     turn = m.state.vars["turn"]
     h = cards.hand(m)
-    if turn["played"] or not h:
+    if turn["played"] or not h or m.options.get("usmc_discards", "one_if_none_played") == "any":
         return
     v = yield choose(USMC, "No card was played this turn: discard one?", "6.0",
                      [Option("keep", "keep the hand"),

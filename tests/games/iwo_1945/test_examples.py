@@ -87,4 +87,6 @@ def test_10_0_setup_landing_and_first_turn() -> None:
     assert m.pending is not None and m.pending.values == ["end"]
     assert m.state.decks["usmc"].pile("hand:USMC") == []
     m.decide("end")
-    assert m.state.phase == "japanese" or m.state.turn == 2
+    # 6.0: the Japanese AI turn follows (no USMC card to offer), then round 2's USMC turn
+    assert m.log.of_kind("japanese_card") and m.state.turn == 2 and m.state.phase == "usmc"
+    assert m.pending is not None and m.pending.kind == "usmc_turn"

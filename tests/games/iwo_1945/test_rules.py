@@ -106,9 +106,17 @@ def test_2_0_three_markers_at_most_and_beaches_usmc_only() -> None:
     put_japanese(m, "the_neck", 2)
     japanese_turn.effect_move(m, MoveMarkers(type="move_markers", count=2, destination="reinforce"), "t")
     assert len(P.japanese_at(m, "the_neck")) == 3 and len(P.japanese_at(m, "the_gorge")) == 2
+    # every island position held: the only vacant positions left are beaches
+    empty_board(m)
+    put_regiment(m, "3/9", "red_beach")
+    for p in P.islands():
+        put_japanese(m, p, 3 if p == "the_gorge" else 1)
+    seq = len(m.log)
     japanese_turn.effect_move(m, MoveMarkers(type="move_markers", count=1, destination="reoccupy",
                                              through_usmc=True), "t")
     assert not any(P.japanese_at(m, b) for b in P.beaches())
+    assert len(P.japanese_at(m, "the_gorge")) == 3
+    assert any("ignored" in e.text for e in m.log.since(seq))
     assert GAME.invariants(m) == []
 
 
@@ -223,14 +231,18 @@ def test_4_0_japanese_reduction_at_5_or_less_checks_at_once() -> None:
 def test_4_0_exhausted_and_cohesion_1_limits() -> None:
     """4.0 Key Rules: an exhausted regiment may not attack, move or start a rotation (but may
     be rotated by another and may regroup); a regiment at cohesion 1 may not move or attack."""
-    m = board(**{"3_9": ("red_beach", 9), "3_3": ("green_beach", 9)})
-    put_japanese(m, "the_neck", 3)
+    m = board(**{"3_9": ("the_neck", 9), "3_3": ("green_beach", 9)})
+    put_japanese(m, "mt_suribachi", 3)
     coh.mark_exhausted(m, "3/9")
     assert actions.actors(m, "attack") == ["3/3"]
     assert "3/9" not in actions.actors(m, "move") and "3/9" not in actions.actors(m, "rotate")
+    assert "3/3" in actions.actors(m, "rotate")  # 3/9 may be rotated by another's action
     assert "3/9" in actions.actors(m, "regroup")
-    P.set_cohesion(m, "3/3", 1)
-    assert actions.actors(m, "attack") == [] and "3/3" not in actions.actors(m, "move")
+    coh.rally(m, "3/9", "6.0", "test")  # the control: rallied, it could do all of these
+    assert {"3/9"} <= set(actions.actors(m, "attack")) & set(actions.actors(m, "move")) \
+        & set(actions.actors(m, "rotate"))
+    P.set_cohesion(m, "3/9", 1)
+    assert "3/9" not in actions.actors(m, "attack") and "3/9" not in actions.actors(m, "move")
 
 
 def test_4_0_regroup_of_an_exhausted_regiment_rallies_or_checks() -> None:
@@ -347,7 +359,7 @@ def test_6_0_command_coordination_three_actions_no_regiment_twice() -> None:
     m = board(**{"3_9": ("red_beach", 12), "3_3": ("green_beach", 12)})
     put_japanese(m, "the_neck", 3)
     (cc,) = give_hand(m, "command_coordination")
-    assert actions.available(m) == ["attack", "move", "rotate"] or "attack" in actions.available(m)
+    assert actions.available(m) == ["attack", "move", "place_new_wave"]
     drive(m, cards.play(m, cc, "usmc_main"))
     assert m.state.vars["turn"]["allow"] == 3
     script(m, [4, 4, 4, 4, 4])
@@ -471,10 +483,12 @@ def test_6_0_fire_attack_chart() -> None:
     cancels a 6, double 1s kill a Japanese attacker (not against a beach, +1 die there)."""
     m = board(**{"3_9": ("field_1", 12)})
     put_japanese(m, "airfield_2", 3)
-    script(m, [6, 6, 2, 3, 4])
+    dice = script(m, [6, 3, 2, 6, 4])  # the 3 is rerolled into a 6; the 4 stays unrolled
     drive(m, japanese_turn.fire(m, "airfield_2", "field_1", 3, "test"))
     assert len(P.regiment_markers(m, "3/9")) == 2 and P.cohesion(m, "3/9") == 12
-    script(m, [3, 4])  # note the reroll: 6 6 2 3 -> 3 rerolled
+    assert [e.data["faces"] for e in m.log.of_kind("japanese_attack") if "faces" in e.data][-1] \
+        == [2, 6, 6]
+    assert dice.remaining == 1
     script(m, [1, 1, 5])
     drive(m, japanese_turn.fire(m, "airfield_2", "field_1", 3, "test"))
     assert len(P.japanese_at(m, "airfield_2")) == 2 and P.cohesion(m, "3/9") == 11
@@ -796,3 +810,60 @@ def test_6_0_cards_may_be_played_during_an_attack_at_the_reroll_decision() -> No
     script(m, [1, 1, 6, 5, 2, 6, 5, 6])
     drive(m, attacks.attack(m, "3/9", "the_neck"), [f"card:{fs}", "3/9", 1, 1, "roll", "stop"])
     assert P.cohesion(m, "3/9") == 3 and len(P.japanese_at(m, "the_neck")) == 1
+
+
+# -- the other readings, as options (docs §5) -------------------------------------------------------
+def _usmc_island(m: Match) -> None:
+    """Every island position USMC-held and controlled (2.0), before Japanese are put back."""
+    for p in P.islands():
+        m.state.vars["held"][p] = P.USMC
+        m.state.vars["control"][p] = P.USMC
+
+
+def test_7_0_full_control_ends_the_game_at_end_of_turn_or_immediately() -> None:
+    """7.0 #2 "immediately ends" vs 6.0 "at the end of the USMC turn": by default the turn
+    goes on (cards, the end); with full_control_end=immediately it stops after the action."""
+    for option, more in (("end_of_turn", True), ("immediately", False)):
+        m = new_match(full_control_end=option)
+        empty_board(m)
+        give_hand(m)
+        _usmc_island(m)
+        put_regiment(m, "3/9", "red_beach")
+        put_japanese(m, "the_neck", 1)
+        script(m, [6, 6, 4, 4, 4])
+        seen = decisions_of(m, usmc_turn.usmc_turn(m),
+                            ["attack", "3/9", "the_neck", "stop", "advance"])
+        assert P.usmc_controls_all(m)
+        assert (seen[-1].kind == "usmc_turn") == more, option
+
+
+def test_6_0_usmc_discards_option_any_number_during_the_turn() -> None:
+    """6.0 "may play or discard any number of cards from their hand during their turn" vs
+    "may discard 1 ... IF a card was not played": by default one discard at the end of a
+    turn without a card; with usmc_discards=any, discards are offered during the turn."""
+    m = new_match()
+    empty_board(m)
+    a, b = give_hand(m, "dig_in", "sherman_tanks")
+    seen = decisions_of(m, usmc_turn.usmc_turn(m), [])
+    assert not any(str(v).startswith("discard:") for v in seen[-1].values)
+    m = new_match(usmc_discards="any")
+    empty_board(m)
+    a, b = give_hand(m, "dig_in", "sherman_tanks")
+    drive(m, usmc_turn.usmc_turn(m), [f"discard:{a}", f"discard:{b}", "end"])
+    assert cards.hand(m) == []
+
+
+def test_6_0_japanese_move_route_option() -> None:
+    """6.0 Marker Movement ("The positions do not have to be adjacent") vs our reading that the
+    way may not cross USMC positions without the card's leave (9.0 #2): with
+    japanese_move_route=any the markers go even when USMC positions block every way."""
+    for option, moved in (("clear", False), ("any", True)):
+        m = new_match(japanese_move_route=option)
+        empty_board(m)
+        give_hand(m)
+        put_japanese(m, "the_gorge", 3)
+        put_japanese(m, "the_neck", 1)
+        put_regiment(m, "3/9", "field_1")
+        japanese_turn.effect_move(m, MoveMarkers(type="move_markers", count=2,
+                                                 destination="reinforce"), "t")
+        assert (len(P.japanese_at(m, "the_neck")) == 3) == moved, option
