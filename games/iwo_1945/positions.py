@@ -9,11 +9,10 @@ the pictures.
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.decisions import Decision
+from tabletop.core.match import Procedure
 from tabletop.core.pieces import Piece
 
 from .components import Components, load_components
@@ -33,8 +32,9 @@ RISING_SUN = ("rising_sun_1", "rising_sun_2", "rising_sun_3")
 MARKER_KINDS = ("marine", "ija")
 SLOTS = 3
 
-Flow = Generator[Decision, Any, Any]
-"""A piece of the game's procedure: yields decisions, may return a value to its caller."""
+Flow = Procedure[Any]
+"""A piece of the game's procedure (the core's ``Procedure``): yields decisions, may return a
+value to its caller."""
 
 
 @lru_cache(maxsize=1)
