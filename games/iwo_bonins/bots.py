@@ -39,6 +39,7 @@ class Tuning:
     reserve_from_turn: int = 3
     reserve_below: int = 13  # commit while fewer effective battalions than this ashore/afloat
     max_reserves: int = 2
+    reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
 @dataclass
@@ -143,7 +144,11 @@ class USHeuristic:
             return False
         strength = sum(p["steps"] for p in seen.us.values()
                        if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
-        return bool(strength / 2 < t.reserve_below)
+        # 4.1, 11.4: a regiment costs a turn; worth it only while the Japanese left on the
+        # map are many for the turns that remain.
+        turns_left = 16 - int(seen.vars.get(c.V_RESERVES, 0)) - seen.turn + 1
+        pressing = len(seen.jp_hexes) >= t.reserve_jp_per_turn * turns_left
+        return bool(strength / 2 < t.reserve_below and pressing)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         return any(_dist(loc, j) == 1 for j in seen.jp_hexes)
