@@ -156,3 +156,10 @@ def test_cli_auto_json_render_and_terminal() -> None:
         assert "<svg" in Path("map.svg").read_text()
     out = runner.invoke(cli, ["play", "iwo_bonins", "--seed", "3"], input="1\nq\n")
     assert "Invade which side" in out.output
+
+
+def test_every_event_has_a_section() -> None:
+    """DESIGN principle 1: every event of a whole game names the rule that caused it."""
+    m = bot_match(4)
+    missing = [e.kind for e in m.log if not e.section]
+    assert not missing, sorted(set(missing))
