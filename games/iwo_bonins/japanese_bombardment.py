@@ -1,6 +1,6 @@
 """16.0 Japanese bombardment: the Japanese Combat Phase (5.1.6).
 
-Readings taken (docs/games/iwo_bonins-japanese.md):
+Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 - 16.2 sweep: every land hex holding a US unit, in descending id order from 2915 before
   Suribachi falls and ascending from 0213 after (docs/games/iwo_bonins.md, "Our reading of

@@ -1,7 +1,7 @@
 """15.0 Japanese operations: redeployment (15.3, 15.4), Banzai attacks (15.5), and the
 Japanese Movement Phase (5.1.5: 14.4 replacement, then 15.5).
 
-Readings taken (docs/games/iwo_bonins-japanese.md has the whole table):
+Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter, has the whole table):
 
 - 15.3 substitutes. The redeploying unit goes into the container first; "two or more units
   in the container" counts it, so the blind draw of the substitute may give the redeploying

@@ -6,7 +6,7 @@ choices are asked where the solitaire procedure would decide: 18.4 placement in
 ``japanese_operations.redeploy``; 18.5 targeting in ``japanese_bombardment``; 18.6 Banzai
 attacks run as in the solitaire game (15.5).
 
-Readings taken (docs/games/iwo_bonins-japanese.md):
+Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 - 18.1: the units are placed one at a time, HQs and artillery first, then tanks, then the
   rest; an HQ or artillery unit is kept out of the sectors already holding one when the

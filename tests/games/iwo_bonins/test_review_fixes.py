@@ -82,3 +82,25 @@ def test_first_phase_moves_cite_6_1(match: Match) -> None:
     match.state.pieces.move(unit.id, "2114")
     decision = next(move_unit(match, unit, first=True))
     assert decision.section == "6.1"
+
+
+@pytest.mark.parametrize("eliminated, reduced, level", [
+    (6, 0, "US victory"),  # 12
+    (6, 1, "Draw"),  # 13
+    (9, 1, "Draw"),  # 19
+    (10, 0, "Japanese victory"),  # 20
+])
+def test_4_3_thresholds(match: Match, eliminated: int, reduced: int, level: str) -> None:
+    """4.3: a count of 12 or fewer is a US victory, 20 or more a Japanese victory, anything
+    between a draw (at the end of the last turn, no turns remaining, no Japanese left)."""
+    for p in c.units(match, c.JAPAN):
+        match.state.pieces.move(p.id, c.CONTAINER)
+    marines = [p for p in match.state.pieces if p.side == c.US and p.kind == "marine"]
+    for p in marines[:eliminated]:
+        c.eliminate_us(match, p, "test")
+    for p in marines[eliminated:eliminated + reduced]:
+        c.us_step_loss(match, p, "test")  # reduced, in Available for Landing
+    match.state.turn = 16
+    result = GAME.final_result(match)
+    assert result.level == level and result.section == "4.3"
+    assert result.scores["casualties"] == 2 * eliminated + reduced

@@ -110,6 +110,8 @@ def test_attacker_retreat_9_3() -> None:
     drive(K.resolve_attack(m, d, groups), ["2211"])
     assert {p.location for p in groups["2212"]} == {"2211"}
     assert c.units_at(m, "2213", c.JAPAN)  # redeployed in place
+    assert any(e.kind == "redeploy" and e.section == "15.4" and e.data.get("origin") == "2213"
+               for e in m.log)
 
 
 def test_retreat_blocked_depletes_9_3() -> None:
@@ -128,15 +130,16 @@ def test_retreat_blocked_depletes_9_3() -> None:
 
 
 def test_attacker_eliminated_9_2_1() -> None:
-    """9.2.1 Ae: every attacking unit is eliminated, two-step units too."""
+    """9.2.1 Ae: every attacking unit is eliminated, a full-strength two-step unit too (not
+    merely reduced): 1/23 at full strength attacks a dug-in unit in a ravine."""
     m = us_match()
-    put(m, "1/23", "2212")
-    put(m, "309", "2213")
+    put(m, "1/23", "1306")
+    put(m, "309", "1307")  # ravine: the line shifted two columns left
     put(m, "310", "0213")
-    c.us_step_loss(m, m.state.pieces["1/23"], "test")  # reduced: the lowest column
+    assert m.state.pieces["1/23"].steps == 2
     diff = strength(m, "1/23") - c.printed(m.state.pieces["309"], "defense")
-    script(m, [roll_for(diff, "clear", "Ae")])
-    drive(K.resolve_attack(m, m.state.pieces["309"], {"2212": [m.state.pieces["1/23"]]}))
+    script(m, [roll_for(diff, c.crt_line("1307"), "Ae")])
+    drive(K.resolve_attack(m, m.state.pieces["309"], {"1306": [m.state.pieces["1/23"]]}))
     assert m.state.pieces["1/23"].location == c.US_ELIMINATED
 
 

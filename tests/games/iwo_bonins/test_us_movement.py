@@ -179,7 +179,7 @@ def test_second_phase_allowance_5_1_3() -> None:
     m.state.vars[c.V_WEATHER] = "Storm"
     assert mv.allowance(m, p, first=True) == (3, None)
     dests = mv.destinations(m, p, first=False)
-    assert set(dests) <= {"2211", "2312", "2313", "2213", "2113", "2112"}
+    assert dests and set(dests) <= {"2211", "2312", "2313", "2213", "2113", "2112"}
 
 
 def test_phase_menu_and_end_5_1_1() -> None:
