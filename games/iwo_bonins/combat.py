@@ -215,14 +215,21 @@ def us_combat_phase(match: Match, *, first: bool) -> Flow:
     return None
 
 
-def declare_attack(match: Match, defender: Piece, *, first: bool) -> Procedure[None]:
-    """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring)."""
+def declare_attack(match: Match, defender: Piece, *, first: bool,
+                   forced: dict[str, list[Piece]] | None = None) -> Procedure[bool | None]:
+    """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring).
+
+    ``forced`` (11.2) holds units that must attack (landed on the defender's beach hex): they
+    are in the attack from the start, it cannot be cancelled, and adjacent units may join.
+    Returns None when cancelled, else whether the defender left its hex.
+    """
     hex_id = defender.location
     chosen: list[str] = []
+    preset = dict(forced or {})
     while True:
         avail = attacker_hexes(match, hex_id)
-        units = [p for h in chosen for p in avail.get(h, [])]
-        options = [Option(CANCEL, "Cancel (no attack)")]
+        units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
+        options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
         if units:
             info, _ = attack_odds(match, defender, units)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
@@ -241,7 +248,7 @@ def declare_attack(match: Match, defender: Piece, *, first: bool) -> Procedure[N
         if answer == DECLARE:
             break
         chosen.append(answer)
-    groups = {h: attacker_hexes(match, hex_id)[h] for h in chosen}
+    groups = {**preset, **{h: attacker_hexes(match, hex_id)[h] for h in chosen}}
     markers = 0
     left = match.state.vars[c.V_BOMBARDMENT] if first else 0
     all_units = [p for us in groups.values() for p in us]
@@ -255,8 +262,7 @@ def declare_attack(match: Match, defender: Piece, *, first: bool) -> Procedure[N
                                         f"({left} left)?", "8.2", options,
                                         kind="bombardment_markers",
                                         context={"defender": hex_id}))))
-    yield from resolve_attack(match, defender, groups, markers=markers)
-    return None
+    return (yield from resolve_attack(match, defender, groups, markers=markers))
 
 
 def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
@@ -407,8 +413,8 @@ def forced_beach_attacks(match: Match, *, first: bool) -> Procedure[None]:
         if not jp or not landed:
             continue
         match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
-                   f"{hex_id}")
-        left = yield from resolve_attack(match, jp[0], {hex_id: landed})
+                   f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
+        left = yield from declare_attack(match, jp[0], first=first, forced={hex_id: landed})
         if not left:
             for p in landed:
                 if p.location == hex_id:

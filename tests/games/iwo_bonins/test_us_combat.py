@@ -207,9 +207,28 @@ def test_forced_beach_attack_11_2() -> None:
     m.state.vars[c.V_MUST_ATTACK] = {"2211": ["1/23"]}
     diff = strength(m, "1/23") - c.printed(m.state.pieces["309"], "defense")
     script(m, [roll_for(diff, "beach", "NE")])
-    drive(K.forced_beach_attacks(m, first=True))
+    drive(K.forced_beach_attacks(m, first=True), [K.DECLARE])
     assert m.state.pieces["1/23"].location == c.US_ELIMINATED
     assert m.state.vars[c.V_MUST_ATTACK] == {}
+
+
+def test_forced_beach_attack_may_be_joined_and_bombarded_11_2() -> None:
+    """11.2 with 8.2 and 9.0: the forced attack cannot be cancelled, adjacent units may join
+    it, and bombardment markers may support it in the first combat phase."""
+    m = us_match()
+    put(m, "309", "2211")
+    put(m, "310", "0213")
+    put(m, "1/23", "2211")
+    put(m, "2/23", "2212")  # adjacent: may join
+    m.state.vars[c.V_MUST_ATTACK] = {"2211": ["1/23"]}
+    m.state.vars[c.V_BOMBARDMENT] = 9
+    gen = K.forced_beach_attacks(m, first=True)
+    first = next(gen)
+    assert K.CANCEL not in first.values and K.DECLARE in first.values and "2212" in first.values
+    second = gen.send("2212")
+    assert K.DECLARE in second.values
+    markers = gen.send(K.DECLARE)
+    assert markers.section == "8.2" and 2 in markers.values
 
 
 def test_values_the_tests_assume_2_3() -> None:
