@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
@@ -90,7 +91,7 @@ def test_golden_playthroughs() -> None:
     check_golden(GOLDEN, got)  # a missing golden file fails; TABLETOP_REGOLD=1 re-pins
 
 
-def test_cli_auto_json_render_and_terminal() -> None:
+def test_cli_auto_json_render_and_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """7.0 via the CLI: --auto --json gives the VP and level; render draws the board (2.0);
     the terminal game shows the hand and the Japanese card, and quits cleanly."""
     runner = CliRunner()
@@ -98,15 +99,15 @@ def test_cli_auto_json_render_and_terminal() -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["finished"] and data["result"] in LEVELS and "usmc_vp" in data
-    with runner.isolated_filesystem():
-        out = runner.invoke(cli, ["render", "iwo_1945", "-o", "board.svg"])
-        assert out.exit_code == 0, out.output
-        svg = Path("board.svg").read_text()
-        assert "Suribachi" in svg and "<svg" in svg
-        out = runner.invoke(cli, ["play", "iwo_1945", "--auto", "--seed", "4", "--save", "g.json"])
-        assert out.exit_code == 0, out.output
-        out = runner.invoke(cli, ["replay", "g.json"])
-        assert out.exit_code == 0 and "replay verified" in out.output
+    monkeypatch.chdir(tmp_path)
+    out = runner.invoke(cli, ["render", "iwo_1945", "-o", "board.svg"])
+    assert out.exit_code == 0, out.output
+    svg = Path("board.svg").read_text()
+    assert "Suribachi" in svg and "<svg" in svg
+    out = runner.invoke(cli, ["play", "iwo_1945", "--auto", "--seed", "4", "--save", "g.json"])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(cli, ["replay", "g.json"])
+    assert out.exit_code == 0 and "replay verified" in out.output
     out = runner.invoke(cli, ["play", "iwo_1945", "--seed", "3"], input="3\n1\nm\nq\n")
     assert "hand:" in out.output and "Japanese AI card" in out.output
     assert "[mt_suribachi] Mt. Suribachi" in out.output

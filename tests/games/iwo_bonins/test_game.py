@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
@@ -142,7 +143,7 @@ def test_golden_playthroughs() -> None:
     assert json.loads(GOLDEN.read_text()) == got
 
 
-def test_cli_auto_json_render_and_terminal() -> None:
+def test_cli_auto_json_render_and_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """4.0 via the CLI: --auto --json gives the result and casualty count; render draws the
     island (2.1); the terminal game shows the map and the odds of an attack."""
     runner = CliRunner()
@@ -150,10 +151,10 @@ def test_cli_auto_json_render_and_terminal() -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["finished"] and data["result"] in LEVELS and "casualties" in data
-    with runner.isolated_filesystem():
-        out = runner.invoke(cli, ["render", "iwo_bonins", "-o", "map.svg"])
-        assert out.exit_code == 0, out.output
-        assert "<svg" in Path("map.svg").read_text()
+    monkeypatch.chdir(tmp_path)
+    out = runner.invoke(cli, ["render", "iwo_bonins", "-o", "map.svg"])
+    assert out.exit_code == 0, out.output
+    assert "<svg" in Path("map.svg").read_text()
     out = runner.invoke(cli, ["play", "iwo_bonins", "--seed", "3"], input="1\nq\n")
     assert "Invade which side" in out.output
 
