@@ -10,7 +10,7 @@ the decisions taken; replaying them reproduces every event and the final state h
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -354,6 +354,16 @@ class Match:
     def view(self, player: str) -> dict[str, JSON]:
         """What one player may see (see :meth:`Game.view`)."""
         return self.game.view(self, player)
+
+    def script_dice(self, faces: Sequence[int]) -> ScriptedDice:
+        """From now on roll exactly these faces (for tests of a position built by hand).
+
+        The match's record no longer replays once its dice are replaced this way.
+        """
+        dice = ScriptedDice(list(faces), self.seed)
+        dice.listener = self._on_roll
+        self.dice = dice
+        return dice
 
     def undo(self, count: int = 1) -> None:
         """Take back the last ``count`` decisions by replaying the record without them."""

@@ -10,17 +10,20 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from .canonical import JSON, dumps
+from .decisions import Decision
 from .errors import IllegalDecision
 from .match import Game, Match
 from .record import make_record, make_save, replay
+
+T = TypeVar("T")
 
 
 class InvariantBroken(AssertionError):
@@ -87,6 +90,26 @@ def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | No
             else:  # pragma: no cover - a failure path
                 raise AssertionError("an illegal decision was accepted")
             assert fresh.state_hash() == before
+
+
+def run_procedure(gen: Generator[Decision, JSON, T], answers: Sequence[JSON] = ()) -> T:
+    """Run one rule procedure, answering its decisions in order; returns its value.
+
+    Fails if the procedure asks more than it was given, if an answer is not legal, or if
+    answers are left over.
+    """
+    todo = list(answers)
+    try:
+        d = next(gen)
+        while True:
+            assert todo, f"unanswered decision: {d.prompt} ({d.section}) {d.values}"
+            ans = todo.pop(0)
+            assert d.is_legal(ans), f"{ans!r} is not legal for {d.prompt}: {d.values}"
+            d = gen.send(ans)
+    except StopIteration as stop:
+        assert not todo, f"answers left over: {todo}"
+        value: T = stop.value
+        return value
 
 
 def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: str | None = None,

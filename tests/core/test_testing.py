@@ -33,3 +33,33 @@ def test_harness_reports_a_broken_invariant() -> None:
     with pytest.raises(InvariantBroken, match=r"pig seed \d+ after decision \d+"):
         for seed in range(20):
             play_random_game(BrokenPig(), seed)
+
+
+def test_run_procedure_answers_in_order_and_checks_legality() -> None:
+    """run_procedure: answers decisions in order, returns the value, refuses illegal or
+    missing answers and leftovers."""
+    from tabletop.core.decisions import choose
+    from tabletop.core.testing import run_procedure
+
+    def proc():  # type: ignore[no-untyped-def]
+        a = yield choose("A", "pick", "1.0", ["x", "y"])
+        b = yield choose("A", "again", "1.0", ["x", "y"])
+        return f"{a}{b}"
+
+    assert run_procedure(proc(), ["y", "x"]) == "yx"
+    with pytest.raises(AssertionError, match="unanswered"):
+        run_procedure(proc(), ["y"])
+    with pytest.raises(AssertionError, match="not legal"):
+        run_procedure(proc(), ["z", "x"])
+    with pytest.raises(AssertionError, match="left over"):
+        run_procedure(proc(), ["x", "x", "x"])
+
+
+def test_script_dice_mid_match() -> None:
+    """Match.script_dice: from now on the match rolls the given faces, logged as rolls."""
+    m = Match(GAME, seed=1)
+    m.script_dice([6, 1])
+    m.decide("roll")
+    m.decide("roll")
+    faces = [e.data["faces"] for e in m.log.of_kind("roll")]
+    assert faces[-2:] == [[6], [1]]

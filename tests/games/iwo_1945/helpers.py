@@ -9,6 +9,7 @@ from typing import Any
 from tabletop.core.decisions import Decision
 from tabletop.core.dice import ScriptedDice
 from tabletop.core.match import Match
+from tabletop.core.testing import run_procedure
 from tabletop.games.iwo_1945 import GAME
 from tabletop.games.iwo_1945 import positions as P
 from tabletop.games.iwo_1945.usmc_turn import new_turn_vars
@@ -21,28 +22,12 @@ def new_match(seed: int = 1, **options: Any) -> Match:
 
 def script(m: Match, faces: Sequence[int]) -> ScriptedDice:
     """From now on the match rolls exactly these faces."""
-    dice = ScriptedDice(list(faces))
-    dice.listener = m._on_roll
-    m.dice = dice
-    return dice
+    return m.script_dice(faces)
 
 
 def drive(m: Match, gen: Generator[Decision, Any, Any], answers: Sequence[Any] = ()) -> Any:
-    """Run one rule procedure, answering its decisions in order; returns its value.
-
-    Fails if the procedure asks more than it was given or an answer is not legal.
-    """
-    todo = list(answers)
-    try:
-        d = next(gen)
-        while True:
-            assert todo, f"unanswered decision: {d.prompt} ({d.section}) {d.values}"
-            ans = todo.pop(0)
-            assert d.is_legal(ans), f"{ans!r} is not legal for {d.prompt}: {d.values}"
-            d = gen.send(ans)
-    except StopIteration as stop:
-        assert not todo, f"answers left over: {todo}"
-        return stop.value
+    """Run one rule procedure, answering its decisions in order; returns its value."""
+    return run_procedure(gen, answers)
 
 
 def decisions_of(m: Match, gen: Generator[Decision, Any, Any], answers: Sequence[Any]) -> list[Decision]:

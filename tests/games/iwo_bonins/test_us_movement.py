@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.core.decisions import Decision
 from tabletop.core.dice import ScriptedDice
 from tabletop.core.match import Match
+from tabletop.core.testing import run_procedure
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import movement as mv
@@ -40,25 +41,12 @@ def put(m: Match, uid: str, where: str, *, face_up: bool = False) -> None:
 
 def script(m: Match, faces: Sequence[int]) -> ScriptedDice:
     """From now on the match rolls exactly these faces."""
-    dice = ScriptedDice(list(faces))
-    dice.listener = m._on_roll
-    m.dice = dice
-    return dice
+    return m.script_dice(faces)
 
 
 def drive(gen: Generator[Decision, Any, Any], answers: Sequence[Any] = ()) -> Any:
     """Run one procedure, answering its decisions in order; returns its value."""
-    todo = list(answers)
-    try:
-        d = next(gen)
-        while True:
-            assert todo, f"unanswered decision: {d.prompt} ({d.section}) {d.values}"
-            ans = todo.pop(0)
-            assert d.is_legal(ans), f"{ans!r} is not legal for {d.prompt}: {d.values}"
-            d = gen.send(ans)
-    except StopIteration as stop:
-        assert not todo, f"answers left over: {todo}"
-        return stop.value
+    return run_procedure(gen, answers)
 
 
 def first_decision(gen: Generator[Decision, Any, Any]) -> Decision:
