@@ -86,15 +86,21 @@ def select_targets(match: Match, markers: int) -> Procedure[list[str]]:
             break
         if hex_id in targets:
             continue
-        roll = match.dice.d6(purpose=f"targeting {hex_id}", section="16.2")
-        if roll <= 3:
+        if _try_target(match, hex_id, "16.2", f"sweep from {start}", "skipped"):
             targets.append(hex_id)
-            match.emit("jp_target", "16.2", f"marker on {hex_id}: sweep from {start}, "
-                       f"roll {roll} (1-3 places)", hex=hex_id, roll=roll)
-        else:
-            match.emit("jp_target_skip", "16.2", f"{hex_id} skipped: roll {roll} (4-6)",
-                       hex=hex_id, roll=roll)
     return targets
+
+
+def _try_target(match: Match, hex_id: str, section: str, why: str, miss: str) -> bool:
+    """16.2, 18.5: roll 1d6 for a hex: 1-3 places a bombardment marker on it."""
+    roll = match.dice.d6(purpose=f"targeting {hex_id}", section=section)
+    if roll <= 3:
+        match.emit("jp_target", section, f"marker on {hex_id}: {why}, roll {roll} (1-3 places)",
+                   hex=hex_id, roll=roll)
+        return True
+    match.emit("jp_target_skip", section, f"{hex_id} {miss}: roll {roll} (4-6)", hex=hex_id,
+               roll=roll)
+    return False
 
 
 def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
@@ -115,14 +121,8 @@ def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
         if answer == "stop":
             break
         tried.add(answer)
-        roll = match.dice.d6(purpose=f"targeting {answer}", section="18.5")
-        if roll <= 3:
+        if _try_target(match, answer, "18.5", "chosen by the Japanese player", "missed"):
             targets.append(answer)
-            match.emit("jp_target", "18.5", f"marker on {answer}: chosen by the Japanese "
-                       f"player, roll {roll} (1-3 places)", hex=answer, roll=roll)
-        else:
-            match.emit("jp_target_skip", "18.5", f"{answer} missed: roll {roll} (4-6)",
-                       hex=answer, roll=roll)
     return targets
 
 
