@@ -299,27 +299,34 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the distribution.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1,
+              help="Play in this many processes (the results do not depend on it).")
 def simulate(game_name: str, count: int, seed: int, scenario: str | None, option_pairs: tuple[str, ...],
-             agent_specs: tuple[str, ...], as_json: bool) -> None:
+             agent_specs: tuple[str, ...], as_json: bool, jobs: int) -> None:
     """Play N games with bots and print the distribution of results."""
     game = load_game(game_name)
     specs = _parse_pairs(agent_specs, "--agent")
     options = _parse_options(option_pairs)
+    _agents(game, specs, auto=True, seed=seed)  # check the sides and agent names up front
+    game.info.resolve_options(options)
     levels: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     score_sums: dict[str, float] = {}
     turns = 0
-    for s in range(seed, seed + count):
-        agents = _agents(game, specs, auto=True, seed=s)
-        match = Match(game, scenario=scenario, seed=s, options=options)
-        result = match.run({k: v for k, v in agents.items() if v is not None})
-        assert result is not None
-        levels[result.level] += 1
-        winners[result.winner or "draw"] += 1
-        turns += match.state.turn
-        for key, value in result.scores.items():
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                score_sums[key] = score_sums.get(key, 0.0) + value
+    work = [(game_name, scenario, s, options, specs) for s in range(seed, seed + count)]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(_simulate_one, work, chunksize=max(1, count // (4 * jobs))))
+    else:
+        outcomes = [_simulate_one(job, game) for job in work]
+    for level, winner, turn, scores in outcomes:  # in seed order, whatever the jobs
+        levels[level] += 1
+        winners[winner] += 1
+        turns += turn
+        for key, value in scores.items():
+            score_sums[key] = score_sums.get(key, 0.0) + value
     summary: dict[str, JSON] = {
         "game": game.info.id, "scenario": game.info.scenario(scenario).id, "games": count,
         "seeds": [seed, seed + count - 1], "options": game.info.resolve_options(options),
@@ -337,6 +344,20 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     click.echo(f"  mean turns {turns / count:.2f}")
     for key, value in sorted(score_sums.items()):
         click.echo(f"  mean {key} {value / count:.3f}")
+
+
+def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, str]],
+                  game: Game | None = None) -> tuple[str, str, int, dict[str, float]]:
+    """Play one bot game of a simulation: (result level, winner or "draw", turns, numeric scores)."""
+    game_name, scenario, seed, options, specs = job
+    game = game or load_game(game_name)
+    agents = _agents(game, specs, auto=True, seed=seed)
+    match = Match(game, scenario=scenario, seed=seed, options=options)
+    result = match.run({k: v for k, v in agents.items() if v is not None})
+    assert result is not None
+    scores = {k: float(v) for k, v in result.scores.items()
+              if isinstance(v, int | float) and not isinstance(v, bool)}
+    return result.level, result.winner or "draw", match.state.turn, scores
 
 
 @cli.command()

@@ -106,3 +106,10 @@ def test_schema_and_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     bad.write_text("name: b\nareas: [{id: a, name: A, x: 1}]\nconnections: []\n")
     code, _, err = run(capsys, "validate", str(bad))
     assert code == 2 and "bad.yaml: areas.0.y" in err
+
+
+def test_simulate_jobs_give_the_same_distribution(capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate --jobs 2` plays in two processes and prints exactly what one process does."""
+    one = run(capsys, "simulate", PIG, "-n", "12", "--seed", "5", "--json")
+    two = run(capsys, "simulate", PIG, "-n", "12", "--seed", "5", "--json", "--jobs", "2")
+    assert one[0] == two[0] == 0 and json.loads(one[1]) == json.loads(two[1])
