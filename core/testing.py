@@ -115,7 +115,7 @@ def run_procedure(gen: Generator[Decision, JSON, T], answers: Sequence[JSON] = (
 def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: str | None = None,
                  options: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
     """Play seeded bot games (each side its default bot, or ``bot``) and summarise each one:
-    result, decisions taken, events logged and the final state hash."""
+    result, its scores, decisions taken, events logged and the final state hash."""
     from .registry import make_agent
 
     out: dict[str, JSON] = {}
@@ -125,9 +125,17 @@ def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: s
                   for side in game.info.players}
         match.run(agents)
         out[str(seed)] = {"result": match.result.level if match.result else None,
+                          "scores": dict(match.result.scores) if match.result else {},
                           "decisions": len(match.decisions), "events": len(match.log),
                           "state_hash": match.state_hash()}
     return out
+
+
+def check_replay(match: Match) -> None:
+    """A match is its record: its record, through JSON, replays to the same events and hash."""
+    again = replay(match.game, json.loads(json.dumps(make_record(match))))
+    assert again.state_hash() == match.state_hash(), "replay reached another state"
+    assert again.log.to_jsonl() == match.log.to_jsonl(), "replay logged other events"
 
 
 def check_golden(path: str | Path, got: JSON) -> None:

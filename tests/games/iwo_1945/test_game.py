@@ -12,12 +12,13 @@ from hypothesis import settings
 
 from tabletop.core.cli import cli
 from tabletop.core.match import Match
-from tabletop.core.record import make_record, replay
 from tabletop.core.registry import load_game, make_agent
 from tabletop.core.testing import (
     check_conformance,
     check_golden,
+    check_replay,
     game_state_machine,
+    golden_games,
     play_random_game,
 )
 from tabletop.games.iwo_1945 import GAME
@@ -74,21 +75,14 @@ def test_7_0_every_game_ends_with_a_level_and_vp() -> None:
 
 def test_replay_of_a_logged_heuristic_game() -> None:
     """A match is its record: a heuristic game replays to the same events and hash."""
-    m = bot_match(7)
-    again = replay(GAME, json.loads(json.dumps(make_record(m))))
-    assert again.state_hash() == m.state_hash()
-    assert again.log.to_jsonl() == m.log.to_jsonl()
+    check_replay(bot_match(7))
 
 
 def test_golden_playthroughs() -> None:
-    """Golden games: seeded heuristic games end exactly as pinned (TABLETOP_REGOLD=1 re-pins)."""
-    got = {}
-    for seed in (1, 2, 3):
-        m = bot_match(seed)
-        assert m.result is not None
-        got[str(seed)] = {"result": m.result.level, "scores": dict(m.result.scores),
-                          "decisions": len(m.decisions), "state_hash": m.state_hash()}
-    check_golden(GOLDEN, got)  # a missing golden file fails; TABLETOP_REGOLD=1 re-pins
+    """Golden games: seeded heuristic games end exactly as pinned (TABLETOP_REGOLD=1 re-pins;
+    a missing golden file fails)."""
+    check_golden(GOLDEN, golden_games(GAME, (1, 2, 3)))
+
 
 
 def test_cli_auto_json_render_and_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
