@@ -3,7 +3,9 @@
 The heuristic bot reads only the USMC view and the decision: it takes vacant Japanese
 positions whenever it can walk in, attacks with fresh regiments where the Japanese are
 thinnest (off the mountains first), spends its attack cards, rerolls bad pairs while its
-cohesion allows, regroups tired regiments and lands reserves when the beaches are free.
+cohesion allows, lands reserves when the beaches are free, and otherwise brings a fresh
+regiment an arrow nearer the fighting or regroups the most worn one nearest the front, so no
+action is wasted.
 """
 
 from __future__ import annotations
@@ -129,6 +131,25 @@ class World:
     def on_board(self) -> list[str]:
         return [r for pos in P.positions() if (r := self.regiment(pos)) is not None]
 
+    def objective(self, pos: str) -> bool:
+        """A position the USMC must still take: Japanese markers, a cube, or Japanese control."""
+        return bool(self.japs(pos) or self.kinds(pos, "infiltration")) or (
+            P.is_island(pos) and self.control.get(pos) == P.JAPAN)
+
+    def front_distance(self) -> dict[str, int]:
+        """Arrows from each position to the nearest objective (0: an objective itself)."""
+        dist = {p: 0 for p in P.positions() if self.objective(p)}
+        frontier = list(dist)
+        while frontier:
+            nxt = []
+            for p in frontier:
+                for q in P.adjacent(p):
+                    if q not in dist:
+                        dist[q] = dist[p] + 1
+                        nxt.append(q)
+            frontier = nxt
+        return dist
+
 
 class HeuristicBot:
     """A competent USMC commander (see the module docstring)."""
@@ -202,11 +223,36 @@ class HeuristicBot:
                         best = (score, rid, q)
             if best is not None:
                 return {"kind": "attack", "regiment": best[1], "target": best[2]}
+        dist = w.front_distance()
+        if "move" in values and (plan := self._move_up(w, dist)) is not None:
+            return plan
         if "regroup" in values:
             tired = [r for r in regs if w.cohesion(r) < REGROUP_BELOW or not w.fresh(r)]
+            if not tired:  # nothing better to do: a regroup still banks cohesion (6.0)
+                tired = [r for r in regs if w.cohesion(r) < 12]
             if tired:
-                return {"kind": "regroup", "regiment": min(tired, key=w.cohesion)}
+                def need(r: str) -> tuple[bool, int, int]:
+                    pos = w.where(r)
+                    return (w.fresh(r), dist.get(pos, 9) if pos else 9, w.cohesion(r))
+                return {"kind": "regroup", "regiment": min(tired, key=need)}
         return None
+
+    def _move_up(self, w: World, dist: dict[str, int]) -> dict[str, str] | None:
+        """6.0 Move: bring a fresh regiment one arrow nearer the fighting."""
+        best: tuple[int, int, str, str] | None = None
+        for rid in w.on_board():
+            pos = w.where(rid)
+            if pos is None or not w.fresh(rid) or w.cohesion(rid) < ATTACK_FLOOR + 1 \
+                    or w.kinds(pos, "infiltration") or dist.get(pos, 9) <= 1:
+                continue
+            for q in P.adjacent(pos):
+                if w.vacant(q) and dist.get(q, 9) < dist.get(pos, 9):
+                    key = (dist[q], -w.cohesion(rid))
+                    if best is None or key < best[:2]:
+                        best = (key[0], key[1], rid, q)
+        if best is None:
+            return None
+        return {"kind": "move", "regiment": best[2], "dest": best[3]}
 
     def _good_actions(self, w: World, values: list[Any]) -> int:
         """How many worthwhile actions the turn offers (fresh attackers, a landing)."""
