@@ -20,11 +20,16 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+# libyaml's parser when PyYAML was built with it (several times faster on the game data files);
+# the pure-Python one otherwise. Both construct only plain data (safe).
+_SafeBase: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
+
+
+class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc]
     """A safe YAML loader that refuses a mapping with the same key twice (PyYAML keeps the last)."""
 
 
-def _construct_unique_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: set[Any] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
