@@ -51,6 +51,7 @@ class _Seen:
     jp_known: dict[str, dict[str, Any]]  # hex -> face-up Japanese piece
     vars: dict[str, Any]
     turn: int
+    memo: dict[tuple[str, str], Any] = field(default_factory=dict)  # per-view caches of the bot
 
 
 def _read(view: dict[str, JSON]) -> _Seen:
@@ -151,13 +152,23 @@ class USHeuristic:
         return bool(strength / 2 < t.reserve_below and pressing)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
-        return any(_dist(loc, j) == 1 for j in seen.jp_hexes)
+        key = ("engaged", loc)
+        if key not in seen.memo:
+            seen.memo[key] = any(_dist(loc, j) == 1 for j in seen.jp_hexes)
+        return bool(seen.memo[key])
 
     def _target_distance(self, seen: _Seen, loc: str) -> float:
         if not seen.jp_hexes:
             return 0.0
-        bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
-        return min(_dist(loc, j) - (bonus if c.in_suribachi_sector(j) else 0) for j in seen.jp_hexes)
+        key = ("distance", loc)
+        if key not in seen.memo:
+            targets = seen.memo.get(("targets", ""))
+            if targets is None:  # each Japanese hex with the Suribachi pull (19.2) it carries
+                bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
+                targets = [(j, bonus if c.in_suribachi_sector(j) else 0) for j in sorted(seen.jp_hexes)]
+                seen.memo[("targets", "")] = targets
+            seen.memo[key] = min(_dist(loc, j) - b for j, b in targets)
+        return float(seen.memo[key])
 
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
         unit = seen.us[str(d.context["unit"])]

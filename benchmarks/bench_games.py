@@ -1,0 +1,63 @@
+"""Whole-game throughput of each playable game with its default bots: what a balance study costs.
+
+Run: python benchmarks/bench_games.py [--games N]   (prints figures; never a timed test)
+
+Each game is timed in one process after one warm-up game (the first game also loads and
+cross-checks the data files and fills the rules' caches, a cost `tabletop simulate` pays once
+a process). CPU seconds, so the figures do not depend on other work on the machine as much.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tabletop.core.match import Match
+from tabletop.core.registry import load_game, make_agent, registered
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench(name: str, games: int) -> tuple[float, float, float, int]:
+    """(first-game CPU s, CPU s a game after it, µs a decision, decisions a game) over seeds 1..games."""
+    game = load_game(name)
+
+    def play(seed: int) -> int:
+        agents = {side: make_agent(game, side, game.default_bot(side), seed) for side in game.info.players}
+        match = Match(game, seed=seed)
+        match.run(agents)
+        return len(match.decisions)
+
+    t0 = time.process_time()
+    play(0)
+    first = time.process_time() - t0
+    decisions = 0
+    t0 = time.process_time()
+    for seed in range(1, games + 1):
+        decisions += play(seed)
+    spent = time.process_time() - t0
+    return first, spent / games, spent / decisions * 1e6, decisions // games
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print a line of figures per playable game (and the example game)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games a game id (default 20)")
+    args = parser.parse_args(argv)
+    print(f"python {sys.version.split()[0]}; {args.games} games each, default bots, one process")
+    names = [n for n in sorted(registered()) if load_game(n).info.playable]
+    names.append(str(ROOT / "docs" / "example" / "skirmish"))
+    for name in names:
+        first, per_game, per_decision, length = bench(name, args.games)
+        label = Path(name).name
+        hours = per_game * 10_000 / 3600
+        print(f"{label:<12} first game {first:6.2f} s; then {per_game * 1e3:8.1f} ms a game "
+              f"({length} decisions, {per_decision:6.1f} µs each); 10,000 games: "
+              f"{hours:5.2f} CPU hours")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
