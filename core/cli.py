@@ -125,11 +125,23 @@ def _outcome(match: Match) -> dict[str, JSON]:
     return out
 
 
-def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool) -> None:
+def _check_log_for(game: Game, log_path: str | None, log_for: str | None) -> None:
+    """--log-for names one of the game's sides and goes with --log (checked before play)."""
+    if log_for is None:
+        return
+    if log_for not in game.info.players:
+        raise TabletopError(f"game {game.info.id} has no side {log_for!r} for --log-for "
+                            f"(sides: {', '.join(game.info.players)})")
+    if not log_path:
+        raise TabletopError("--log-for needs --log FILE (where to write that side's log)")
+
+
+def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool,
+            log_for: str | None = None) -> None:
     if save:
         write_save(match, save)
     if log:
-        match.log.write(log)
+        match.log.write(log, log_for)
     if as_json:
         click.echo(json.dumps(_outcome(match), sort_keys=True))
     elif completed and match.result:
@@ -183,6 +195,8 @@ def info(game_name: str) -> None:
 
 def _common_play_options(f: Any) -> Any:
     f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome.")(f)
+    f = click.option("--log-for", "log_for", default=None, metavar="SIDE",
+                     help="Write to --log only the events SIDE may see (default: all of them).")(f)
     f = click.option("--log", "log_path", type=click.Path(dir_okay=False),
                      help="Write the event log (JSONL).")(f)
     f = click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the match here.")(f)
@@ -200,11 +214,12 @@ def _common_play_options(f: Any) -> Any:
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
          agent_specs: tuple[str, ...], auto: bool, save_path: str | None, log_path: str | None,
-         as_json: bool) -> None:
+         log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
     if not game.info.playable:
         raise TabletopError(f"game {game.info.id} is not playable yet")
+    _check_log_for(game, log_path, log_for)
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
@@ -212,35 +227,39 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
     match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
     completed = _run(match, agents, save=save_path, quiet=as_json)
-    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed)
+    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
 
 
 @cli.command()
 @click.argument("save_file", type=click.Path(dir_okay=False))
 @_common_play_options
 def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
-           log_path: str | None, as_json: bool) -> None:
+           log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Resume a saved match (checked by replay) and play on."""
     record = read_record(save_file)
     game = _game_of(record)
+    _check_log_for(game, log_path, log_for)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     target = save_path or save_file
     completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
-    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed)
+    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
 
 
 @cli.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False))
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the replayed log (JSONL).")
+@click.option("--log-for", "log_for", default=None, metavar="SIDE",
+              help="Write to --log only the events SIDE may see (default: all of them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome.")
-def replay_cmd(record_file: str, log_path: str | None, as_json: bool) -> None:
+def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Replay a record or save; exit 0 only if it reproduces the recorded state."""
     record = read_record(record_file)
     game = _game_of(record)
+    _check_log_for(game, log_path, log_for)
     match = replay(game, record)
     if log_path:
-        match.log.write(log_path)
+        match.log.write(log_path, log_for)
     if as_json:
         click.echo(json.dumps({**_outcome(match), "verified": True}, sort_keys=True))
     else:

@@ -76,12 +76,14 @@ class EventLog:
         """The events from ``since`` on that a player may see."""
         return [e for e in self._events[since:] if e.is_visible_to(player)]
 
-    def to_jsonl(self) -> str:
-        """The whole log as JSON Lines text, one canonical JSON object a line."""
-        return "".join(dumps(e.to_json()) + "\n" for e in self._events)
+    def to_jsonl(self, player: str | None = None) -> str:
+        """The log as JSON Lines text, one canonical JSON object a line: the whole log (the
+        game master's), or only the events ``player`` may see."""
+        events = self._events if player is None else self.visible(player)
+        return "".join(dumps(e.to_json()) + "\n" for e in events)
 
-    def write(self, path: str | Path) -> None:
-        """Write the log as JSON Lines (atomically)."""
+    def write(self, path: str | Path, player: str | None = None) -> None:
+        """Write the log (or one player's part of it, see to_jsonl) as JSON Lines, atomically."""
         from .record import atomic_write_text
 
-        atomic_write_text(path, self.to_jsonl())
+        atomic_write_text(path, self.to_jsonl(player))

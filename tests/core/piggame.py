@@ -54,3 +54,16 @@ class PigGame(Game):
 
 
 GAME = PigGame()
+
+
+class SecretSetup(PigGame):
+    """Pig with a private opening choice by A (a secret set-up, like Bonins 18.1)."""
+
+    def play(self, match: Match) -> Flow:
+        """A secretly picks a number, then Pig as usual."""
+        secret = yield choose("A", "secret number?", "0.1", [1, 2, 3], private=True)
+        match.emit("secret", "0.1", f"A picked {secret}", visible_to=("A",))
+        return (yield from super().play(match))
+
+
+SECRET = SecretSetup()

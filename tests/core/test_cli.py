@@ -52,6 +52,37 @@ def test_save_replay_and_divergence(capsys: pytest.CaptureFixture[str], tmp_path
     assert code == 1 and err.count("\n") == 1 and "diverges" in err
 
 
+def test_log_for_writes_only_what_a_side_may_see(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--log-for SIDE (play, resume, replay) writes that side's log: the other side's private
+    decision and secret events are left out; the full --log keeps them (game master's log)."""
+    secret = "tests.core.piggame:SECRET"
+    save, full, b_log, a_log = (tmp_path / n for n in ("s.json", "all.jsonl", "b.jsonl", "a.jsonl"))
+    assert run(capsys, "play", secret, "--auto", "--seed", "3", "--save", str(save), "--log", str(full),
+               )[0] == 0
+    assert run(capsys, "replay", str(save), "--log", str(b_log), "--log-for", "B")[0] == 0
+    assert run(capsys, "replay", str(save), "--log", str(a_log), "--log-for", "A")[0] == 0
+
+    def kinds(path: Path) -> list[str]:
+        return [json.loads(line)["kind"] for line in path.read_text().splitlines()]
+    assert "secret" in kinds(full) and "secret" in kinds(a_log) and "secret" not in kinds(b_log)
+    assert len(kinds(b_log)) < len(kinds(a_log)) == len(kinds(full))
+    assert all("visible_to" not in json.loads(line) for line in b_log.read_text().splitlines())
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("play", PIG, "--auto", "--log", "x.jsonl", "--log-for", "C"), "no side 'C' for --log-for"),
+    (("play", PIG, "--auto", "--log-for", "A"), "--log-for needs --log"),
+])
+def test_log_for_refuses_bad_input_before_playing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  args: tuple[str, ...], fragment: str) -> None:
+    """--log-for: an unknown side, or no --log, is one line on stderr, exit 1, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code != 0 and fragment in err and err.count("\n") == 1 and out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`resume --auto` continues a saved match to the end."""
     save = tmp_path / "s.json"

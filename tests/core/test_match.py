@@ -14,7 +14,7 @@ from tabletop.core.errors import GameOver, IllegalDecision, ReplayDivergence, Sa
 from tabletop.core.match import Match
 from tabletop.core.record import make_record, read_record, replay, write_record, write_save
 
-from .piggame import GAME
+from .piggame import GAME, SecretSetup
 
 
 def play_random(seed: int) -> Match:
@@ -178,18 +178,6 @@ def test_replay_determinism_property(seed: int) -> None:
     assert replay(GAME, make_record(m)).state_hash() == m.state_hash()
 
 
-class SecretSetup(GAME.__class__):  # type: ignore[misc,name-defined]
-    """Pig with a private opening choice by A (a secret set-up, like Bonins 18.1)."""
-
-    def play(self, match: Match):  # type: ignore[no-untyped-def]
-        """A secretly picks a number, then Pig as usual."""
-        from tabletop.core.decisions import choose
-
-        secret = yield choose("A", "secret number?", "0.1", [1, 2, 3], private=True)
-        match.emit("secret", "0.1", f"A picked {secret}", visible_to=("A",))
-        return (yield from super().play(match))
-
-
 def test_private_decisions_and_events_are_hidden_from_the_other_side() -> None:
     """Views: B sees only that A is deciding; A's private answer and events are A's alone."""
     m = Match(SecretSetup(), seed=1)
@@ -200,3 +188,4 @@ def test_private_decisions_and_events_are_hidden_from_the_other_side() -> None:
     assert hidden and all(e.is_visible_to("A") and not e.is_visible_to("B") for e in hidden)
     assert not [e for e in m.log.visible("B") if e.kind == "secret"]
     assert '"visible_to":["A"]' in m.log.to_jsonl()
+
