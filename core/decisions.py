@@ -15,7 +15,10 @@ class Option:
 
     value: JSON
     label: str = ""
-    info: str = ""  # extra help, e.g. the odds of an attack
+    info: str = ""  # extra help for a person, e.g. the odds of an attack
+    #: the same facts for a program (bots, remote agents), e.g. {"odds": {"De": 0.42, ...}};
+    #: small JSON, not compared: two options are equal by value, label and info
+    detail: dict[str, JSON] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return self.label or str(self.value)
@@ -72,7 +75,8 @@ class Decision:
         return {
             "player": self.player, "prompt": self.prompt, "section": self.section,
             "kind": self.kind, "context": self.context, "private": self.private,
-            "options": [{"value": o.value, "label": o.label, "info": o.info} for o in self.options],
+            "options": [{"value": o.value, "label": o.label, "info": o.info,
+                         **({"detail": o.detail} if o.detail else {})} for o in self.options],
         }
 
 

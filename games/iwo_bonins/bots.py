@@ -242,7 +242,7 @@ class USHeuristic:
         def worth(o: Any, hexes: list[str]) -> float:
             support = any(p.get("attrs", {}).get("support") for p in seen.us.values()
                           if p["location"] in hexes)
-            return _parse_value(o.info, self.tuning, support=support, suribachi=suri)
+            return _attack_value(o.detail, self.tuning, support=support, suribachi=suri)
         decl = next((o for o in d.options if o.value == DECLARE), None)
         current = worth(decl, chosen) if decl is not None else None
         adds = [o for o in d.options if o.value not in (CANCEL, DECLARE)]
@@ -281,8 +281,8 @@ def _line_shift(line: str) -> int:
 
 def _attack_of(d: Decision) -> int:
     for o in d.options:
-        if o.value == "declare" and o.info.startswith("attack "):
-            return int(o.info.split()[1])
+        if o.value == "declare" and "attack" in o.detail:
+            return int(str(o.detail["attack"]))
     return 0
 
 
@@ -293,20 +293,17 @@ def _defense_guess(seen: _Seen, hid: str) -> float:
     return 3.0
 
 
-def _parse_value(info: str, t: Tuning, *, support: bool = False, suribachi: bool = False) -> float:
-    """The worth of an attack read from its odds line (combat.describe)."""
-    if ":" not in info:
+def _attack_value(detail: dict[str, JSON], t: Tuning, *, support: bool = False,
+                  suribachi: bool = False) -> float:
+    """The worth of an attack from its exact odds (the option's detail, combat.odds_detail)."""
+    raw = detail.get("odds")
+    if not isinstance(raw, dict):
         return -9.0
-    odds: dict[str, float] = {}
-    for part in info.rsplit(": ", 1)[1].split(", "):
-        name, _, pct = part.rpartition(" ")
-        odds[name] = float(pct.rstrip("%")) / 100
+    odds = {k: float(v) for k, v in raw.items() if isinstance(v, int | float)}
     loss = t.support_loss_weight if support else t.loss_weight
     kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
-    return (kill * odds.get("defender eliminated", 0) + 0.5 * odds.get("defender redeploys", 0)
-            + 0.1 * odds.get("defender redeploys in place", 0)
-            - loss * odds.get("attacker loses a step", 0)
-            - 0.25 * odds.get("attackers retreat", 0) - 2.0 * odds.get("attackers eliminated", 0))
+    return (kill * odds.get("De", 0) + 0.5 * odds.get("DR", 0) + 0.1 * odds.get("DRIP", 0)
+            - loss * odds.get("(A)", 0) - 0.25 * odds.get("A", 0) - 2.0 * odds.get("Ae", 0))
 
 
 def _heuristic(side: str, seed: int) -> Agent:

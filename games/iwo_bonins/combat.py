@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Flow, Match, Procedure
 from tabletop.core.pieces import Piece
@@ -169,6 +170,13 @@ def describe(odds: dict[str, Fraction]) -> str:
     return ", ".join(f"{EFFECT_NAMES[k]} {round(float(p) * 100)}%" for k, p in odds.items())
 
 
+def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON]:
+    """An attack's facts for a program (Option.detail): the combined attack strength and the
+    chance of each effect (keys of EFFECT_NAMES) as a float."""
+    return {"attack": support.combined_attack(units, set()),
+            "odds": {k: float(p) for k, p in odds.items()}}
+
+
 def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
                 suppress: Fraction = Fraction(0)) -> tuple[str, dict[str, Fraction]]:
     """The differential and exact odds of an attack as the US player may know them."""
@@ -231,15 +239,16 @@ def declare_attack(match: Match, defender: Piece, *, first: bool,
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
         if units:
-            info, _ = attack_odds(match, defender, units)
+            info, odds = attack_odds(match, defender, units)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
-                                  info))
+                                  info, odds_detail(units, odds)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, _ = attack_odds(match, defender, units + us)
+            info, odds = attack_odds(match, defender, units + us)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
-                                  f"(attack {support.combined_attack(us, set())})", info))
+                                  f"(attack {support.combined_attack(us, set())})", info,
+                                  odds_detail(units + us, odds)))
         answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
                                    options, kind="attack_add",
                                    context={"defender": hex_id, "chosen": list(chosen)})))

@@ -189,3 +189,20 @@ def test_private_decisions_and_events_are_hidden_from_the_other_side() -> None:
     assert not [e for e in m.log.visible("B") if e.kind == "secret"]
     assert '"visible_to":["A"]' in m.log.to_jsonl()
 
+
+def test_option_detail_is_structured_and_not_part_of_equality() -> None:
+    """Option.detail carries machine-readable facts (for bots and remote agents) beside the
+    human `info`; it is in the decision's JSON only when given, and does not change which
+    option is which (equality and hashing go by value, label and info)."""
+    from tabletop.core.decisions import Option, choose
+
+    plain = Option("attack", "Attack", "3-1: 42%")
+    rich = Option("attack", "Attack", "3-1: 42%", {"odds": {"De": 0.42}})
+    assert plain == rich and hash(plain) == hash(rich)
+    d = choose("A", "which?", "1.0", [rich, Option("pass")])
+    options = d.to_json()["options"]
+    assert isinstance(options, list)
+    assert options[0] == {"value": "attack", "label": "Attack", "info": "3-1: 42%",
+                          "detail": {"odds": {"De": 0.42}}}
+    assert "detail" not in options[1]
+    assert json.loads(json.dumps(d.to_json())) == d.to_json()
