@@ -163,6 +163,13 @@ class Game:
         """The map (HexMap or AreaMap) to draw, or None."""
         return None
 
+    def box_cards(self, match: Match, player: str | None) -> dict[str, list[str] | int]:
+        """The cards to show in the board's off-map boxes as ``player`` may see them (None:
+        the designer's view): box id -> the cards' labels, top first, or the number of
+        face-down cards. Cards are deck piles, not pieces, so a game says where they are drawn;
+        by default nowhere."""
+        return {}
+
     def piece_label(self, piece: Any) -> str:
         """A short label for a piece in the terminal and the SVG (values on its face)."""
         vals = piece.values.get(piece.face, {})

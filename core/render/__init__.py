@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 PieceLabel = Callable[[Piece], str]
 """Gives a counter's printed text, e.g. ``"1/23 4-3-4"`` (name, then values on its face)."""
 
+BoxCards = Mapping[str, "Sequence[str] | int"]
+"""Cards shown in off-map boxes: box id -> card labels (face up, top first) or a count of
+face-down cards (a game's ``box_cards(match, player)``)."""
+
 FaceDown = Callable[[Piece], bool]
 """Says whether a piece is drawn face-down (its side shown, its identity and values not)."""
 
@@ -50,6 +54,13 @@ def face_down_for(side: str | None) -> FaceDown:
     if side is None:
         return lambda piece: False
     return lambda piece: piece.hidden and piece.side != side
+
+
+def cards_text(cards: Sequence[str] | int) -> str:
+    """Cards in a box as one line of text: "3 cards face down" or "Snipers, Banzai Charge"."""
+    if isinstance(cards, int):
+        return f"{cards} card{'s' if cards != 1 else ''} face down"
+    return ", ".join(cards) if cards else "no cards"
 
 
 def stacks(pieces: Iterable[Piece]) -> dict[str, list[Piece]]:

@@ -23,8 +23,10 @@ from ..hexgrid import within
 from ..hexmap import HexMap
 from ..pieces import Piece
 from . import (
+    BoxCards,
     FaceDown,
     PieceLabel,
+    cards_text,
     default_piece_label,
     face_down_for,
     is_hidden,
@@ -170,11 +172,13 @@ def _attr_words(attrs: Mapping[str, Any]) -> str:
 
 def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
                    piece_label: PieceLabel | None = None, face_down: FaceDown | None = None,
-                   letters: Mapping[str, str] | None = None) -> str:
+                   letters: Mapping[str, str] | None = None, cards: BoxCards | None = None) -> str:
     """The area map as text: each position with its attributes, arrows and occupants.
 
-    ``<-> x`` joins both ways, ``-> x`` leads only out, ``<- x`` only in. Boxes follow.
+    ``<-> x`` joins both ways, ``-> x`` leads only out, ``<- x`` only in. Boxes follow, with
+    the ``cards`` a game shows in them.
     """
+    cards = cards or {}
     pieces = list(pieces)
     by_place = stacks(pieces)
     marks = {**side_letters(sides_of(pieces, list(letters or {}))), **(letters or {})}
@@ -200,7 +204,10 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
         known.add(box.id)
         blind = " (blind)" if box.blind else ""
         stack = by_place.get(box.id, [])
-        lines.append(f"box [{box.id}] {box.name}{blind}: {_listing(stack, label, down, marks) or 'empty'}")
+        held = _listing(stack, label, down, marks)
+        if box.id in cards:
+            held = "; ".join(filter(None, (held, f"cards: {cards_text(cards[box.id])}")))
+        lines.append(f"box [{box.id}] {box.name}{blind}: {held or 'empty'}")
     for loc, stack in sorted(by_place.items()):
         if loc not in known:
             lines.append(f"at {loc}: {_listing(stack, label, down, marks)}")
@@ -227,14 +234,19 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
     board = game.board(match)
     if isinstance(board, AreaMap):
         return title + "\n" + render_areamap(board, pieces, piece_label=game.piece_label,
-                                             face_down=down, letters=marks)
+                                             face_down=down, letters=marks,
+                                             cards=game.box_cards(match, player))
     if isinstance(board, HexMap):
         lines = [title, render_hexmap(board, pieces, window=window, letters=marks)]
         by_place = stacks(pieces)
+        cards = game.box_cards(match, player)
         for box in board.boxes.values():
             stack = by_place.get(box.id)
-            if stack:
-                lines.append(f"box {box.name}: {_listing(stack, game.piece_label, down, marks)}")
+            held = _listing(stack, game.piece_label, down, marks) if stack else ""
+            if box.id in cards:
+                held = "; ".join(filter(None, (held, f"cards: {cards_text(cards[box.id])}")))
+            if held:
+                lines.append(f"box {box.name}: {held}")
         for loc, stack in sorted(by_place.items()):
             if loc not in board and loc not in board.boxes:
                 lines.append(f"at {loc}: {_listing(stack, game.piece_label, down, marks)}")

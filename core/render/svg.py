@@ -21,9 +21,11 @@ from ..hexmap import HexMap
 from ..mapdata import BoxSpec, FeatureType
 from ..pieces import Piece
 from . import (
+    BoxCards,
     FaceDown,
     PieceLabel,
     assign_side_colors,
+    cards_text,
     default_piece_label,
     face_down_for,
     is_hidden,
@@ -49,6 +51,8 @@ PANEL_GAP = 26.0
 LEGEND_ROW = 19.0
 BOX_COUNTER = 34.0  # side of a counter drawn in an off-map box
 BOX_ROWS_SHOWN = 4  # rows of counters a box shows before "+N more"
+CARD_ROW = 20.0  # height of a card's row in an off-map box
+CARDS_SHOWN = 8  # cards a box lists before "+N more"
 AREA_BOX_WIDTH = 160.0
 AREA_LINES_SHOWN = 7  # pieces listed in a position before "+N more"
 LONG_TEXT = 24  # attribute strings longer than this are named, not printed, in a position
@@ -430,8 +434,10 @@ class _Panel:
         self.y += 14
 
     def box(self, box_id: str, name: str, pieces: Sequence[Piece], counters: _Counters, *,
-            blind: bool = False, capacity: int | None = None) -> None:
-        """An off-map box as a labelled rectangle holding its counters (each one on its own)."""
+            blind: bool = False, capacity: int | None = None,
+            cards: Sequence[str] | int | None = None) -> None:
+        """An off-map box as a labelled rectangle holding its counters (each one on its own),
+        then its cards, if the game shows any there (each a named card, or a face-down count)."""
         c = BOX_COUNTER
         gap = 7.0
         per_row = max(1, int((self.width - gap) // (c + gap)))
@@ -439,14 +445,18 @@ class _Panel:
         shown = list(pieces[:limit])
         rows = max(1, math.ceil(len(shown) / per_row)) if shown else 0
         extra = 14.0 if len(pieces) > limit else 0.0
-        height = 26 + rows * (c + gap) + extra + (4 if rows else 6)
+        card_rows = _card_rows(cards)
+        cards_h = len(card_rows) * CARD_ROW
+        height = 26 + rows * (c + gap) + extra + cards_h + (4 if rows or cards_h else 6)
         d = self.doc
         d.open("g", cls="box", data_box=box_id)
-        d.title(f"{name} [{box_id}]: {len(pieces)} piece(s)")
+        d.title(f"{name} [{box_id}]: {len(pieces)} piece(s)"
+                + (f"; {cards_text(cards)}" if cards is not None else ""))
         d.el("rect", x=self.x, y=self.y, width=self.width, height=height, rx=5, fill="#fbf9f2",
              stroke="#6d6552", stroke_width=1.2, stroke_dasharray="5,3" if blind else None)
-        info = [f"{len(pieces)}"] + (["blind"] if blind else []) + (
-            [f"holds {capacity}"] if capacity is not None else [])
+        count = (cards if isinstance(cards, int) else len(cards)) if cards is not None else None
+        info = [f"{len(pieces)}" if count is None else f"{count} card{'s' if count != 1 else ''}"] \
+            + (["blind"] if blind else []) + ([f"holds {capacity}"] if capacity is not None else [])
         info_text = " · ".join(info)
         d.text(self.x + 8, self.y + 17, name, 12, anchor="start", font_weight="bold",
                width=self.width - 24 - 0.58 * 10 * len(info_text), fill=INK)
@@ -457,10 +467,30 @@ class _Panel:
             cy = self.y + 26 + c / 2 + row * (c + gap)
             counters.draw(d, [piece], cx, cy, c)
         if extra:
-            d.text(self.x + 8, self.y + height - 8, f"+{len(pieces) - limit} more", 10, anchor="start",
-                   fill="#555555")
+            d.text(self.x + 8, self.y + 26 + rows * (c + gap) + 6, f"+{len(pieces) - limit} more", 10,
+                   anchor="start", fill="#555555")
+        top = self.y + 26 + rows * (c + gap) + extra
+        for k, (text, face_up) in enumerate(card_rows):
+            y = top + k * CARD_ROW
+            d.el("rect", x=self.x + 8, y=y + 1, width=self.width - 16, height=CARD_ROW - 4, rx=3,
+                 fill="#ffffff" if face_up else "#8a7f66", stroke="#6d6552", stroke_width=0.8,
+                 cls="card" if face_up else "card face-down")
+            d.text(self.x + 14, y + CARD_ROW / 2 + 2.5, text, 10, anchor="start", width=self.width - 28,
+                   fill=INK if face_up else "#ffffff")
         d.close("g")
         self.y += height + 10
+
+
+def _card_rows(cards: Sequence[str] | int | None) -> list[tuple[str, bool]]:
+    """The rows a box's cards take: (text, face up), at most CARDS_SHOWN and a "+N more"."""
+    if cards is None:
+        return []
+    if isinstance(cards, int):
+        return [(cards_text(cards), False)] if cards else [("no cards", True)]
+    rows = [(str(card), True) for card in cards[:CARDS_SHOWN]]
+    if len(cards) > CARDS_SHOWN:
+        rows.append((f"+{len(cards) - CARDS_SHOWN} more", True))
+    return rows or [("no cards", True)]
 
 
 def _legend_sides(panel: _Panel, sides: Sequence[str], counters: _Counters) -> None:
@@ -487,13 +517,14 @@ def _unplaced(pieces_by_place: Mapping[str, list[Piece]], known: Iterable[str]) 
 
 
 def _boxes(panel: _Panel, boxes: Iterable[BoxSpec], by_place: Mapping[str, list[Piece]],
-           elsewhere: Mapping[str, list[Piece]], counters: _Counters) -> None:
+           elsewhere: Mapping[str, list[Piece]], counters: _Counters, cards: BoxCards | None = None) -> None:
     boxes = list(boxes)
+    cards = cards or {}
     if boxes:
         panel.heading("Off-map boxes")
         for box in boxes:
             panel.box(box.id, box.name, by_place.get(box.id, []), counters, blind=box.blind,
-                      capacity=box.capacity)
+                      capacity=box.capacity, cards=cards.get(box.id))
     if elsewhere:
         panel.heading("Elsewhere")
         for loc, ps in elsewhere.items():
@@ -512,8 +543,10 @@ def _heading(doc: _Doc, title: str, subtitle: str) -> None:
 def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = "",
                   piece_label: PieceLabel | None = None, hex_size: float = 30,
                   show_ids: bool = True, side_colors: Mapping[str, str] | None = None,
-                  face_down: FaceDown | None = None, subtitle: str | None = None) -> str:
-    """The whole hex map as an SVG document, with its legend, boxes and pieces.
+                  face_down: FaceDown | None = None, subtitle: str | None = None,
+                  cards: BoxCards | None = None) -> str:
+    """The whole hex map as an SVG document, with its legend, boxes and pieces (and the
+    ``cards`` a game shows in its boxes).
 
     ``pieces`` are grouped by ``location``: a hex id puts a counter in that hex, a box id in
     the box beside the map, anything else under "Elsewhere". Within a place the first piece
@@ -556,7 +589,7 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     _legend_sides(panel, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
     hex_ids = {hexmap.label(h) for h in hexmap.hexes()}
     _boxes(panel, hexmap.boxes.values(), by_place,
-           _unplaced(by_place, hex_ids | set(hexmap.boxes)), counters)
+           _unplaced(by_place, hex_ids | set(hexmap.boxes)), counters, cards)
     doc.extend(panel.doc)
 
     width = panel.x + panel.width + MARGIN
@@ -725,8 +758,10 @@ def _clip_to_box(cx: float, cy: float, hw: float, hh: float, dx: float, dy: floa
 
 def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str = "",
                    piece_label: PieceLabel | None = None, side_colors: Mapping[str, str] | None = None,
-                   face_down: FaceDown | None = None, subtitle: str | None = None) -> str:
-    """The area map as an SVG document: positions, arrows, pieces listed inside, boxes beside.
+                   face_down: FaceDown | None = None, subtitle: str | None = None,
+                   cards: BoxCards | None = None) -> str:
+    """The area map as an SVG document: positions, arrows, pieces listed inside, boxes beside
+    (with the ``cards`` a game shows in them).
 
     Positions stand at their ``x, y`` (0..1000) as rounded boxes with name, id and
     attributes; undirected arrows have heads at both ends, directed ones one head (and are
@@ -773,7 +808,7 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     _legend_area(panel, areamap)
     _legend_sides(panel, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
     _boxes(panel, areamap.boxes.values(), by_place,
-           _unplaced(by_place, set(areamap.areas()) | set(areamap.boxes)), counters)
+           _unplaced(by_place, set(areamap.areas()) | set(areamap.boxes)), counters, cards)
     doc.extend(panel.doc)
     width = panel.x + panel.width + MARGIN
     height = max(MARGIN + TITLE_HEIGHT + 1100, panel.y) + MARGIN
@@ -903,14 +938,16 @@ def _match_title(match: Match, hidden_from: str | None) -> tuple[str, str]:
 
 
 def render_board(board: Any, pieces: Sequence[Piece], *, title: str, subtitle: str | None,
-                 piece_label: PieceLabel, side_colors: Mapping[str, str], face_down: FaceDown) -> str:
-    """Draw whatever a game's ``board()`` returned (HexMap, AreaMap or None) with the pieces."""
+                 piece_label: PieceLabel, side_colors: Mapping[str, str], face_down: FaceDown,
+                 cards: BoxCards | None = None) -> str:
+    """Draw whatever a game's ``board()`` returned (HexMap, AreaMap or None) with the pieces
+    (and the cards the game shows in the board's boxes)."""
     if isinstance(board, HexMap):
         return render_hexmap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                             side_colors=side_colors, face_down=face_down)
+                             side_colors=side_colors, face_down=face_down, cards=cards)
     if isinstance(board, AreaMap):
         return render_areamap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                              side_colors=side_colors, face_down=face_down)
+                              side_colors=side_colors, face_down=face_down, cards=cards)
     if board is None:
         return _render_places(pieces, title=title, subtitle=subtitle, colors=side_colors,
                               face_down=face_down, piece_label=piece_label)
@@ -931,7 +968,7 @@ def render_match(match: Match, *, hidden_from: str | None = None) -> str:
     colors = assign_side_colors(sides_of(pieces, game.info.players))
     return render_board(game.board(match), pieces, title=title, subtitle=subtitle,
                         piece_label=game.piece_label, side_colors=colors,
-                        face_down=face_down_for(hidden_from))
+                        face_down=face_down_for(hidden_from), cards=game.box_cards(match, hidden_from))
 
 
 def render_game(game: Game, match: Match | None = None, *, hidden_from: str | None = None) -> str:

@@ -176,6 +176,28 @@ class Iwo1945(Game):
         """2.0: the board as an area map (positions, arrows, boxes)."""
         return AreaMap(P.comps().board)
 
+    def box_cards(self, match: Match, player: str | None) -> dict[str, list[str] | int]:
+        """3.0, 5.0, 6.0: the two decks in their board spaces: the draw decks face down (a
+        count), the discard piles face up (titles, the last played on top; the cards set aside
+        unseen at set-up are not drawn), the USMC hand face up to its owner (a count to others)."""
+        from .components import card_id_of
+
+        c = P.comps()
+        jap, usmc = match.state.decks["japanese"], match.state.decks["usmc"]
+
+        def titles(deck: Any, pile: str, lookup: Any) -> list[str]:
+            return [lookup(card_id_of(i)).title for i in deck.pile(pile)]
+
+        hand = usmc.pile("hand:USMC")
+        return {
+            "japanese_draw": len(jap.pile("draw")),
+            "japanese_discard": titles(jap, "discard", c.japanese_deck.card),
+            "marine_draw": len(usmc.pile("draw")),
+            "marine_discard": titles(usmc, "discard", c.usmc_deck.card),
+            "usmc_hand": titles(usmc, "hand:USMC", c.usmc_deck.card) if player in (None, P.USMC)
+            else len(hand),
+        }
+
     def piece_label(self, piece: Piece) -> str:
         """The face of a piece: regiment, IJA, cube kind; cohesion cubes show their value."""
         if piece.kind == "cohesion":

@@ -396,3 +396,33 @@ def test_ascii_render_match() -> None:
     assert small.split("\n")[1].split() == ["01", "02", "03"]
     area = ascii_render.render_match(Match(AreaGame(), seed=1), player="us")
     assert "J face-down" in area and "[beach] Green Beach" in area
+
+
+# --- cards in off-map boxes ---------------------------------------------------------------------
+
+
+class CardGame(AreaGame):
+    """The area game with a deck: a hidden draw pile and a hand only its owner may read."""
+
+    def box_cards(self, match: Match, player: str | None) -> dict[str, list[str] | int]:
+        """Five cards face down in the dead pile's box, two named ones for `us` (and no one)."""
+        hand: list[str] | int = ["Naval Gunfire", "Banzai & <Charge>"] if player in (None, "us") else 2
+        return {"box:dead": hand, "box:none": 5}
+
+
+def test_box_cards_are_drawn_named_or_face_down_as_the_side_may_see() -> None:
+    """Game.box_cards: a box lists its cards face up for those who may read them and as a
+    face-down count for the others, in the SVG (a card row each, escaped) and the text map;
+    a card entry for a box the board does not have is ignored."""
+    match = Match(CardGame(), seed=1)
+    mine = parse(svg.render_match(match, hidden_from="us"))
+    box = next(g for g in mine.iterfind(".//s:g[@class='box']", NS) if g.get("data-box") == "box:dead")
+    rows = [t.text for t in box.iterfind("s:text", NS)]
+    assert "Naval Gunfire" in rows and "Banzai & <Charge>" in rows and "2 cards" in rows
+    assert len([r for r in box.iterfind("s:rect", NS) if r.get("class") == "card"]) == 2
+    theirs = svg.render_match(match, hidden_from="japan")
+    assert "Naval Gunfire" not in theirs and "2 cards face down" in theirs
+    text = ascii_render.render_match(match, player="japan")
+    assert "box [box:dead] Dead pile: cards: 2 cards face down" in text
+    assert "cards: Naval Gunfire, Banzai & <Charge>" in ascii_render.render_match(match, player="us")
+    assert "box:none" not in text and Game.box_cards(CardGame(), match, None) == {}

@@ -112,3 +112,30 @@ def test_every_event_carries_its_section() -> None:
     m = bot_match(11)
     assert all(e.section for e in m.log), [e.text for e in m.log if not e.section][:5]
     assert {e.section for e in m.log} >= {"2.0", "4.0", "5.0", "6.0", "7.0"}
+
+
+def test_3_0_5_0_the_decks_are_drawn_in_their_board_spaces() -> None:
+    """3.0, 5.0, 6.0: the picture shows the draw decks as face-down counts, the discard
+    piles by title (the last played on top) and the USMC hand face up to the USMC only; the
+    cards set aside unseen at set-up appear nowhere."""
+    m = Match(GAME, seed=9)
+    bot = make_agent(GAME, "USMC", "heuristic", 9)
+    for _ in range(40):
+        assert m.pending is not None
+        m.decide(bot.choose(m.view("USMC"), m.pending))
+    usmc, jap = m.state.decks["usmc"], m.state.decks["japanese"]
+    seen = GAME.box_cards(m, "USMC")
+    assert seen["japanese_draw"] == len(jap.pile("draw")) and seen["marine_draw"] == len(usmc.pile("draw"))
+    titles = seen["japanese_discard"]
+    assert isinstance(titles, list) and len(titles) == len(jap.pile("discard")) > 0
+    last = [e for e in m.log if e.kind == "japanese_card" and "card" in e.data][-1]
+    assert titles[0] == last.text.split(": ", 1)[1].split(" — ")[0]  # the last one played
+    hand = seen["usmc_hand"]
+    assert isinstance(hand, list) and len(hand) == len(usmc.pile("hand:USMC"))
+    assert GAME.box_cards(m, "Japan")["usmc_hand"] == len(hand)
+    shown = sum(len(v) if isinstance(v, list) else v for v in seen.values())
+    assert shown == 72 - len(usmc.pile("out")) - len(jap.pile("out"))
+    from tabletop.core.render import svg
+
+    picture = svg.render_match(m, hidden_from="USMC")
+    assert all(t in picture for t in titles)
