@@ -320,8 +320,10 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the distribution.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1,
               help="Play in this many processes (the results do not depend on it).")
+@click.option("--rows", "rows_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write one JSON line a game (seed, result, winner, turns, scores) here.")
 def simulate(game_name: str, count: int, seed: int, scenario: str | None, option_pairs: tuple[str, ...],
-             agent_specs: tuple[str, ...], as_json: bool, jobs: int) -> None:
+             agent_specs: tuple[str, ...], as_json: bool, jobs: int, rows_path: str | None) -> None:
     """Play N games with bots and print the distribution of results."""
     game = load_game(game_name)
     specs = _parse_pairs(agent_specs, "--agent")
@@ -340,18 +342,28 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
             outcomes = list(pool.map(_simulate_one, work, chunksize=max(1, count // (4 * jobs))))
     else:
         outcomes = [_simulate_one(job, game) for job in work]
+    score_values: dict[str, list[float]] = {}
     for level, winner, turn, scores in outcomes:  # in seed order, whatever the jobs
         levels[level] += 1
         winners[winner] += 1
         turns += turn
         for key, value in scores.items():
             score_sums[key] = score_sums.get(key, 0.0) + value
+            score_values.setdefault(key, []).append(value)
+    if rows_path:
+        from .canonical import dumps
+        from .record import atomic_write_text
+
+        atomic_write_text(rows_path, "".join(
+            dumps({"seed": s, "result": level, "winner": winner, "turns": turn, "scores": scores}) + "\n"
+            for s, (level, winner, turn, scores) in zip(range(seed, seed + count), outcomes, strict=True)))
     summary: dict[str, JSON] = {
         "game": game.info.id, "scenario": game.info.scenario(scenario).id, "games": count,
         "seeds": [seed, seed + count - 1], "options": game.info.resolve_options(options),
         "results": dict(levels.most_common()), "winners": dict(winners.most_common()),
         "mean_turns": round(turns / count, 3),
         "mean_scores": {k: round(v / count, 3) for k, v in sorted(score_sums.items())},
+        "score_spread": {k: _spread(v) for k, v in sorted(score_values.items())},
     }
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
@@ -362,7 +374,15 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     click.echo("  winners: " + ", ".join(f"{w} {n}" for w, n in winners.most_common()))
     click.echo(f"  mean turns {turns / count:.2f}")
     for key, value in sorted(score_sums.items()):
-        click.echo(f"  mean {key} {value / count:.3f}")
+        spread = _spread(score_values[key])
+        click.echo(f"  mean {key} {value / count:.3f}  (sd {spread['sd']}, {spread['min']}..{spread['max']})")
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    """A score's spread over the games: population standard deviation, least, greatest."""
+    import statistics
+
+    return {"sd": round(statistics.pstdev(values), 3), "min": min(values), "max": max(values)}
 
 
 def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, str]],

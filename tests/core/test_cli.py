@@ -144,3 +144,22 @@ def test_simulate_jobs_give_the_same_distribution(capsys: pytest.CaptureFixture[
     one = run(capsys, "simulate", PIG, "-n", "12", "--seed", "5", "--json")
     two = run(capsys, "simulate", PIG, "-n", "12", "--seed", "5", "--json", "--jobs", "2")
     assert one[0] == two[0] == 0 and json.loads(one[1]) == json.loads(two[1])
+
+
+def test_simulate_rows_write_one_line_a_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`simulate --rows FILE` writes a JSON line a game in seed order (the same whatever
+    --jobs), agreeing with the summary; the summary gives each score's spread."""
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    code, out, _ = run(capsys, "simulate", PIG, "-n", "9", "--seed", "40", "--json", "--rows", str(one))
+    assert run(capsys, "simulate", PIG, "-n", "9", "--seed", "40", "--rows", str(two), "--jobs", "2")[0] == 0
+    assert code == 0 and one.read_text() == two.read_text()
+    rows = [json.loads(line) for line in one.read_text().splitlines()]
+    summary = json.loads(out)
+    assert [r["seed"] for r in rows] == list(range(40, 49))
+    counted: dict[str, int] = {}
+    for r in rows:
+        counted[r["result"]] = counted.get(r["result"], 0) + 1
+    assert counted == summary["results"]
+    scores_a = [r["scores"]["A"] for r in rows]
+    assert summary["score_spread"]["A"]["max"] == max(scores_a)
+    assert summary["mean_scores"]["A"] == round(sum(scores_a) / 9, 3)
