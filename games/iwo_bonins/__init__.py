@@ -64,6 +64,11 @@ class Bonins(Game):
             GameOption("retreat_toward_beach", "9.3 'should end closer to a landing beach': "
                        "'when_possible' offers only such hexes when there are any; 'advice' "
                        "offers every legal hex", "when_possible", ("when_possible", "advice")),
+            GameOption("bombardment_timing", "8.2 vs 9.0, when US bombardment markers are "
+                       "placed: 'per_attack' on each attack right after it is declared; "
+                       "'phase_start' (8.2 literally) every bombarded attack is declared at the "
+                       "start of the first combat phase, all markers are rolled, then those "
+                       "attacks are resolved", "per_attack", ("per_attack", "phase_start")),
         ),
         playable=True,
         solitaire=True,

@@ -4,9 +4,11 @@
 The heuristic US bot (19.2's advice): land everything it can, move toward the nearest
 Japanese units (those on Suribachi count as nearer until it is cleared), pair support units
 with Marine battalions, attack where the exact odds (combat.outcome_odds) are good with as
-much strength as reaches the best column, put bombardment on the hexes it attacks, take
-losses on support units first, spend every replacement step, and commit a reserve regiment
-only when its line is thin and there are turns enough left to use it.
+much strength as reaches the best column, put bombardment on the hexes it attacks (under
+``bombardment_timing=phase_start`` its first attacks, declared in the same order, are the
+bombarded ones), take losses on support units first, spend every replacement step, and
+commit a reserve regiment only when its line is thin and there are turns enough left to use
+it.
 """
 
 from __future__ import annotations
@@ -255,6 +257,12 @@ class USHeuristic:
         if current is not None and current >= self.tuning.attack_threshold:
             return DECLARE
         return CANCEL
+
+    def _bombardment_attack(self, seen: _Seen, d: Decision) -> JSON:
+        # 8.2 read literally (bombardment_timing=phase_start): declare the bombarded attacks
+        # in the order the bot would attack anyway, two markers each, while markers last; an
+        # attack it cancels is skipped for the rest of the phase, as under 9.0.
+        return self._attack_defender(seen, d)
 
     def _bombardment_markers(self, seen: _Seen, d: Decision) -> JSON:
         return max(d.values, key=lambda v: int(str(v)))

@@ -5,12 +5,17 @@ time, declare (the exact odds, CRT combined with the CRMT Dug-In column, are on 
 option), then in the first combat phase place 0-2 bombardment markers (8.2), then it is
 resolved: anti-tank fire (12.3), the CRT (9.1), the CRMT Dug-In column (9.2.1), losses,
 retreats (9.3), redeployment (15.3, 15.4, by the Japanese procedures) and advance (9.4).
+
+With the game option ``bombardment_timing=phase_start`` (8.2 read literally) the first
+combat phase opens with :func:`bombardment_step` instead: the bombarded attacks are all
+declared first, then every marker is rolled, then those attacks are resolved in order; the
+phase goes on under 9.0 without markers.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -199,10 +204,17 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
 # -- the combat phase --------------------------------------------------------------------
 
 def us_combat_phase(match: Match, *, first: bool) -> Flow:
-    """5.1.2 (first: bombardment 8.0, then attacks) / 5.1.4 (second: attacks only)."""
+    """5.1.2 (first: bombardment 8.0, then attacks) / 5.1.4 (second: attacks only).
+
+    In the first phase the markers go on each attack as it is declared (option
+    ``bombardment_timing=per_attack``, the default) or all at the start (``phase_start``:
+    :func:`bombardment_step`)."""
     if first:
         us_bombardment.start_phase(match)
-    yield from forced_beach_attacks(match, first=first)
+    if first and us_bombardment.timing(match) == us_bombardment.PHASE_START:
+        yield from bombardment_step(match)
+    else:
+        yield from forced_beach_attacks(match, first=first)
     while True:
         targets = defenders(match)
         if not targets:
@@ -216,24 +228,48 @@ def us_combat_phase(match: Match, *, first: bool) -> Flow:
             break
         defender = c.units_at(match, answer, c.JAPAN)[0]
         yield from declare_attack(match, defender, first=first)
-    if first and match.state.vars[c.V_BOMBARDMENT]:
+    if first:
+        lose_unused_markers(match)
+    return None
+
+
+def lose_unused_markers(match: Match) -> None:
+    """8.2: "Unused markers are lost; they may not be accumulated"."""
+    if match.state.vars[c.V_BOMBARDMENT]:
         match.emit("bombardment_lost", "8.2", f"{match.state.vars[c.V_BOMBARDMENT]} unused "
                    "bombardment markers are lost")
         match.state.vars[c.V_BOMBARDMENT] = 0
-    return None
 
 
 def declare_attack(match: Match, defender: Piece, *, first: bool,
                    forced: dict[str, list[Piece]] | None = None) -> Procedure[bool | None]:
-    """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring).
+    """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring);
+    8.2: in the first combat phase, while markers are left, 0-2 of them on the defender;
+    then the attack is resolved.
 
     ``forced`` (11.2) holds units that must attack (landed on the defender's beach hex): they
     are in the attack from the start, it cannot be cancelled, and adjacent units may join.
     Returns None when cancelled, else whether the defender left its hex.
     """
+    groups = yield from choose_attackers(match, defender, forced=forced)
+    if groups is None:
+        return None
+    markers = 0
+    if first and match.state.vars[c.V_BOMBARDMENT]:
+        markers = yield from choose_markers(match, defender, groups, least=0)
+    return (yield from resolve_attack(match, defender, groups, markers=markers))
+
+
+def choose_attackers(match: Match, defender: Piece, *,
+                     forced: dict[str, list[Piece]] | None = None,
+                     bombardment_step: bool = False) -> Procedure[dict[str, list[Piece]] | None]:
+    """9.1a: the player adds attacking hexes one at a time (each option with the odds of the
+    attack so far), then declares; before declaring he may cancel, unless the attack is a
+    forced one (11.2). Returns the attacking units by hex, or None when cancelled."""
     hex_id = defender.location
     chosen: list[str] = []
     preset = dict(forced or {})
+    extra = {"bombardment_step": True} if bombardment_step else {}
     while True:
         avail = attacker_hexes(match, hex_id)
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
@@ -251,39 +287,53 @@ def declare_attack(match: Match, defender: Piece, *, first: bool,
                                   odds_detail(units + us, odds)))
         answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
                                    options, kind="attack_add",
-                                   context={"defender": hex_id, "chosen": list(chosen)})))
+                                   context={"defender": hex_id, "chosen": list(chosen), **extra})))
         if answer == CANCEL:
             return None
         if answer == DECLARE:
             break
         chosen.append(answer)
-    groups = {**preset, **{h: attacker_hexes(match, hex_id)[h] for h in chosen}}
-    markers = 0
-    left = match.state.vars[c.V_BOMBARDMENT] if first else 0
+    return {**preset, **{h: attacker_hexes(match, hex_id)[h] for h in chosen}}
+
+
+def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
+                   least: int) -> Procedure[int]:
+    """8.2: how many bombardment markers (``least`` to two a hex, no more than are left) go
+    on the defender of a declared attack; each option shows the odds with the chance of
+    suppression (8.3)."""
+    hex_id = defender.location
+    left = match.state.vars[c.V_BOMBARDMENT]
     all_units = [p for us in groups.values() for p in us]
-    if left:
-        q = us_bombardment.suppress_chance(match)
-        options = []
-        for k in range(0, min(us_bombardment.MAX_PER_HEX, left) + 1):
-            info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k)
-            options.append(Option(k, f"{k} bombardment marker(s)", info))
-        markers = int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
-                                        f"({left} left)?", "8.2", options,
-                                        kind="bombardment_markers",
-                                        context={"defender": hex_id}))))
-    return (yield from resolve_attack(match, defender, groups, markers=markers))
+    q = us_bombardment.suppress_chance(match)
+    options = []
+    for k in range(least, us_bombardment.room(match, hex_id) + 1):
+        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k)
+        options.append(Option(k, f"{k} bombardment marker(s)", info))
+    return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
+                                 f"({left} left)?", "8.2", options,
+                                 kind="bombardment_markers", context={"defender": hex_id}))))
+
+
+def commit_attack(match: Match, defender: Piece, attackers: list[Piece]) -> None:
+    """9.0: a defender is the subject of one attack a combat phase and a unit attacks once;
+    both are spent from the moment the attack is declared."""
+    v = match.state.vars
+    if defender.id not in v[c.V_ATTACKED]:
+        v[c.V_ATTACKED].append(defender.id)
+    done = set(v[c.V_ATTACKERS])
+    v[c.V_ATTACKERS].extend(p.id for p in attackers if p.id not in done)
 
 
 def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
-                   markers: int = 0) -> Procedure[bool]:
-    """9.1, 9.2.1: resolve a declared attack. Returns whether the defender left its hex
-    (eliminated or redeployed)."""
-    v = match.state.vars
+                   markers: int = 0, suppressed: bool = False) -> Procedure[bool]:
+    """9.1, 9.2.1: resolve a declared attack, first bombarding the defender with ``markers``
+    (8.2, 8.3), or with ``suppressed`` its suppression by markers already rolled (8.3b,
+    bombardment_step). Returns whether the defender left its hex (eliminated or redeployed)."""
     hex_id = defender.location
     attackers = [p for us in groups.values() for p in us]
-    v[c.V_ATTACKED].append(defender.id)
-    v[c.V_ATTACKERS].extend(p.id for p in attackers)
-    suppressed = us_bombardment.bombard(match, defender, markers) if markers else False
+    commit_attack(match, defender, attackers)
+    if markers:
+        suppressed = us_bombardment.bombard(match, defender, markers)
     # 9.1 b-c: the defender's strength counts now; the player sees what it was.
     d = c.printed(defender, "defense")
     match.emit("reveal", "9.1", f"the defender in {hex_id} is {defender.id} "
@@ -417,16 +467,141 @@ def forced_beach_attacks(match: Match, *, first: bool) -> Procedure[None]:
     unit is not eliminated or forced out, those US units are eliminated."""
     must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
     for hex_id, ids in sorted(must.items()):
-        jp = c.units_at(match, hex_id, c.JAPAN)
-        landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
-        if not jp or not landed:
+        found = forced_attack(match, hex_id, ids)
+        if found is None:
             continue
-        match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
-                   f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
-        left = yield from declare_attack(match, jp[0], first=first, forced={hex_id: landed})
+        defender, landed = found
+        left = yield from declare_attack(match, defender, first=first, forced={hex_id: landed})
         if not left:
-            for p in landed:
-                if p.location == hex_id:
-                    c.eliminate_us(match, p, "11.2", "the beach was not taken")
+            beach_not_taken(match, hex_id, landed)
     must.clear()
     return None
+
+
+def forced_attack(match: Match, hex_id: str, ids: list[str]) -> tuple[Piece, list[Piece]] | None:
+    """11.2: the Japanese defender of a beach hex and the US units landed on it that must
+    attack it (announced in the log), or None when either is gone."""
+    jp = c.units_at(match, hex_id, c.JAPAN)
+    landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
+    if not jp or not landed:
+        return None
+    match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
+               f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
+    return jp[0], landed
+
+
+def beach_not_taken(match: Match, hex_id: str, landed: list[Piece]) -> None:
+    """11.2: the Japanese unit held the beach hex: the units that landed there are
+    eliminated."""
+    for p in landed:
+        if p.location == hex_id:
+            c.eliminate_us(match, p, "11.2", "the beach was not taken")
+
+
+# -- 8.2 read literally: the bombardment step (option bombardment_timing=phase_start) -----
+
+@dataclass
+class DeclaredAttack:
+    """8.2: an attack declared at the start of the first combat phase, to be resolved after
+    every bombardment marker has been rolled."""
+
+    hex_id: str
+    groups: dict[str, list[Piece]]
+    markers: list[Piece]
+    landed: list[Piece] = field(default_factory=list)  # 11.2: units that must take the hex
+    suppressed: bool = False
+
+
+def bombardment_step(match: Match) -> Procedure[list[DeclaredAttack]]:
+    """8.2 read literally (``bombardment_timing=phase_start``): "At the beginning of each US
+    first combat phase" the player declares, one after another, the attacks to be bombarded,
+    each with its attackers (9.1a) and one or two markers on its defender (two a hex at most,
+    within the markers available); the forced beach attacks of 11.2 come first (0-2 markers:
+    they are made anyway). Then every marker is rolled (8.3), the unused ones are lost (8.2),
+    and the declared attacks are resolved in the order declared (9.1). Returns them."""
+    declared: list[DeclaredAttack] = []
+    must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
+    for hex_id, ids in sorted(must.items()):
+        found = forced_attack(match, hex_id, ids)
+        if found is None:
+            continue
+        defender, landed = found
+        groups = yield from choose_attackers(match, defender, forced={hex_id: landed},
+                                             bombardment_step=True)
+        assert groups is not None  # 11.2: a forced attack cannot be cancelled
+        declared.append((yield from declare_bombarded(match, defender, groups, least=0,
+                                                      landed=landed)))
+    must.clear()
+    while match.state.vars[c.V_BOMBARDMENT] > 0:
+        target = yield from choose_bombarded_defender(match)
+        if target is None:
+            break
+        groups = yield from choose_attackers(match, target, bombardment_step=True)
+        if groups is not None:
+            declared.append((yield from declare_bombarded(match, target, groups, least=1)))
+    for attack in declared:
+        if attack.markers:  # 8.3: nothing has moved since the declarations
+            attack.suppressed = us_bombardment.resolve_markers(
+                match, c.units_at(match, attack.hex_id, c.JAPAN)[0], attack.markers)
+    lose_unused_markers(match)
+    for attack in declared:
+        vacated = yield from resolve_declared(match, attack)
+        if attack.landed and not vacated:
+            beach_not_taken(match, attack.hex_id, attack.landed)
+    return declared
+
+
+def choose_bombarded_defender(match: Match) -> Procedure[Piece | None]:
+    """8.2: the Japanese hex of the next attack to bombard, or None when the player has
+    declared all he wants bombarded (or no defender is left)."""
+    targets = defenders(match)
+    if not targets:
+        return None
+    left = match.state.vars[c.V_BOMBARDMENT]
+    options = [Option(END, "No more bombarded attacks: resolve the bombardment")]
+    options += [Option(p.location, f"Declare an attack on {p.location} "
+                       f"({'dug in' if c.is_dug_in(p) else p.id}, {c.crt_line(p.location)}) "
+                       "and bombard it") for p in targets]
+    answer = str((yield choose(c.US, f"Declare an attack to bombard ({left} markers left)?",
+                               "8.2", options, kind="bombardment_attack",
+                               context={"markers_left": left})))
+    if answer == END:
+        return None
+    return c.units_at(match, answer, c.JAPAN)[0]
+
+
+def declare_bombarded(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
+                      least: int, landed: list[Piece] | None = None) -> Procedure[DeclaredAttack]:
+    """8.2, 9.1a: an attack declared in the bombardment step: the player puts ``least`` to
+    two markers on its defender; the markers are spent, and the defender and the attackers
+    are committed for the phase (9.0) until the attack is resolved."""
+    hex_id = defender.location
+    count = 0
+    if us_bombardment.room(match, hex_id) >= max(least, 1):
+        count = yield from choose_markers(match, defender, groups, least=least)
+    placed = us_bombardment.place_markers(match, hex_id, count)
+    attackers = [p for us in groups.values() for p in us]
+    commit_attack(match, defender, attackers)
+    match.emit("attack_declared", "8.2", f"the attack on {hex_id} by "
+               f"{', '.join(p.id for p in attackers)} is declared with {len(placed)} "
+               "bombardment marker(s); it is resolved after the bombardment",
+               hex=hex_id, attackers=[p.id for p in attackers], markers=len(placed))
+    return DeclaredAttack(hex_id, groups, placed, list(landed or []))
+
+
+def resolve_declared(match: Match, attack: DeclaredAttack) -> Procedure[bool]:
+    """9.1, 8.3b: resolve an attack of the bombardment step with the suppression its markers
+    rolled. Earlier attacks may have moved things (a retreat takes a hex's whole stack, 9.3;
+    a redeployment may swap the unit in the hex, 15.3): the attack falls on the Japanese unit
+    now in the hex, with the attackers still in their hexes; if either is gone it lapses.
+    Returns whether the hex is now free of Japanese units."""
+    jp = c.units_at(match, attack.hex_id, c.JAPAN)
+    groups = {h: kept for h, us in attack.groups.items()
+              if (kept := [p for p in us if p.location == h])}
+    if jp and groups:
+        return (yield from resolve_attack(match, jp[0], groups, suppressed=attack.suppressed))
+    why = "no Japanese unit is left there" if not jp else "none of its attackers is left in place"
+    match.emit("attack_lapsed", "9.1a", f"the attack declared on {attack.hex_id} is not made: "
+               f"{why}", hex=attack.hex_id)
+    us_bombardment.clear_markers(match, attack.hex_id)
+    return not jp

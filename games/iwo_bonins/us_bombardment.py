@@ -1,5 +1,10 @@
 """8.0 US bombardment: availability (8.1, 8.4), placement on the defender of a declared
-attack (8.2) and resolution: suppression (8.3)."""
+attack (8.2) and resolution: suppression (8.3).
+
+8.2 and 9.0 disagree on when markers are placed; the game option ``bombardment_timing``
+chooses: ``per_attack`` (the default: on each attack right after it is declared) or
+``phase_start`` (8.2 read literally: every bombarded attack is declared at the start of the
+first combat phase, then every marker is rolled; see combat.bombardment_step)."""
 
 from __future__ import annotations
 
@@ -12,6 +17,15 @@ from . import common as c
 
 BASE_MARKERS = 9  # 8.1
 MAX_PER_HEX = 2  # 8.2
+TIMING_OPTION = "bombardment_timing"  # the game option of 8.2's timing
+PER_ATTACK = "per_attack"  # markers on each attack as it is declared (9.0's one at a time)
+PHASE_START = "phase_start"  # 8.2 literally: all bombarded attacks declared at the phase start
+TIMINGS = (PER_ATTACK, PHASE_START)
+
+
+def timing(match: Match) -> str:
+    """8.2 vs 9.0: when the US places its markers (the game option ``bombardment_timing``)."""
+    return str(match.options.get(TIMING_OPTION, PER_ATTACK))
 
 
 def airfield_free(match: Match, feature: str) -> bool:
@@ -44,21 +58,39 @@ def suppress_chance(match: Match) -> Fraction:
     return Fraction(2 if match.state.vars[c.V_WEATHER] == "Storm" else 3, 6)
 
 
-def bombard(match: Match, defender: Piece, count: int) -> bool:
-    """8.2, 8.3: place ``count`` markers on the defender's hex and roll 1d6 for each; any
-    success suppresses it (its marker is flipped; failed markers are removed). The markers
-    return to the pool after the attack. Returns whether the defender is suppressed."""
-    v = match.state.vars
-    count = min(count, v[c.V_BOMBARDMENT], MAX_PER_HEX)
+def markers_on(match: Match, hex_id: str) -> list[Piece]:
+    """8.2: the bombardment markers on a hex."""
+    return [p for p in match.state.pieces.at(hex_id) if p.kind == "bombardment"]
+
+
+def room(match: Match, hex_id: str) -> int:
+    """8.2: how many more markers a hex may take: one or two a hex, no more than are left."""
+    on_hex = len(markers_on(match, hex_id))
+    return max(0, min(MAX_PER_HEX - on_hex, int(match.state.vars[c.V_BOMBARDMENT])))
+
+
+def place_markers(match: Match, hex_id: str, count: int) -> list[Piece]:
+    """8.2: put ``count`` markers from the pool on a hex (no more than :func:`room` allows);
+    they are spent. Returns the markers placed."""
+    count = min(count, room(match, hex_id))
     if count <= 0:
-        return False
-    v[c.V_BOMBARDMENT] -= count
+        return []
+    match.state.vars[c.V_BOMBARDMENT] -= count
     pool = [p for p in match.state.pieces.at(c.MARKER_POOL) if p.kind == "bombardment"]
+    for marker in pool[:count]:
+        match.state.pieces.move(marker.id, hex_id)
+    return pool[:count]
+
+
+def resolve_markers(match: Match, defender: Piece, markers: list[Piece]) -> bool:
+    """8.3a: roll 1d6 for each marker placed on the defender's hex; any success suppresses
+    it (its marker is flipped; failed ones stay face up until the attack is resolved).
+    Returns whether the defender is suppressed."""
+    v = match.state.vars
     hex_id = defender.location
     top = 2 if v[c.V_WEATHER] == "Storm" else 3
     suppressed = False
-    for marker in pool[:count]:
-        match.state.pieces.move(marker.id, hex_id)
+    for marker in markers:
         roll = match.dice.d6(purpose="US bombardment", section="8.3")
         if roll <= top:
             suppressed = True
@@ -69,6 +101,14 @@ def bombard(match: Match, defender: Piece, count: int) -> bool:
     if suppressed:
         v[c.V_SUPPRESSED].append(defender.id)
     return suppressed
+
+
+def bombard(match: Match, defender: Piece, count: int) -> bool:
+    """8.2, 8.3: place ``count`` markers on the defender's hex and roll 1d6 for each; any
+    success suppresses it. The markers return to the pool after the attack (clear_markers).
+    Returns whether the defender is suppressed."""
+    placed = place_markers(match, defender.location, count)
+    return resolve_markers(match, defender, placed) if placed else False
 
 
 def clear_markers(match: Match, hex_id: str) -> None:
