@@ -131,6 +131,29 @@ def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: s
     return out
 
 
+def check_agent_read_only(game: Game, agent_name: str, seed: int = 0, *, decisions: int = 300,
+                          scenario: str | None = None, options: Mapping[str, JSON] | None = None) -> None:
+    """An agent must read its view, never write it: a view shares the state's piece values and
+    attrs (copying them every decision would cost more than the rules), so an agent that edits
+    its view would change the match behind the record's back. Plays up to ``decisions``
+    decisions with ``agent_name`` on every side, checking that each choice leaves the state
+    hash as it was."""
+    from .registry import make_agent
+
+    match = Match(game, scenario=scenario, seed=seed, options=options)
+    agents = {side: make_agent(game, side, agent_name, seed) for side in game.info.players}
+    for n in range(decisions):
+        decision = match.pending
+        if decision is None:
+            return
+        before = match.state_hash()
+        value = agents[decision.player].choose(match.view(decision.player), decision)
+        assert match.state_hash() == before, (
+            f"agent {agent_name!r} changed the match while choosing (decision {n}: "
+            f"{decision.prompt}); agents must not edit their view")
+        match.decide(value)
+
+
 def check_replay(match: Match) -> None:
     """A match is its record: its record, through JSON, replays to the same events and hash."""
     again = replay(match.game, json.loads(json.dumps(make_record(match))))

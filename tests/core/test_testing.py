@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import settings
 
@@ -63,3 +65,45 @@ def test_script_dice_mid_match() -> None:
     m.decide("roll")
     faces = [e.data["faces"] for e in m.log.of_kind("roll")]
     assert faces[-2:] == [[6], [1]]
+
+
+class _PiecePig(PigGame):
+    """Pig with a marker piece in play, whose attrs a view shares, and two bots: one that
+    only reads its view and one that writes into it."""
+
+    def setup(self, match: Match) -> None:
+        """Pig's set-up plus the marker."""
+        from tabletop.core.pieces import Piece
+
+        super().setup(match)
+        match.state.pieces.add(Piece("marker", "marker", "A", location="table", attrs={"n": 0}))
+
+    def bots(self) -> dict[str, Any]:
+        """'reader' holds at once; 'vandal' also bumps the marker's attrs in its view."""
+        class Reader:
+            name = "reader"
+
+            def choose(self, view: dict[str, Any], decision: Any) -> Any:
+                return decision.values[-1]
+
+        class Vandal(Reader):
+            name = "vandal"
+
+            def choose(self, view: dict[str, Any], decision: Any) -> Any:
+                for p in view["pieces"]:
+                    if p["id"] == "marker":
+                        p["attrs"]["n"] += 1
+                return decision.values[-1]
+
+        return {"reader": lambda side, seed: Reader(), "vandal": lambda side, seed: Vandal()}
+
+
+def test_check_agent_read_only_catches_an_agent_that_edits_its_view() -> None:
+    """check_agent_read_only passes an agent that only reads and fails one that writes into
+    the piece attrs its view shares with the state."""
+    from tabletop.core.testing import check_agent_read_only
+
+    game = _PiecePig()
+    check_agent_read_only(game, "reader", decisions=20)
+    with pytest.raises(AssertionError, match="agents must not edit their view"):
+        check_agent_read_only(game, "vandal", decisions=20)

@@ -14,6 +14,7 @@ from tabletop.core.cli import cli
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
 from tabletop.core.testing import (
+    check_agent_read_only,
     check_conformance,
     check_golden,
     check_replay,
@@ -139,3 +140,8 @@ def test_3_0_5_0_the_decks_are_drawn_in_their_board_spaces() -> None:
 
     picture = svg.render_match(m, hidden_from="USMC")
     assert all(t in picture for t in titles)
+
+
+def test_heuristic_bot_only_reads_its_view() -> None:
+    """The USMC heuristic bot never changes the match through its view."""
+    check_agent_read_only(GAME, "heuristic", seed=5, decisions=400)

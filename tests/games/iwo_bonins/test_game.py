@@ -15,6 +15,7 @@ from tabletop.core.cli import cli
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
 from tabletop.core.testing import (
+    check_agent_read_only,
     check_conformance,
     check_golden,
     check_replay,
@@ -159,3 +160,10 @@ def test_every_event_has_a_section() -> None:
     m = bot_match(4)
     missing = [e.kind for e in m.log if not e.section]
     assert not missing, sorted(set(missing))
+
+
+def test_bots_only_read_their_views() -> None:
+    """The US and Japanese heuristic bots never change the match through their views (the
+    solitaire US bot, and both bots of the two-player game, 18.0)."""
+    check_agent_read_only(GAME, "heuristic", seed=3, decisions=400)
+    check_agent_read_only(GAME, "heuristic", seed=4, decisions=400, scenario="two_player")
