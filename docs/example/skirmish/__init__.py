@@ -225,6 +225,7 @@ class Skirmish(Game):
                     hid,
                     f"attack {hid}",
                     self.odds_text(match, side, hid, self.eligible(match, side, hid, used)),
+                    self.odds_detail(match, side, hid, self.eligible(match, side, hid, used)),
                 )
                 for hid in targets
             ]
@@ -300,6 +301,13 @@ class Skirmish(Game):
             "stream" in self.map.hexside_features(self.map.hex(p.location), target) for p in attackers
         )
         return attack - defense, line, -1 if across else 0
+
+    def odds_detail(self, match: Match, side: str, hid: str, attackers: list[Piece]) -> dict[str, JSON]:
+        """The same facts as odds_text, as data for a bot (Option.detail): the differential,
+        unless the defender is hidden from the attacker (4.2)."""
+        if side == "Blue" and any(p.hidden for p in match.state.pieces.at(hid)):
+            return {}
+        return {"diff": self.attack_terms(match, hid, attackers)[0]}
 
     def odds_text(self, match: Match, side: str, hid: str, attackers: list[Piece]) -> str:
         """The exact odds of each result, for the player to see before committing (5.3)."""
@@ -473,8 +481,8 @@ class Pusher:
                 values, key=lambda v: (min(distance(self.game.map.hex(str(v)), h) for h in hill), str(v))
             )
         if decision.kind == "select_target":
-            for opt in decision.options:
-                if opt.value != "done" and "diff -" not in opt.info:
+            for opt in decision.options:  # even odds or better, or a hidden defender (odds unknown)
+                if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
                     return opt.value
             return "done"
         if decision.kind == "select_attacker":
