@@ -65,6 +65,16 @@ class BoxSpec(StrictModel):
     name: str
     blind: bool = False  # a container drawn from blindly (face-down, random draw)
     capacity: int | None = None
+    # Where an area map's picture draws the box on the board (its centre, 0..1000 like the
+    # areas'); without them the box is drawn beside the map. Hex maps draw every box beside it.
+    x: float | None = None
+    y: float | None = None
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> BoxSpec:
+        if (self.x is None) != (self.y is None):
+            raise ValueError(f"box {self.id!r}: give both x and y, or neither")
+        return self
 
 
 class LabelSpec(StrictModel):

@@ -54,6 +54,8 @@ BOX_ROWS_SHOWN = 4  # rows of counters a box shows before "+N more"
 CARD_ROW = 20.0  # height of a card's row in an off-map box
 CARDS_SHOWN = 8  # cards a box lists before "+N more"
 AREA_BOX_WIDTH = 160.0
+PLACED_BOX_WIDTH = 150.0  # a box an area map draws on the board (BoxSpec x, y)
+PLACED_CARDS_SHOWN = 4  # card titles such a box lists before "+N more cards"
 AREA_LINES_SHOWN = 7  # pieces listed in a position before "+N more"
 LONG_TEXT = 24  # attribute strings longer than this are named, not printed, in a position
 
@@ -748,6 +750,52 @@ def _area_lines(stack: Sequence[Piece], counters: _Counters) -> list[tuple[str, 
     return lines
 
 
+def _box_lines(stack: Sequence[Piece], counters: _Counters, cards: Sequence[str] | int | None,
+               ) -> list[tuple[str, str]]:
+    """(colour, text) lines of a box drawn on the board: its pieces with like ones counted
+    together ("IJA ×6"), then its cards (titles, the first few, or a face-down count)."""
+    groups: dict[tuple[str, str], int] = {}  # in the order first met
+    for p in stack:
+        text = f"face-down {p.side} piece" if counters.face_down(p) else counters.label(p)
+        key = (counters.color(p.side), text)
+        groups[key] = groups.get(key, 0) + 1
+    lines = [(colour, text if n == 1 else f"{text} \u00d7{n}") for (colour, text), n in groups.items()]
+    if isinstance(cards, int):
+        lines.append(("", cards_text(cards)))
+    elif cards:
+        lines += [("", f"\u25ad {card}") for card in cards[:PLACED_CARDS_SHOWN]]
+        if len(cards) > PLACED_CARDS_SHOWN:
+            lines.append(("", f"+{len(cards) - PLACED_CARDS_SHOWN} more cards"))
+    return lines
+
+
+def _placed_box_geometry(box: BoxSpec, lines: int, ox: float, oy: float) -> tuple[float, float, float, float]:
+    """Centre and half sizes of a box drawn on the board."""
+    assert box.x is not None and box.y is not None
+    return (ox + box.x, oy + box.y, PLACED_BOX_WIDTH / 2, (20 + 13 * lines) / 2)
+
+
+def _draw_placed_box(doc: _Doc, box: BoxSpec, geo: tuple[float, float, float, float],
+                     lines: Sequence[tuple[str, str]], count: int) -> None:
+    """A box on the board: a small labelled rectangle (dashed when blind) listing its contents."""
+    cx, cy, hw, hh = geo
+    x0, y0 = cx - hw, cy - hh
+    doc.open("g", cls="box placed", data_box=box.id)
+    doc.title(f"{box.name} [{box.id}]: {count} piece(s)" + "".join(f"; {t}" for c, t in lines if not c))
+    doc.el("rect", x=x0, y=y0, width=2 * hw, height=2 * hh, rx=4, fill="#fbf9f2", fill_opacity="0.95",
+           stroke="#6d6552", stroke_width=1.1, stroke_dasharray="5,3" if box.blind else None)
+    doc.text(x0 + 6, y0 + 13, box.name, 10, anchor="start", width=2 * hw - 12, font_weight="bold",
+             fill=INK, cls="box-name")
+    for k, (color, text) in enumerate(lines):
+        ly = y0 + 18 + 13 * k
+        if color:
+            doc.el("rect", x=x0 + 6, y=ly + 2, width=8, height=8, rx=1.5, fill=color,
+                   stroke=_darker(color, 0.4), stroke_width=0.7)
+        doc.text(x0 + (18 if color else 8), ly + 10, text, 9.5, anchor="start", width=2 * hw - 24,
+                 fill=INK, cls="piece" if color else "card")
+    doc.close("g")
+
+
 def _clip_to_box(cx: float, cy: float, hw: float, hh: float, dx: float, dy: float, gap: float) -> Point:
     """Where a ray from a box's centre leaves the box (plus ``gap``)."""
     length = math.hypot(dx, dy) or 1.0
@@ -803,11 +851,17 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     doc.close("g")
     for area in areamap.spec.areas:
         _draw_area(doc, areamap, area.id, geometry[area.id], by_place.get(area.id, []), counters)
+    cards = cards or {}
+    placed = [b for b in areamap.boxes.values() if b.x is not None]
+    for box in placed:
+        stack = by_place.get(box.id, [])
+        lines = _box_lines(stack, counters, cards.get(box.id))
+        _draw_placed_box(doc, box, _placed_box_geometry(box, len(lines), ox, oy), lines, len(stack))
 
     panel = _Panel(MARGIN + 1000 + 2 * pad + PANEL_GAP, MARGIN + TITLE_HEIGHT - 6)
     _legend_area(panel, areamap)
     _legend_sides(panel, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
-    _boxes(panel, areamap.boxes.values(), by_place,
+    _boxes(panel, [b for b in areamap.boxes.values() if b.x is None], by_place,
            _unplaced(by_place, set(areamap.areas()) | set(areamap.boxes)), counters, cards)
     doc.extend(panel.doc)
     width = panel.x + panel.width + MARGIN

@@ -29,7 +29,6 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The data files of the game, by role.
 FILES: dict[str, str] = {
     "board": "board.yaml",
-    "layout": "layout.yaml",
     "pieces": "pieces.yaml",
     "setup": "setup.yaml",
     "victory": "victory.yaml",
@@ -88,19 +87,6 @@ class PositionAttrs(StrictModel):
                 raise ValueError(f"a beach has no number, priority, VP, mountain or airfield "
                                  f"(found {', '.join(extra)})")
         return self
-
-
-class BoxPlacement(StrictModel):
-    """Where an off-board box is drawn on the board picture (0..1000, y down)."""
-
-    x: float = Field(ge=0, le=1000)
-    y: float = Field(ge=0, le=1000)
-
-
-class Layout(StrictModel):
-    """The drawing positions of every box of board.yaml (AreaMapSpec boxes have none)."""
-
-    boxes: dict[str, BoxPlacement]
 
 
 # --------------------------------------------------------------------------------------
@@ -694,7 +680,6 @@ class Components:
 
     board: AreaMapSpec
     positions: dict[str, PositionAttrs]
-    layout: Layout
     pieces: Pieces
     setup: Setup
     victory: Victory
@@ -754,7 +739,6 @@ class Components:
 #: The model of each data file by file name (what a Game's ``data_models()`` returns).
 DATA_MODELS: dict[str, type[BaseModel]] = {
     FILES["board"]: AreaMapSpec,
-    FILES["layout"]: Layout,
     FILES["pieces"]: Pieces,
     FILES["setup"]: Setup,
     FILES["victory"]: Victory,
@@ -783,7 +767,6 @@ def load_components(data_dir: str | Path | None = None) -> Components:
     comps = Components(
         board=board,
         positions=positions,
-        layout=load_model(Layout, d / FILES["layout"]),
         pieces=load_model(Pieces, d / FILES["pieces"]),
         setup=load_model(Setup, d / FILES["setup"]),
         victory=load_model(Victory, d / FILES["victory"]),
@@ -791,7 +774,7 @@ def load_components(data_dir: str | Path | None = None) -> Components:
         japanese_deck=load_model(JapaneseDeck, d / FILES["japanese_cards"]),
     )
     _check_board(comps, str(d / FILES["board"]))
-    _check_layout(comps, str(d / FILES["layout"]))
+    _check_drawn(comps, str(d / FILES["board"]))
     _check_pieces(comps, str(d / FILES["pieces"]))
     _check_setup(comps, comps.setup, str(d / FILES["setup"]))
     for opt in comps.setup.options:
@@ -814,13 +797,12 @@ def _check_board(c: Components, file: str) -> None:
                         f"each value 1..{len(values)} exactly once, found {sorted(values)}")
 
 
-def _check_layout(c: Components, file: str) -> None:
-    """Every board box has a drawing position, and every position drawn is a board box."""
-    boxes = {b.id for b in c.board.boxes}
-    drawn = set(c.layout.boxes)
-    if boxes != drawn:
-        raise _fail(file, "boxes", f"exactly the boxes of board.yaml; missing "
-                    f"{sorted(boxes - drawn)}, unknown {sorted(drawn - boxes)}")
+def _check_drawn(c: Components, file: str) -> None:
+    """Every board box has its place on the board picture (x, y): the printed board has them
+    all (2.0, 5.0)."""
+    for i, b in enumerate(c.board.boxes):
+        if b.x is None:
+            raise _fail(file, f"boxes.{i}", f"a drawing position (x, y) for box {b.id!r}")
 
 
 def _check_pieces(c: Components, file: str) -> None:

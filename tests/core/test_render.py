@@ -426,3 +426,21 @@ def test_box_cards_are_drawn_named_or_face_down_as_the_side_may_see() -> None:
     assert "box [box:dead] Dead pile: cards: 2 cards face down" in text
     assert "cards: Naval Gunfire, Banzai & <Charge>" in ascii_render.render_match(match, player="us")
     assert "box:none" not in text and Game.box_cards(CardGame(), match, None) == {}
+
+
+def test_boxes_with_a_place_are_drawn_on_an_area_board() -> None:
+    """A box with x, y (BoxSpec) is drawn on an area map's board, its like pieces counted
+    together and its cards listed; boxes without stay beside the map; x without y is refused."""
+    data = {**AREA_DATA, "boxes": [{"id": "box:dead", "name": "Dead pile", "x": 800, "y": 900},
+                                  {"id": "box:cup", "name": "Cup", "blind": True}]}
+    board = AreaMap(validate(AreaMapSpec, data, source="test"))
+    stack = [piece(f"j{k}", "japan", "box:dead", "IJA", ()) for k in range(3)]
+    root = parse(svg.render_areamap(board, stack, cards={"box:dead": ["Snipers"], "box:cup": 4}))
+    placed = root.findall(".//s:g[@class='box placed']", NS)
+    assert [g.get("data-box") for g in placed] == ["box:dead"]
+    words = [t.text for t in placed[0].iterfind("s:text", NS)]
+    assert words == ["Dead pile", "IJA \u00d73", "\u25ad Snipers"]
+    side = [g.get("data-box") for g in root.iterfind(".//s:g[@class='box']", NS)]
+    assert side == ["box:cup"]
+    with pytest.raises(Exception, match="both x and y"):
+        validate(AreaMapSpec, {**AREA_DATA, "boxes": [{"id": "b", "name": "B", "x": 1}]}, source="t")

@@ -196,17 +196,21 @@ def test_cohesion_track_per_regiment_in_the_bottom_left(comps: Components) -> No
     boxes = {b.id for b in comps.board.boxes}
     for r in comps.pieces.usmc.regiments:
         assert r.track in boxes
-        pos = comps.layout.boxes[r.track]
-        assert pos.x < 300 and pos.y > 650
+        pos = next(b for b in comps.board.boxes if b.id == r.track)
+        assert pos.x is not None and pos.y is not None and pos.x < 300 and pos.y > 650
     assert (comps.pieces.usmc.cohesion_track.top, comps.pieces.usmc.cohesion_track.bottom) == (12, 1)
 
 
 def test_suribachi_emblem_above_the_tracks(comps: Components) -> None:
     """2.0 Mt. Suribachi: above the Cohesion tracks is a USMC emblem (one cube, one time)."""
-    emblem = comps.layout.boxes["suribachi_emblem"]
-    tracks = [comps.layout.boxes[r.track] for r in comps.pieces.usmc.regiments]
-    assert emblem.y < min(t.y for t in tracks)
-    assert min(t.x for t in tracks) - 100 <= emblem.x <= max(t.x for t in tracks) + 100
+    def at(box_id: str) -> tuple[float, float]:
+        b = next(b for b in comps.board.boxes if b.id == box_id)
+        assert b.x is not None and b.y is not None
+        return b.x, b.y
+    ex, ey = at("suribachi_emblem")
+    tracks = [at(r.track) for r in comps.pieces.usmc.regiments]
+    assert ey < min(y for _, y in tracks)
+    assert min(x for x, _ in tracks) - 100 <= ex <= max(x for x, _ in tracks) + 100
     assert comps.pieces.cube("suribachi").count == 1
 
 
@@ -215,7 +219,7 @@ def test_three_rising_sun_squares_on_the_right(comps: Components) -> None:
     squares = [b for b in comps.board.boxes if b.id.startswith("rising_sun")]
     assert len(squares) == 3
     assert all(b.capacity == 1 for b in squares)
-    assert all(comps.layout.boxes[b.id].x > 900 for b in squares)
+    assert all(b.x is not None and b.x > 900 for b in squares)
 
 
 def test_draw_and_discard_spaces_on_the_board(comps: Components) -> None:
@@ -622,7 +626,10 @@ def _card(data: Any, card_id: str) -> Any:
     ("board.yaml", lambda d: d["areas"][5]["attrs"].update(priority=1), r"priority.*exactly once"),
     ("board.yaml", lambda d: d["connections"].append({"a": "the_neck", "b": "iwo"}),
      r"board\.yaml.*unknown area"),
-    ("layout.yaml", lambda d: d["boxes"].pop("rising_sun_2"), r"layout\.yaml: boxes.*rising_sun_2"),
+    ("board.yaml", lambda d: [b.pop("x") for b in d["boxes"] if b["id"] == "rising_sun_2"],
+     r"board\.yaml.*both x and y"),
+    ("board.yaml", lambda d: [(b.pop("x"), b.pop("y")) for b in d["boxes"] if b["id"] == "usmc_hand"],
+     r"board\.yaml: boxes\.20.*drawing position.*usmc_hand"),
     ("pieces.yaml", lambda d: d["usmc"]["regiments"][0].update(id="3/4"), r"disagrees"),
     ("setup.yaml", lambda d: d["japanese"].update(hill_382=4), r"setup\.yaml: japanese\.hill_382"),
     ("setup.yaml", lambda d: d["reserves"].remove("5/28"), r"each regiment"),

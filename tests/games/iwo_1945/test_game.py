@@ -145,3 +145,50 @@ def test_3_0_5_0_the_decks_are_drawn_in_their_board_spaces() -> None:
 def test_heuristic_bot_only_reads_its_view() -> None:
     """The USMC heuristic bot never changes the match through its view."""
     check_agent_read_only(GAME, "heuristic", seed=5, decisions=400)
+
+
+def test_2_0_board_picture_boxes_never_overlap_positions_or_each_other() -> None:
+    """2.0: the board picture puts the cohesion tracks, the emblem, the Rising Sun squares,
+    the decks and the other boxes on the board itself; at set-up, in mid-game and at the end
+    of seeded games no box covers a position or another box, whatever they hold."""
+    import xml.etree.ElementTree as ET
+
+    from tabletop.core.render import svg
+
+    ns = {"s": "http://www.w3.org/2000/svg"}
+
+    def rects(picture: str) -> dict[str, tuple[float, float, float, float]]:
+        root = ET.fromstring(picture)
+        out = {}
+        for g in root.iter("{http://www.w3.org/2000/svg}g"):
+            cls = g.get("class") or ""
+            if cls in ("area", "box placed"):
+                r = next(e for e in g.findall("s:rect", ns) if e.get("fill-opacity") != "0.18")
+                x, y = float(r.get("x", 0)), float(r.get("y", 0))
+                out[g.get("data-area") or g.get("data-box") or ""] = (
+                    x, y, x + float(r.get("width", 0)), y + float(r.get("height", 0)))
+        return out
+
+    states = [Match(GAME, seed=1)]
+    for seed in (9, 14):
+        m = Match(GAME, seed=seed)
+        bot = make_agent(GAME, "USMC", "heuristic", seed)
+        for n in range(10_000):
+            if m.pending is None:
+                break
+            m.decide(bot.choose(m.view("USMC"), m.pending))
+            if n == 150:  # a mid-game position: the same decisions replayed into a new match
+                snap = Match(GAME, seed=seed)
+                for v in list(m.decisions):
+                    snap.decide(v)
+                states.append(snap)
+        states.append(m)
+    for m in states:
+        boxes = rects(svg.render_match(m))
+        assert len(boxes) == 14 + 22
+        names = sorted(boxes)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                ax0, ay0, ax1, ay1 = boxes[a]
+                bx0, by0, bx1, by1 = boxes[b]
+                assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b, m.state.turn)
