@@ -134,7 +134,7 @@ def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: s
 def check_agent_read_only(game: Game, agent_name: str, seed: int = 0, *, decisions: int = 300,
                           scenario: str | None = None, options: Mapping[str, JSON] | None = None) -> None:
     """An agent must read its view, never write it: a view shares the state's piece values and
-    attrs (copying them every decision would cost more than the rules), so an agent that edits
+    attrs (copying them at every decision would add half again to a Bonins game), so an agent that edits
     its view would change the match behind the record's back. Plays up to ``decisions``
     decisions with ``agent_name`` on every side, checking that each choice leaves the state
     hash as it was."""
