@@ -510,6 +510,7 @@ class DeclaredAttack:
     markers: list[Piece]
     landed: list[Piece] = field(default_factory=list)  # 11.2: units that must take the hex
     suppressed: bool = False
+    defender: str = ""  # 9.1a: the id of the unit declared the subject of the attack
 
 
 def bombardment_step(match: Match) -> Procedure[list[DeclaredAttack]]:
@@ -586,21 +587,26 @@ def declare_bombarded(match: Match, defender: Piece, groups: dict[str, list[Piec
                f"{', '.join(p.id for p in attackers)} is declared with {len(placed)} "
                "bombardment marker(s); it is resolved after the bombardment",
                hex=hex_id, attackers=[p.id for p in attackers], markers=len(placed))
-    return DeclaredAttack(hex_id, groups, placed, list(landed or []))
+    return DeclaredAttack(hex_id, groups, placed, list(landed or []), defender=defender.id)
 
 
 def resolve_declared(match: Match, attack: DeclaredAttack) -> Procedure[bool]:
     """9.1, 8.3b: resolve an attack of the bombardment step with the suppression its markers
     rolled. Earlier attacks may have moved things (a retreat takes a hex's whole stack, 9.3;
-    a redeployment may swap the unit in the hex, 15.3): the attack falls on the Japanese unit
-    now in the hex, with the attackers still in their hexes; if either is gone it lapses.
-    Returns whether the hex is now free of Japanese units."""
+    a redeployment may swap the unit in the hex, 15.3): the attack is made on the unit
+    declared its subject (9.1a), still in the hex, with the attackers still in their hexes;
+    if the unit has gone (another one may stand there now, perhaps one already attacked this
+    phase, 9.0) or no attacker is left, it lapses. Returns whether the hex is now free of
+    Japanese units."""
     jp = c.units_at(match, attack.hex_id, c.JAPAN)
+    target = next((p for p in jp if not attack.defender or p.id == attack.defender), None)
     groups = {h: kept for h, us in attack.groups.items()
               if (kept := [p for p in us if p.location == h])}
-    if jp and groups:
-        return (yield from resolve_attack(match, jp[0], groups, suppressed=attack.suppressed))
-    why = "no Japanese unit is left there" if not jp else "none of its attackers is left in place"
+    if target is not None and groups:
+        return (yield from resolve_attack(match, target, groups, suppressed=attack.suppressed))
+    why = ("no Japanese unit is left there" if not jp else
+           "the unit it was declared on has left the hex" if target is None else
+           "none of its attackers is left in place")
     match.emit("attack_lapsed", "9.1a", f"the attack declared on {attack.hex_id} is not made: "
                f"{why}", hex=attack.hex_id)
     us_bombardment.clear_markers(match, attack.hex_id)

@@ -167,3 +167,5 @@ def test_bots_only_read_their_views() -> None:
     solitaire US bot, and both bots of the two-player game, 18.0)."""
     check_agent_read_only(GAME, "heuristic", seed=3, decisions=400)
     check_agent_read_only(GAME, "heuristic", seed=4, decisions=400, scenario="two_player")
+    check_agent_read_only(GAME, "heuristic", seed=5, decisions=400,
+                          options={"bombardment_timing": "phase_start"})

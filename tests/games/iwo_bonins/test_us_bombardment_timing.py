@@ -276,3 +276,31 @@ def test_8_2_phase_start_conformance() -> None:
     """5.0, 8.2 read literally: random games under the option end with a result, replay byte
     for byte (the option is in the record's header), save and resume."""
     check_conformance(GAME, range(2, 4), options=PHASE_START)
+
+
+def test_9_0_phase_start_a_unit_redeployed_into_a_declared_hex_is_not_attacked_again() -> None:
+    """9.0 "A single defending unit can be the subject of only one attack in each Combat
+    Phase", 9.1a: 309, attacked first, redeploys (15.3: alone in the container, it takes the
+    place of the dug-in 310 at 1913, whose attack was declared in the bombardment step); the
+    attack declared on 310 lapses instead of falling on 309 a second time."""
+    m = Match(GAME, seed=20, options={"bombardment_timing": "phase_start"})
+    m.decide("east")
+    for p in c.units(m, c.JAPAN):  # only 309 and 310 in play, the container empty
+        p.face, p.hidden = "back", True
+        m.state.pieces.move(p.id, "nowhere")
+    for uid, h in (("1/23", "2212"), ("FT/23", "2212"), ("309", "2213"), ("2/23", "2013"),
+                   ("310", "1913")):
+        m.state.pieces.move(uid, h)
+    gen = K.us_combat_phase(m, first=True)
+    answers = ["2213", "2212", K.DECLARE, 2, "1913", "2013", K.DECLARE, 2]
+    d = next(gen)
+    try:
+        while True:
+            d = gen.send(answers.pop(0) if answers and d.is_legal(answers[0]) else d.values[0])
+    except StopIteration:
+        pass
+    assert m.state.pieces["309"].location == "1913"  # the swap happened
+    combats = [e.text for e in m.log.of_kind("combat")]
+    assert len(combats) == 1 and "attack 2213" in combats[0]
+    assert texts(m, "attack_lapsed") == [
+        "9.1a: the attack declared on 1913 is not made: the unit it was declared on has left the hex"]
