@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games a game id (default 20)")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     print(f"python {sys.version.split()[0]}; {args.games} games each, default bots, one process")
     names = [n for n in sorted(registered()) if load_game(n).info.playable]
     names.append(str(ROOT / "docs" / "example" / "skirmish"))

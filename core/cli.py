@@ -125,6 +125,20 @@ def _outcome(match: Match) -> dict[str, JSON]:
     return out
 
 
+def _check_outputs(**paths: str | None) -> None:
+    """Files the command will write (by option name): each must be writable where it is named,
+    checked before any game is played, so that a typo does not throw the work away."""
+    for option, path in paths.items():
+        if not path or path == "-":
+            continue
+        target = Path(path)
+        parent = target.parent if str(target.parent) else Path(".")
+        if target.is_dir():
+            raise TabletopError(f"--{option.replace('_', '-')} {path}: is a directory, not a file")
+        if not parent.is_dir():
+            raise TabletopError(f"--{option.replace('_', '-')} {path}: no directory {parent} to write it in")
+
+
 def _check_log_for(game: Game, log_path: str | None, log_for: str | None) -> None:
     """--log-for names one of the game's sides and goes with --log (checked before play)."""
     if log_for is None:
@@ -220,6 +234,7 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
     if not game.info.playable:
         raise TabletopError(f"game {game.info.id} is not playable yet")
     _check_log_for(game, log_path, log_for)
+    _check_outputs(save=save_path, log=log_path)
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
@@ -239,6 +254,7 @@ def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: 
     record = read_record(save_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
+    _check_outputs(save=save_path, log=log_path)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     target = save_path or save_file
@@ -257,6 +273,7 @@ def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_j
     record = read_record(record_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
+    _check_outputs(log=log_path)
     match = replay(game, record)
     if log_path:
         match.log.write(log_path, log_for)
@@ -280,6 +297,7 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
     """Draw GAME's map (with the pieces of a save, or of the opening set-up)."""
     if not (output == "-" or output.endswith((".txt", ".svg"))):
         raise TabletopError(f"output {output!r} must end in .svg or .txt, or be -")
+    _check_outputs(output=output)
     from .render import ascii as ascii_render
     from .render import svg as svg_render
 
@@ -301,7 +319,9 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
         if output == "-":
             click.echo(text)
         else:
-            Path(output).write_text(text, encoding="utf-8")
+            from .record import atomic_write_text
+
+            atomic_write_text(output, text)
         return
     svg = svg_render.render_game(game, match, hidden_from=for_side)
     from .record import atomic_write_text
@@ -330,6 +350,7 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     options = _parse_options(option_pairs)
     _agents(game, specs, auto=True, seed=seed)  # check the sides and agent names up front
     game.info.resolve_options(options)
+    _check_outputs(rows=rows_path)
     levels: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     score_sums: dict[str, float] = {}
@@ -345,7 +366,7 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     score_values: dict[str, list[float]] = {}
     for level, winner, turn, scores in outcomes:  # in seed order, whatever the jobs
         levels[level] += 1
-        winners[winner] += 1
+        winners[winner if winner is not None else "draw"] += 1
         turns += turn
         for key, value in scores.items():
             score_sums[key] = score_sums.get(key, 0.0) + value
@@ -362,7 +383,8 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
         "seeds": [seed, seed + count - 1], "options": game.info.resolve_options(options),
         "results": dict(levels.most_common()), "winners": dict(winners.most_common()),
         "mean_turns": round(turns / count, 3),
-        "mean_scores": {k: round(v / count, 3) for k, v in sorted(score_sums.items())},
+        # each score over the games whose result gives it (a draw may give none)
+        "mean_scores": {k: round(v / len(score_values[k]), 3) for k, v in sorted(score_sums.items())},
         "score_spread": {k: _spread(v) for k, v in sorted(score_values.items())},
     }
     if as_json:
@@ -375,19 +397,23 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     click.echo(f"  mean turns {turns / count:.2f}")
     for key, value in sorted(score_sums.items()):
         spread = _spread(score_values[key])
-        click.echo(f"  mean {key} {value / count:.3f}  (sd {spread['sd']}, {spread['min']}..{spread['max']})")
+        some = f", {spread['n']:g} of {count} games" if spread["n"] < count else ""
+        click.echo(f"  mean {key} {value / spread['n']:.3f}  (sd {spread['sd']}, "
+                   f"{spread['min']}..{spread['max']}{some})")
 
 
 def _spread(values: list[float]) -> dict[str, float]:
-    """A score's spread over the games: population standard deviation, least, greatest."""
+    """A score's spread over the games that give it: how many, population standard deviation,
+    least, greatest."""
     import statistics
 
-    return {"sd": round(statistics.pstdev(values), 3), "min": min(values), "max": max(values)}
+    return {"n": len(values), "sd": round(statistics.pstdev(values), 3), "min": min(values),
+            "max": max(values)}
 
 
 def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, str]],
-                  game: Game | None = None) -> tuple[str, str, int, dict[str, float]]:
-    """Play one bot game of a simulation: (result level, winner or "draw", turns, numeric scores)."""
+                  game: Game | None = None) -> tuple[str, str | None, int, dict[str, float]]:
+    """Play one bot game of a simulation: (result level, winner or None, turns, numeric scores)."""
     game_name, scenario, seed, options, specs = job
     game = game or load_game(game_name)
     agents = _agents(game, specs, auto=True, seed=seed)
@@ -396,7 +422,7 @@ def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, st
     assert result is not None
     scores = {k: float(v) for k, v in result.scores.items()
               if isinstance(v, int | float) and not isinstance(v, bool)}
-    return result.level, result.winner or "draw", match.state.turn, scores
+    return result.level, result.winner, match.state.turn, scores
 
 
 @cli.command()

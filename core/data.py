@@ -20,19 +20,17 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-# libyaml's parser when PyYAML was built with it (several times faster on the game data files);
-# the pure-Python one otherwise. Both construct only plain data (safe).
-_SafeBase: Any = yaml.CSafeLoader if getattr(yaml, "__with_libyaml__", False) else yaml.SafeLoader
-
-
-class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc]
-    """A safe YAML loader that refuses a mapping with the same key twice (PyYAML keeps the last)."""
-
-
 def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: set[Any] = set()
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
+        try:
+            hash(key)
+        except TypeError:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a key must be a plain value, not {type(key).__name__} {key!r} "
+                f"(line {mark.line + 1})", mark) from None
         if key in seen:
             mark = key_node.start_mark
             raise yaml.constructor.ConstructorError(
@@ -41,12 +39,26 @@ def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = 
     return loader.construct_mapping(node, deep=deep)
 
 
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+def _unique_key_loader(base: Any) -> Any:
+    """A safe YAML loader on ``base`` that refuses a mapping with the same key twice (PyYAML
+    keeps the last) or with a key that is not a plain value."""
+    loader: Any = type(f"UniqueKey{base.__name__}", (base,), {})
+    loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+    return loader
+
+
+#: The loaders on both parsers: libyaml's (several times faster on the game data files) and
+#: the pure-Python one. Both construct only plain data (safe); they differ on a few details of
+#: YAML whitespace (libyaml accepts a tab after "key:", the pure-Python parser refuses it).
+YAML_LOADERS: dict[str, Any] = {"python": _unique_key_loader(yaml.SafeLoader)}
+if getattr(yaml, "__with_libyaml__", False):
+    YAML_LOADERS["libyaml"] = _unique_key_loader(yaml.CSafeLoader)
+_LOADER = YAML_LOADERS.get("libyaml", YAML_LOADERS["python"])
 
 
 def load_yaml(text: str) -> Any:
-    """Parse YAML text safely, refusing duplicate keys."""
-    return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: no arbitrary objects
+    """Parse YAML text safely (libyaml's parser when PyYAML has it), refusing duplicate keys."""
+    return yaml.load(text, Loader=_LOADER)  # a safe loader: no arbitrary objects
 
 
 def _section_text(value: Any) -> Any:

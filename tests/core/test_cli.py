@@ -72,15 +72,36 @@ def test_log_for_writes_only_what_a_side_may_see(capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize("args, fragment", [
     (("play", PIG, "--auto", "--log", "x.jsonl", "--log-for", "C"), "no side 'C' for --log-for"),
     (("play", PIG, "--auto", "--log-for", "A"), "--log-for needs --log"),
+    (("play", PIG, "--auto", "--save", "s.json", "--log", "no/x.jsonl"), "--log no/x.jsonl: no directory"),
+    (("play", PIG, "--auto", "--save", "no/s.json"), "--save no/s.json: no directory"),
+    (("simulate", PIG, "-n", "3", "--rows", "no/r.jsonl"), "--rows no/r.jsonl: no directory"),
+    (("render", PIG, "-o", "no/map.svg"), "--output no/map.svg: no directory"),
 ])
-def test_log_for_refuses_bad_input_before_playing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch,
-                                                  args: tuple[str, ...], fragment: str) -> None:
-    """--log-for: an unknown side, or no --log, is one line on stderr, exit 1, nothing written."""
+def test_bad_outputs_are_refused_before_playing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                args: tuple[str, ...], fragment: str) -> None:
+    """--log-for with an unknown side or without --log, and an output file in a directory
+    that does not exist, are one line on stderr and exit 2 before any game is played: nothing
+    is written (not even the --save of a play whose --log is wrong)."""
     monkeypatch.chdir(tmp_path)
     code, out, err = run(capsys, *args)
-    assert code != 0 and fragment in err and err.count("\n") == 1 and out == ""
+    assert code == 2 and fragment in err and err.count("\n") == 1 and out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_log_for_and_outputs_are_checked_on_resume_and_replay(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """resume and replay check --log-for and their output files before replaying; the save
+    they read is left as it was."""
+    save = tmp_path / "s.json"
+    assert run(capsys, "play", PIG, "--seed", "5", "--auto", "--save", str(save))[0] == 0
+    before = save.read_text()
+    for args in (("resume", str(save), "--auto", "--log", str(tmp_path / "l.jsonl"), "--log-for", "Z"),
+                 ("replay", str(save), "--log-for", "A"),
+                 ("replay", str(save), "--log", str(tmp_path / "no" / "l.jsonl"))):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1, args
+    assert save.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
 def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -160,6 +181,8 @@ def test_simulate_rows_write_one_line_a_game(capsys: pytest.CaptureFixture[str],
     for r in rows:
         counted[r["result"]] = counted.get(r["result"], 0) + 1
     assert counted == summary["results"]
-    scores_a = [r["scores"]["A"] for r in rows]
+    scores_a = [r["scores"]["A"] for r in rows if "A" in r["scores"]]  # a draw gives no scores
     assert summary["score_spread"]["A"]["max"] == max(scores_a)
-    assert summary["mean_scores"]["A"] == round(sum(scores_a) / 9, 3)
+    assert summary["score_spread"]["A"]["n"] == len(scores_a)
+    assert summary["mean_scores"]["A"] == round(sum(scores_a) / len(scores_a), 3)
+    assert all((r["winner"] is None) == (r["result"] == "draw") for r in rows)

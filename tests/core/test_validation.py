@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.data import validate
+from tabletop.core.data import YAML_LOADERS, validate
 from tabletop.core.errors import DataError
 from tabletop.core.flow import SequenceOfPlay
 from tabletop.core.validation import validate_file, validate_path
@@ -60,3 +60,23 @@ def test_validate_a_whole_game_folder() -> None:
     assert any("map.yaml: ok (HexMapSpec)" in line for line in lines)
     assert any("crt.yaml: ok (TableSpec)" in line for line in lines)
     assert any("sequence.yaml: ok (SequenceOfPlay)" in line for line in lines)
+
+
+@pytest.mark.parametrize("parser", sorted(YAML_LOADERS))
+@pytest.mark.parametrize("text, fragment", [
+    ("a: 1\nb: 2\na: 3\n", "duplicate key 'a' (line 3)"),
+    ("? [1, 2]\n: x\n", "a key must be a plain value, not list"),
+])
+def test_yaml_keys_twice_or_unhashable_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   parser: str, text: str, fragment: str) -> None:
+    """Data files: a key written twice (PyYAML would keep the last silently) or a key that is
+    not a plain value is a DataError naming the file and the line, with each YAML parser."""
+    from tabletop.core import data
+
+    monkeypatch.setattr(data, "_LOADER", data.YAML_LOADERS[parser])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(DataError, match=r"bad\.yaml") as err:
+        data.read_data_file(bad)
+    assert fragment in str(err.value)
+    assert data.load_yaml("a: 1\nb: [x, y]\n") == {"a": 1, "b": ["x", "y"]}
