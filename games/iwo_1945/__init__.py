@@ -54,6 +54,10 @@ class Iwo1945(Game):
             GameOption("full_control_end", "7.0 #2 full control ends the game 'end_of_turn' "
                        "(6.0) or 'immediately' (7.0), even before the turn's other actions",
                        "end_of_turn", ("end_of_turn", "immediately")),
+            GameOption("rotation_checks", "6.0 Rotate Regiments: the exhaustion check after a "
+                       "rotation is made by the 'payer' (6.0) or by 'both' regiments that are "
+                       "not exhausted (4.0: a regiment performing an action)", "payer",
+                       ("payer", "both")),
             GameOption("japanese_move_route", "6.0 Japanese marker movement: the way must be "
                        "'clear' of USMC positions unless the card says 'through' (9.0 #2), or "
                        "'any' (no adjacency or route needed)", "clear", ("clear", "any")),

@@ -240,7 +240,8 @@ def move(m: Match, rid: str) -> Flow:
 
 def rotate(m: Match, rid: str) -> Flow:
     """6.0 Rotate Regiments: swap with a regiment in an adjacent position; one of the two,
-    not an exhausted one, pays 1 cohesion; bunkers stay (3.0)."""
+    not an exhausted one, pays 1 cohesion and makes the exhaustion check (4.0); bunkers stay
+    (3.0)."""
     partners = rotate_partners(m, rid)
     other = yield choose(USMC, f"{rid} swaps with which regiment?", "6.0",
                          [Option(r, label(r, m)) for r in partners], kind="select_partner",
@@ -254,7 +255,12 @@ def rotate(m: Match, rid: str) -> Flow:
     coh.reduce(m, payer, 1, "6.0", "rotation")
     _turn(m)["used"].append(other)
     swap(m, rid, other)
-    coh.after_action(m, [payer], "after the rotation")
+    # 6.0: "One of the two regiments must reduce its cohesion by 1 and perform any necessary
+    # exhaustion checks"; option rotation_checks=both reads 4.0 ("a non-exhausted regiment
+    # performing an action") as covering the regiment that rotates as well (docs §5).
+    checkers = [payer] if m.options.get("rotation_checks", "payer") == "payer" \
+        else list(dict.fromkeys([rid, other]))
+    coh.after_action(m, checkers, "after the rotation")
 
 
 def swap(m: Match, one: str, two: str) -> None:

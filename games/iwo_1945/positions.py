@@ -283,7 +283,12 @@ def move_regiment(m: Match, rid: str, dest: str, section: str, why: str, *,
 
 def suribachi_check(m: Match) -> None:
     """2.0: the first time a Marine regiment occupies Mt. Suribachi, a cube goes on the
-    USMC emblem and every on-board regiment's cohesion rises by 2 (at most 12)."""
+    USMC emblem and every on-board regiment's cohesion rises by 2 (at most 12); an exhausted
+    regiment raised to 6 or more rallies (4.0 Note: "Regiments at 6 cohesion or higher are
+    never exhausted"); one left at 4 or 5 stays exhausted (its checks come with regroups and
+    cards, 4.0)."""
+    from .cohesion import EXHAUSTION_THRESHOLD, rally
+
     if not is_usmc_occupied(m, SURIBACHI):
         return
     cube = m.state.pieces["suribachi"]
@@ -297,6 +302,8 @@ def suribachi_check(m: Match) -> None:
         after = set_cohesion(m, rid, before + 2)
         m.emit("cohesion", "2.0", f"{rid} cohesion {before} -> {after} (Suribachi)",
                regiment=rid, before=before, after=after)
+        if is_exhausted(m, rid) and after > EXHAUSTION_THRESHOLD:
+            rally(m, rid, "4.0", "Suribachi: cohesion 6 or more")
 
 
 def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:

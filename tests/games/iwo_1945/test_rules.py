@@ -98,6 +98,19 @@ def test_2_0_mt_suribachi_first_occupation_raises_all_by_two_once() -> None:
     assert P.cohesion(m, "3/3") == 10
 
 
+def test_4_0_suribachi_bonus_rallies_exhausted_regiments_at_6_or_more() -> None:
+    """2.0 with 4.0's Note ("Regiments at 6 cohesion or higher are never exhausted"): the
+    Suribachi +2 that lifts an exhausted regiment to 6 or more rallies it; one left at 5 or
+    less stays exhausted and makes no check (checks come with regroups and cards)."""
+    m = board(**{"3_3": ("green_beach", 8), "3_9": ("red_beach", 5), "3_21": ("yellow_beach", 2)})
+    coh.mark_exhausted(m, "3/9")
+    coh.mark_exhausted(m, "3/21")
+    P.move_regiment(m, "3/3", "mt_suribachi", "6.0", "test")
+    assert P.cohesion(m, "3/9") == 7 and not P.is_exhausted(m, "3/9")
+    assert P.cohesion(m, "3/21") == 4 and P.is_exhausted(m, "3/21")
+    assert [e.data.get("regiment") for e in m.log.of_kind("exhaustion")] == ["3/9"]  # no roll
+
+
 def test_2_0_three_markers_at_most_and_beaches_usmc_only() -> None:
     """2.0: at most three markers in a position: Japanese reinforcement fills only empty
     slots; Japanese markers never enter a beach (6.0 reoccupy takes island positions)."""
@@ -397,6 +410,20 @@ def test_6_0_rotate_swaps_and_one_non_exhausted_regiment_pays() -> None:
     assert P.cohesion(m, "3/9") == 11 and P.cohesion(m, "3/3") == 5
     cube = P.exhaustion_cube(m, "3/3")
     assert cube is not None and cube.location == "red_beach"
+
+
+@pytest.mark.parametrize("reading, checked", [("payer", ["3/3"]), ("both", ["3/9", "3/3"])])
+def test_6_0_rotation_exhaustion_check_by_the_payer_or_both(reading: str, checked: list[str]) -> None:
+    """6.0 Rotate ("one of the two regiments must reduce its cohesion by 1 and perform any
+    necessary exhaustion checks"): only the payer checks; option rotation_checks=both (4.0:
+    "a non-exhausted regiment performing an action ... at 5 or less") checks the regiment that
+    rotates too (docs §5)."""
+    m = board(**{"3_9": ("red_beach", 4), "3_3": ("the_neck", 6)})
+    m.options["rotation_checks"] = reading
+    script(m, [1, 1])  # any check passes
+    drive(m, actions.rotate(m, "3/9"), ["3/3", "3/3"])  # 3/3 pays: 6 -> 5
+    assert P.cohesion(m, "3/3") == 5 and P.cohesion(m, "3/9") == 4
+    assert [e.data["regiment"] for e in m.log.of_kind("exhaustion")] == checked
 
 
 def test_6_0_move_to_vacant_position_and_daisy_chain() -> None:
