@@ -15,6 +15,7 @@ phase goes on under 9.0 without markers.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -465,29 +466,28 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
 def forced_beach_attacks(match: Match, *, first: bool) -> Procedure[None]:
     """11.2: units that landed on a Japanese-held beach hex must attack it; if the Japanese
     unit is not eliminated or forced out, those US units are eliminated."""
-    must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
-    for hex_id, ids in sorted(must.items()):
-        found = forced_attack(match, hex_id, ids)
-        if found is None:
-            continue
-        defender, landed = found
+    for hex_id, defender, landed in forced_attacks(match):
         left = yield from declare_attack(match, defender, first=first, forced={hex_id: landed})
         if not left:
             beach_not_taken(match, hex_id, landed)
-    must.clear()
     return None
 
 
-def forced_attack(match: Match, hex_id: str, ids: list[str]) -> tuple[Piece, list[Piece]] | None:
-    """11.2: the Japanese defender of a beach hex and the US units landed on it that must
-    attack it (announced in the log), or None when either is gone."""
-    jp = c.units_at(match, hex_id, c.JAPAN)
-    landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
-    if not jp or not landed:
-        return None
-    match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
-               f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
-    return jp[0], landed
+def forced_attacks(match: Match) -> Iterator[tuple[str, Piece, list[Piece]]]:
+    """11.2: each beach hex that units landed on must attack, with its Japanese defender and
+    those units, announced in the log one at a time as the caller reaches it (an earlier
+    attack may have removed either side; that hex is then skipped); the list is cleared at
+    the end."""
+    must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
+    for hex_id, ids in sorted(must.items()):
+        jp = c.units_at(match, hex_id, c.JAPAN)
+        landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
+        if not jp or not landed:
+            continue
+        match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
+                   f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
+        yield hex_id, jp[0], landed
+    must.clear()
 
 
 def beach_not_taken(match: Match, hex_id: str, landed: list[Piece]) -> None:
@@ -521,18 +521,12 @@ def bombardment_step(match: Match) -> Procedure[list[DeclaredAttack]]:
     they are made anyway). Then every marker is rolled (8.3), the unused ones are lost (8.2),
     and the declared attacks are resolved in the order declared (9.1). Returns them."""
     declared: list[DeclaredAttack] = []
-    must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
-    for hex_id, ids in sorted(must.items()):
-        found = forced_attack(match, hex_id, ids)
-        if found is None:
-            continue
-        defender, landed = found
+    for hex_id, defender, landed in forced_attacks(match):
         groups = yield from choose_attackers(match, defender, forced={hex_id: landed},
                                              bombardment_step=True)
         assert groups is not None  # 11.2: a forced attack cannot be cancelled
         declared.append((yield from declare_bombarded(match, defender, groups, least=0,
                                                       landed=landed)))
-    must.clear()
     while match.state.vars[c.V_BOMBARDMENT] > 0:
         target = yield from choose_bombarded_defender(match)
         if target is None:
