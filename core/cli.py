@@ -25,6 +25,32 @@ from .registry import load_game, make_agent, registered
 
 EXIT_ERROR = 2
 EXIT_DIVERGED = 1
+SEED_LIMIT = 2**63
+"""Seeds are whole numbers from 0 to SEED_LIMIT - 1 (what fits a signed 64-bit field)."""
+
+
+class SeedType(click.ParamType):  # type: ignore[type-arg]
+    """A random seed: a whole number from 0 to 2**63 - 1, refused otherwise in one line."""
+
+    name = "SEED"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        """The seed as an int, or a usage error that says what a seed may be."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not text.isdigit():
+                self.fail(f"{value!r} is not a seed: a seed is a whole number from 0 to "
+                          f"{SEED_LIMIT - 1}", param, ctx)
+            number = int(text)
+        if not 0 <= number < SEED_LIMIT:
+            self.fail(f"{value!r} is out of range: a seed is a whole number from 0 to "
+                      f"{SEED_LIMIT - 1}", param, ctx)
+        return number
+
+
+SEED = SeedType()
 
 
 def _print_error(message: str, code: int) -> int:
@@ -223,7 +249,8 @@ def _common_play_options(f: Any) -> Any:
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--scenario", default=None, help="Scenario id (see tabletop info).")
-@click.option("--seed", type=int, default=None, help="Random seed (default: a fresh one, printed).")
+@click.option("--seed", type=SEED, default=None,
+              help="Random seed, 0 to 2**63-1 (default: a fresh one, printed).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
@@ -288,7 +315,7 @@ def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_j
 @click.argument("game_name", metavar="GAME")
 @click.option("--from", "from_save", type=click.Path(dir_okay=False), help="Draw this save's position.")
 @click.option("--scenario", default=None)
-@click.option("--seed", type=int, default=0)
+@click.option("--seed", type=SEED, default=0, help="Random seed, 0 to 2**63-1.")
 @click.option("--for", "for_side", default=None, help="Draw what this side sees (hidden pieces face-down).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="FILE.svg, FILE.txt (ASCII), or - for ASCII on the terminal.")
@@ -319,12 +346,12 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
         if output == "-":
             click.echo(text)
         else:
-            from .record import atomic_write_text
+            from .files import atomic_write_text
 
             atomic_write_text(output, text)
         return
     svg = svg_render.render_game(game, match, hidden_from=for_side)
-    from .record import atomic_write_text
+    from .files import atomic_write_text
 
     atomic_write_text(output, svg)
     click.echo(f"wrote {output}")
@@ -333,7 +360,7 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("-n", "count", type=click.IntRange(min=1), required=True, help="How many games.")
-@click.option("--seed", type=int, default=1, help="First seed; games use seed, seed+1, ...")
+@click.option("--seed", type=SEED, default=1, help="First seed; games use seed, seed+1, ...")
 @click.option("--scenario", default=None)
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME")
@@ -345,6 +372,8 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
 def simulate(game_name: str, count: int, seed: int, scenario: str | None, option_pairs: tuple[str, ...],
              agent_specs: tuple[str, ...], as_json: bool, jobs: int, rows_path: str | None) -> None:
     """Play N games with bots and print the distribution of results."""
+    if seed + count > SEED_LIMIT:
+        raise TabletopError(f"seeds {seed}..{seed + count - 1} run past the largest seed {SEED_LIMIT - 1}")
     game = load_game(game_name)
     specs = _parse_pairs(agent_specs, "--agent")
     options = _parse_options(option_pairs)
@@ -373,7 +402,7 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
             score_values.setdefault(key, []).append(value)
     if rows_path:
         from .canonical import dumps
-        from .record import atomic_write_text
+        from .files import atomic_write_text
 
         atomic_write_text(rows_path, "".join(
             dumps({"seed": s, "result": level, "winner": winner, "turns": turn, "scores": scores}) + "\n"
@@ -450,7 +479,7 @@ def schema(model_name: str | None, output: str | None) -> None:
     doc = {name: m.model_json_schema() for name, m in sorted(models.items())}
     text = json.dumps(doc if model_name is None else doc[model_name], indent=2)
     if output:
-        from .record import atomic_write_text
+        from .files import atomic_write_text
 
         atomic_write_text(output, text + "\n")
     else:
@@ -459,8 +488,13 @@ def schema(model_name: str | None, output: str | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; turn every failure into one line and an exit code."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    if not args:  # run bare: the usage, as help rather than as an error
+        with click.Context(cli, info_name="tabletop") as ctx:
+            click.echo(cli.get_help(ctx))
+        return 0
     try:
-        rv = cli.main(args=list(argv) if argv is not None else None, prog_name="tabletop",
+        rv = cli.main(args=args, prog_name="tabletop",
                       standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)

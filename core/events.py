@@ -84,6 +84,6 @@ class EventLog:
 
     def write(self, path: str | Path, player: str | None = None) -> None:
         """Write the log (or one player's part of it, see to_jsonl) as JSON Lines, atomically."""
-        from .record import atomic_write_text
+        from .files import atomic_write_text
 
         atomic_write_text(path, self.to_jsonl(player))

@@ -8,13 +8,12 @@ against what was saved.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, dumps
 from .errors import IllegalDecision, ReplayDivergence, SaveError, TabletopError
+from .files import atomic_write_text
 
 if TYPE_CHECKING:
     from .match import Game, Match
@@ -22,24 +21,8 @@ if TYPE_CHECKING:
 RECORD_FORMAT = "tabletop-record/1"
 SAVE_FORMAT = "tabletop-save/1"
 
-
-def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write text to a file atomically: a temporary file in the same folder, then rename."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise SaveError(f"{target}: cannot write ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise SaveError(f"{target}: cannot write ({exc.strerror or exc})") from None
+__all__ = ["atomic_write_text", "make_record", "make_save", "read_record", "replay", "write_record",
+           "write_save"]
 
 
 def make_record(match: Match) -> dict[str, JSON]:
@@ -100,7 +83,8 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
     """Rebuild a match from its record; with ``verify``, refuse one that diverges.
 
     Divergence is a decision not legal where the record puts it, a game version that
-    differs, or a final state hash (or event count) other than the recorded one.
+    differs, or a final state hash (or event count) other than the recorded one. A record
+    without a final state hash has nothing to verify against and is refused when verifying.
     """
     from .match import Match
 
@@ -122,9 +106,11 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
         except (IllegalDecision, TabletopError) as exc:
             raise ReplayDivergence(f"decision {n} of {len(record['decisions'])} diverges: {exc}") from None
     final = record.get("final")
+    if verify and not (isinstance(final, dict) and isinstance(final.get("state_hash"), str)):
+        raise ReplayDivergence("the record has no final state hash: nothing to verify against")
     if verify and isinstance(final, dict):
         want = final.get("state_hash")
-        if want is not None and want != match.state_hash():
+        if want != match.state_hash():
             raise ReplayDivergence(
                 f"replay ends in state {match.state_hash()[:16]}…, the record says {str(want)[:16]}…")
         events = final.get("events")

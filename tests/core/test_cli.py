@@ -186,3 +186,38 @@ def test_simulate_rows_write_one_line_a_game(capsys: pytest.CaptureFixture[str],
     assert summary["score_spread"]["A"]["n"] == len(scores_a)
     assert summary["mean_scores"]["A"] == round(sum(scores_a) / len(scores_a), 3)
     assert all((r["winner"] is None) == (r["result"] == "draw") for r in rows)
+
+
+def test_bare_tabletop_prints_the_usage_without_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """CLI: `tabletop` run bare prints its usage and commands as help, not as an error."""
+    code, out, err = run(capsys)
+    assert code == 0 and out.startswith("Usage: tabletop") and "play" in out
+    assert "error" not in out + err
+
+
+@pytest.mark.parametrize("seed", ["-3", "abc", "1.5", "1e3", str(2**63), "99999999999999999999999"])
+def test_seed_must_be_a_whole_number_in_range(capsys: pytest.CaptureFixture[str], seed: str) -> None:
+    """CLI: --seed takes only what a seed can be, 0 to 2**63-1; anything else is one line, exit 2."""
+    for command in (["play", PIG, "--auto"], ["simulate", PIG, "-n", "1"], ["render", PIG, "-o", "-"]):
+        code, out, err = run(capsys, *command, "--seed", seed)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "a seed is a whole number" in err
+
+
+def test_largest_seed_is_accepted_and_simulate_stays_in_range(capsys: pytest.CaptureFixture[str]) -> None:
+    """CLI: the largest seed plays; a simulation whose seeds would run past it is refused."""
+    assert run(capsys, "play", PIG, "--auto", "--seed", str(2**63 - 1), "--json")[0] == 0
+    code, _, err = run(capsys, "simulate", PIG, "-n", "2", "--seed", str(2**63 - 1))
+    assert code == 2 and "largest seed" in err
+
+
+def test_replay_refuses_a_record_without_its_final_state(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    """CLI: `replay` of a record with no final state says there is nothing to verify against
+    (exit 1), never "verified"."""
+    save = tmp_path / "g.json"
+    assert run(capsys, "play", PIG, "--auto", "--seed", "4", "--save", str(save))[0] == 0
+    data = json.loads(save.read_text())
+    del data["final"]
+    save.write_text(json.dumps(data))
+    code, out, err = run(capsys, "replay", str(save))
+    assert code == 1 and "verified" not in out and "nothing to verify against" in err

@@ -79,6 +79,21 @@ def test_diverging_record_is_refused() -> None:
         replay(GAME, bad)
 
 
+def test_a_record_without_its_final_state_is_refused() -> None:
+    """Records: a record with no final state hash has nothing to verify against; replay
+    refuses it rather than calling it verified (and still rebuilds it when not verifying)."""
+    m = play_random(3)
+    for strip in ("final", "state_hash"):
+        bad = json.loads(json.dumps(make_record(m)))
+        if strip == "final":
+            del bad["final"]
+        else:
+            del bad["final"]["state_hash"]
+        with pytest.raises(ReplayDivergence, match="nothing to verify against"):
+            replay(GAME, bad)
+        assert replay(GAME, bad, verify=False).state_hash() == m.state_hash()
+
+
 def test_save_mid_game_and_resume(tmp_path: Path) -> None:
     """Save mid-game (atomic JSON), resume, and continue to the same end as without saving."""
     whole = play_random(21)
