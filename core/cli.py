@@ -98,14 +98,40 @@ def _agents(game: Game, specs: Mapping[str, str], *, auto: bool, seed: int) -> d
     return agents
 
 
+class Hangup(Exception):
+    """The terminal was closed (SIGHUP) during a person's game."""
+
+
+class Interrupted(TabletopError):
+    """A person's game was interrupted (Ctrl-C, a closed terminal); it is kept in its save."""
+
+
+def _on_hangup(signum: int, frame: Any) -> None:
+    raise Hangup()
+
+
 def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, quiet: bool,
-         show_from: int = 0) -> bool:
-    """Play until the end or until a person quits; returns False when the person quit."""
-    from .terminal import QuitGame, TerminalSession
+         show_from: int = 0, autosave: bool = True) -> bool:
+    """Play until the end or until a person quits; returns False when the person quit.
+
+    In a person's game the match is saved after every decision (to ``save``, else to the
+    game's autosave file), so Ctrl-C, a closed terminal or a crash lose at most the decision
+    being made; nothing is written after an interruption, when the state may be half-changed.
+    """
+    import signal
+
+    from .terminal import QuitGame, TerminalSession, autosave_path
 
     humans = {side for side, agent in agents.items() if agent is None}
-    session = TerminalSession(match, humans, save_path=save, show_from=show_from) if humans else None
+    session = None
+    if humans:
+        auto_file = autosave_path(match.game.info.id) if autosave and not save else None
+        session = TerminalSession(match, humans, save_path=save, show_from=show_from, autosave=auto_file)
+    kept = session.autosave_file if session else None
+    previous = signal.signal(signal.SIGHUP, _on_hangup) if session and hasattr(signal, "SIGHUP") else None
     try:
+        if session is not None:
+            session.autosave()
         while match.pending is not None:
             decision = match.pending
             agent = agents.get(decision.player)
@@ -117,11 +143,24 @@ def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, 
                     match.decide_index(index)
             else:
                 match.decide(agent.choose(match.view(decision.player), decision))
+            if session is not None:
+                session.autosave()
     except QuitGame:
-        click.echo("quit" + (f"; saved to {save}" if save else ""), err=quiet)
+        click.echo("quit" + (f"; saved to {kept} (resume: tabletop resume {kept})" if kept else ""),
+                   err=quiet)
         return False
+    except (KeyboardInterrupt, Hangup):
+        if kept is None:
+            raise
+        raise Interrupted(f"interrupted; the game up to the last decision is in {kept} "
+                            f"(resume: tabletop resume {kept})") from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGHUP, previous)
     if session is not None:
         session.show_new_events()
+        if kept is not None and not save:
+            kept.unlink(missing_ok=True)  # a finished game needs no autosave
     return True
 
 
@@ -252,10 +291,13 @@ def _common_play_options(f: Any) -> Any:
 @click.option("--seed", type=SEED, default=None,
               help="Random seed, 0 to 2**63-1 (default: a fresh one, printed).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
+@click.option("--free-undo", is_flag=True,
+              help="Let undo go back past dice and reveals (the record says so; dice are keyed "
+                   "by the position in the game).")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
-         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, log_path: str | None,
-         log_for: str | None, as_json: bool) -> None:
+         free_undo: bool, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
+         log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
     if not game.info.playable:
@@ -267,25 +309,42 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
         if not as_json:
             click.echo(f"seed {seed}")
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
-    match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
+    match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs),
+                  free_undo=free_undo)
     completed = _run(match, agents, save=save_path, quiet=as_json)
     _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
 
 
 @cli.command()
-@click.argument("save_file", type=click.Path(dir_okay=False))
+@click.argument("save_file", type=click.Path(dir_okay=False), required=False)
 @_common_play_options
-def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
+def resume(save_file: str | None, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
            log_path: str | None, log_for: str | None, as_json: bool) -> None:
-    """Resume a saved match (checked by replay) and play on."""
+    """Resume a saved match (checked by replay) and play on; without SAVE_FILE, the latest
+    autosave."""
+    if save_file is None:
+        from .terminal import autosave_dir, latest_autosave
+
+        found = latest_autosave()
+        if found is None:
+            raise TabletopError(f"no autosaved game in {autosave_dir()}; name a save file")
+        save_file = str(found)
+        if not as_json:
+            click.echo(f"resuming {save_file}")
     record = read_record(save_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
-    target = save_path or save_file
+    from .terminal import autosave_path
+
+    # resuming the autosave keeps autosaving there (and drops it when the game ends)
+    is_autosave = Path(save_file).resolve() == autosave_path(game.info.id).resolve()
+    target = save_path or (None if is_autosave else save_file)
     completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
+    if is_autosave and completed and match.finished:
+        Path(save_file).unlink(missing_ok=True)  # a finished game needs no autosave
     _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
 
 
@@ -504,6 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _print_error(exc.format_message(), exc.exit_code or EXIT_ERROR)
     except ReplayDivergence as exc:
         return _print_error(f"replay diverges: {exc}", EXIT_DIVERGED)
+    except Interrupted as exc:
+        return _print_error(str(exc), 130)
     except TabletopError as exc:
         return _print_error(str(exc), EXIT_ERROR)
     except KeyboardInterrupt:

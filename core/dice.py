@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from .canonical import JSON
 from .errors import TabletopError
 
 T = TypeVar("T")
@@ -90,9 +91,49 @@ class Dice:
         """Roll a pool of dice that can then be kept, set aside and rerolled."""
         return DicePool(self, sides, list(self.roll(count, sides, purpose=purpose, section=section)))
 
-    def state_json(self) -> dict[str, int]:
+    def at_decision(self, index: int) -> None:
+        """Told, before a decision's consequences are played, how many decisions have been
+        taken (``index``); a source whose faces depend on that position starts a new key."""
+
+    def state_json(self) -> dict[str, JSON]:
         """What of the source belongs in the state hash: the seed and the roll count."""
         return {"seed": self.seed, "rolls": self.rolls}
+
+
+class KeyedDice(Dice):
+    """Dice whose faces are fixed by the seed and the position in the decision sequence.
+
+    The j-th die rolled after the d-th decision is drawn from a generator keyed by
+    (seed, d, j), whatever was chosen before: undoing and choosing differently cannot move
+    a later decision's dice onto other faces. Shuffles are keyed the same way. Matches that
+    allow free undo use these; the default stream (:class:`Dice`) needs no keys, because an
+    honest undo never goes back past a die once rolled.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self._decision = 0
+        self._ordinal = 0
+
+    def at_decision(self, index: int) -> None:
+        """Start the keys of the dice rolled after decision ``index``."""
+        self._decision = index
+        self._ordinal = 0
+
+    def _next_rng(self) -> random.Random:
+        key = f"tabletop-keyed/{self.seed}/{self._decision}/{self._ordinal}"
+        self._ordinal += 1
+        return random.Random(key)
+
+    def _face(self, sides: int) -> int:
+        return self._next_rng().randint(1, sides)
+
+    def _shuffle(self, items: list[T]) -> None:
+        self._next_rng().shuffle(items)
+
+    def state_json(self) -> dict[str, JSON]:
+        """The seed, roll count and the key position (the kind of source is part of the state)."""
+        return {"seed": self.seed, "rolls": self.rolls, "keyed": [self._decision, self._ordinal]}
 
 
 class ScriptedDice(Dice):

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from .canonical import JSON, digest, thaw
 from .decisions import Decision, Option
-from .dice import Dice, ScriptedDice
+from .dice import Dice, KeyedDice, ScriptedDice
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .state import State
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from .agents import Agent
 
 ENGINE_VERSION = "0.1.0"
+
+CHANCE_EVENTS = frozenset({"roll", "shuffle", "reveal"})
+"""Event kinds that show a player something chance or the fog of war decided: an honest undo
+never goes back past one of them."""
 
 Flow = Generator[Decision, JSON, "Result | None"]
 """A game procedure: yields decisions, receives option values, may return the result."""
@@ -225,11 +229,13 @@ class Match:
 
     Build it with a game and a seed; read :attr:`pending`; answer with :meth:`decide` until
     :attr:`finished`. ``dice_script`` replaces the seeded dice with fixed faces (tests).
+    ``free_undo`` lets :meth:`undo` go back past dice and reveals (the record says so, and
+    the dice are then keyed by the position in the decision sequence: :class:`KeyedDice`).
     """
 
     def __init__(self, game: Game, *, scenario: str | None = None, seed: int = 0,
                  options: Mapping[str, JSON] | None = None,
-                 dice_script: list[int] | None = None) -> None:
+                 dice_script: list[int] | None = None, free_undo: bool = False) -> None:
         if not game.info.playable:
             raise TabletopError(f"game {game.info.id} is not playable yet")
         self.game = game
@@ -237,8 +243,12 @@ class Match:
         self.seed = int(seed)
         self.options = game.info.resolve_options(options)
         self.dice_script = list(dice_script) if dice_script is not None else None
-        self.dice: Dice = ScriptedDice(self.dice_script, seed) if self.dice_script is not None \
-            else Dice(self.seed)
+        self.free_undo = bool(free_undo)
+        self.undos_past_chance = 0  # free undos that went back past a roll or a reveal
+        if self.dice_script is not None:
+            self.dice: Dice = ScriptedDice(self.dice_script, seed)
+        else:
+            self.dice = KeyedDice(self.seed) if self.free_undo else Dice(self.seed)
         self.dice.listener = self._on_roll
         self.state = State()
         self.log = EventLog()
@@ -285,6 +295,7 @@ class Match:
         self.emit("decision", decision.section, f"{decision.player}: {decision.prompt} -> "
                   f"{option.label or option.value}", player=decision.player, value=option.value,
                   visible_to=(decision.player,) if decision.private else ())
+        self.dice.at_decision(len(self.decisions))
         self._advance(option.value)
 
     def _advance(self, value: JSON, *, first: bool = False) -> None:
@@ -339,6 +350,9 @@ class Match:
             head["source"] = self.game.source
         if self.dice_script is not None:
             head["dice_script"] = list(self.dice_script)
+        if self.free_undo:
+            head["free_undo"] = True
+            head["undos_past_chance"] = self.undos_past_chance
         return head
 
     def state_json(self) -> dict[str, JSON]:
@@ -373,15 +387,67 @@ class Match:
         return dice
 
     def undo(self, count: int = 1) -> None:
-        """Take back the last ``count`` decisions by replaying the record without them."""
+        """Take back the last ``count`` decisions by replaying the record without them.
+
+        Undo is honest: it never re-rolls a die or un-sees a revealed unit or card. Unless
+        the match allows free undo, it may go back to the last roll, shuffle or reveal and
+        not past it (:meth:`undo_limit`); a free undo past one is counted in the record.
+        """
         if count < 1 or count > len(self.decisions):
             raise TabletopError(f"cannot undo {count} decision(s); {len(self.decisions)} taken")
-        keep = self.decisions[: len(self.decisions) - count]
-        fresh = Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
-                      dice_script=self.dice_script)
-        for value in keep:
-            fresh.decide(value)
+        keep = len(self.decisions) - count
+        floor, why = self.undo_limit()
+        if keep < floor:
+            if not self.free_undo:
+                most = len(self.decisions) - floor
+                raise TabletopError(f"cannot undo {count} decision(s): {why} stands "
+                                    f"(at most {most} decision(s) can be undone now)")
+            self.undos_past_chance += 1
+        fresh = self._replayed(self.decisions[:keep])
         self._take_over(fresh)
+
+    def undo_limit(self) -> tuple[int, str]:
+        """How many decisions an honest undo must keep, and what fixes that limit.
+
+        Every decision taken before the last die roll, shuffle or reveal stays taken; a
+        reveal is a ``reveal`` event, or a piece that was hidden (or a card in a draw pile or
+        a hand) that is no longer so when a later decision comes up.
+        """
+        floor, why, taken = 0, "nothing", 0
+        for event in self.log:
+            if event.kind == "decision":
+                taken += 1
+            elif event.kind in CHANCE_EVENTS:
+                floor, why = taken, f"the {event.kind} after decision {taken} ({event.text})"
+        if floor == len(self.decisions):
+            return floor, why
+        probe = self._replayed(self.decisions[:floor])
+        before = probe.secrets()
+        for n in range(floor, len(self.decisions)):
+            probe.decide(self.decisions[n])
+            now = probe.secrets()
+            seen = sorted(before - now)
+            if seen:
+                floor, why = n + 1, f"what decision {n + 1} revealed ({', '.join(seen[:3])})"
+            before = now
+        return floor, why
+
+    def secrets(self) -> frozenset[str]:
+        """What no player has seen yet: hidden pieces, and the cards in draw piles and hands."""
+        out = {f"piece {p.id}" for p in self.state.pieces if p.hidden}
+        for deck_id, deck in self.state.decks.items():
+            for name, cards in deck.piles.items():
+                if name == "draw" or name.startswith("hand:"):
+                    out.update(f"card {deck_id}/{card}" for card in cards)
+        return frozenset(out)
+
+    def _replayed(self, decisions: Sequence[JSON]) -> Match:
+        """A fresh match with the same header, these decisions taken."""
+        fresh = Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
+                      dice_script=self.dice_script, free_undo=self.free_undo)
+        for value in decisions:
+            fresh.decide(value)
+        return fresh
 
     def _take_over(self, other: Match) -> None:
         for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):

@@ -97,9 +97,12 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
             f"this is version {game.info.version!r}")
     try:
         match = Match(game, scenario=header.get("scenario"), seed=header["seed"],
-                      options=header.get("options") or {}, dice_script=header.get("dice_script"))
+                      options=header.get("options") or {}, dice_script=header.get("dice_script"),
+                      free_undo=header.get("free_undo") is True)
     except TabletopError as exc:
         raise ReplayDivergence(f"cannot start the recorded match: {exc}") from None
+    undos = header.get("undos_past_chance", 0)
+    match.undos_past_chance = undos if isinstance(undos, int) and undos >= 0 else 0
     for n, value in enumerate(record["decisions"], start=1):
         try:
             match.decide(value)

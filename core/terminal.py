@@ -1,7 +1,15 @@
-"""The terminal player: numbered options, the map, the log, odds, undo, save and quit."""
+"""The terminal player: numbered options, the map, the log, odds, undo, save and quit.
+
+A person's game is never lost: after every decision the match is written atomically to the
+``--save`` file or to the autosave file (:func:`autosave_path`), which ``tabletop resume``
+finds by itself. Ctrl-C, a closed terminal or a crash therefore lose at most the decision
+being made. Undo is honest (see :meth:`Match.undo`): it goes back to the last die roll or
+reveal, never past it, unless the match was started with free undo.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -16,10 +24,34 @@ Commands at a prompt:
   m          show the map (m HEX R: a window of radius R around HEX)
   l [N]      show the last N log lines (default 15)
   i N        more about option N (odds, details)
-  u          undo back to your previous decision
+  u          undo back to your previous decision (not past a die roll or a reveal)
   s [FILE]   save the match (JSON) to FILE (or the --save file)
-  q          quit (saving first if a save file is set)
+  q          quit (the game is kept: resume it with `tabletop resume`)
   h, ?       this help"""
+
+AUTOSAVE_ENV = "TABLETOP_HOME"
+
+
+def autosave_dir() -> Path:
+    """Where autosaves live: $TABLETOP_HOME, else $XDG_STATE_HOME/tabletop, else
+    ~/.local/state/tabletop."""
+    home = os.environ.get(AUTOSAVE_ENV)
+    if home:
+        return Path(home)
+    state = os.environ.get("XDG_STATE_HOME")
+    return (Path(state) if state else Path.home() / ".local" / "state") / "tabletop"
+
+
+def autosave_path(game_id: str) -> Path:
+    """The autosave file of a game's human match: one per game, the latest game wins."""
+    return autosave_dir() / f"autosave-{game_id}.json"
+
+
+def latest_autosave() -> Path | None:
+    """The most recently written autosave, for ``tabletop resume`` without a file."""
+    folder = autosave_dir()
+    saves = sorted(folder.glob("autosave-*.json"), key=lambda f: f.stat().st_mtime) if folder.is_dir() else []
+    return saves[-1] if saves else None
 
 
 class QuitGame(Exception):
@@ -34,13 +66,28 @@ class TerminalSession:
 
     def __init__(self, match: Match, sides: set[str], *, save_path: str | None = None,
                  read: Callable[[str], str] = input, out: TextIO | None = None,
-                 show_from: int = 0) -> None:
+                 show_from: int = 0, autosave: str | Path | None = None) -> None:
         self.match = match
         self.sides = sides
         self.save_path = save_path
+        # where every decision is written: the --save file, else the given autosave file
+        self.autosave_file: Path | None = Path(save_path) if save_path else \
+            (Path(autosave) if autosave else None)
         self._read = read
         self._out = out
         self._shown = max(0, show_from)  # the set-up's events are news to the player too
+        self._saved_at = -1  # how many decisions the autosave holds
+
+    def autosave(self) -> None:
+        """Write the match to the autosave file if a decision was taken since the last write
+        (atomically: a crash mid-write leaves the previous save whole)."""
+        from .record import write_save
+
+        if self.autosave_file is None or self._saved_at == len(self.match.decisions):
+            return
+        self.autosave_file.parent.mkdir(parents=True, exist_ok=True)
+        write_save(self.match, self.autosave_file)
+        self._saved_at = len(self.match.decisions)
 
     def say(self, text: str = "") -> None:
         """Print a line to the session's output."""
@@ -103,9 +150,7 @@ class TerminalSession:
         elif word == "s":
             self.save(rest.strip() or self.save_path)
         elif word == "q":
-            if self.save_path:
-                self.save(self.save_path)
-            raise QuitGame()
+            self.quit()
         else:
             self.say(f"unknown command {line!r}; h for help")
         return None
@@ -123,7 +168,8 @@ class TerminalSession:
             return f"cannot draw the map: {exc}"
 
     def undo(self) -> None:
-        """Undo back to this person's previous decision (skipping the bots' in between)."""
+        """Undo back to this person's previous decision (skipping the bots' in between), as
+        far as honest undo allows."""
         players = [e.data.get("player") for e in self.match.log.of_kind("decision")]
         steps = 0
         for player in reversed(players):
@@ -133,9 +179,34 @@ class TerminalSession:
         else:
             self.say("nothing of yours to undo")
             return
-        self.match.undo(steps)
+        try:
+            self.match.undo(steps)
+        except TabletopError as exc:
+            self.say(f"{exc}; the dice and what you have seen stand (start with --free-undo "
+                     "to allow undoing past them)")
+            return
         self._shown = len(self.match.log)
         self.say(f"undone {steps} decision(s)")
+        self.autosave()
+
+    def quit(self) -> None:
+        """Quit: save to the --save file, or ask first when the game would only be kept in the
+        autosave (or not at all)."""
+        if self.save_path:
+            self.save(self.save_path)
+            raise QuitGame()
+        if self.autosave_file is not None:
+            self.autosave()
+            question = f"quit? the game is kept in {self.autosave_file} (resume: tabletop resume) [y/N] "
+        else:
+            question = "quit without saving? [y/N] "
+        try:
+            answer = self._read(question).strip().lower()
+        except EOFError:
+            answer = "y"
+        if answer in ("y", "yes"):
+            raise QuitGame()
+        self.say("not quitting")
 
     def save(self, path: str | None) -> None:
         """Save the match to a file."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tabletop.core.errors import IllegalDecision
+from tabletop.core.errors import IllegalDecision, TabletopError
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
 from tabletop.core.testing import check_conformance, check_golden, game_state_machine, golden_games
@@ -118,3 +118,44 @@ def test_golden_check_fails_on_a_changed_game(tmp_path: Path, monkeypatch: pytes
     path.write_text(json.dumps({"1": {**got["1"], "state_hash": "0"}}))  # type: ignore[dict-item]
     with pytest.raises(AssertionError, match="no longer play as pinned"):
         check_golden(path, got)
+
+
+def _blue_move_that_reveals(game: object) -> Match:
+    """A match stopped just after a Blue decision that revealed a Red unit (no dice since)."""
+    for seed in range(20):
+        m = Match(game, seed=seed)  # type: ignore[arg-type]
+        agents = {s: make_agent(GAME, s, "pusher", seed) for s in GAME.info.players}
+        while m.pending is not None:
+            hidden = m.secrets()
+            m.decide(agents[m.pending.player].choose(m.view(m.pending.player), m.pending))
+            if m.pending is not None and hidden - m.secrets() and m.undo_limit()[0] == len(m.decisions) \
+                    and m.log[-1].kind != "roll":
+                return m
+    raise AssertionError("no revealing move found")
+
+
+def test_undo_cannot_hide_a_unit_already_seen() -> None:
+    """4.2 / honest undo: once a Blue move has revealed a Red unit, that move cannot be undone;
+    the unit stays face up and the match unchanged."""
+    m = _blue_move_that_reveals(GAME)
+    before = m.state_hash()
+    with pytest.raises(TabletopError, match="reveal"):
+        m.undo()
+    assert m.state_hash() == before
+
+
+def test_undo_sees_a_reveal_even_without_a_reveal_event() -> None:
+    """Honest undo: a piece turned face up without any event still counts as revealed."""
+
+    class Quiet(type(GAME)):  # type: ignore[misc]
+        """The example game with reveals that log nothing."""
+
+        def reveal_adjacent(self, match: Match, hex_id: str) -> None:
+            for n in self.map.neighbors(self.map.hex(hex_id)):
+                for p in match.state.pieces.at(self.map.label(n)):
+                    p.hidden = False
+
+    m = _blue_move_that_reveals(Quiet())
+    assert not m.log.of_kind("reveal")
+    with pytest.raises(TabletopError, match="revealed"):
+        m.undo()

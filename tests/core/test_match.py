@@ -124,15 +124,55 @@ def test_corrupt_save_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_undo_goes_back_one_decision() -> None:
-    """Undo restores the state before the last decision exactly."""
+    """Undo restores the state before the last decision exactly (a hold rolls no die)."""
     m = Match(GAME, seed=8)
-    m.decide("roll")
-    h1 = m.state_hash()
-    m.decide("roll")
+    h0 = m.state_hash()
+    m.decide("hold")
     m.undo()
-    assert m.state_hash() == h1 and len(m.decisions) == 1
+    assert m.state_hash() == h0 and m.decisions == []
     with pytest.raises(TabletopError):
         m.undo(5)
+
+
+def test_undo_cannot_change_a_die_already_rolled() -> None:
+    """Honest undo: a decision followed by a die roll stays taken; the refusal names the roll
+    and leaves the match as it was."""
+    m = Match(GAME, seed=8)
+    m.decide("roll")
+    h1, log1 = m.state_hash(), m.log.to_jsonl()
+    assert m.undo_limit()[0] == 1
+    with pytest.raises(TabletopError, match="roll after decision 1"):
+        m.undo()
+    assert m.state_hash() == h1 and m.log.to_jsonl() == log1
+    if m.pending and m.pending.player == "A":  # a hold after the roll may still be taken back
+        m.decide("hold")
+        m.undo()
+        assert m.state_hash() == h1
+
+
+def test_free_undo_is_recorded_and_keeps_chance_fixed_by_position() -> None:
+    """Free undo (an option): it may go back past a roll, the record counts it, and the dice
+    are keyed by the position in the decision sequence, so taking a decision again gives the
+    same faces and choosing differently cannot move a later decision's dice."""
+    m = Match(GAME, seed=8, free_undo=True)
+    m.decide("roll")
+    first = [e.data["faces"] for e in m.log.of_kind("roll")]
+    m.undo()
+    assert m.undos_past_chance == 1 and m.header()["undos_past_chance"] == 1
+    m.decide("roll")
+    assert [e.data["faces"] for e in m.log.of_kind("roll")] == first
+    assert replay(GAME, make_record(m)).header()["free_undo"] is True
+    # the die after decision 2 is the same whether A held (B rolls) or rolled twice
+    for seed in range(40):
+        held = Match(GAME, seed=seed, free_undo=True)
+        held.decide("hold")
+        held.decide("roll")
+        rolled = Match(GAME, seed=seed, free_undo=True)
+        rolled.decide("roll")
+        if rolled.pending is None or rolled.pending.player != "A":
+            continue  # A rolled a 1: the turn passed
+        rolled.decide("roll")
+        assert held.log.of_kind("roll")[-1].data["faces"] == rolled.log.of_kind("roll")[-1].data["faces"]
 
 
 def test_decide_after_end_is_refused() -> None:

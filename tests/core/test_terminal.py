@@ -44,12 +44,25 @@ def test_numbers_pick_options_and_help_is_shown() -> None:
 
 
 def test_undo_returns_to_your_previous_decision() -> None:
-    """u undoes back to the person's own last decision and hands control back."""
+    """u undoes back to the person's own last decision (over the other side's) and hands
+    control back."""
     s, out = session(["u"])
-    s.match.decide("roll")
-    before = len(s.match.decisions)
+    s.match.decide("hold")  # A
+    s.match.decide("hold")  # B
     assert s.ask(s.match.pending) is None  # type: ignore[arg-type]
-    assert len(s.match.decisions) == before - 1 and "undone 1" in out.getvalue()
+    assert s.match.decisions == [] and "undone 2" in out.getvalue()
+
+
+def test_undo_past_a_roll_is_refused_at_the_terminal() -> None:
+    """Honest undo: after a die roll, u says the roll stands and the person chooses again."""
+    s, out = session(["u", "2"])
+    s.match.decide("roll")
+    while s.match.pending is not None and s.match.pending.player != "A":
+        s.match.decide("hold")
+    before = s.match.state_hash()
+    assert s.ask(s.match.pending) == 1  # type: ignore[arg-type]
+    assert "stands" in out.getvalue() and "--free-undo" in out.getvalue()
+    assert s.match.state_hash() == before
 
 
 def test_save_and_quit(tmp_path: Path) -> None:
@@ -60,6 +73,38 @@ def test_save_and_quit(tmp_path: Path) -> None:
     with pytest.raises(QuitGame):
         s.ask(s.match.pending)  # type: ignore[arg-type]
     assert replay(GAME, read_record(path)).state_hash() == s.match.state_hash()
+
+
+def test_quit_without_a_save_file_asks_first(tmp_path: Path) -> None:
+    """q with no --save file asks before quitting; 'n' goes on, 'y' quits with the game kept
+    in the autosave file, which replays to the same state."""
+    auto = tmp_path / "auto.json"
+    out = io.StringIO()
+    m = Match(GAME, seed=1)
+    s = TerminalSession(m, {"A"}, read=reader(["q", "n", "q", "y"]), out=out,  # type: ignore[arg-type]
+                        autosave=auto)
+    m.decide("hold")
+    m.decide("hold")
+    with pytest.raises(QuitGame):
+        s.ask(m.pending)  # type: ignore[arg-type]
+    assert "not quitting" in out.getvalue()
+    assert replay(GAME, read_record(auto)).state_hash() == m.state_hash()
+
+
+def test_autosave_is_written_after_each_decision(tmp_path: Path) -> None:
+    """The autosave holds every decision taken so far, and only rewrites after a new one."""
+    auto = tmp_path / "auto.json"
+    s, _ = session([])
+    s.autosave_file = auto
+    for value in ("roll", "hold"):
+        if s.match.pending is None:
+            break
+        s.match.decide(value)
+        s.autosave()
+        assert read_record(auto)["decisions"] == s.match.decisions
+    stamp = auto.stat().st_mtime_ns
+    s.autosave()
+    assert auto.stat().st_mtime_ns == stamp
 
 
 def test_end_of_input_quits() -> None:

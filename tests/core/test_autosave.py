@@ -1,0 +1,75 @@
+"""Autosave: a person's game survives Ctrl-C and a closed terminal (a real `tabletop` process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tabletop.core.record import read_record, replay
+
+from .piggame import GAME
+
+ROOT = Path(__file__).resolve().parents[2]
+PIG = "tests.core.piggame:GAME"
+
+
+def _start(home: Path, *args: str) -> subprocess.Popen[str]:
+    """`tabletop ARGS` in a child process whose autosaves go to ``home``."""
+    env = {**os.environ, "TABLETOP_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", *args], cwd=ROOT, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_for_decisions(path: Path, count: int, proc: subprocess.Popen[str]) -> None:
+    """Wait (at most 60 s) until the save at ``path`` holds ``count`` decisions."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if path.exists():
+            try:
+                if len(json.loads(path.read_text())["decisions"]) >= count:
+                    return
+            except (ValueError, KeyError):
+                pass  # never a half-written file, but be patient with the reader
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    raise AssertionError(f"no save with {count} decisions at {path}")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "hangup"])
+def test_an_interrupted_game_leaves_a_resumable_autosave(tmp_path: Path, sig: signal.Signals) -> None:
+    """Autosave: a person plays two decisions, then Ctrl-C (or the terminal closes); the
+    autosave holds them, `tabletop resume` (no file) finds it, and it replays exactly."""
+    proc = _start(tmp_path, "play", PIG, "--seed", "5", "--agent", "B=first")
+    assert proc.stdin is not None
+    proc.stdin.write("2\n")  # A holds; B (first option: roll...) plays; A is asked again
+    proc.stdin.flush()
+    auto = tmp_path / "autosave-pig.json"
+    _wait_for_decisions(auto, 2, proc)
+    time.sleep(0.2)  # let the prompt come up: the person is thinking
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.count("\n") == 1 and "interrupted" in err and str(auto) in err
+    record = read_record(auto)
+    assert record["decisions"][0] == "hold"
+    assert replay(GAME, record).state_hash() == record["final"]["state_hash"]
+    again = _start(tmp_path, "resume", "--json", "--auto")
+    out, err = again.communicate(timeout=60)
+    assert again.returncode == 0, err
+    assert json.loads(out)["finished"] is True
+    assert not auto.exists()  # a finished game needs no autosave
+
+
+def test_resume_without_an_autosave_says_so(tmp_path: Path) -> None:
+    """`tabletop resume` with no file and no autosave: one line naming where it looked."""
+    proc = _start(tmp_path, "resume")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and err.count("\n") == 1 and "no autosaved game" in err
