@@ -515,22 +515,32 @@ def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, st
 
 @cli.command()
 @click.argument("path")
-def validate(path: str) -> None:
+@click.option("--game", "game_name", default=None, metavar="GAME",
+              help="Check a single data file against this game's model for its file name.")
+def validate(path: str, game_name: str | None) -> None:
     """Check a game's data files (a game name or folder) or one data file."""
-    from .validation import validate_path
+    from .validation import validate_file, validate_path
 
-    for line in validate_path(path):
+    if game_name is not None:
+        if not Path(path).is_file():
+            raise TabletopError(f"--game checks one data file; {path} is not a file")
+        lines = [validate_file(Path(path), load_game(game_name).data_models())]
+    else:
+        lines = validate_path(path)
+    for line in lines:
         click.echo(line)
 
 
 @cli.command()
+@click.argument("game_name", metavar="[GAME]", required=False)
 @click.option("--model", "model_name", default=None, help="Only this model's schema.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None)
-def schema(model_name: str | None, output: str | None) -> None:
-    """Print the JSON Schema of the data-file models (for editors)."""
-    from .validation import data_models
+def schema(game_name: str | None, model_name: str | None, output: str | None) -> None:
+    """Print the JSON Schema of the data-file models (for editors); with GAME, also the
+    game's own data files' (by file name)."""
+    from .validation import data_models, game_models
 
-    models = data_models()
+    models = game_models(load_game(game_name)) if game_name else data_models()
     if model_name is not None:
         if model_name not in models:
             raise TabletopError(f"no model {model_name!r} (models: {', '.join(sorted(models))})")

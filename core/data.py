@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -101,15 +102,31 @@ def read_data_file(path: str | Path) -> Any:
                         f"{_one_line(str(exc))}") from None
 
 
+class AtPath(ValueError):
+    """A model validator's complaint about one place further down the data (a repeated id
+    in a list, say): raise it with that place's path, and the message names it."""
+
+    def __init__(self, path: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 def format_validation_error(source: str, exc: ValidationError) -> str:
     """Render a pydantic ValidationError as 'file: path.inside: what was expected' lines."""
     lines = []
     for err in exc.errors():
-        where = ".".join(str(part) for part in err["loc"]) or "(top level)"
-        lines.append(f"{source}: {where}: {err['msg']}")
+        loc: tuple[Any, ...] = tuple(err["loc"])
+        msg = err["msg"]
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, AtPath):
+            loc, msg = loc + cause.path, str(cause)
+        elif isinstance(cause, ValueError) and msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        where = ".".join(str(part) for part in loc) or "(top level)"
+        lines.append(f"{where}: {msg}")
     if len(lines) > 5:
-        lines = [*lines[:5], f"{source}: ... and {len(lines) - 5} more errors"]
-    return "; ".join(lines)
+        lines = [*lines[:5], f"... and {len(lines) - 5} more errors"]
+    return f"{source}: " + "; ".join(lines)
 
 
 def validate(model: type[M], data: Any, *, source: str) -> M:
@@ -127,3 +144,13 @@ def load_model(model: type[M], path: str | Path) -> M:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def repeated(items: Iterable[str], path: tuple[str | int, ...], what: str = "id") -> None:
+    """Raise AtPath at the second place an id is used (``path`` + its index + ``what``)."""
+    first: dict[str, int] = {}
+    for n, item in enumerate(items):
+        if item in first:
+            raise AtPath((*path, n, what), f"{what} {item!r} is used again (first at "
+                         f"{'.'.join(str(p) for p in (*path, first[item], what))})")
+        first[item] = n

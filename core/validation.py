@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -11,6 +11,9 @@ from .data import read_data_file, validate
 from .errors import DataError, TabletopError
 from .flow import SequenceOfPlay
 from .mapdata import AreaMapSpec, HexMapSpec
+
+if TYPE_CHECKING:
+    from .match import Game
 
 
 def data_models() -> dict[str, type[BaseModel]]:
@@ -46,14 +49,36 @@ def guess_model(data: Any) -> type[BaseModel] | None:
 
 
 def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None) -> str:
-    """Validate one file against its model; returns a line saying what it is."""
+    """Validate one file against its model; returns a line saying what it is.
+
+    The model is the game's own for that file name (``extra``), else the core model its keys
+    show; a file in the ``data/`` folder of a game package is checked against that game's
+    models even when named alone.
+    """
     data = read_data_file(path)
-    model = (extra or {}).get(path.name) or guess_model(data)
+    if extra is None:
+        extra = _models_of_folder_game(path)
+    model = extra.get(path.name) or guess_model(data)
     if model is None:
         return f"{path}: parsed (no model known for it; checked by the game's own loader)"
     spec = validate(model, data, source=str(path))
     _build(spec, str(path))
     return f"{path}: ok ({model.__name__})"
+
+
+def _models_of_folder_game(path: Path) -> dict[str, type[BaseModel]]:
+    """The data models of the game whose ``data/`` folder holds ``path`` (none if it is not
+    in one, or if that game does not load)."""
+    folder = path.resolve().parent
+    package = folder.parent
+    if folder.name != "data" or not (package / "__init__.py").is_file():
+        return {}
+    from .registry import load_game
+
+    try:
+        return load_game(str(package)).data_models()
+    except TabletopError:
+        return {}
 
 
 def _build(spec: BaseModel, source: str) -> None:
@@ -68,11 +93,34 @@ def _build(spec: BaseModel, source: str) -> None:
         AreaMap.from_spec(spec)
 
 
+def check_openings(game: Game) -> list[str]:
+    """Set up every scenario as ``play`` would and check the game's invariants there: what a
+    match refuses at its start is refused here, one line naming the scenario."""
+    from .match import Match
+
+    lines: list[str] = []
+    for scenario in game.info.scenarios:
+        try:
+            match = Match(game, scenario=scenario.id, seed=0)
+        except DataError:
+            raise
+        except TabletopError as exc:
+            raise DataError(f"{game.info.id}: scenario {scenario.id}: the set-up fails: {exc}") from None
+        broken = game.invariants(match)
+        if broken:
+            raise DataError(f"{game.info.id}: scenario {scenario.id}: the opening position breaks "
+                            f"{'; '.join(broken[:3])}")
+        lines.append(f"{game.info.id}: scenario {scenario.id}: sets up ({len(match.state.pieces)} "
+                     f"pieces), invariants hold")
+    return lines
+
+
 def validate_path(target: str) -> list[str]:
     """Validate a game (registered name or package folder) or one data file.
 
-    For a game, each file in its ``data/`` folder is checked against its model and then the
-    game's own loader (``Game.load_data``) cross-checks them; the first problem raises a
+    For a game, each file in its ``data/`` folder is checked against its model, then the
+    game's own loader (``Game.load_data``) cross-checks them, then every scenario is set up
+    as ``play`` would and the game's invariants are checked; the first problem raises a
     DataError naming the file, the path inside it and what was expected.
     """
     path = Path(target)
@@ -91,10 +139,15 @@ def validate_path(target: str) -> list[str]:
         lines.append(f"{folder}: no data files yet")
     for p in files:
         lines.append(validate_file(p, extra))
-    try:
-        checked = game.load_data()
-    except DataError:
-        raise
+    checked = game.load_data()
     if checked:
         lines.append(f"{game.info.id}: cross-checks passed ({checked})")
+    if game.info.playable:
+        lines.extend(check_openings(game))
     return lines
+
+
+def game_models(game: Game) -> dict[str, type[BaseModel]]:
+    """The models ``tabletop schema GAME`` prints: the core's, and the game's own data files'
+    by file name."""
+    return {**data_models(), **{name: model for name, model in sorted(game.data_models().items())}}

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tabletop.core.data import Section, StrictModel, load_model, read_data_file, validate
+from tabletop.core.data import AtPath, Section, StrictModel, load_model, read_data_file, repeated, validate
 from tabletop.core.errors import DataError
 from tabletop.core.hexgrid import Hex
 from tabletop.core.hexmap import HexMap
@@ -196,10 +196,12 @@ class CounterSheet(StrictModel):
 
     @model_validator(mode="after")
     def _references(self) -> CounterSheet:
-        ids = [c.id for c in self.counters] + [m.id for m in self.markers]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
-            raise ValueError(f"counter ids repeat: {', '.join(dupes)}")
+        repeated([c.id for c in self.counters], ("counters",))
+        repeated([m.id for m in self.markers], ("markers",))
+        units = {c.id for c in self.counters}
+        for n, m in enumerate(self.markers):
+            if m.id in units:
+                raise AtPath(("markers", n, "id"), f"id {m.id!r} is a unit counter's id too")
         for c in self.counters:
             for ref in (c.profile, c.back):
                 if ref is not None and ref not in self.profiles:

@@ -80,3 +80,111 @@ def test_yaml_keys_twice_or_unhashable_are_refused(tmp_path: Path, monkeypatch: 
         data.read_data_file(bad)
     assert fragment in str(err.value)
     assert data.load_yaml("a: 1\nb: [x, y]\n") == {"a": 1, "b": ["x", "y"]}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bad_copy(tmp_path: Path, source: Path, name: str, file: str, old: str, new: str) -> Path:
+    """A copy of a game's data (or whole package) folder with one text change in one file."""
+    import shutil
+
+    target = tmp_path / name
+    shutil.copytree(source, target)
+    f = target / file
+    text = f.read_text()
+    assert old in text, (file, old)
+    f.write_text(text.replace(old, new, 1))
+    return target
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    from tabletop.core.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 2, out + err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    return err
+
+
+@pytest.mark.parametrize("name, old, new, place", [
+    ("sk_negative_move", "front: [4, 3, 4]", "front: [4, 3, -4]", "units.yaml: 0.front.2: "),
+    ("sk_duplicate_id", "id: B2,", "id: B1,", "units.yaml: 1.id: id 'B1' is used again"),
+    ("sk_missing_hex", 'hex: "0504"', 'hex: "9999"', "units.yaml: 4.hex: unit R1 is set up on hex 9999"),
+    ("sk_lake_hex", 'hex: "0504"', 'hex: "0507"', "units.yaml: 4.hex: unit R1: hex 0507 is lake"),
+])
+def test_validate_refuses_each_bad_example_data_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     name: str, old: str, new: str, place: str) -> None:
+    """Validation (example game 1.2): a negative movement, a repeated id, a unit on a hex that
+    is not on the map: `tabletop validate FOLDER` says so in one line naming file, place, piece."""
+    folder = _bad_copy(tmp_path, ROOT / "docs" / "example" / "skirmish", name, "data/units.yaml", old, new)
+    err = _one_line_error(capsys, "validate", str(folder))
+    assert place in err
+
+
+@pytest.mark.parametrize("game, file, old, new, place", [
+    ("iwo_bonins", "counters.yaml", "front: {attack: 8, defense: 4, movement: 6}",
+     "front: {attack: 8, defense: 4, movement: -6}", "counters.yaml: profiles.marine.front.movement: "),
+    ("iwo_bonins", "counters.yaml", '- {id: "2/23"', '- {id: "1/23"',
+     "counters.yaml: counters.1.id: id '1/23' is used again"),
+    ("iwo_bonins", "counters.yaml", "setup: us_available,", "setup: nowhere,",
+     "counters.yaml: counters.0.setup: 'nowhere'"),
+    ("iwo_1945", "setup.yaml", "  the_neck: 3\n", "  the_nekk: 3\n", "setup.yaml: japanese.the_nekk: "),
+    ("iwo_1945", "setup.yaml", "  the_neck: 3\n", "  the_neck: -3\n", "setup.yaml: japanese.the_neck: "),
+    ("iwo_1945", "setup.yaml", "japanese_deal: 30", "japanese_deal: -1", "setup.yaml: decks.japanese_deal: "),
+])
+def test_game_loaders_refuse_each_bad_data_file(tmp_path: Path, game: str, file: str, old: str, new: str,
+                                                place: str) -> None:
+    """Validation (Bonins 2.3, 3.2; Iwo Jima 1945 5.0): each game's loader refuses a negative
+    value, a repeated id, a piece set up where there is no such place, in one line naming the
+    file and the place in it."""
+    import importlib
+
+    components = importlib.import_module(f"tabletop.games.{game}.components")
+    folder = _bad_copy(tmp_path, ROOT / "games" / game / "data", "data", file, old, new)
+    with pytest.raises(DataError) as err:
+        components.load_components(folder)
+    assert place in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_single_data_file_is_checked_against_its_game_model(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Validation: one file of a game's data/ folder is checked against that game's model for
+    its name, found from where it lies or named with --game."""
+    from tabletop.core.cli import main
+
+    setup = ROOT / "games" / "iwo_1945" / "data" / "setup.yaml"
+    assert main(["validate", str(setup)]) == 0
+    assert "ok (Setup)" in capsys.readouterr().out
+    loose = tmp_path / "setup.yaml"
+    loose.write_text(setup.read_text().replace("japanese_deal: 30", "japanese_deal: -1"))
+    err = _one_line_error(capsys, "validate", str(loose), "--game", "iwo_1945")
+    assert "setup.yaml: decks.japanese_deal: " in err
+    units = tmp_path / "units.yaml"
+    units.write_text("- {id: B1, side: Blue, kind: infantry, name: x, hex: '0102', steps: 1, "
+                     "front: [1, 1, -1]}\n")
+    example = str(ROOT / "docs" / "example" / "skirmish")
+    err = _one_line_error(capsys, "validate", str(units), "--game", example)
+    assert "units.yaml: 0.front.2: " in err
+
+
+def test_schema_of_a_game_covers_its_own_data_files(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabletop schema GAME`: the core models and each of the game's own data files."""
+    import json
+
+    from tabletop.core.cli import main
+
+    for game, files in (("iwo_bonins", ["counters.yaml", "terrain.yaml", "tracks.yaml"]),
+                        ("iwo_1945", ["pieces.yaml", "setup.yaml", "victory.yaml"])):
+        assert main(["schema", game]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert "HexMapSpec" in doc and all(f in doc and "properties" in doc[f] for f in files)
+
+
+def test_validate_sets_up_every_scenario() -> None:
+    """Validation: what `play` would refuse at the start is checked too: every scenario sets up
+    and its opening position keeps the game's invariants."""
+    lines = validate_path("iwo_bonins")
+    assert any("scenario solitaire: sets up" in line for line in lines)
+    assert any("scenario two_player: sets up" in line for line in lines)

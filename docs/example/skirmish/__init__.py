@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, Field, RootModel
+from pydantic import BaseModel, Field, RootModel, model_validator
 
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
-from tabletop.core.data import StrictModel
+from tabletop.core.data import StrictModel, repeated
 from tabletop.core.decisions import Decision, Option, choose
 from tabletop.core.errors import DataError
 from tabletop.core.flow import SequenceOfPlay, run_turns
@@ -31,6 +32,10 @@ SIDES = ("Blue", "Red")
 STACK_LIMIT = 2
 
 
+Value = Annotated[int, Field(ge=0)]
+"""A printed value: attack, defense or movement, never negative."""
+
+
 class UnitSpec(StrictModel):
     """One counter of units.yaml (rule 1.2): printed attack-defense-movement per side."""
 
@@ -40,8 +45,8 @@ class UnitSpec(StrictModel):
     name: str
     hex: str
     steps: int = Field(ge=1, le=2)
-    front: tuple[int, int, int]
-    back: tuple[int, int, int] | None = None
+    front: tuple[Value, Value, Value]  # attack, defense, movement: none below 0
+    back: tuple[Value, Value, Value] | None = None
 
 
 class UnitsSpec(StrictModel):
@@ -49,9 +54,19 @@ class UnitsSpec(StrictModel):
 
     units: tuple[UnitSpec, ...]
 
+    @model_validator(mode="after")
+    def _unique_ids(self) -> UnitsSpec:
+        repeated([u.id for u in self.units], ("units",))
+        return self
+
 
 class UnitsFile(RootModel[tuple[UnitSpec, ...]]):
-    """units.yaml as written: a list of counters (1.2)."""
+    """units.yaml as written: a list of counters (1.2), each id once."""
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> UnitsFile:
+        repeated([u.id for u in self.root], ())
+        return self
 
 
 def _values(v: tuple[int, int, int]) -> dict[str, int]:
@@ -93,10 +108,13 @@ class Skirmish(Game):
 
     def load_data(self) -> str:
         """1.2 Cross-check the data: every unit sets up on a hex of the map it may stand on."""
-        for u in self.units.units:
+        for n, u in enumerate(self.units.units):
+            if u.hex not in self.map:
+                raise DataError(f"{DATA / 'units.yaml'}: {n}.hex: unit {u.id} is set up on hex "
+                                f"{u.hex}, which is not on map.yaml")
             h = self.map.hex(u.hex)
             if self.map.is_prohibited(h):
-                raise DataError(f"{DATA / 'units.yaml'}: {u.id}: hex {u.hex} is "
+                raise DataError(f"{DATA / 'units.yaml'}: {n}.hex: unit {u.id}: hex {u.hex} is "
                                 f"{self.map.terrain(h)}, where no unit may stand (3.1)")
         return f"{len(self.units.units)} units on set-up hexes"
 
@@ -457,8 +475,7 @@ def load_units(path: Path) -> list[UnitSpec]:
     """Read units.yaml (a list of counters) into validated models."""
     from tabletop.core.data import read_data_file, validate
 
-    data = read_data_file(path)
-    return list(validate(UnitsSpec, {"units": data}, source=str(path)).units)
+    return list(validate(UnitsFile, read_data_file(path), source=str(path)).root)
 
 
 class Pusher:
