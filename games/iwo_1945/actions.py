@@ -163,7 +163,7 @@ def perform(m: Match, kind: str) -> Flow:
     if kind == "attack":
         tg = attacks.targets(m, rid)
         target = yield choose(USMC, f"{rid} attacks which position?", "6.0",
-                              [Option(p, _target_label(m, rid, p)) for p in tg],
+                              [Option(p, _target_label(m, rid, p), attacks.odds_text(m, rid, p)) for p in tg],
                               kind="select_target", context={"regiment": rid})
         yield from attacks.attack(m, rid, str(target))
     elif kind == "move":

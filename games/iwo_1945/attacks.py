@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
 from typing import TYPE_CHECKING, Any
 
+from tabletop.core import odds as shown_odds
 from tabletop.core.decisions import Option, choose
 
 from . import cards
@@ -258,3 +262,58 @@ def advance(m: Match, rid: str, src: str, target: str) -> Flow:
         move_regiment(m, str(f), src, "6.0", "follows the advance")
         if "used" in turn:
             used.append(str(f))  # 6.0, 10.0: the follower has acted (no regiment twice)
+
+
+# -- odds for the player -----------------------------------------------------------------
+
+SETTLED_FACES = (1, 2, 4, 5, 6)
+"""6.0: every 3 is rerolled until it is not a 3, so each die settles on one of these five
+faces, each as likely; the 4s are then removed."""
+
+
+@lru_cache(maxsize=64)
+def outcome_chances(dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
+    """6.0: the exact chance of each result of ``dice`` dice once settled and before any
+    chosen reroll, as ((Japanese hits, USMC markers lost, cohesion lost), chance); the
+    chances add up to one."""
+    dist: dict[tuple[int, int, int], Fraction] = {}
+    share = Fraction(1, len(SETTLED_FACES)) ** dice
+    for ones in range(dice + 1):
+        for twos in range(dice - ones + 1):
+            for fives in range(dice - ones - twos + 1):
+                for sixes in range(dice - ones - twos - fives + 1):
+                    fours = dice - ones - twos - fives - sixes
+                    ways = (comb(dice, ones) * comb(dice - ones, twos)
+                            * comb(dice - ones - twos, fives) * comb(fours + sixes, sixes))
+                    key = (fives // 2 + sixes // 2, ones // 2, twos // 2)
+                    dist[key] = dist.get(key, Fraction(0)) + ways * share
+    return tuple(sorted(dist.items()))
+
+
+def odds_text(m: Match, rid: str, target: str) -> str:
+    """6.0 The odds of an attack as the player reads them, each part adding up to 100%:
+    what the pairs of 5s and 6s remove, what pairs of 1s and 2s cost, and what the attack
+    and each reroll cost in cohesion."""
+    from .positions import japanese_at
+
+    n = base_dice(m, rid, target)
+    kind = attack_kind(m, rid, target)
+    cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
+    hits: dict[str, Fraction] = {}
+    losses: dict[str, Fraction] = {}
+    for (jap, marker, coh_lost), p in outcome_chances(n):
+        got = min(jap, cap)
+        if kind == "cube":
+            h = "cube destroyed" if got else "cube stays"
+        else:
+            h = "none removed" if not got else f"{'all ' if got == cap else ''}{got} removed"
+        hits[h] = hits.get(h, Fraction(0)) + p
+        parts = [f"{marker} marker{'s' if marker > 1 else ''}" if marker else "",
+                 f"{coh_lost} cohesion" if coh_lost else ""]
+        key = " and ".join(x for x in parts if x) or "no loss"
+        losses[key] = losses.get(key, Fraction(0)) + p
+    what = "the cube" if kind == "cube" else f"{cap} Japanese marker{'s' if cap > 1 else ''}"
+    return (f"{n} dice against {what} (pairs of 5s or 6s hit): {shown_odds.describe(hits)}; "
+            f"your losses (pairs of 1s: a marker, pairs of 2s: a cohesion level): "
+            f"{shown_odds.describe(losses)}; the attack costs 1 cohesion and each reroll 1 more "
+            f"(now {cohesion(m, rid)}); odds before rerolls and cards")

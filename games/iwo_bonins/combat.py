@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Flow, Match, Procedure
@@ -118,11 +119,33 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
                   kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
                   suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+    combos = _outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    odds: dict[str, Fraction] = {}
+    for effects, p in combos:
+        for e in effects:
+            odds[e] = odds.get(e, Fraction(0)) + p
+    return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
+
+
+def outcome_combos(attack: int, tank_attacks: list[int], line: str,
+                   kinds: Counter[DefenderKind], *, suppress: Fraction,
+                   suribachi: bool) -> dict[tuple[str, ...], Fraction]:
+    """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each whole outcome of an attack (the
+    effects that happen together, in EFFECT_NAMES order); the chances add up to one."""
+    return dict(_outcome_combos(attack, tuple(tank_attacks), line, tuple(sorted(
+        kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0))), suppress, suribachi))
+
+
+@lru_cache(maxsize=65536)
+def _outcome_combos(attack: int, tank_attacks: tuple[int, ...], line: str,
+                    kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
+                    suribachi: bool) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
     kinds = dict(kind_items)
     comp = c.components()
     crt, crmt = comp.tables["crt"], comp.tables["crmt"]
     total_w = sum(kinds.values())
-    odds: dict[str, Fraction] = {}
+    order = {k: i for i, k in enumerate(EFFECT_NAMES)}
+    combos: dict[tuple[str, ...], Fraction] = {}
     for kind, weight in kinds.items():
         for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
             diff = attack - sum(tank_attacks) + kept - kind.defense
@@ -133,9 +156,9 @@ def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
                     p = Fraction(weight, total_w) * p_kept * Fraction(1, 6) * \
                         Fraction(branch.high - branch.low + 1, 6)
                     for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
-                        for e in eff_set:
-                            odds[e] = odds.get(e, Fraction(0)) + p * p_eff
-    return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
+                        key = tuple(sorted(eff_set, key=order.__getitem__))
+                        combos[key] = combos.get(key, Fraction(0)) + p * p_eff
+    return tuple(sorted(combos.items(), key=lambda kv: [order[e] for e in kv[0]]))
 
 
 def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:
@@ -171,9 +194,29 @@ def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
     return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
 
 
-def describe(odds: dict[str, Fraction]) -> str:
-    """The odds as a player reads them: "defender eliminated 42%, ..."."""
-    return ", ".join(f"{EFFECT_NAMES[k]} {round(float(p) * 100)}%" for k, p in odds.items())
+#: How each effect reads in the two halves of the odds line: what befalls the defender,
+#: what befalls the attackers (9.1, 9.2.1).
+DEFENDER_WORDS = {"De": "eliminated", "DR": "redeploys", "DRIP": "redeploys in place"}
+ATTACKER_WORDS = {"(A)": "lose a step", "A": "retreat", "Ae": "are eliminated"}
+
+
+def describe(combos: dict[tuple[str, ...], Fraction]) -> str:
+    """The whole outcomes of an attack as a player reads them, each half adding up to 100%:
+    "defender: eliminated 42%, redeploys 33%, holds 25%; attackers: unharmed 75%, lose a
+    step 25%; may advance 42%"."""
+    defender: dict[str, Fraction] = {}
+    attackers: dict[str, Fraction] = {}
+    advance = Fraction(0)
+    for effects, p in combos.items():
+        d = " and ".join(DEFENDER_WORDS[e] for e in effects if e in DEFENDER_WORDS) or "holds"
+        a = " and ".join(ATTACKER_WORDS[e] for e in effects if e in ATTACKER_WORDS) or "unharmed"
+        defender[d] = defender.get(d, Fraction(0)) + p
+        attackers[a] = attackers.get(a, Fraction(0)) + p
+        advance += p if "AA" in effects else 0
+    text = (f"defender: {shown_odds.describe(defender)}; "
+            f"attackers: {shown_odds.describe(attackers)}")
+    return text + (f"; may advance {shown_odds.percents({1: advance, 0: 1 - advance})[1]}%"
+                   if advance else "")
 
 
 def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON]:
@@ -191,15 +234,16 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     kinds = defender_kinds(match, defender)
     attack = support.combined_attack(units, set())
     tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
-    odds = outcome_odds(attack, tanks, line, kinds, suppress=suppress,
-                        suribachi=c.in_suribachi_sector(hex_id))
+    suribachi = c.in_suribachi_sector(hex_id)
+    chances = outcome_odds(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
+    combos = outcome_combos(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
     if len(kinds) == 1:
         d = next(iter(kinds)).defense
         head = f"attack {attack} vs defense {d} = {attack - d:+d} on the {line} line"
     else:
         mean = sum(k.defense * n for k, n in kinds.items()) / sum(kinds.values())
         head = f"attack {attack} vs a dug-in unit (defense about {mean:.1f}) on the {line} line"
-    return f"{head}: {describe(odds)}", odds
+    return f"{head}: {describe(combos)}", chances
 
 
 # -- the combat phase --------------------------------------------------------------------

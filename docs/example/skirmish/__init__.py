@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, RootModel, model_validator
 
+from tabletop.core import odds
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
 from tabletop.core.data import StrictModel, repeated
@@ -332,7 +333,10 @@ class Skirmish(Game):
         if side == "Blue" and any(p.hidden for p in match.state.pieces.at(hid)):
             return "defender hidden: odds unknown"
         diff, line, shift = self.attack_terms(match, hid, attackers)
-        return f"diff {diff:+d} on {line}: " + self.crt.describe_odds(diff, line=line, shift=shift)
+        chances = self.crt.odds(diff, line=line, shift=shift)
+        legend = self.crt.results or {}
+        words = {legend.get(result, result).lower(): p for result, p in chances.items()}
+        return f"diff {diff:+d} on {line}{', across a stream' if shift else ''}: " + odds.describe(words)
 
     def resolve(self, match: Match, side: str, hid: str, chosen: list[str]) -> Flow:
         """5.3-5.4 Roll on the CRT and apply the result, owners choosing step losses."""

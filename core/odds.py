@@ -1,0 +1,48 @@
+"""Odds for players: exact outcome distributions shown as whole percentages that add up to 100.
+
+A game computes the exact chance of each *outcome* of an action (each a complete result, so
+the chances sum to one) from the same tables its rules resolve with; this module turns that
+distribution into the line a player reads before committing: "defender eliminated 17%,
+defender redeploys 33%, no effect 50%". Rounding uses largest remainders, so the shown
+figures always add up to exactly 100%.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TypeVar
+
+from .errors import TabletopError
+
+K = TypeVar("K")
+
+
+def total(dist: Mapping[K, Fraction]) -> Fraction:
+    """The sum of a distribution's chances (one for a complete set of outcomes)."""
+    return sum(dist.values(), Fraction(0))
+
+
+def percents(dist: Mapping[K, Fraction]) -> dict[K, int]:
+    """Whole percentages for a complete distribution, adding up to exactly 100.
+
+    Each outcome gets its chance rounded down, and the points still missing go to the
+    outcomes with the largest remainders (ties: in the distribution's order).
+    """
+    whole = total(dist)
+    if whole != 1:
+        raise TabletopError(f"the outcomes' chances add up to {whole}, not 1")
+    floors = {k: int(p * 100) for k, p in dist.items()}
+    missing = 100 - sum(floors.values())
+    order = sorted(dist, key=lambda k: -(dist[k] * 100 - floors[k]))
+    for k in order[:missing]:
+        floors[k] += 1
+    return floors
+
+
+def describe(dist: Mapping[str, Fraction]) -> str:
+    """A complete distribution as one line: "name 17%, name 33%, name 50%" (in the order
+    given; an outcome that can happen but rounds to nothing shows as "<1%")."""
+    shown = percents(dist)
+    return ", ".join(f"{name} {f'{shown[name]}%' if shown[name] or not p else '<1%'}"
+                     for name, p in dist.items() if p)

@@ -1,0 +1,115 @@
+"""Attack odds shown to players (9.1a Bonins, 6.0 Iwo Jima 1945, 5.3 example game): exact
+distributions over whole outcomes, shown as whole percentages that add up to 100%."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.core.agents import RandomAgent
+from tabletop.core.match import Game, Match
+from tabletop.core.odds import describe, percents, total
+from tabletop.core.registry import load_game
+from tabletop.games.iwo_1945 import attacks as attacks_1945
+from tabletop.games.iwo_bonins import combat as bonins_combat
+from tabletop.games.iwo_bonins import common as bonins_common
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = {"iwo_bonins": load_game("iwo_bonins"), "iwo_1945": load_game("iwo_1945"),
+         "skirmish": load_game(str(ROOT / "docs" / "example" / "skirmish"))}
+PERCENT = re.compile(r"(<1|\d+)%")
+
+
+def shown_groups(info: str) -> list[list[int]]:
+    """The percentages of each part of an odds line (parts split by ';'; a part with a single
+    figure below 100, such as "may advance 42%", is a chance on its own, not a set of
+    outcomes)."""
+    groups = []
+    for part in info.split(";"):
+        found = [0 if f == "<1" else int(f) for f in PERCENT.findall(part)]
+        if len(found) > 1 or found == [100]:
+            groups.append(found)
+    return groups
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.fractions(min_value=0, max_value=1), min_size=1, max_size=8)
+       .filter(lambda xs: sum(xs) > 0))
+def test_percents_always_add_up_to_100(weights: list[Fraction]) -> None:
+    """Odds display: any complete distribution rounds to whole percentages adding up to 100."""
+    whole = sum(weights, Fraction(0))
+    dist = {f"o{i}": w / whole for i, w in enumerate(weights)}
+    assert total(dist) == 1 and sum(percents(dist).values()) == 100
+    assert [sum(g) for g in shown_groups(describe(dist))] == [100]
+
+
+@settings(max_examples=150, deadline=None)
+@given(attack=st.integers(0, 40), tanks=st.lists(st.integers(1, 9), max_size=3),
+       line=st.sampled_from(["clear", "rough", "hill", "mountain", "ravine"]),
+       defenses=st.lists(st.tuples(st.integers(0, 6), st.none() | st.integers(1, 6)), min_size=1, max_size=5),
+       suppress=st.fractions(min_value=0, max_value=1), suribachi=st.booleans())
+def test_bonins_outcomes_add_up_to_one(attack: int, tanks: list[int], line: str,
+                                       defenses: list[tuple[int, int | None]], suppress: Fraction,
+                                       suribachi: bool) -> None:
+    """9.1, 9.2.1, 12.3, 17.0: over any attack, defender mix, line and suppression, the whole
+    outcomes' chances add up to one, agree with the per-effect odds, and the line shows two
+    groups (defender, attackers) each adding up to 100%."""
+    table = bonins_common.components().tables["crt"]
+    if line not in table.lines:
+        line = table.lines[0]
+    kinds = Counter(bonins_combat.DefenderKind(d, a) for d, a in defenses)
+    combos = bonins_combat.outcome_combos(attack, tanks, line, kinds, suppress=suppress,
+                                          suribachi=suribachi)
+    assert total(combos) == 1
+    per_effect = bonins_combat.outcome_odds(attack, tanks, line, kinds, suppress=suppress,
+                                            suribachi=suribachi)
+    for effect, p in per_effect.items():
+        assert p == sum((q for eff, q in combos.items() if effect in eff), Fraction(0))
+    groups = shown_groups(bonins_combat.describe(combos))
+    assert all(sum(g) == 100 for g in groups)
+
+
+@given(st.integers(1, 12))
+def test_1945_dice_outcomes_add_up_to_one(dice: int) -> None:
+    """6.0: the results of any number of attack dice (settled: 3s rerolled, 4s removed)
+    add up to one."""
+    chances = dict(attacks_1945.outcome_chances(dice))
+    assert total(chances) == 1
+    if dice < 2:
+        assert chances == {(0, 0, 0): 1}
+
+
+def _odds_lines_along(game: Game, seed: int, steps: int) -> list[str]:
+    """Every option's odds line met while random players take ``steps`` decisions."""
+    m = Match(game, seed=seed)
+    agents = {s: RandomAgent(s, seed) for s in game.info.players}
+    lines: list[str] = []
+    for _ in range(steps):
+        if m.pending is None:
+            break
+        lines += [o.info for o in m.pending.options if "%" in (o.info or "")]
+        m.decide(agents[m.pending.player].choose(m.view(m.pending.player), m.pending))
+    return lines
+
+
+@settings(max_examples=12, deadline=None)
+@given(game_id=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**31), steps=st.integers(50, 400))
+def test_every_odds_line_in_random_positions_adds_up_to_100(game_id: str, seed: int, steps: int) -> None:
+    """Odds display over random positions of every game with a table-driven attack: each set
+    of outcomes an option shows adds up to exactly 100%."""
+    for info in _odds_lines_along(GAMES[game_id], seed, steps):
+        groups = shown_groups(info)
+        assert groups, info
+        assert all(sum(g) == 100 for g in groups), info
+
+
+def test_odds_lines_are_met_in_each_game() -> None:
+    """The property above is not empty: each game shows attack odds within a few hundred
+    random decisions."""
+    for game_id, game in GAMES.items():
+        assert any(_odds_lines_along(game, seed, 400) for seed in range(6)), game_id
