@@ -201,6 +201,36 @@ class Game:
         """Game score fields shown in ``--json`` output (VP, casualties...)."""
         return {}
 
+    def standing(self, match: Match, player: str) -> list[str]:
+        """The score and the victory conditions as they stand, in words, as ``player`` may
+        know them (the terminal's ``v``). By default: the result if the game ended now, and
+        the score fields; a game says more."""
+        if match.result is not None:
+            r = match.result
+            lines = [f"Game over: {r.level} ({r.reason}; {self.cite(r.section)})"]
+        else:
+            r = self.final_result(match)
+            lines = [f"If the game ended now: {r.level} ({r.reason}; {self.cite(r.section)})"]
+        fields = self.summary(match)
+        if fields:
+            lines.append("Score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in fields.items()))
+        return lines
+
+    def guide(self) -> str:
+        """The player's guide in our own words (``guide.md`` beside the game's module): how a
+        turn goes, how to win, the rulebook's terms; empty if the game has none."""
+        module = sys.modules.get(type(self).__module__)
+        file = getattr(module, "__file__", None)
+        if not file:
+            return ""
+        path = Path(file).parent / "guide.md"
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def cite(self, section: str) -> str:
+        """A rule citation as a player reads it: the rulebook's name and the section."""
+        book = self.info.rulebook or f"the {self.info.title} rules"
+        return f"{book}, {section}" if section else book
+
 
 def announced_game(game_id: str, title: str, players: tuple[str, ...], rulebook: str) -> Game:
     """A declared game whose rules are not written yet: listed, described, never playable."""

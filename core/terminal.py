@@ -14,20 +14,27 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from .decisions import Decision
+from .canonical import freeze
+from .decisions import Decision, Option
 from .errors import TabletopError
 from .match import Match
 
 HELP = """\
 Commands at a prompt:
-  N          take option N
-  m          show the map (m HEX R: a window of radius R around HEX)
+  N          take option N (a unit keeps its number while it is on offer)
+  n, p       next / previous page of a long menu (every number works on every page)
+  m          show the map (m HEX R: a window of radius R around HEX; m ids: with hex ids)
   l [N]      show the last N log lines (default 15)
-  i N        more about option N (odds, details)
+  i N        more about option N, in words (odds, what it does, the rule)
+  v          the score and the victory conditions as they stand
+  g          the player's guide: how a turn goes, how to win, the rulebook's terms
   u          undo back to your previous decision (not past a die roll or a reveal)
   s [FILE]   save the match (JSON) to FILE (or the --save file)
   q          quit (the game is kept: resume it with `tabletop resume`)
   h, ?       this help"""
+
+PAGE_SIZE = 20
+"""How many options a menu shows at once; a longer menu pages (n, p)."""
 
 AUTOSAVE_ENV = "TABLETOP_HOME"
 
@@ -77,6 +84,11 @@ class TerminalSession:
         self._out = out
         self._shown = max(0, show_from)  # the set-up's events are news to the player too
         self._saved_at = -1  # how many decisions the autosave holds
+        # menu keys by (player, decision kind): option value -> the number it was shown with
+        self._menu_keys: dict[tuple[str, str], dict[object, int]] = {}
+        self._keys: list[int] = []  # the keys of the decision being asked, by option index
+        self._page = 0
+        self._told_rulebook = False
 
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
@@ -105,13 +117,14 @@ class TerminalSession:
     def ask(self, decision: Decision) -> int | None:
         """Prompt until the person takes an option; returns its index, or None after an undo."""
         self.show_new_events()
+        self._keys = self.menu_keys(decision)
+        self._page = 0
+        if not self._told_rulebook:
+            self.say(f"(rule numbers are sections of the {self.match.game.cite('')}; "
+                     "h for help, g for the player's guide)")
+            self._told_rulebook = True
         while True:
-            self.say("")
-            self.say(f"Turn {self.match.state.turn} {self.match.state.phase} — {decision.player}: "
-                     f"{decision.prompt}  (rule {decision.section})")
-            for n, opt in enumerate(decision.options, start=1):
-                info = f"   [{opt.info}]" if opt.info else ""
-                self.say(f"  {n:>3}. {opt.label or opt.value}{info}")
+            self.show_menu(decision)
             try:
                 line = self._read("> ").strip()
             except EOFError:
@@ -123,16 +136,104 @@ class TerminalSession:
             if len(self.match.decisions) != before:
                 return None
 
+    # -- the menu ----------------------------------------------------------------------
+    def menu_keys(self, decision: Decision) -> list[int]:
+        """The number each option is shown with: an option on offer in the last menu of the
+        same kind keeps its number; new ones take the smallest numbers free."""
+        slot = (decision.player, decision.kind or decision.prompt)
+        before = self._menu_keys.get(slot, {})
+        values = [freeze(o.value) for o in decision.options]
+        keys: list[int | None] = [before.get(v) for v in values]
+        seen: set[int] = set()
+        for n, key in enumerate(keys):
+            if key is not None and key in seen:
+                keys[n] = None
+            elif key is not None:
+                seen.add(key)
+        free = (k for k in range(1, 10 * len(keys) + 2) if k not in seen)
+        final = [key if key is not None else next(free) for key in keys]
+        self._menu_keys[slot] = dict(zip(values, final, strict=True))
+        return final
+
+    def group_of(self, option: Option) -> str:
+        """What an option belongs with in the menu: the place of the piece it names (options
+        for units in one hex, or one area, are shown together); empty when it names none."""
+        pieces = self.match.state.pieces
+        if isinstance(option.value, str) and option.value in pieces:
+            piece = pieces[option.value]
+            if not (piece.hidden and piece.side not in self.sides):
+                return piece.location
+        return ""
+
+    def show_menu(self, decision: Decision) -> None:
+        """Print the prompt and the page of options being shown, grouped by place."""
+        state = self.match.state
+        self.say("")
+        self.say(f"Turn {state.turn} {state.phase} — {decision.player}: {decision.prompt}  "
+                 f"(rule {decision.section})")
+        order = sorted(range(len(decision.options)), key=lambda i: self._keys[i])
+        groups = [self.group_of(decision.options[i]) for i in range(len(decision.options))]
+        named = [g for g in groups if g]
+        if len(set(named)) > 1 and len(set(named)) < len(named):  # places shared: show them together
+            first = {g: min(self._keys[i] for i in range(len(groups)) if groups[i] == g) for g in groups}
+            order.sort(key=lambda i: (groups[i] == "", first[groups[i]], self._keys[i]))
+        else:
+            groups = [""] * len(groups)
+        pages = max(1, -(-len(order) // PAGE_SIZE))
+        self._page = min(self._page, pages - 1)
+        shown = order[self._page * PAGE_SIZE:(self._page + 1) * PAGE_SIZE]
+        last_group: str | None = None
+        for i in shown:
+            if groups[i] != last_group and groups[i]:
+                self.say(f"   at {self.place_name(groups[i])}:")
+            last_group = groups[i]
+            opt = decision.options[i]
+            info = f"   [{opt.info}]" if opt.info else ""
+            self.say(f"  {self._keys[i]:>3}. {opt.label or opt.value}{info}")
+        if pages > 1:
+            self.say(f"  -- page {self._page + 1} of {pages} ({len(order)} options): n next page, "
+                     "p previous; any number works on any page --")
+
+    def place_name(self, location: str) -> str:
+        """A place as a player reads it (an area's printed name, else its id)."""
+        board = self.match.game.board(self.match)
+        area = getattr(board, "area", None)
+        if callable(area) and location in board:
+            name = getattr(area(location), "name", "")
+            return f"{name}" if name else location
+        return location
+
+    def option_index(self, key: int) -> int | None:
+        """The index of the option shown with number ``key``."""
+        try:
+            return self._keys.index(key)
+        except ValueError:
+            return None
+
+    def explain(self, decision: Decision, index: int) -> str:
+        """An option in words: what it is, its odds or details, and the rule that offers it."""
+        opt = decision.options[index]
+        text = str(opt.label or opt.value)
+        lines = [f"{self._keys[index]}. {text}"]
+        if opt.info:
+            lines.append(f"   {opt.info}")
+        lines.append(f"   This answers \"{decision.prompt}\" ({self.match.game.cite(decision.section)}).")
+        return "\n".join(lines)
+
     def command(self, line: str, decision: Decision) -> int | None:
         """Carry out one typed command; return an option index when one was taken."""
+        if len(self._keys) != len(decision.options):
+            self._keys = self.menu_keys(decision)
         word, _, rest = line.partition(" ")
         if word.isdigit():
-            n = int(word)
-            if 1 <= n <= len(decision.options):
-                return n - 1
-            self.say(f"no option {n}; choose 1 to {len(decision.options)}")
+            index = self.option_index(int(word))
+            if index is not None:
+                return index
+            self.say(f"no option {word}; choose one of the numbers shown")
         elif word in ("h", "?", "help", ""):
             self.say(HELP)
+        elif word in ("n", "p"):
+            self._page = max(0, self._page + (1 if word == "n" else -1))
         elif word == "m":
             self.say(self.map_text(rest.split()))
         elif word == "l":
@@ -140,11 +241,18 @@ class TerminalSession:
             seen = [e for e in self.match.log if any(e.is_visible_to(s) for s in self.sides)]
             for event in seen[-count:]:
                 self.say(f"  [{event.section}] {event.text}")
-        elif word == "i" and rest.strip().isdigit():
-            n = int(rest)
-            if 1 <= n <= len(decision.options):
-                opt = decision.options[n - 1]
-                self.say(f"{opt.label}: value {opt.value!r}. {opt.info or 'No further detail.'}")
+        elif word == "i":
+            index = self.option_index(int(rest)) if rest.strip().isdigit() else None
+            if index is None:
+                self.say("i N: N is one of the numbers shown")
+            else:
+                self.say(self.explain(decision, index))
+        elif word == "v":
+            side = decision.player if decision.player in self.sides else next(iter(sorted(self.sides)))
+            for text in self.match.game.standing(self.match, side):
+                self.say(f"  {text}")
+        elif word == "g":
+            self.say(self.match.game.guide() or f"{self.match.game.info.title} has no player's guide yet.")
         elif word == "u":
             self.undo()
         elif word == "s":

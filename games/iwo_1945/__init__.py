@@ -32,7 +32,7 @@ class Iwo1945(Game):
         playable=True,
         solitaire=True,
         human_side="USMC",
-        rulebook="shared/rules/iwo_1945.txt",
+        rulebook="Iwo Jima 1945 Rulebook",
         description="Command the USMC invasion of Iwo Jima against a card-driven Japanese AI.",
         options=(
             GameOption("japanese_cards", "8.0 difficulty: Japanese cards dealt (27 harder, "
@@ -112,6 +112,27 @@ class Iwo1945(Game):
         from .victory import result
 
         return result(match, "game stopped")
+
+    def standing(self, match: Match, player: str) -> list[str]:
+        """7.0 Victory as it stands, in words: when the game ends, the VP of each side and
+        the margin each level needs."""
+        from .positions import comps
+        from .victory import scores
+
+        sc = scores(match)
+        levels = ", ".join(f"{lvl.name} {lvl.min_margin}"
+                           + (f"-{lvl.max_margin}" if lvl.max_margin is not None else "+")
+                           for lvl in comps().victory.levels)
+        return [
+            *super().standing(match, player)[:1],
+            "7.0: the game ends when the USMC control every island position at the end of a "
+            "USMC turn, or after the USMC turn that follows the last Japanese card.",
+            f"USMC {sc['usmc_vp']} VP ({sc['usmc_positions']} island positions held"
+            + (f", {sc['japanese_cards_left']} Japanese cards left" if sc["japanese_cards_left"] else "")
+            + f"); Japanese {sc['japanese_vp']} VP ({sc['usmc_markers_lost']} USMC markers lost, "
+            f"{sc['regiments_exhausted']} regiments exhausted, the island positions they hold).",
+            f"Margin {sc['margin']:+d}: the USMC need {levels}; a tie or less is a Japanese win.",
+        ]
 
     def summary(self, match: Match) -> dict[str, JSON]:
         """7.0: the VP totals and what makes them."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.match import Procedure
 from tabletop.core.pieces import Piece
+from tabletop.core.text import ordinal
 
 from .components import Components, load_components
 
@@ -217,7 +218,9 @@ def label(rid: str, m: Match) -> str:
     pos = regiment_pos(m, rid)
     ex = ", exhausted" if is_exhausted(m, rid) else ""
     n = len(regiment_markers(m, rid))
-    return f"{rid} at {name(pos or '')} ({n} markers, cohesion {cohesion(m, rid)}{ex})"
+    regiment = rid.partition("/")[2]
+    called = f"{rid} ({ordinal(regiment)} Marines)" if regiment.isdigit() else rid
+    return f"{called} at {name(pos or '')} ({n} markers, cohesion {cohesion(m, rid)}{ex})"
 
 
 # -- control (2.0) -------------------------------------------------------------------------

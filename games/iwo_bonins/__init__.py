@@ -73,7 +73,7 @@ class Bonins(Game):
         playable=True,
         solitaire=True,
         human_side=c.US,
-        rulebook="shared/rules/iwo_bonins.txt",
+        rulebook="Iwo: Bloodbath in the Bonins Rulebook",
         description="Iwo Jima, 19 Feb - 17 Mar 1945, at battalion scale on 350-yard hexes.",
     )
 
@@ -219,6 +219,24 @@ class Bonins(Game):
         if total >= 20:
             return Result(c.JAPAN, "Japanese victory", "4.3", scores, f"{total} casualties (20 or more)")
         return Result(None, "Draw", "4.3", scores, f"{total} casualties (13 to 19)")
+
+    def standing(self, match: Match, player: str) -> list[str]:
+        """4.1-4.3 Victory as it stands, in words: when the game ends, the 4.2 epic victory,
+        the 4.3 casualty count and its thresholds (all public: face-down units are seen as
+        counters on the map)."""
+        cas = self.casualties(match)
+        left = len(c.units(match, c.JAPAN))
+        return [
+            *super().standing(match, player)[:1],
+            f"The game ends after Turn {last_turn(match)} (4.1: Turn 16, one turn sooner for each "
+            f"reserve regiment committed, 11.4); this is Turn {match.state.turn}.",
+            f"4.2: a Japanese unit still on the map at the end is a Japanese epic victory; "
+            f"{left} are on the map now.",
+            f"4.3: otherwise the US casualty count decides: 12 or fewer a US victory, 20 or more "
+            f"a Japanese victory, 13 to 19 a draw. Now {cas['casualties']} = 2 x "
+            f"{cas['eliminated_battalions']} battalions eliminated + {cas['reduced_battalions']} "
+            f"reduced - 2 x {cas['turns_remaining']} turns to spare.",
+        ]
 
     def summary(self, match: Match) -> dict[str, JSON]:
         """Score fields for --json: the 4.3 count, reserves committed, Suribachi."""

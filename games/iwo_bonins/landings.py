@@ -11,6 +11,7 @@ from __future__ import annotations
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
+from tabletop.core.text import ordinal
 
 from . import common as c
 
@@ -96,10 +97,10 @@ def reserve_options(match: Match) -> list[Option]:
     out = []
     tank = _reserve_tank(match)
     for r in reserve_regiments(match):
-        out.append(Option(f"reserve:{r}", f"Commit the {r}th Marines from reserve (the game "
+        out.append(Option(f"reserve:{r}", f"Commit the {ordinal(r)} Marines from reserve (the game "
                           f"ends a turn sooner, after Turn {last - 1})"))
         if tank is not None:
-            out.append(Option(f"reserve:{r}+tank", f"Commit the {r}th Marines with {tank.id} "
+            out.append(Option(f"reserve:{r}+tank", f"Commit the {ordinal(r)} Marines with {tank.id} "
                               f"(the game ends after Turn {last - 1})"))
     return out
 
@@ -130,7 +131,7 @@ def commit_reserve(match: Match, arg: str) -> None:
         match.state.pieces.move(p.id, c.AVAILABLE)
     match.state.vars[c.V_RESERVES] += 1
     last = 16 - int(match.state.vars[c.V_RESERVES])
-    match.emit("reserves", "11.4", f"the {reg}th Marines come forward from reserve "
+    match.emit("reserves", "11.4", f"the {ordinal(reg)} Marines come forward from reserve "
                f"({', '.join(p.id for p in moving)}): the game now ends after Turn {last}",
                units=[p.id for p in moving], last_turn=last)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.core.decisions import Decision, Option, choose
 from tabletop.core.match import Match
 from tabletop.core.record import read_record, replay
 from tabletop.core.terminal import QuitGame, TerminalSession
@@ -112,3 +113,71 @@ def test_end_of_input_quits() -> None:
     s, _ = session([])
     with pytest.raises(QuitGame):
         s.ask(s.match.pending)  # type: ignore[arg-type]
+
+
+# -- menus: stable keys, grouping, paging, v, i, g -----------------------------------------
+
+def _menu_session(options: list[list[str]], pieces: dict[str, str] | None = None) -> tuple[
+        TerminalSession, io.StringIO, list[Decision]]:
+    """A session over hand-made decisions of one kind, with pieces placed as given."""
+    from tabletop.core.pieces import Piece
+
+    m = Match(GAME, seed=1)
+    for pid, loc in (pieces or {}).items():
+        m.state.pieces.add(Piece(pid, "unit", "A", pid, loc))
+    out = io.StringIO()
+    s = TerminalSession(m, {"A"}, read=reader([]), out=out)  # type: ignore[arg-type]
+    decisions = [choose("A", "Move which unit?", "3.1", [Option(v, f"unit {v}") for v in values],
+                        kind="select_unit") for values in options]
+    return s, out, decisions
+
+
+def test_a_unit_keeps_its_key_while_it_is_on_offer() -> None:
+    """Menus: after an action, the options still on offer keep their numbers; a new one takes
+    the smallest number free; a number leads to the same unit."""
+    s, _, (first, second, third) = _menu_session([["u1", "u2", "u3", "done"], ["u2", "u3", "done"],
+                                                  ["u3", "u9", "done"]])
+    assert s.menu_keys(first) == [1, 2, 3, 4]
+    assert s.menu_keys(second) == [2, 3, 4]
+    s._keys = s.menu_keys(third)
+    assert s._keys == [3, 1, 4]
+    assert third.options[s.command("3", third)].value == "u3"  # type: ignore[index]
+    assert s.command("2", third) is None
+
+
+def test_options_of_units_in_one_place_are_grouped() -> None:
+    """Menus: options naming units are shown under the place they stand, each place once."""
+    s, out, (d,) = _menu_session([["a", "b", "c", "done"]], {"a": "0101", "b": "0505", "c": "0101"})
+    s._keys = s.menu_keys(d)
+    s.show_menu(d)
+    text = out.getvalue()
+    assert text.count("at 0101:") == 1 and text.count("at 0505:") == 1
+    where = [text.index(x) for x in ("1. unit a", "3. unit c", "at 0505:", "2. unit b")]
+    assert where == sorted(where)
+
+
+def test_a_long_menu_pages_and_every_number_works() -> None:
+    """Menus: a long menu shows a page at a time (n, p); a number from another page works."""
+    s, out, (d,) = _menu_session([[f"x{i}" for i in range(45)]])
+    s._keys = s.menu_keys(d)
+    s.show_menu(d)
+    assert "page 1 of 3" in out.getvalue() and "21. unit x20" not in out.getvalue()
+    s.command("n", d)
+    s.show_menu(d)
+    assert "21. unit x20" in out.getvalue() and "page 2 of 3" in out.getvalue()
+    assert s.command("45", d) == 44
+
+
+def test_i_explains_an_option_in_words_and_v_g_show_standing_and_guide() -> None:
+    """i N says what the option is, its details and the rule by rulebook and section, never
+    its internal value; v shows the standing; g the guide (or says there is none)."""
+    s, out = session([])
+    d = s.match.pending
+    assert d is not None
+    s._keys = s.menu_keys(d)
+    s.command("i 1", d)
+    s.command("v", d)
+    s.command("g", d)
+    text = out.getvalue()
+    assert "Roll" in text and "'roll'" not in text and "value" not in text
+    assert "If the game ended now" in text and "no player's guide" in text

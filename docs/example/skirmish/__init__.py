@@ -84,7 +84,7 @@ class Skirmish(Game):
         players=SIDES,
         options=(GameOption("turns", "number of game turns (2.0)", 6, (4, 6, 8)),),
         description="The example game of the designer guide: 10x8 hexes, 4 units a side.",
-        rulebook="docs/example/skirmish/RULES.md",
+        rulebook="Skirmish at Hill 50 rules",
         human_side="Blue",
     )
 
@@ -434,6 +434,21 @@ class Skirmish(Game):
         if held:
             return Result("Blue", "Blue victory", "6.3", self.scores(match), "Blue holds Hill 50")
         return Result("Red", "Red victory", "6.3", self.scores(match), "Red denies Hill 50")
+
+    def standing(self, match: Match, player: str) -> list[str]:
+        """6.1-6.3 Victory as it stands, in words."""
+        pieces = match.state.pieces
+        held = sum(1 for h in self.objectives if any(p.side == "Blue" for p in pieces.at(h))
+                   and not any(p.side == "Red" for p in pieces.at(h)))
+        lost = match.state.vars["lost"]
+        return [
+            *super().standing(match, player)[:1],
+            "6.1-6.2: a side with no unit left on the map loses at once.",
+            f"6.3: after turn {match.options['turns']}, Blue wins if it holds both Hill 50 hexes "
+            f"with no Red unit on them; otherwise Red wins. Blue holds {held} of "
+            f"{len(self.objectives)} now.",
+            f"Steps lost: Blue {lost['Blue']}, Red {lost['Red']}.",
+        ]
 
     def summary(self, match: Match) -> dict[str, JSON]:
         """The score fields for --json (6.3)."""

@@ -1,0 +1,14 @@
+"""Words for players: ordinals and other small pieces of English the games and the terminal share."""
+
+from __future__ import annotations
+
+
+def ordinal(n: int | str) -> str:
+    """A number as an ordinal the way it is read: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st,
+    22nd, 23rd, 101st, 111th."""
+    number = int(n)
+    if 10 <= abs(number) % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(abs(number) % 10, "th")
+    return f"{number}{suffix}"
