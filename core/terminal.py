@@ -264,14 +264,19 @@ class TerminalSession:
         return None
 
     def map_text(self, args: list[str]) -> str:
-        """The ASCII map, whole or as a window around a hex."""
+        """The text map, whole or as a window around a hex (``HEX N``), with hex ids (``ids``)."""
         from .render.ascii import render_match
 
+        ids = "ids" in args
+        rest = [a for a in args if a != "ids"]
         window = None
-        if len(args) == 2 and args[1].isdigit():
-            window = (args[0], int(args[1]))
+        if len(rest) == 2 and rest[1].isdigit():
+            window = (rest[0], int(rest[1]))
+        elif rest:
+            return "m: the whole map; m HEX N: a window of radius N around HEX; m ids: with hex ids"
         try:
-            return str(render_match(self.match, player=next(iter(self.sides), None), window=window))
+            return str(render_match(self.match, player=next(iter(sorted(self.sides)), None),
+                                    window=window, ids=ids))
         except TabletopError as exc:
             return f"cannot draw the map: {exc}"
 

@@ -104,14 +104,14 @@ def assign_side_colors(sides: Sequence[str], given: Mapping[str, str] | None = N
     return out
 
 
-def side_letters(sides: Sequence[str]) -> dict[str, str]:
+def side_letters(sides: Sequence[str], *, taken: Iterable[str] = ()) -> dict[str, str]:
     """A distinct one-letter marker per side for the terminal map (``"japan"`` -> ``"J"``).
 
-    A side takes the first letter of its name not yet taken (so "us" and "usmc" differ);
-    neutral markers ("") are ``"*"``.
+    A side takes the first letter of its name not yet taken (so "us" and "usmc" differ),
+    avoiding ``taken`` (the map's own symbols); neutral markers ("") are ``"*"``.
     """
     out: dict[str, str] = {}
-    taken: set[str] = {"*"}
+    taken = {"*", *taken}
     for side in sides:
         if side in out:
             continue

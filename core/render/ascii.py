@@ -6,10 +6,15 @@ map row takes two text lines, the unshifted columns on the upper line and the sh
 bricks. Each hex is a five-character cell::
 
     ..=..   clear hex with an airfield (feature symbols in the middle)
-    ^ J ^   hill hex holding one piece of side J
-    ^ J3^   hill hex holding a stack of three, side J's piece on top
+    % J %   rough hex holding one piece of side J
+    %=J3%   rough hex with an airfield, a stack of three, side J's piece on top
+    [ J ]   the centre of a window (``m HEX N``)
+    0504%   with hex ids on demand: the id, then the terrain symbol
 
-Column numbers run along the top, row numbers down the left, and a legend line follows.
+Column numbers run along the top, row numbers down the left, and a legend follows. Every
+symbol has one meaning: a terrain or feature symbol that would repeat another's (or one the
+map itself uses: digits, brackets, ``?``, ``*``, ``+``) is drawn with a spare symbol instead,
+and side letters avoid the map's symbols; the legend says which is which.
 """
 
 from __future__ import annotations
@@ -74,44 +79,89 @@ def _window(hexmap: HexMap, window: Window | None) -> tuple[tuple[int, int], tup
     return (c0, c1), (r0, r1)
 
 
+RESERVED = frozenset("[]?*+ 0123456789")
+"""Characters with a fixed meaning in a cell: centre brackets, unknown piece, neutral piece,
+a stack of ten or more, blank, stack sizes."""
+SPARE_SYMBOLS = "#@&$;!|/\\'\"`,-)(}{><dhjknpqrsuxyzDEFGHKLMNOPQSVWXYZ"
+
+
+class Symbols:
+    """One symbol a meaning: the terrain and feature symbols a map is drawn with.
+
+    Features whose names begin with the same word (Airfield No. 1, No. 2) may share a symbol;
+    any other repeat, or a reserved character, gets a spare symbol.
+    """
+
+    def __init__(self, hexmap: HexMap) -> None:
+        used: dict[str, tuple[str, str]] = {}  # symbol -> (kind, first word of the name)
+        spare = (c for c in SPARE_SYMBOLS)
+        self.terrain: dict[str, str] = {}
+        self.feature: dict[str, str] = {}
+        for kind, types, out in (("terrain", hexmap.terrain_types, self.terrain),
+                                 ("feature", hexmap.feature_types, self.feature)):
+            for type_id, spec in types.items():
+                family = (kind, (spec.name.split() or [type_id])[0].lower())
+                symbol = (spec.symbol or "?")[0]
+                owner = used.get(symbol)
+                if symbol in RESERVED or (owner is not None and (owner != family or kind == "terrain")):
+                    symbol = next(c for c in spare if c not in used and c not in RESERVED)
+                used.setdefault(symbol, family)
+                out[type_id] = symbol
+        self.names: dict[str, list[str]] = {}
+        for kind, types, table in (("terrain", hexmap.terrain_types, self.terrain),
+                                   ("feature", hexmap.feature_types, self.feature)):
+            for type_id, spec in types.items():
+                self.names.setdefault(f"{kind}:{table[type_id]}", []).append(spec.name)
+
+    def taken(self) -> set[str]:
+        """Every symbol the map uses, for side letters to avoid (either case)."""
+        out = set(self.terrain.values()) | set(self.feature.values())
+        return out | {c.upper() for c in out} | {c.lower() for c in out}
+
+
 def _marker(stack: Sequence[Piece], char: Callable[[Piece], str]) -> str:
     """The occupant part of a cell: the top piece's marker and, for a stack, its size."""
     mark = (char(stack[0]) or "?")[0]
     n = len(stack)
-    if n > 1:
-        mark += str(n) if n < 10 else "+"
-    return (" " + mark).ljust(3)
+    count = "" if n == 1 else str(n) if n < 10 else "+"
+    return mark + count.ljust(1)
 
 
 def _cell(hexmap: HexMap, hex_id: str, stack: Sequence[Piece] | None,
-          char: Callable[[Piece], str]) -> str:
+          char: Callable[[Piece], str], symbols: Symbols | None = None, *,
+          centre: bool = False, ids: bool = False) -> str:
+    symbols = symbols or Symbols(hexmap)
     h = hexmap.hex(hex_id)
-    t = hexmap.terrain_type(h).symbol
-    if stack:
-        middle = _marker(stack, char)
-    else:
-        order = list(hexmap.feature_types)
-        feats = sorted(hexmap.features(h), key=order.index)
-        middle = "".join(hexmap.feature_types[f].symbol for f in feats)[:3].center(3, t)
-    return t + middle + t
+    t = symbols.terrain[hexmap.terrain(h)]
+    if ids:
+        return hex_id + t
+    order = list(hexmap.feature_types)
+    feats = "".join(symbols.feature[f] for f in sorted(hexmap.features(h), key=order.index))
+    # under a piece the first feature stays visible, left of the piece's marker
+    middle = (feats[:1] or " ") + _marker(stack, char) if stack else feats[:3].center(3, t)
+    left, right = ("[", "]") if centre else (t, t)
+    return left + middle + right
 
 
 def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
                   piece_char: Callable[[Piece], str] | None = None, window: Window | None = None,
-                  letters: Mapping[str, str] | None = None) -> str:
-    """The hex map (or a window of it) as terminal text, with a legend line.
+                  letters: Mapping[str, str] | None = None, ids: bool = False) -> str:
+    """The hex map (or a window of it) as terminal text, with a legend.
 
     One header line of column numbers, two lines per map row, then the legend: a line for
     terrain symbols, one for feature symbols (if the map has any), one for pieces (if any). Pieces
     are grouped by location, the first given being the top of its stack; a cell shows the
-    top piece's marker (``piece_char``, by default its side's letter) and the stack size.
+    top piece's marker (``piece_char``, by default its side's letter) and the stack size. A
+    window around a hex marks that hex; ``ids`` draws each hex's id instead of its contents.
     """
     pieces = list(pieces)
     by_place = stacks(pieces)
+    symbols = Symbols(hexmap)
     sides = sides_of(pieces, list(letters or {}))
-    marks = {**side_letters(sides), **(letters or {})}
+    marks = {**side_letters(sides, taken=symbols.taken()), **(letters or {})}
     char = piece_char or (lambda p: marks.get(p.side, "?"))
     (c0, c1), (r0, r1) = _window(hexmap, window)
+    centre = window[0] if window is not None and isinstance(window[0], str) else None
     grid = hexmap.grid
     width = GUTTER + PITCH * (c1 - c0) + CELL
 
@@ -127,26 +177,42 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
             hex_id = f"{col:02d}{row:02d}"
             line = lower if grid.is_shifted(col) and c1 > c0 else upper
             at = GUTTER + PITCH * (col - c0)
-            line[at:at + CELL] = _cell(hexmap, hex_id, by_place.get(hex_id), char)
+            line[at:at + CELL] = _cell(hexmap, hex_id, by_place.get(hex_id), char, symbols,
+                                       centre=hex_id == centre, ids=ids)
         lines.append("".join(upper).rstrip())
         lines.append("".join(lower).rstrip())
     lines.extend(_legend(hexmap, [s for s in sides if any(p.side == s for p in pieces)], marks,
-                         custom=piece_char is not None))
+                         custom=piece_char is not None, symbols=symbols, centre=centre, ids=ids))
     return "\n".join(lines)
 
 
 def _legend(hexmap: HexMap, sides: Sequence[str], marks: Mapping[str, str], *,
-            custom: bool) -> list[str]:
-    """The key under the map: one line for terrain, then features and pieces when there are any."""
-    terrain = "  ".join(f"{t.symbol} {t.name}" for t in hexmap.terrain_types.values())
-    parts = [f"terrain: {terrain}"]
+            custom: bool, symbols: Symbols | None = None, centre: str | None = None,
+            ids: bool = False) -> list[str]:
+    """The key under the map: one line for terrain, then features and pieces when there are
+    any, each symbol once with everything it stands for."""
+    symbols = symbols or Symbols(hexmap)
+
+    def names(kind: str, table: Mapping[str, str]) -> str:
+        shown: list[str] = []
+        for sym in dict.fromkeys(table.values()):
+            shown.append(f"{sym} {' / '.join(symbols.names[f'{kind}:{sym}'])}")
+        return "  ".join(shown)
+
+    parts = [f"terrain: {names('terrain', symbols.terrain)}"]
+    if ids:
+        parts.append("each hex: its id, then its terrain symbol")
+        return parts
     if hexmap.feature_types:
-        parts.append("features: " + "  ".join(f"{f.symbol} {f.name}" for f in hexmap.feature_types.values()))
+        parts.append(f"features: {names('feature', symbols.feature)} (left of a piece when "
+                     "the hex is occupied)")
     if custom:
         parts.append("pieces: top piece's marker, then stack size")
     elif sides:
         parts.append("pieces: " + "  ".join(f"{marks[s]} {s or 'neutral'}" for s in sides)
-                     + ", then stack size")
+                     + ", then stack size (+ for 10 or more)")
+    if centre:
+        parts.append(f"[ ] marks {centre}, the centre of this window")
     return parts
 
 
@@ -214,16 +280,20 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
     return "\n".join(lines)
 
 
-def render_match(match: Match, *, player: str | None = None, window: Window | None = None) -> str:
+def render_match(match: Match, *, player: str | None = None, window: Window | None = None,
+                 ids: bool = False) -> str:
     """A match's position as terminal text, as ``player`` sees it (everything when None).
 
-    A hex map is drawn as :func:`render_hexmap` (``window`` picks a part of it), followed by
-    the off-map boxes and any pieces elsewhere; an area map as :func:`render_areamap`.
+    A hex map is drawn as :func:`render_hexmap` (``window`` picks a part of it, ``ids``
+    draws hex ids), followed by the off-map boxes and any pieces elsewhere; an area map as
+    :func:`render_areamap`.
     """
     game = match.game
     info = game.info
     pieces = match_pieces(match)
-    marks = side_letters(sides_of(pieces, info.players))
+    board = game.board(match)
+    taken = Symbols(board).taken() if isinstance(board, HexMap) else set()
+    marks = side_letters(sides_of(pieces, info.players), taken=taken)
     down = face_down_for(player)
     head = [info.title, info.scenario(match.scenario).name, f"turn {match.state.turn}"]
     if match.state.phase:
@@ -231,13 +301,12 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
     if player:
         head.append(f"as seen by {player}")
     title = " · ".join(head)
-    board = game.board(match)
     if isinstance(board, AreaMap):
         return title + "\n" + render_areamap(board, pieces, piece_label=game.piece_label,
                                              face_down=down, letters=marks,
                                              cards=game.box_cards(match, player))
     if isinstance(board, HexMap):
-        lines = [title, render_hexmap(board, pieces, window=window, letters=marks)]
+        lines = [title, render_hexmap(board, pieces, window=window, letters=marks, ids=ids)]
         by_place = stacks(pieces)
         cards = game.box_cards(match, player)
         for box in board.boxes.values():

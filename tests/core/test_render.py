@@ -343,7 +343,7 @@ def test_ascii_hexmap_lines_headers_and_markers() -> None:
     letters = side_letters(["us", "japan"])
     assert f" {letters['us']}3" in text  # the stack of three in 0401
     assert f" {letters['us']} " in text and f" {letters['japan']} " in text
-    assert "..^.." in text and "% J %" in text  # a feature in an empty hex; a piece hides them
+    assert "..^.." in text and "%^J %" in text  # features in an empty hex; under a piece, the first
     assert lines[-3].startswith("terrain: ")
 
 
@@ -444,3 +444,39 @@ def test_boxes_with_a_place_are_drawn_on_an_area_board() -> None:
     assert side == ["box:cup"]
     with pytest.raises(Exception, match="both x and y"):
         validate(AreaMapSpec, {**AREA_DATA, "boxes": [{"id": "b", "name": "B", "x": 1}]}, source="t")
+
+
+def test_ascii_marks_the_centre_of_a_window_and_shows_ids_on_demand() -> None:
+    """The text map: `m HEX N` marks HEX with brackets (and says so in the legend); `ids`
+    draws every hex's id with its terrain symbol."""
+    m = hexmap()
+    text = ascii_render.render_hexmap(m, pieces(), window=("0303", 1))
+    assert ". U ]" not in text and "[ U ]" in text and "[ ] marks 0303" in text
+    ids = ascii_render.render_hexmap(m, window=((1, 4), (1, 3)), ids=True)
+    for hex_id, symbol in (("0101", "~"), ("0202", "%"), ("0303", ".")):
+        assert f"{hex_id}{symbol}" in ids
+    assert "each hex: its id" in ids
+
+
+def test_ascii_gives_each_symbol_one_meaning() -> None:
+    """The text map: a feature drawn like a terrain, two unrelated features alike, a reserved
+    character or a side letter like a terrain symbol each get another symbol, and the legend
+    lists each symbol once; features of one family (Airfield No. 1, No. 2) may share one."""
+    data = dict(HEX_DATA)
+    data["terrain_types"] = {**HEX_DATA["terrain_types"],
+                             "jungle": {"name": "Jungle", "color": "#00aa00", "symbol": "J"},
+                             "mountain": {"name": "Mountain", "color": "#555555", "symbol": "^"}}
+    data["feature_types"] = {**HEX_DATA["feature_types"],
+                             "airfield_2": {"name": "Airfield No. 2", "color": "#3b3b3b", "symbol": "="},
+                             "bunker": {"name": "Bunker", "color": "#000000", "symbol": "="},
+                             "gun": {"name": "Gun", "color": "#000000", "symbol": "3"}}
+    m = HexMap.from_spec(validate(HexMapSpec, data, source="test"))
+    text = ascii_render.render_hexmap(m, pieces())
+    legend = [line for line in text.split("\n") if line.startswith(("terrain:", "features:", "pieces:"))]
+    symbols = [entry.split(" ", 1)[0] for line in legend
+               for entry in line.split(": ", 1)[1].split("  ") if entry and not entry.startswith("(")]
+    assert len(symbols) == len(set(symbols)), legend
+    assert "= Airfield / Airfield No. 2" in legend[1]
+    assert not any(entry.startswith("3 ") for entry in legend[1].split("  "))
+    pieces_line = legend[2]
+    assert "J japan" not in pieces_line and "J Jungle" in legend[0]

@@ -181,3 +181,16 @@ def test_i_explains_an_option_in_words_and_v_g_show_standing_and_guide() -> None
     text = out.getvalue()
     assert "Roll" in text and "'roll'" not in text and "value" not in text
     assert "If the game ended now" in text and "no player's guide" in text
+
+
+def test_map_command_takes_ids_and_a_window() -> None:
+    """m ids draws hex ids; m HEX N a window with HEX marked; anything else says how."""
+    from pathlib import Path
+
+    from tabletop.core.registry import load_game
+
+    game = load_game(str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish"))
+    s = TerminalSession(Match(game, seed=1), {"Blue"}, read=reader([]), out=io.StringIO())  # type: ignore[arg-type]
+    assert "0504" in s.map_text(["ids"]) and "each hex: its id" in s.map_text(["ids"])
+    assert "[ ] marks 0504" in s.map_text(["0504", "1"])
+    assert "m HEX N" in s.map_text(["nonsense"])
