@@ -489,7 +489,8 @@ class Match:
             if event.kind == "decision":
                 taken += 1
             elif event.kind in CHANCE_EVENTS:
-                floor, why = taken, f"the {event.kind} after decision {taken} ({event.text})"
+                said = f" ({event.text})" if not event.visible_to else ""  # quoted only if public
+                floor, why = taken, f"the {event.kind} after decision {taken}{said}"
         if floor == len(self.decisions):
             return floor, why
         probe = self._replayed(self.decisions[:floor])
@@ -497,9 +498,10 @@ class Match:
         for n in range(floor, len(self.decisions)):
             probe.decide(self.decisions[n])
             now = probe.secrets()
-            seen = sorted(before - now)
+            seen = before - now  # named by count only: the message goes to every side
             if seen:
-                floor, why = n + 1, f"what decision {n + 1} revealed ({', '.join(seen[:3])})"
+                floor, why = n + 1, (f"what decision {n + 1} revealed ({len(seen)} hidden "
+                                     f"piece(s) or card(s))")
             before = now
         return floor, why
 
