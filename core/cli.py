@@ -241,7 +241,8 @@ def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, c
     elif completed and match.result:
         r = match.result
         who = r.winner or "nobody"
-        click.echo(f"Game over after turn {match.state.turn}: {r.level} (winner: {who}; rule {r.section})")
+        click.echo(f"Game over after turn {match.state.turn}: {r.level} "
+                   f"(winner: {who}; {match.game.cite(r.section)})")
         if r.reason:
             click.echo(f"  {r.reason}")
         if r.scores:

@@ -166,13 +166,18 @@ class TerminalSession:
         return final
 
     def group_of(self, option: Option) -> str:
-        """What an option belongs with in the menu: the place of the piece it names (options
-        for units in one hex, or one area, are shown together); empty when it names none."""
+        """What an option belongs with in the menu: the place of the piece it names — by its
+        value, or after a ``kind:`` prefix (``move:1/27``) — so options for units in one hex or
+        one box are shown together; empty when it names no piece this side may see."""
         pieces = self.match.state.pieces
-        if isinstance(option.value, str) and option.value in pieces:
-            piece = pieces[option.value]
-            if not (piece.hidden and piece.side not in self.sides):
-                return piece.location
+        value = option.value
+        if not isinstance(value, str):
+            return ""
+        for name in (value, value.partition(":")[2]):
+            if name and name in pieces:
+                piece = pieces[name]
+                if not (piece.hidden and piece.side not in self.sides):
+                    return piece.location
         return ""
 
     def show_menu(self, decision: Decision) -> None:
@@ -186,7 +191,7 @@ class TerminalSession:
         named = [g for g in groups if g]
         if len(set(named)) > 1 and len(set(named)) < len(named):  # places shared: show them together
             first = {g: min(self._keys[i] for i in range(len(groups)) if groups[i] == g) for g in groups}
-            order.sort(key=lambda i: (groups[i] == "", first[groups[i]], self._keys[i]))
+            order.sort(key=lambda i: (groups[i] != "", first[groups[i]], self._keys[i]))
         else:
             groups = [""] * len(groups)
         pages = max(1, -(-len(order) // PAGE_SIZE))
@@ -205,12 +210,14 @@ class TerminalSession:
                      "p previous; any number works on any page --")
 
     def place_name(self, location: str) -> str:
-        """A place as a player reads it (an area's printed name, else its id)."""
+        """A place as a player reads it: an area's or a box's printed name, else its id."""
         board = self.match.game.board(self.match)
+        boxes = getattr(board, "boxes", {})
+        if location in boxes:
+            return str(getattr(boxes[location], "name", "") or location)
         area = getattr(board, "area", None)
-        if callable(area) and location in board:
-            name = getattr(area(location), "name", "")
-            return f"{name}" if name else location
+        if callable(area) and not hasattr(board, "grid") and location in board:
+            return str(getattr(area(location), "name", "") or location)
         return location
 
     def option_index(self, key: int) -> int | None:

@@ -147,12 +147,13 @@ def test_a_unit_keeps_its_key_while_it_is_on_offer() -> None:
 
 def test_options_of_units_in_one_place_are_grouped() -> None:
     """Menus: options naming units are shown under the place they stand, each place once."""
-    s, out, (d,) = _menu_session([["a", "b", "c", "done"]], {"a": "0101", "b": "0505", "c": "0101"})
+    s, out, (d,) = _menu_session([["a", "b", "move:c", "done"]], {"a": "0101", "b": "0505", "c": "0101"})
     s._keys = s.menu_keys(d)
     s.show_menu(d)
     text = out.getvalue()
     assert text.count("at 0101:") == 1 and text.count("at 0505:") == 1
-    where = [text.index(x) for x in ("1. unit a", "3. unit c", "at 0505:", "2. unit b")]
+    assert text.index("4. unit done") < text.index("at 0101:")  # commands first
+    where = [text.index(x) for x in ("1. unit a", "3. unit move:c", "at 0505:", "2. unit b")]
     assert where == sorted(where)
 
 
