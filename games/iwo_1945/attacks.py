@@ -163,7 +163,9 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             cost = "free" if free else "costs 1 cohesion"
             opts = []
             if chosen:
-                opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})"))
+                kept = list((Counter(faces) - Counter(chosen)).elements())
+                opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})",
+                                   reroll_odds_text(m, kept, len(chosen), target, ctx["kind"])))
             else:
                 opts.append(Option("stop", "stop and apply: " + describe(faces)))
             if not at_floor:
@@ -290,18 +292,38 @@ def outcome_chances(dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], .
     return tuple(sorted(dist.items()))
 
 
-def odds_text(m: Match, rid: str, target: str) -> str:
-    """6.0 The odds of an attack as the player reads them, each part adding up to 100%:
-    what the pairs of 5s and 6s remove, what pairs of 1s and 2s cost, and what the attack
-    and each reroll cost in cohesion."""
+@lru_cache(maxsize=4096)
+def _reroll_chances(kept: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
+    """6.0: the results once ``dice`` dice are rerolled beside the ``kept`` faces (each new
+    die settles like the first roll: 3s again, 4s removed)."""
+    c = Counter(kept)
+    base = (c[5] // 2 + c[6] // 2, c[1] // 2, c[2] // 2)
+    if not dice:
+        return ((base, Fraction(1)),)
+    dist: dict[tuple[int, int, int], Fraction] = {}
+    share = Fraction(1, len(SETTLED_FACES)) ** dice
+    for ones in range(dice + 1):
+        for twos in range(dice - ones + 1):
+            for fives in range(dice - ones - twos + 1):
+                for sixes in range(dice - ones - twos - fives + 1):
+                    fours = dice - ones - twos - fives - sixes
+                    ways = (comb(dice, ones) * comb(dice - ones, twos)
+                            * comb(dice - ones - twos, fives) * comb(fours + sixes, sixes))
+                    key = ((c[5] + fives) // 2 + (c[6] + sixes) // 2, (c[1] + ones) // 2,
+                           (c[2] + twos) // 2)
+                    dist[key] = dist.get(key, Fraction(0)) + ways * share
+    return tuple(sorted(dist.items()))
+
+
+def _describe_chances(m: Match, target: str, kind: str,
+                      chances: tuple[tuple[tuple[int, int, int], Fraction], ...]) -> tuple[str, str]:
+    """The Japanese markers removed and the attacker's losses, each adding up to 100%."""
     from .positions import japanese_at
 
-    n = base_dice(m, rid, target)
-    kind = attack_kind(m, rid, target)
     cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
     hits: dict[str, Fraction] = {}
     losses: dict[str, Fraction] = {}
-    for (jap, marker, coh_lost), p in outcome_chances(n):
+    for (jap, marker, coh_lost), p in chances:
         got = min(jap, cap)
         if kind == "cube":
             h = "cube destroyed" if got else "cube stays"
@@ -312,8 +334,28 @@ def odds_text(m: Match, rid: str, target: str) -> str:
                  f"{coh_lost} cohesion" if coh_lost else ""]
         key = " and ".join(x for x in parts if x) or "no loss"
         losses[key] = losses.get(key, Fraction(0)) + p
+    return shown_odds.describe(hits), shown_odds.describe(losses)
+
+
+def reroll_odds_text(m: Match, kept: list[int], dice: int, target: str, kind: str) -> str:
+    """6.0 What a reroll may bring: the result once the chosen dice are rolled again beside
+    the others, each part adding up to 100%."""
+    hits, losses = _describe_chances(m, target, kind, _reroll_chances(tuple(sorted(kept)), dice))
+    return f"after this reroll: {hits}; your losses: {losses}"
+
+
+def odds_text(m: Match, rid: str, target: str) -> str:
+    """6.0 The odds of an attack as the player reads them, each part adding up to 100%:
+    what the pairs of 5s and 6s remove, what pairs of 1s and 2s cost, and what the attack
+    and each reroll cost in cohesion."""
+    from .positions import japanese_at
+
+    n = base_dice(m, rid, target)
+    kind = attack_kind(m, rid, target)
+    cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
+    hits, losses = _describe_chances(m, target, kind, outcome_chances(n))
     what = "the cube" if kind == "cube" else f"{cap} Japanese marker{'s' if cap > 1 else ''}"
-    return (f"{n} dice against {what} (pairs of 5s or 6s hit): {shown_odds.describe(hits)}; "
+    return (f"{n} dice against {what} (pairs of 5s or 6s hit): {hits}; "
             f"your losses (pairs of 1s: a marker, pairs of 2s: a cohesion level): "
-            f"{shown_odds.describe(losses)}; the attack costs 1 cohesion and each reroll 1 more "
+            f"{losses}; the attack costs 1 cohesion and each reroll 1 more "
             f"(now {cohesion(m, rid)}); odds before rerolls and cards")

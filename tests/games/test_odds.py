@@ -113,3 +113,13 @@ def test_odds_lines_are_met_in_each_game() -> None:
     random decisions."""
     for game_id, game in GAMES.items():
         assert any(_odds_lines_along(game, seed, 400) for seed in range(6)), game_id
+
+
+@given(kept=st.lists(st.sampled_from([1, 2, 5, 6]), max_size=8), dice=st.integers(0, 6))
+def test_1945_reroll_outcomes_add_up_to_one(kept: list[int], dice: int) -> None:
+    """6.0: what a reroll may bring (the chosen dice again beside the kept ones) adds up to
+    one, and rerolling everything from nothing is the first roll's odds."""
+    chances = dict(attacks_1945._reroll_chances(tuple(sorted(kept)), dice))
+    assert total(chances) == 1
+    if not kept and dice:
+        assert chances == dict(attacks_1945.outcome_chances(dice))
