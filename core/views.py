@@ -5,8 +5,9 @@ computed from the state the first time they are read, through the filter of
 :mod:`.visibility`: another side's hidden pieces show only place, side and kind
 ``"hidden"``; game variables appear only if declared visible to the side; secret deck piles
 show only their size; another player's pending decision shows only whose it is. Each entry is
-a fresh copy in plain JSON, so nothing an agent does to a view reaches the match, and an
-agent that reads only the entries it needs pays only for those.
+made of new lists and dicts, a piece's values and attrs being read-only windows
+(``MappingProxyType``) rather than copies, so nothing an agent does to a view reaches the
+match, and an agent that reads only the entries it needs pays only for those.
 
 A view describes the match at the moment it was made: reading an entry not yet computed
 after the match has moved on raises :class:`StaleView` rather than mixing two positions.
