@@ -92,7 +92,7 @@ def _plain(value: Any) -> JSON:
 
 
 def _pieces(view: View) -> tuple[list[Mapping[str, JSON]], dict[str, list[str]]]:
-    match, player = view.match, view.player
+    match, player = view._match, view._player
     state = match.state
     pieces: list[Mapping[str, JSON]] = []
     stacks: dict[str, list[str]] = {}
@@ -144,24 +144,24 @@ def _board(v: View) -> dict[str, JSON]:
 
 
 def _progress(v: View) -> dict[str, JSON]:
-    state = v.match.state
+    state = v._match.state
     return {"player": v.player, "turn": state.turn, "phase": state.phase, "step": state.step}
 
 
 def _tracks(v: View) -> dict[str, JSON]:
-    return {"tracks": {k: t.value for k, t in sorted(v.match.state.tracks.items())}}
+    return {"tracks": {k: t.value for k, t in sorted(v._match.state.tracks.items())}}
 
 
 def _deck_piles(v: View) -> dict[str, JSON]:
-    return {"decks": _decks(v.match, v.player)}
+    return {"decks": _decks(v._match, v.player)}
 
 
 def _vars(v: View) -> dict[str, JSON]:
-    return {"vars": thaw(visible_vars(v.match.game, v.match.state, v.player))}
+    return {"vars": thaw(visible_vars(v._match.game, v._match.state, v.player))}
 
 
 def _pending(v: View) -> dict[str, JSON]:
-    return {"pending": _pending_for(v.match, v.player)}
+    return {"pending": _pending_for(v._match, v.player)}
 
 
 class View(Mapping[str, Any]):
@@ -193,11 +193,6 @@ class View(Mapping[str, Any]):
         """The side this view is for (None: the game master)."""
         return self._player
 
-    @property
-    def match(self) -> Match:
-        """The match this view is of (for the entry builders of this module; agents get the
-        view, never the match)."""
-        return self._match
 
     def __getitem__(self, key: str) -> Any:
         try:
