@@ -323,7 +323,10 @@ def _run_here(study: Study, chunk_size: int, tell: Progress, results: list[Chunk
 def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results: list[ChunkResult],
               run: StudyRun) -> None:
     """Play the chunks in a pool of local processes, rebuilding the pool if a worker dies."""
-    context = multiprocessing.get_context()
+    # Workers start from a fresh server process, not a fork of this one: this one has threads
+    # (the progress bar's), and forking a process with threads can copy a held lock.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     stop = context.Event()
     todo = plan_chunks(study, chunk_size)
     failures = 0
@@ -336,15 +339,15 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
         except KeyboardInterrupt:
             stop.set()  # workers finish the game in hand and return what they played
             pool.shutdown(wait=True, cancel_futures=True)
-            kept = {id(r) for r in results}
-            for future in futures:
-                if future.done() and not future.cancelled() and future.exception() is None:
-                    result = future.result()
-                    if id(result) not in kept:
-                        results.append(result)
-                        tell(len(result.rows))
+            _harvest(futures, tell, results)
+            raise
+        except BaseException:  # a game that fails: stop the other workers before reporting it
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown(wait=True, cancel_futures=True)
+        if broken:  # chunks that finished before the pool broke are kept
+            _harvest(futures, tell, results)
         done = {(r.setting_index, r.start) for r in results}
         left = [c for c in todo if (c.setting_index, c.start) not in done]
         if broken:
@@ -355,6 +358,18 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
                                     f"finishing a chunk of games (out of memory, or a crash in the game?)")
             run.pool_restarts += 1
         todo = left
+
+
+def _harvest(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
+             results: list[ChunkResult]) -> None:
+    """Keep the chunks of a stopped or broken pool that finished and are not kept yet."""
+    kept = {id(r) for r in results}
+    for future in futures:
+        if future.done() and not future.cancelled() and future.exception() is None:
+            result = future.result()
+            if id(result) not in kept:
+                results.append(result)
+                tell(len(result.rows))
 
 
 def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
