@@ -12,7 +12,7 @@ from .positions import (
     USMC,
     Flow,
     adjacent,
-    beaches,
+    can_new_wave,
     cohesion,
     is_exhausted,
     is_infiltrated,
@@ -21,6 +21,7 @@ from .positions import (
     label,
     move_regiment,
     name,
+    new_wave_beaches,
     on_board,
     regiment_at,
     regiment_pos,
@@ -47,17 +48,6 @@ def fresh(m: Match) -> list[str]:
 
 
 # -- who may do what ---------------------------------------------------------------------------
-def new_wave_beaches(m: Match) -> list[str]:
-    """6.0 Place a new wave: the vacant beach positions."""
-    return [b for b in beaches() if is_vacant(m, b)]
-
-
-def can_new_wave(m: Match) -> bool:
-    """6.0: a reserve regiment and a vacant beach, and no card forbids it this turn."""
-    return bool(reserves(m)) and bool(new_wave_beaches(m)) \
-        and "place_new_wave" not in _turn(m)["forbid"]
-
-
 def can_regroup(m: Match, rid: str) -> bool:
     """6.0 Regroup: any regiment (exhausted or infiltrated too) that can gain or rally."""
     return cohesion(m, rid) < 12 or is_exhausted(m, rid)

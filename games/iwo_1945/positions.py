@@ -195,6 +195,20 @@ def set_cohesion(m: Match, rid: str, value: int) -> int:
     return v
 
 
+EXHAUSTION_THRESHOLD = 5  # 4.0: at 5 or less a regiment must check; 6+ never exhausted
+
+
+def rally(m: Match, rid: str, section: str, why: str) -> None:
+    """4.0, 6.0 Regroup: an exhausted regiment at 6 or more is rallied; its cube is removed."""
+    cube = exhaustion_cube(m, rid)
+    if cube is None:
+        return
+    cube.attrs.pop("regiment", None)
+    m.state.pieces.move(cube.id, SUPPLY)
+    m.emit("exhaustion", section, f"{rid} rallies: no longer exhausted ({why})", regiment=rid,
+           exhausted=False)
+
+
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
     """3.0: the exhaustion cube marking a regiment, if it is exhausted."""
     return next((p for p in m.state.pieces.select(kind="exhaustion")
@@ -248,6 +262,19 @@ def update_control(m: Match) -> None:
             m.emit("control", "2.0", f"{name(pos)} is now {now} controlled", position=pos, side=now)
 
 
+def new_wave_beaches(m: Match) -> list[str]:
+    """6.0 Place a new wave: the vacant beach positions."""
+    return [b for b in beaches() if is_vacant(m, b)]
+
+
+def can_new_wave(m: Match) -> bool:
+    """6.0: a reserve regiment and a vacant beach, and no card forbids it this turn (the
+    turn's record, ``vars["turn"]``, lists what cards forbid)."""
+    turn = m.state.vars.get("turn") or {}
+    return bool(reserves(m)) and bool(new_wave_beaches(m)) \
+        and "place_new_wave" not in turn.get("forbid", ())
+
+
 def usmc_controls_all(m: Match) -> bool:
     """7.0: the USMC controls every island position."""
     return all(control(m, p) == USMC for p in islands())
@@ -287,8 +314,6 @@ def suribachi_check(m: Match) -> None:
     regiment raised to 6 or more rallies (4.0 Note: "Regiments at 6 cohesion or higher are
     never exhausted"); one left at 4 or 5 stays exhausted (its checks come with regroups and
     cards, 4.0)."""
-    from .cohesion import EXHAUSTION_THRESHOLD, rally
-
     if not is_usmc_occupied(m, SURIBACHI):
         return
     cube = m.state.pieces["suribachi"]

@@ -153,7 +153,8 @@ class Bonins(Game):
             "us_combat_1": lambda m: combat.us_combat_phase(m, first=True),
             "us_move_2": lambda m: movement.us_movement_phase(m, first=False),
             "us_combat_2": lambda m: combat.us_combat_phase(m, first=False),
-            "jp_move": japanese_operations.japanese_movement_phase,
+            "jp_move": lambda m: japanese_operations.japanese_movement_phase(
+                m, player_moves=two_player.japanese_movement),
             "jp_combat": japanese_bombardment.japanese_combat_phase,
             "admin": self.administrative_phase,
         }
