@@ -419,7 +419,7 @@ def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Proc
     whether the defender's hex is now free of Japanese units."""
     hex_id = defender.location
     if c.in_suribachi_sector(hex_id):
-        defender.face, defender.hidden = "front", False
+        c.reveal(defender)
         match.emit("suribachi_holds", "17.0", f"{'DRIP' if in_place else 'DR'} on Suribachi is "
                    f"NE: {defender.id} stays in {hex_id}, face up", unit=defender.id)
         return False
