@@ -225,24 +225,48 @@ def _common_play_options(f: Any) -> Any:
 @click.option("--scenario", default=None, help="Scenario id (see tabletop info).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
+@click.option("--position", "position_path", type=click.Path(dir_okay=False), default=None,
+              help="Start from this position file (YAML/JSON; it names scenario and options).")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
-         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, log_path: str | None,
-         log_for: str | None, as_json: bool) -> None:
+         position_path: str | None, agent_specs: tuple[str, ...], auto: bool,
+         save_path: str | None, log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
     if not game.info.playable:
         raise TabletopError(f"game {game.info.id} is not playable yet")
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
+    if position_path is not None:
+        match = _match_from_position(game, position_path, scenario=scenario, seed=seed,
+                                     options=option_pairs)
+        seed = match.seed
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
             click.echo(f"seed {seed}")
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
-    match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
+    if position_path is None:
+        match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
     completed = _run(match, agents, save=save_path, quiet=as_json)
     _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
+
+
+def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: int | None,
+                         options: Sequence[str]) -> Match:
+    """``play --position``: the match from a position file (its seed replaced by --seed)."""
+    from .position import PositionError, load_position
+
+    if scenario is not None or options:
+        raise TabletopError("--position names the scenario and options itself; drop "
+                            "--scenario and --option")
+    position = load_position(path)
+    if position.game != game.info.id:
+        raise PositionError(f"{path}: game: the position is for {position.game!r}, not "
+                            f"{game.info.id!r}")
+    if seed is not None:
+        position = position.model_copy(update={"seed": seed})
+    return Match.from_position(game, position, source=path)
 
 
 @cli.command()

@@ -337,7 +337,8 @@ class Match:
     def _enter_position(self, position: Position, source: str) -> None:
         apply_position(self, position, source=source)
         check_position(self, position, source=source)
-        self.emit("position", "", f"start from a position at {position.start!r}"
+        section = next((e.section for e in self.game.entry_points() if e.id == position.start), "")
+        self.emit("position", section, f"start from a position at {position.start!r}"
                   f"{': ' + position.description if position.description else ''}",
                   start=position.start)
 

@@ -81,7 +81,7 @@ class Position(StrictModel):
     description: str = ""
     pieces: dict[str, PiecePlacement] = Field(default_factory=dict)
     off_board: tuple[str, ...] = ()  # pieces taken out of play (the neutral off-board place)
-    clear: tuple[str, ...] = ()  # sides whose pieces not listed under ``pieces`` go off board
+    clear: tuple[str, ...] = ()  # sides or piece kinds: their pieces not listed go off board
     vars: dict[str, Any] = Field(default_factory=dict)  # merged into state.vars (dicts deeply)
     tracks: dict[str, int] = Field(default_factory=dict)
     decks: dict[str, dict[str, tuple[str, ...]]] = Field(default_factory=dict)  # top cards
@@ -179,11 +179,13 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
         if pid not in pieces:
             raise PositionError(f"{where(f'off_board.{n}')}: no piece {pid!r} in {game.info.id}")
         pieces.move(pid, OFF_BOARD)
-    for n, side in enumerate(position.clear):
-        if side not in game.info.players:
-            raise PositionError(f"{where(f'clear.{n}')}: {game.info.id} has no side {side!r} "
-                                f"(sides: {', '.join(game.info.players)})")
-        for piece in [p for p in pieces if p.side == side and p.id not in listed]:
+    kinds = {p.kind for p in pieces}
+    for n, what in enumerate(position.clear):
+        if what not in game.info.players and what not in kinds:
+            raise PositionError(f"{where(f'clear.{n}')}: {game.info.id} has no side or piece "
+                                f"kind {what!r} (sides: {', '.join(game.info.players)}; kinds: "
+                                f"{', '.join(sorted(kinds))})")
+        for piece in [p for p in pieces if what in (p.side, p.kind) and p.id not in listed]:
             pieces.move(piece.id, OFF_BOARD)
     for key in position.vars:
         if key not in state.vars:

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.match import Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import OFF_BOARD, Piece
 
 from .components import Components, load_components
 
@@ -148,7 +148,7 @@ def regiment_ids() -> list[str]:
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
     return [p for p in m.state.pieces.select(kind="marine")
-            if p.attrs["regiment"] == rid and p.location != USMC_ELIMINATED]
+            if p.attrs["regiment"] == rid and p.location not in (USMC_ELIMINATED, OFF_BOARD)]
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:
