@@ -67,6 +67,14 @@ class Iwo1945(Game):
                        "rotation is made by the 'payer' (6.0) or by 'both' regiments that are "
                        "not exhausted (4.0: a regiment performing an action)", "payer",
                        ("payer", "both")),
+            GameOption("beach_infiltration", "2.0 vs 6.0: an infiltration cube may enter a "
+                       "USMC beach position with an empty slot ('allowed', 6.0) or never "
+                       "('forbidden': 2.0 'Only USMC regiments may occupy beach positions')",
+                       "allowed", ("allowed", "forbidden")),
+            GameOption("cube_slot", "2.0 vs 6.0: an infiltration cube's slot binds only its "
+                       "entry ('entry': a whole regiment may then join it) or holds while it "
+                       "stays ('always': never more than three markers and the cube together)",
+                       "entry", ("entry", "always")),
             GameOption("japanese_move_route", "6.0 Japanese marker movement: the way must be "
                        "'clear' of USMC positions unless the card says 'through' (9.0 #2), or "
                        "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
@@ -227,15 +235,24 @@ class Iwo1945(Game):
 
     # -- invariants --------------------------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:
-        """2.0 at most three markers a position (and a cube's slot), beaches USMC only; 6.0
-        an infiltration cube never with Japanese markers; 3.0
-        one bunker at most, in an occupied island position; 4.0 cohesion 1 to 12 on every
-        track; every marker, cube and card in exactly one place; 2.0 control."""
+        """2.0 at most three markers a position, and with the option ``cube_slot=always``
+        at most three markers and an infiltration cube together (with ``entry``, ours, the
+        cube's slot binds only its entry); beaches hold no Japanese marker, nor a cube with
+        ``beach_infiltration=forbidden``; 6.0 an infiltration cube never with Japanese
+        markers; 3.0 one bunker at most, in an occupied island position; 4.0 cohesion 1 to
+        12 on every track; every marker, cube and card in exactly one place; 2.0 control."""
         problems = match.state.pieces.check()
         for pos in P.positions():
             marks = P.markers_at(match, pos)
             if len(marks) > P.SLOTS:
                 problems.append(f"2.0: {pos} holds {len(marks)} markers")
+            cube = P.cube_at(match, pos)
+            if cube is not None and P.cube_keeps_its_slot(match) and len(marks) + 1 > P.SLOTS:
+                problems.append(f"2.0: {pos} holds {len(marks)} markers and {cube.id} "
+                                "(cube_slot=always: the cube keeps its slot)")
+            if cube is not None and P.is_beach(pos) \
+                    and match.options.get("beach_infiltration", "allowed") == "forbidden":
+                problems.append(f"2.0: {cube.id} on {pos} (beach_infiltration=forbidden)")
             if len({p.kind for p in marks}) > 1:
                 problems.append(f"2.0: USMC and Japanese markers share {pos}")
             if P.is_beach(pos) and P.japanese_at(match, pos):

@@ -14,6 +14,7 @@ from .positions import (
     adjacent,
     can_new_wave,
     cohesion,
+    has_room_for,
     is_exhausted,
     is_infiltrated,
     is_japanese_occupied,
@@ -24,6 +25,7 @@ from .positions import (
     new_wave_beaches,
     on_board,
     regiment_at,
+    regiment_markers,
     regiment_pos,
     reserves,
 )
@@ -60,8 +62,9 @@ def move_destinations(m: Match, rid: str) -> list[str]:
     through positions without Japanese markers."""
     src = regiment_pos(m, rid)
     assert src is not None
+    size = len(regiment_markers(m, rid))
     if m.options.get("usmc_move", "adjacent") == "adjacent":
-        return [p for p in adjacent(src) if is_vacant(m, p)]
+        return [p for p in adjacent(src) if is_vacant(m, p) and has_room_for(m, size, p)]
     seen = {src}
     frontier = [src]
     out = []
@@ -73,7 +76,7 @@ def move_destinations(m: Match, rid: str) -> list[str]:
                     continue
                 seen.add(q)
                 nxt.append(q)
-                if is_vacant(m, q):
+                if is_vacant(m, q) and has_room_for(m, size, q):
                     out.append(q)
         frontier = nxt
     return out

@@ -120,8 +120,25 @@ def bunker_at(m: Match, pos: str) -> Piece | None:
 
 
 def free_slots(m: Match, pos: str) -> int:
-    """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not."""
-    return SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0)
+    """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not.
+    Never below 0: with the reading ``cube_slot=entry`` a regiment of three markers may join
+    a cube (docs/games/iwo_1945.md §5), and the position then simply has no empty slot."""
+    return max(0, SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0))
+
+
+def cube_keeps_its_slot(m: Match) -> bool:
+    """2.0 vs 6.0: with ``cube_slot=always`` an infiltration cube holds its slot for as long
+    as it stays (no more than three markers and cube together); with ``entry`` (ours) the slot
+    rule binds only the cube's own entry."""
+    return bool(m.options.get("cube_slot", "entry") == "always")
+
+
+def has_room_for(m: Match, markers: int, pos: str) -> bool:
+    """2.0: may ``markers`` USMC markers enter a vacant position? Always, unless the cube
+    there keeps its slot (``cube_slot=always``) and they would make four."""
+    if not cube_keeps_its_slot(m) or cube_at(m, pos) is None:
+        return True
+    return len(markers_at(m, pos)) + markers + 1 <= SLOTS
 
 
 def is_japanese_occupied(m: Match, pos: str) -> bool:
@@ -341,8 +358,9 @@ def update_control(m: Match, *, log: bool = True) -> None:
 
 
 def new_wave_beaches(m: Match) -> list[str]:
-    """6.0 Place a new wave: the vacant beach positions."""
-    return [b for b in beaches() if is_vacant(m, b)]
+    """6.0 Place a new wave: the vacant beach positions (with room for a whole regiment, 2.0,
+    when an infiltration cube keeps its slot: option ``cube_slot=always``)."""
+    return [b for b in beaches() if is_vacant(m, b) and has_room_for(m, SLOTS, b)]
 
 
 def can_new_wave(m: Match) -> bool:

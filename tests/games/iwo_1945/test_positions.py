@@ -108,3 +108,48 @@ def japanese_cards() -> list[str]:
     """Every card instance of the Japanese deck (from a fresh match)."""
     m = start(GAME)
     return sorted(m.state.decks["japanese"].all_cards())
+
+
+# -- the two readings of 2.0 against 6.0 (docs/games/iwo_1945.md §5) -----------------------------
+
+def test_2_0_6_0_cube_on_a_beach_by_reading() -> None:
+    """2.0 "Only USMC regiments may occupy beach positions" vs 6.0's slot rule: ours lets a
+    cube infiltrate a USMC beach with an empty slot; option beach_infiltration=forbidden
+    does not."""
+    from tabletop.games.iwo_1945.japanese_turn import infiltration_targets
+
+    place = {**EMPTY, "start": "usmc", "turn": 2,
+             "pieces": regiment("3/9", "red_beach", markers=2)}
+    assert "red_beach" in infiltration_targets(start(GAME, **place))  # and the vacant ones
+    assert infiltration_targets(start(GAME, **place,
+                                      options={"beach_infiltration": "forbidden"})) == []
+
+
+def test_2_0_6_0_a_regiment_joining_a_cube_by_reading() -> None:
+    """2.0's three-marker limit vs 6.0's slot rule: ours (cube_slot=entry) lets a whole
+    regiment move into a vacant position holding a cube (it is then infiltrated, and the
+    position has no empty slot); cube_slot=always keeps the cube's slot, so only a regiment
+    of two markers may enter, and the invariant checks markers and cube together."""
+    from tabletop.games.iwo_1945.actions import move_destinations
+
+    place = {**EMPTY, "start": "usmc", "turn": 2, "vars": {"held": {"the_neck": "USMC"}},
+             "pieces": {**regiment("3/9", "red_beach"), "infiltration #1": {"at": "the_neck"}}}
+    m = start(GAME, **place)
+    assert "the_neck" in move_destinations(m, "3/9")
+    answer(m, "move", "3/9", "the_neck")
+    assert P.free_slots(m, "the_neck") == 0 and GAME.invariants(m) == []
+    strict = start(GAME, **place, options={"cube_slot": "always"})
+    assert "the_neck" not in move_destinations(strict, "3/9")
+    with pytest.raises(PositionError, match="3 markers and infiltration #1"), \
+            strict.edit() as state:  # unreachable by play: an edit is refused by the invariant
+        for k in (1, 2, 3):
+            state.pieces.move(f"3/9 #{k}", "the_neck")
+
+
+def test_2_0_6_0_the_other_readings_keep_the_invariants() -> None:
+    """2.0, 6.0: random games under cube_slot=always and beach_infiltration=forbidden end,
+    replay, and keep the invariants those readings add."""
+    from tabletop.core.testing import check_conformance
+
+    check_conformance(GAME, range(3), options={"cube_slot": "always",
+                                               "beach_infiltration": "forbidden"})
