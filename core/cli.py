@@ -1,4 +1,5 @@
-"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, validate, schema.
+"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, rules,
+validate, schema.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 """
@@ -447,6 +448,37 @@ def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, st
     scores = {k: float(v) for k, v in result.scores.items()
               if isinstance(v, int | float) and not isinstance(v, bool)}
     return result.level, result.winner, match.state.turn, scores
+
+
+@cli.command("rules")
+@click.argument("game_name", metavar="GAME")
+@click.option("--tests", "tests_dir", type=click.Path(file_okay=False), default=None,
+              help="The game's tests folder (default: tests/games/GAME of the source tree).")
+@click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool) -> None:
+    """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it."""
+    from .coverage import coverage, find_tests_dir, render
+
+    game = load_game(game_name)
+    module = sys.modules.get(type(game).__module__)
+    code_dir = Path(getattr(module, "__file__", "") or ".").parent
+    if not (code_dir / "data" / "sections.yaml").is_file():
+        raise TabletopError(f"game {game.info.id} ships no data/sections.yaml: no list of its "
+                            "rulebook's sections to cover")
+    tests = Path(tests_dir) if tests_dir else find_tests_dir(code_dir, game.info.id)
+    rows, found = coverage(code_dir, tests)
+    if as_json:
+        click.echo(json.dumps({"game": game.info.id, "tests": str(tests) if tests else None,
+                               "sections": [{"id": r.id, "title": r.title, "hooks": list(r.hooks),
+                                             "tests": list(r.tests), "no_hook": r.no_hook,
+                                             "no_test": r.no_test, "flags": r.flags}
+                                            for r in rows],
+                               "unknown_citations": found.unknown}, indent=1))
+        return
+    title = f"{game.info.id} — {game.info.title}: rule coverage (tests: {tests or 'not found'})"
+    for line in render(title, rows, found, tests_known=tests is not None, verbose=verbose):
+        click.echo(line)
 
 
 @cli.command()

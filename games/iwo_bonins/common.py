@@ -344,7 +344,8 @@ def _line_shift(line: str) -> int:
 # -- retreat (9.3) ----------------------------------------------------------------------
 
 def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, list[str]]:
-    """9.3: the hexes a US stack may retreat to, ``hexes`` hexes away, each with one path.
+    """9.3, 7.2: the hexes a US stack may retreat to, ``hexes`` hexes away, each with one path
+    (never into an enemy zone of control, 7.2).
 
     Each step moves one hex further from the starting hex, never into or through a hex
     holding an enemy unit, in an enemy zone of control (friendly units do not negate it),

@@ -150,7 +150,8 @@ def ascending_land_hexes() -> list[str]:
 
 def japanese_movement_phase(match: Match, *,
                             player_moves: Callable[[Match], Procedure[None]] | None = None) -> Flow:
-    """5.1.5: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6); in the
+    """5.1.5, 15.1: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6) —
+    in the solitaire game the only Japanese moves and attacks besides redeployment (15.1); in the
     two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1):
     ``player_moves`` is that procedure (``two_player.japanese_movement``), passed in by the
     plugin so that this chapter does not import the 18.0 chapter built on it."""

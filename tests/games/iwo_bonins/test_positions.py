@@ -26,7 +26,8 @@ ATTACK = {"turn": 2, "start": "us_combat_1", "vars": {"beachhead": "east"}, "cle
 
 
 def test_d2_eliminates_and_advance_9_2_1_and_9_4() -> None:
-    """9.2.1 D2, CRMT 1-2: the defender is eliminated; 9.4: the attackers may advance."""
+    """9.2.1 D2, CRMT 1-2 (15.2: a dug-in defender is read on the CRMT Dug-In column): the
+    defender is eliminated; 9.4: the attackers may advance."""
     m = start(GAME, **ATTACK, forced=[force("9.1 CRT", roll_for(DIFF, "clear", "D2")),
                                       force("9.2.1 CRMT", 1)])
     answer(m, "2213", "2212", "declare", 0, "2212")  # attack, add, declare, no bombardment, advance
@@ -126,3 +127,26 @@ def test_position_needs_a_beachhead_3_3() -> None:
         start(GAME, **{**ATTACK, "vars": {}})
     with pytest.raises(TabletopError, match="cannot start at 'combat'"):
         start(GAME, **{**ATTACK, "start": "combat"})
+
+
+def test_two_player_banzai_is_rolled_by_the_rules_18_6() -> None:
+    """18.6: in the two-player game Banzai attacks are conducted as in the solitaire game
+    (15.5): the check is rolled by the rules before the Japanese player's first decision of
+    the phase (18.2 movement)."""
+    m = start(GAME, scenario="two_player", turn=5, start="jp_move",
+              vars={"beachhead": "east", "suribachi_cleared": True},
+              pieces={"1/23": {"at": "2212"}, "309": {"at": "2213", **DUG_IN}},
+              forced=[force("15.5 Banzai", 1, 1, 1)])
+    assert m.decisions == [] and texts(m, "banzai")[0].startswith("no Banzai attack: first die 1")
+    assert m.pending is not None and (m.pending.player, m.pending.section) == (c.JAPAN, "18.2")
+    check_dice_used(m)
+
+
+def test_solitaire_japanese_units_move_only_to_redeploy_or_banzai_15_1() -> None:
+    """15.1: in the solitaire game a face-up Japanese unit next to a US unit neither moves
+    nor attacks in the Japanese phases (no Banzai before Suribachi falls, 15.5)."""
+    m = start(GAME, turn=4, start="jp_move", vars={"beachhead": "east"}, clear=["Japan"],
+              pieces={"1/23": {"at": "2212"}, "309": {"at": "2213", "status": {"dug_in": False}}})
+    assert m.state.turn == 5 and m.state.phase == "us_move_1"  # both Japanese phases ran
+    assert m.state.pieces["309"].location == "2213"
+    assert not [e for e in m.log if e.kind in ("banzai_combat", "move") and e.data.get("unit") == "309"]
