@@ -209,3 +209,20 @@ def test_an_inconsistent_edit_is_refused_5_4() -> None:
     with pytest.raises(PositionError, match="B1 has 2 step"), m.edit() as state:
         state.pieces["B1"].face = "back"
     assert m.state_hash() == before and m.pending is not None
+
+
+@pytest.mark.parametrize("path", sorted([*(ROOT / "docs" / "positions").glob("*.yaml"),
+                                         *(ROOT / "docs" / "example").rglob("positions/*.yaml")]))
+def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           path: Path) -> None:
+    """`tabletop play GAME --position FILE` for every playable game: the documented position
+    files play to the end with bots, and their saves replay and resume."""
+    position = load_position(path)
+    game = str(ROOT / "docs" / "example" / "skirmish") if position.game == "skirmish" \
+        else position.game
+    save = tmp_path / "s.json"
+    assert main(["play", game, "--position", str(path), "--auto", "--seed", "3",
+                 "--save", str(save), "--json"]) == 0
+    assert main(["replay", str(save)]) == 0
+    assert main(["resume", str(save), "--auto", "--json"]) == 0
+    capsys.readouterr()
