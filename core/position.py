@@ -297,7 +297,8 @@ def editing(match: Match) -> Iterator[State]:
     """Edit a copy of the match's state; on leaving, restart the flow from it.
 
     The pending decision is then recomputed from the edited state (the match continues as a
-    match started from that position, and its record says so). If the edit cannot be
+    match started from that position, and its record says so); forced rolls not yet rolled
+    stay forced. If the edit cannot be
     honoured (see :func:`edit_entry`) or the game finds the edited state inconsistent, a
     TabletopError is raised and the match is left exactly as it was.
     """
@@ -309,6 +310,10 @@ def editing(match: Match) -> Iterator[State]:
     position = Position(game=match.game.info.id, scenario=match.scenario,
                         options=dict(match.options), seed=match.seed, start=entry,
                         turn=work.turn, state=work.to_json())
-    fresh = type(match).from_position(match.game, position, source="edited state")
+    left: list[ForcedRoll | StackedShuffle] = [
+        ForcedRoll(f.key, f.faces[f.used:]) if isinstance(f, ForcedRoll)
+        else StackedShuffle(f.key, f.top) for f in match.dice.unused_forced()]
+    fresh = type(match).from_position(match.game, position, source="edited state",
+                                      forced=left)
     fresh.edited_from = {"header": match.header(), "decisions": list(match.decisions)}
     match.adopt(fresh)

@@ -226,3 +226,20 @@ def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], t
     assert main(["replay", str(save)]) == 0
     assert main(["resume", str(save), "--auto", "--json"]) == 0
     capsys.readouterr()
+
+
+def test_a_sides_save_carries_no_position_nor_forced_dice() -> None:
+    """4.1 (hidden Red units): a side's save never carries the position (it places hidden
+    units), the forced dice or an edited match's origin; the game master's record does."""
+    from tabletop.core.views import make_side_save
+
+    m = start(GAME, start="blue_combat", turn=2, pieces={"R1": {"at": "0504"}},
+              forced=[force("5.3 combat", 6)])
+    with m.edit() as state:
+        state.pieces.move("B1", "0503")
+    header = make_side_save(m, "Blue")["header"]
+    assert isinstance(header, dict)
+    assert not {"position", "forced_dice", "edited_from", "seed"} & set(header)
+    record = make_record(m)["header"]
+    assert {"position", "edited_from"} <= set(record)
+    assert record["forced_dice"] == [{"roll": "5.3 combat", "faces": [6]}]  # still to come
