@@ -615,7 +615,8 @@ def validate(path: str, game_name: str | None) -> None:
     if game_name is not None:
         if not Path(path).is_file():
             raise TabletopError(f"--game checks one data file; {path} is not a file")
-        lines = [validate_file(Path(path), load_game(game_name).data_models())]
+        game = load_game(game_name)
+        lines = [validate_file(Path(path), game.data_models(), game=game)]
     else:
         lines = validate_path(path)
     for line in lines:

@@ -57,14 +57,22 @@ def guess_model(data: Any) -> type[BaseModel] | None:
     return None
 
 
-def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None) -> str:
+POSITION_KEYS = frozenset({"pieces", "start", "state", "off_board", "clear", "dice"})
+"""Keys that, beside ``game``, mark a file as a position (``play --position``)."""
+
+
+def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None, *,
+                  game: Game | None = None) -> str:
     """Validate one file against its model; returns a line saying what it is.
 
     The model is the game's own for that file name (``extra``), else the core model its keys
     show; a file in the ``data/`` folder of a game package is checked against that game's
-    models even when named alone.
+    models even when named alone. A position file is set up as ``play --position`` would
+    set it up (:func:`validate_position`).
     """
     data = read_data_file(path)
+    if isinstance(data, dict) and "game" in data and POSITION_KEYS & data.keys():
+        return validate_position(path, data, game)
     if extra is None:
         extra = _models_of_folder_game(path)
     model = extra.get(path.name) or guess_model(data)
@@ -73,6 +81,40 @@ def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None) -
     spec = validate(model, data, source=str(path))
     _build(spec, str(path))
     return f"{path}: ok ({model.__name__})"
+
+
+def validate_position(path: Path, data: Any, game: Game | None = None) -> str:
+    """Check a position file as ``play --position`` would: its model, then the match it
+    starts (pieces, places, status, entry point, vars), each problem a DataError naming the
+    file and the place in it. The game is ``game``, else the registered one the file names,
+    else the game package whose ``positions/`` folder holds the file."""
+    from .match import Match
+    from .position import Position
+    from .registry import load_game, registered
+
+    position = validate(Position, data, source=str(path))
+    if game is None:
+        package = path.resolve().parent.parent
+        if position.game in registered():
+            game = load_game(position.game)
+        elif (package / "__init__.py").is_file():
+            game = load_game(str(package))
+    if game is None:
+        return (f"{path}: ok (Position of {position.game}; name its game with --game to set it "
+                "up as well)")
+    if game.info.id != position.game:
+        raise DataError(f"{path}: game: the position is for {position.game!r}, not {game.info.id!r}")
+    try:
+        match = Match.from_position(game, position, source=str(path))
+    except DataError:
+        raise
+    except TabletopError as exc:
+        raise DataError(f"{path}: the position does not set up: {exc}") from None
+    broken = game.invariants(match)
+    if broken:
+        raise DataError(f"{path}: the position breaks {'; '.join(broken[:3])}")
+    waiting = match.pending.prompt if match.pending is not None else "the game is over"
+    return f"{path}: ok (Position of {game.info.id} at {position.start}: {waiting})"
 
 
 def _models_of_folder_game(path: Path) -> dict[str, type[BaseModel]]:

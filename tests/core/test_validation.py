@@ -188,3 +188,24 @@ def test_validate_sets_up_every_scenario() -> None:
     lines = validate_path("iwo_bonins")
     assert any("scenario solitaire: sets up" in line for line in lines)
     assert any("scenario two_player: sets up" in line for line in lines)
+
+
+def test_validate_checks_a_position_file_as_play_would(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Validation: a position file (`play --position`) is set up as play would set it up: a
+    good one is ok and says where it starts; a piece on a place that does not exist is one
+    line naming the file, the place in it and the piece, as `play --position` says it."""
+    from tabletop.core.cli import main
+
+    good = ROOT / "docs" / "positions" / "iwo_bonins_attack.yaml"
+    assert main(["validate", str(good)]) == 0
+    assert "ok (Position of iwo_bonins" in capsys.readouterr().out
+    bad = tmp_path / "bad.yaml"
+    text = good.read_text()
+    placed = next(line for line in text.splitlines() if "at:" in line and "{" in line)
+    place = placed.split("at:")[1].split(",")[0].split("}")[0].strip()
+    bad.write_text(text.replace(placed, placed.replace(place, '"9999"'), 1))
+    err = _one_line_error(capsys, "validate", str(bad))
+    assert "bad.yaml: pieces." in err and "9999" in err
+    play_err = _one_line_error(capsys, "play", "iwo_bonins", "--position", str(bad), "--auto")
+    assert play_err == err
