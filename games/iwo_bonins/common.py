@@ -96,6 +96,12 @@ def is_hex(location: str) -> bool:
     return len(location) == 4 and location.isdigit()
 
 
+def place_name(location: str) -> str:
+    """A place as a player reads it: a hex id, or a box's printed name (not its id)."""
+    box = components().map.boxes.get(location)
+    return box.name if box is not None and box.name else location
+
+
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
     """A side's units (not markers), on the map only by default, in registry order."""
     return [p for p in match.state.pieces

@@ -170,7 +170,7 @@ def replaceable(match: Match) -> list[Piece]:
 
 def replacement_options(match: Match) -> list[Option]:
     """11.5: one option per unit a step may rebuild."""
-    return [Option(f"replace:{p.id}", f"Replace a step of {p.id} ({p.location})")
+    return [Option(f"replace:{p.id}", f"Replace a step of {p.id} ({c.place_name(p.location)})")
             for p in replaceable(match)]
 
 

@@ -23,7 +23,7 @@ def tf_collins_options(match: Match) -> list[Option]:
     battalion (once a game)."""
     if match.state.vars[c.V_TF_COLLINS]:
         return []
-    return [Option(f"tf_collins:{p.id}", f"Form Task Force Collins from {p.id} ({p.location}); "
+    return [Option(f"tf_collins:{p.id}", f"Form Task Force Collins from {p.id} ({c.place_name(p.location)}); "
                    "the other tank battalions leave the game")
             for p in tank_battalions(match)]
 
