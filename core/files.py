@@ -30,3 +30,6 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise SaveError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    except BaseException:  # Ctrl-C or a closed terminal mid-write: the old file stands, no litter
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -73,3 +73,23 @@ def test_resume_without_an_autosave_says_so(tmp_path: Path) -> None:
     proc = _start(tmp_path, "resume")
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and err.count("\n") == 1 and "no autosaved game" in err
+
+
+def test_an_interrupted_write_leaves_the_old_save_whole(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Saves are atomic: Ctrl-C in the middle of writing leaves the previous file as it was
+    and no temporary file behind."""
+    import os as os_module
+
+    from tabletop.core.files import atomic_write_text
+
+    target = tmp_path / "save.json"
+    atomic_write_text(target, "old")
+
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os_module, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write_text(target, "new")
+    assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["save.json"]
