@@ -35,7 +35,7 @@ from .position import (
 )
 from .state import State
 from .views import View
-from .visibility import check_declarations, find_leaks, secrets_of
+from .visibility import check_declarations, find_leaks, is_hidden_from, is_secret_pile, secrets_of
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -583,17 +583,20 @@ class Match:
         self.dice = dice
         return dice
 
-    def undo(self, count: int = 1) -> None:
+    def undo(self, count: int = 1, *, by: Collection[str] | None = None) -> None:
         """Take back the last ``count`` decisions by replaying the record without them.
 
         Undo is honest: it never re-rolls a die or un-sees a revealed unit or card. Unless
         the match allows free undo, it may go back to the last roll, shuffle or reveal and
         not past it (:meth:`undo_limit`); a free undo past one is counted in the record.
+        ``by`` names the sides played by the people undoing (the terminal's): only what was
+        hidden from one of them counts as revealed (a solitaire player's own card shown to
+        the rules' side does not); None counts what was hidden from any side.
         """
         if count < 1 or count > len(self.decisions):
             raise TabletopError(f"cannot undo {count} decision(s); {len(self.decisions)} taken")
         keep = len(self.decisions) - count
-        floor, why = self.undo_limit()
+        floor, why = self.undo_limit(by=by)
         if keep < floor:
             if not self.free_undo:
                 most = len(self.decisions) - floor
@@ -603,27 +606,30 @@ class Match:
         fresh = self._replayed(self.decisions[:keep])
         self._take_over(fresh)
 
-    def undo_limit(self) -> tuple[int, str]:
+    def undo_limit(self, *, by: Collection[str] | None = None) -> tuple[int, str]:
         """How many decisions an honest undo must keep, and what fixes that limit.
 
-        Every decision taken before the last die roll, shuffle or reveal stays taken; a
-        reveal is a ``reveal`` event, or a piece that was hidden (or a card in a draw pile or
-        a hand) that is no longer so when a later decision comes up.
+        Every decision taken before the last die roll or shuffle stays taken, and so does
+        every decision before a reveal one of ``by`` (every side when None) saw: a ``reveal``
+        event shown to them, or a piece hidden from them (or a card in a pile secret from
+        them) that is no longer so when a later decision comes up.
         """
+        who = tuple(by) if by is not None else tuple(self.game.info.players)
         floor, why, taken = 0, "nothing", 0
         for event in self.log:
             if event.kind == "decision":
                 taken += 1
-            elif event.kind in CHANCE_EVENTS:
+            elif event.kind in CHANCE_EVENTS and (event.kind != "reveal"
+                                                  or any(event.is_visible_to(s) for s in who)):
                 said = f" ({event.text})" if not event.visible_to else ""  # quoted only if public
                 floor, why = taken, f"the {event.kind} after decision {taken}{said}"
         if floor == len(self.decisions):
             return floor, why
         probe = self._replayed(self.decisions[:floor])
-        before = probe.secrets()
+        before = probe.secrets(who)
         for n in range(floor, len(self.decisions)):
             probe.decide(self.decisions[n])
-            now = probe.secrets()
+            now = probe.secrets(who)
             seen = before - now  # named by count only: the message goes to every side
             if seen:
                 floor, why = n + 1, (f"what decision {n + 1} revealed ({len(seen)} hidden "
@@ -631,13 +637,16 @@ class Match:
             before = now
         return floor, why
 
-    def secrets(self) -> frozenset[str]:
-        """What some player has not seen yet: hidden pieces, and the cards in the game's secret
-        piles (:attr:`Game.secret_piles`) and in hands."""
-        out = {f"piece {p.id}" for p in self.state.pieces if p.hidden}
+    def secrets(self, players: Collection[str] | None = None) -> frozenset[str]:
+        """What one of ``players`` (every side when None) has not seen yet: the pieces hidden
+        from them, and the cards in piles secret from them (:attr:`Game.secret_piles`, other
+        players' hands)."""
+        who = tuple(players) if players is not None else tuple(self.game.info.players)
+        out = {f"piece {p.id}" for p in self.state.pieces
+               if p.hidden and any(is_hidden_from(p, s) for s in who)}
         for deck_id, deck in self.state.decks.items():
             for name, cards in deck.piles.items():
-                if name in self.game.secret_piles or name.startswith("hand:"):
+                if cards and any(is_secret_pile(self.game, name, s) for s in who):
                     out.update(f"card {deck_id}/{card}" for card in cards)
         return frozenset(out)
 

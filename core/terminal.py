@@ -310,7 +310,7 @@ class TerminalSession:
             self.say("nothing of yours to undo")
             return
         try:
-            self.match.undo(steps)
+            self.match.undo(steps, by=self.sides)
         except TabletopError as exc:
             self.say(f"{exc}; the dice and what you have seen stand (start with --free-undo "
                      "to allow undoing past them)")

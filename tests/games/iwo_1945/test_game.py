@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from hypothesis import settings
 
 from tabletop.core.cli import cli
+from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
 from tabletop.core.testing import (
@@ -192,3 +193,32 @@ def test_2_0_board_picture_boxes_never_overlap_positions_or_each_other() -> None
                 ax0, ay0, ax1, ay1 = boxes[a]
                 bx0, by0, bx1, by1 = boxes[b]
                 assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b, m.state.turn)
+
+
+def test_honest_undo_takes_back_a_card_of_your_own_hand_but_not_a_card_drawn() -> None:
+    """6.0 / honest undo: playing one of the USMC's own cards shows the Japanese side nothing
+    it could use, so the person may take it back; a card turned from a draw pile was seen and
+    stays seen (no undo past it)."""
+    m = Match(GAME, seed=0)
+    agents = {s: make_agent(GAME, s, GAME.default_bot(s), 0) for s in GAME.info.players}
+    played = drawn = False
+    while m.pending is not None and not (played and drawn) and len(m.decisions) < 400:
+        decision = m.pending
+        value = agents[decision.player].choose(m.view(decision.player), decision)
+        events = len(m.log)
+        m.decide(value)
+        if m.pending is None or m.pending.player != "USMC" \
+                or any(e.kind in ("roll", "shuffle", "reveal") for e in m.log.since(events)):
+            continue
+        floor = m.undo_limit(by={"USMC"})[0]
+        if str(value).startswith("card:") and not played:
+            assert floor < len(m.decisions), "a card of one's own hand cannot be taken back"
+            assert m.undo_limit()[0] == len(m.decisions)  # the Japanese side did see it
+            played = True
+        elif floor == len(m.decisions) and not drawn:
+            before = m.state_hash()
+            with pytest.raises(TabletopError, match="revealed"):
+                m.undo(by={"USMC"})
+            assert m.state_hash() == before
+            drawn = True
+    assert played and drawn
