@@ -612,13 +612,18 @@ class Match:
         Every decision taken before the last die roll or shuffle stays taken, and so does
         every decision before a reveal one of ``by`` (every side when None) saw: a ``reveal``
         event shown to them, or a piece hidden from them (or a card in a pile secret from
-        them) that is no longer so when a later decision comes up.
+        them) that is no longer so when a later decision comes up. When ``by`` is given, an
+        answer by a side not in it (a bot's) stands too.
         """
         who = tuple(by) if by is not None else tuple(self.game.info.players)
         floor, why, taken = 0, "nothing", 0
         for event in self.log:
             if event.kind == "decision":
                 taken += 1
+                if by is not None and event.data.get("player") not in who:
+                    # another side has answered since: a bot would not answer the same way
+                    # twice (its own dice), and its move was seen
+                    floor, why = taken, f"{event.data.get('player')}'s answer (decision {taken})"
             elif event.kind in CHANCE_EVENTS and (event.kind != "reveal"
                                                   or any(event.is_visible_to(s) for s in who)):
                 said = f" ({event.text})" if not event.visible_to else ""  # quoted only if public

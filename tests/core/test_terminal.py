@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.core.decisions import Decision, Option, choose
+from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match
 from tabletop.core.record import read_record, replay
 from tabletop.core.terminal import QuitGame, TerminalSession
@@ -45,13 +46,19 @@ def test_numbers_pick_options_and_help_is_shown() -> None:
 
 
 def test_undo_returns_to_your_previous_decision() -> None:
-    """u undoes back to the person's own last decision (over the other side's) and hands
-    control back."""
+    """u undoes back to the person's own last decision and hands control back (hot-seat:
+    both sides at this terminal); over a bot's answer it refuses and the match stands."""
     s, out = session(["u"])
+    s.sides = {"A", "B"}
     s.match.decide("hold")  # A
     s.match.decide("hold")  # B
     assert s.ask(s.match.pending) is None  # type: ignore[arg-type]
-    assert s.match.decisions == [] and "undone 2" in out.getvalue()
+    assert s.match.decisions == ["hold"] and "undone 1" in out.getvalue()
+    s, out = session(["u", "1"])
+    s.match.decide("hold")  # A, the person
+    s.match.decide("hold")  # B, a bot
+    assert s.ask(s.match.pending) == 0  # type: ignore[arg-type]
+    assert s.match.decisions == ["hold", "hold"] and "B's answer" in out.getvalue()
 
 
 def test_undo_past_a_roll_is_refused_at_the_terminal() -> None:
@@ -195,3 +202,16 @@ def test_map_command_takes_ids_and_a_window() -> None:
     assert "0504" in s.map_text(["ids"]) and "each hex: its id" in s.map_text(["ids"])
     assert "[ ] marks 0504" in s.map_text(["0504", "1"])
     assert "m HEX N" in s.map_text(["nonsense"])
+
+
+def test_undo_never_goes_back_past_the_other_sides_answer() -> None:
+    """Honest undo: the person may not undo past a bot's answer (it would answer anew, with
+    its own dice, after a move it has already shown); hot-seat, both sides at the terminal,
+    may."""
+    m = Match(GAME, seed=1)
+    m.decide("hold")  # A
+    m.decide("hold")  # B, a bot
+    with pytest.raises(TabletopError, match="B's answer"):
+        m.undo(2, by={"A"})
+    m.undo(2, by={"A", "B"})
+    assert m.decisions == []
