@@ -243,3 +243,12 @@ def test_a_sides_save_carries_no_position_nor_forced_dice() -> None:
     record = make_record(m)["header"]
     assert {"position", "edited_from"} <= set(record)
     assert record["forced_dice"] == [{"roll": "5.3 combat", "faces": [6]}]  # still to come
+
+
+def test_a_variable_keeps_its_type() -> None:
+    """A position's variable has the type it has at set-up (a number stays a number), so a
+    typo is refused by the position, not met later by a rule."""
+    with pytest.raises(PositionError, match=r"vars\.lost\.Blue: expected a number"):
+        start(GAME, vars={"lost": {"Blue": "two"}})
+    m = start(GAME, vars={"lost": {"Blue": 2}})
+    assert m.state.vars["lost"] == {"Blue": 2, "Red": 0}  # dicts merge
