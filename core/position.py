@@ -303,7 +303,7 @@ def edit_entry(match: Match) -> str:
         raise TabletopError("the match is over: there is nothing to edit")
     since: list[str] = []
     entered = match.position.start if match.position is not None else START
-    for n in range(len(match.log) - 1, -1, -1):
+    for n in range(len(match.log) - 1, match.flow_start - 1, -1):  # set-up's rolls are redone
         event = match.log[n]
         if event.kind == "phase":
             entered = match.state.phase or START

@@ -160,3 +160,17 @@ def test_position_variables_are_the_rules_values_3_3_5_1_7() -> None:
                          ({"beachhead": "east", "reserves_committed": 4}, "11.4")):
         with pytest.raises(PositionError, match=message):
             start(GAME, **{**ATTACK, "vars": bad})
+
+
+def test_an_edit_before_the_beachhead_choice_3_2_3_3() -> None:
+    """3.2, 3.3: an edit at the very first decision (the set-up's shuffle is the set-up's,
+    not the flow's) restarts the flow from the edited set-up: the beachhead is asked again."""
+    from tabletop.core.match import Match
+
+    m = Match(GAME, seed=4)
+    with m.edit() as state:
+        state.pieces.move("309", c.CONTAINER)
+        c.dig_in(state.pieces["309"])
+    assert m.pending is not None and m.pending.section == "3.3"
+    assert m.state.pieces["309"].location == c.CONTAINER
+    assert m.restart().state_hash() == m.state_hash()  # the record starts from the edit
