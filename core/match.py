@@ -331,6 +331,7 @@ class Match:
         self.result: Result | None = None
         self._flow: Flow | None = None
         self._version = 0
+        self.view_cache: dict[str, tuple[Any, Any]] = {}  # views.piece_view's windows, by piece
         self.game.setup(self)
         if position is None or position.start == START:
             if position is not None:
