@@ -183,7 +183,10 @@ class Dice:
         return self._face(sides)
 
     def force(self, key: str, *faces: int) -> ForcedRoll:
-        """Force the next roll(s) named by ``key`` (see :class:`ForcedRoll`) to these faces."""
+        """Force the next roll(s) named by ``key`` (see :class:`ForcedRoll`) to these faces.
+
+        Forced here, after the match started, the roll is not in the record (a replay would
+        not force it); give forced rolls to ``Match(forced=...)`` or a position instead."""
         entry = force(key, *faces)
         self.forced.append(entry)
         return entry

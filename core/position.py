@@ -131,6 +131,38 @@ def _merge(base: dict[str, Any], changes: Mapping[str, Any]) -> None:
             base[key] = copy.deepcopy(value)
 
 
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null"
+
+
+def _type_mismatch(base: Mapping[str, Any], changes: Mapping[str, Any],
+                   path: str) -> tuple[str, str] | None:
+    """The first value of ``changes`` whose JSON type differs from the set-up's (a variable
+    that starts as null may take any value): (its path, what was expected)."""
+    for key, value in changes.items():
+        if key not in base or base[key] is None or value is None:
+            continue
+        here = f"{path}.{key}"
+        want, got = _kind(base[key]), _kind(value)
+        if want != got:
+            return here, f"expected {want} (as at set-up: {base[key]!r}), got {value!r}"
+        if isinstance(value, Mapping) and isinstance(base[key], Mapping):
+            inner = _type_mismatch(base[key], value, here)
+            if inner:
+                return inner
+    return None
+
+
 def apply_position(match: Match, position: Position, *, source: str = "position") -> None:
     """Change the set-up state of ``match`` into ``position`` (before its flow starts).
 
@@ -191,6 +223,9 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
         if key not in state.vars:
             raise PositionError(f"{where('vars.' + key)}: {game.info.id} has no variable "
                                 f"{key!r} (variables: {', '.join(sorted(state.vars))})")
+    mismatch = _type_mismatch(state.vars, position.vars, "vars")
+    if mismatch:
+        raise PositionError(f"{where(mismatch[0])}: {mismatch[1]}")
     _merge(state.vars, position.vars)
     for tid, value in position.tracks.items():
         track = state.tracks.get(tid)
@@ -268,7 +303,7 @@ def edit_entry(match: Match) -> str:
         raise TabletopError("the match is over: there is nothing to edit")
     since: list[str] = []
     entered = match.position.start if match.position is not None else START
-    for n in range(len(match.log) - 1, -1, -1):
+    for n in range(len(match.log) - 1, match.flow_start - 1, -1):  # set-up's rolls are redone
         event = match.log[n]
         if event.kind == "phase":
             entered = match.state.phase or START

@@ -133,7 +133,7 @@ class Iwo1945(Game):
                     match.state.turn += 1
                 match.state.phase = "usmc"
                 match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
-                yield from usmc_turn(match)
+                yield from usmc_turn(match, reentered=start == "usmc")
                 if P.usmc_controls_all(match):
                     return result(match, "the USMC controls every island position (7.0 #2)")
                 if not match.state.decks["japanese"].pile("draw"):

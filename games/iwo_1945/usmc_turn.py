@@ -52,14 +52,19 @@ def hand_text(m: Match) -> str:
     return "hand: " + (", ".join(cards.title(i) for i in h) if h else "empty")
 
 
-def usmc_turn(m: Match) -> Flow:
+def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
     """6.0 USMC Turn: draw (from round 2: in round 1 the 5.0 starting hand is played as
     dealt, as 10.0 does), then cards (any number, 6.0 Note: before, during or after the
-    action) and the action(s) in the player's order, then the optional discard."""
-    m.state.vars["turn"] = new_turn_vars()
+    action) and the action(s) in the player's order, then the optional discard.
+
+    ``reentered``: the turn is restarted from a position taken inside it (an edit of the
+    running match, before its first decision): the turn's record (``vars["turn"]``, with
+    what a Bad Weather card drawn at its start forbids) is kept and nothing is drawn again."""
+    if not (reentered and m.state.vars.get("turn") is not None):
+        m.state.vars["turn"] = new_turn_vars()
+        if m.state.turn > 1:
+            draw_up(m)  # 5.0, 10.0: in round 1 the starting hand is the hand (no refill)
     turn = m.state.vars["turn"]
-    if m.state.turn > 1:
-        draw_up(m)  # 5.0, 10.0: in round 1 the starting hand is the hand (no refill)
     while True:
         opts = [Option(k, actions.TITLES[k]) for k in actions.available(m)]
         opts += cards.card_options(m, "usmc_main")

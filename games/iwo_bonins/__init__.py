@@ -237,7 +237,14 @@ class Bonins(Game):
         problems = self.invariants(match)
         for p in match.state.pieces:
             problems += c.status_problems(p)
-        if match.state.vars[c.V_BEACHHEAD] is None and c.units(match, c.US):
+        v = match.state.vars
+        if v[c.V_BEACHHEAD] not in (None, "east", "west"):
+            problems.append(f"3.3: vars.beachhead is east or west, not {v[c.V_BEACHHEAD]!r}")
+        if v[c.V_WEATHER] not in ("Clear", "Storm"):
+            problems.append(f"5.1.7: vars.weather is Clear or Storm, not {v[c.V_WEATHER]!r}")
+        if not 0 <= int(v[c.V_RESERVES]) <= 3:
+            problems.append(f"11.4: vars.reserves_committed is 0 to 3, not {v[c.V_RESERVES]!r}")
+        if v[c.V_BEACHHEAD] is None and c.units(match, c.US):
             problems.append("3.3: US units stand on the map but no beachhead was chosen "
                             "(set vars.beachhead to east or west)")
         return problems

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop.core.cli import main
 from tabletop.core.dice import Dice, force, stack
@@ -243,3 +245,50 @@ def test_a_sides_save_carries_no_position_nor_forced_dice() -> None:
     record = make_record(m)["header"]
     assert {"position", "edited_from"} <= set(record)
     assert record["forced_dice"] == [{"roll": "5.3 combat", "faces": [6]}]  # still to come
+
+
+def test_a_variable_keeps_its_type() -> None:
+    """A position's variable has the type it has at set-up (a number stays a number), so a
+    typo is refused by the position, not met later by a rule."""
+    with pytest.raises(PositionError, match=r"vars\.lost\.Blue: expected a number"):
+        start(GAME, vars={"lost": {"Blue": "two"}})
+    m = start(GAME, vars={"lost": {"Blue": 2}})
+    assert m.state.vars["lost"] == {"Blue": 2, "Red": 0}  # dicts merge
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 40), data=st.data())
+def test_an_edit_is_recomputed_or_refused_never_stale(seed: int, steps: int,
+                                                      data: st.DataObject) -> None:
+    """2.0: at any point of a random game, an edit (a unit moved to a free hex) is either
+    refused with the match untouched, or accepted with the pending decision the edited
+    position gives (the same as a fresh match from that position), every option of which is
+    accepted."""
+    import random
+
+    m = Match(GAME, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if m.pending is None:
+            break
+        m.decide_index(rng.randrange(len(m.pending.options)))
+    if m.pending is None:
+        return
+    units = [p.id for p in m.state.pieces if p.location != "box:eliminated"]
+    unit = data.draw(st.sampled_from(units))
+    free = sorted(h for h in GAME.places(m) if h != "box:eliminated"
+                  and not m.state.pieces.at(h) and not GAME.map.is_prohibited(GAME.map.hex(h)))
+    dest = data.draw(st.sampled_from(free))
+    before, pending = m.state_hash(), m.pending
+    try:
+        with m.edit() as state:
+            state.pieces.move(unit, dest)
+    except TabletopError:
+        assert m.state_hash() == before and m.pending is pending
+        return
+    assert m.position is not None and m.position.state is not None  # starts from the edit
+    fresh = m.restart()
+    assert fresh.pending == m.pending and fresh.state_hash() == m.state_hash()
+    for index in range(len(m.pending.options) if m.pending else 0):
+        trial = m.restart()
+        trial.decide_index(index)

@@ -153,3 +153,44 @@ def test_2_0_6_0_the_other_readings_keep_the_invariants() -> None:
 
     check_conformance(GAME, range(3), options={"cube_slot": "always",
                                                "beach_infiltration": "forbidden"})
+
+
+def test_6_0_an_edit_at_the_start_of_a_usmc_turn_keeps_its_draw() -> None:
+    """6.0 USMC Turn: an edit before the turn's first decision restarts the turn from the
+    edited state without drawing again or forgetting what was drawn (Bad Weather's ban on
+    new waves, 5.0/6.0), and the options offered follow the edit."""
+    gone = {f"3/3 #{k}": {"at": "usmc_eliminated"} for k in (1, 2, 3)}  # Green Beach vacant
+    m = start(GAME, start="usmc", turn=3, pieces=gone)
+    assert m.pending is not None and "place_new_wave" in m.pending.values
+    hand = list(m.state.decks["usmc"].pile("hand:USMC"))
+    m.state.vars["turn"]["forbid"] = ["place_new_wave"]  # as a Bad Weather card drawn now would
+    with m.edit() as state:  # 4.0: at cohesion 1 no regiment may attack
+        for rid in ("3/9", "3/21", "4/23"):
+            state.tracks[f"cohesion:{rid}"].value = 1
+            state.pieces[f"cohesion {rid}"].attrs["value"] = 1
+    assert m.state.decks["usmc"].pile("hand:USMC") == hand
+    assert m.state.vars["turn"]["forbid"] == ["place_new_wave"]
+    assert m.pending is not None and not {"place_new_wave", "attack"} & set(m.pending.values)
+
+
+def test_5_0_a_stacked_shuffle_deals_the_named_cards_first() -> None:
+    """5.0: the Japanese deck is shuffled and dealt at set-up; a stacked shuffle names the
+    cards on top, so the first Japanese AI turn (6.0) draws the first of them; the stack is
+    in the record, so the match replays."""
+    from tabletop.core.testing import check_replay, stack
+
+    top = ["banzai_charge#1", "spider_holes#1"]
+    m = start(GAME, forced=[stack("5.0 japanese deck", *top)])
+    assert m.state.decks["japanese"].pile("draw")[:2] == top
+    check_dice_used(m)
+    check_replay(m)
+
+
+def test_scripted_dice_left_unused_fail_the_test() -> None:
+    """The helpers: scripted dice a rule never rolled are reported (6.0 Special Landing
+    Phase rolls 3 dice a beach under fire, not 40)."""
+    from tabletop.core.match import Match
+
+    m = Match(GAME, seed=1, dice_script=[4] * 40)
+    with pytest.raises(AssertionError, match="scripted dice left unused"):
+        check_dice_used(m)

@@ -304,20 +304,6 @@ def test_8_0_difficulty_sets_the_japanese_deal(deal: int) -> None:
 
 
 # -- 6.0 Special Landing Phase -------------------------------------------------------------------
-def test_6_0_special_landing_three_dice_and_ones_count_for_nothing() -> None:
-    """6.0 Special Landing Phase: 3 dice against each USMC beach adjacent to a Japanese
-    position, no beach bonus die, 1s no result (even double 1s), 2s cancel 6s."""
-    from tabletop.games.iwo_1945.setup import special_landing
-
-    m = board(**{"3_3": ("green_beach", 12), "3_9": ("red_beach", 12), "4_23": ("blue_beach", 12)})
-    put_japanese(m, "the_neck", 3)
-    script(m, [1, 1, 6, 6, 2, 5])
-    drive(m, special_landing(m))
-    assert len(P.regiment_markers(m, "3/3")) == 2 and P.japanese_at(m, "the_neck")
-    assert P.cohesion(m, "3/9") == 11 and len(P.regiment_markers(m, "3/9")) == 3
-    assert P.cohesion(m, "4/23") == 12  # Blue beach is adjacent to no Japanese position
-
-
 def test_6_0_landing_dice_option_rolls_four() -> None:
     """6.0 vs 10.0: option landing_dice=4 rolls four dice a beach (the example's reading)."""
     m = new_match(landing_dice=4)
@@ -470,18 +456,6 @@ def test_6_0_rerolls_cost_cohesion_and_end_at_1() -> None:
     seen = decisions_of(m, attacks.attack(m, "3/9", "the_neck"), [6, "roll"])
     assert P.cohesion(m, "3/9") == 1
     assert all(d.kind != "attack_dice" for d in seen[2:])
-
-
-def test_6_0_advance_and_one_follower() -> None:
-    """6.0 Advance: the attacker clearing a position may advance at no cost; one non-exhausted
-    regiment adjacent to the position it left may follow, also at no cost; no chain."""
-    m = board(**{"5_28": ("turkey_knob", 10), "4_23": ("blue_beach", 10)})
-    put_japanese(m, "airfield_3", 1)
-    script(m, [6, 6, 4, 4, 4])
-    drive(m, attacks.attack(m, "5/28", "airfield_3"), ["stop", "advance", "4/23"])
-    assert P.regiment_pos(m, "5/28") == "airfield_3" and P.regiment_pos(m, "4/23") == "turkey_knob"
-    assert P.cohesion(m, "5/28") == 9 and P.cohesion(m, "4/23") == 10
-    assert P.control(m, "airfield_3") == P.USMC
 
 
 # -- 6.0 Japanese turn -------------------------------------------------------------------------

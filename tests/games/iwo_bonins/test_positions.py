@@ -150,3 +150,27 @@ def test_solitaire_japanese_units_move_only_to_redeploy_or_banzai_15_1() -> None
     assert m.state.turn == 5 and m.state.phase == "us_move_1"  # both Japanese phases ran
     assert m.state.pieces["309"].location == "2213"
     assert not [e for e in m.log if e.kind in ("banzai_combat", "move") and e.data.get("unit") == "309"]
+
+
+def test_position_variables_are_the_rules_values_3_3_5_1_7() -> None:
+    """3.3 the beachhead is east or west; 5.1.7 the weather Clear or Storm; 11.4 at most the
+    three regiments of the 3rd Division committed."""
+    for bad, message in (({"beachhead": "north"}, "3.3: vars.beachhead"),
+                         ({"beachhead": "east", "weather": "Fog"}, "5.1.7: vars.weather"),
+                         ({"beachhead": "east", "reserves_committed": 4}, "11.4")):
+        with pytest.raises(PositionError, match=message):
+            start(GAME, **{**ATTACK, "vars": bad})
+
+
+def test_an_edit_before_the_beachhead_choice_3_2_3_3() -> None:
+    """3.2, 3.3: an edit at the very first decision (the set-up's shuffle is the set-up's,
+    not the flow's) restarts the flow from the edited set-up: the beachhead is asked again."""
+    from tabletop.core.match import Match
+
+    m = Match(GAME, seed=4)
+    with m.edit() as state:
+        state.pieces.move("309", c.CONTAINER)
+        c.dig_in(state.pieces["309"])
+    assert m.pending is not None and m.pending.section == "3.3"
+    assert m.state.pieces["309"].location == c.CONTAINER
+    assert m.restart().state_hash() == m.state_hash()  # the record starts from the edit

@@ -59,17 +59,6 @@ def test_crt_line_and_differential_9_1() -> None:
     assert texts(m, "reveal")[0].startswith("9.1: the defender in 2213 is 309")
 
 
-def test_d2_eliminates_and_advance_9_2_1_and_9_4() -> None:
-    """9.2.1 D2, 1-2: the defender is eliminated; 9.4: one attacking unit (with its support
-    unit, 12.2) may advance into the hex, by choice."""
-    m, d, groups = attack_setup()
-    script(m, [roll_for(DIFF, "clear", "D2"), 1])  # D2; CRMT roll 1: De+AA
-    drive(K.resolve_attack(m, d, groups), ["2212"])
-    assert d.location == c.CONTAINER
-    assert {p.location for p in groups["2212"]} == {"2213"}
-    assert texts(m, "advance")[0].startswith("9.4:")
-
-
 def test_d2_high_costs_a_step_and_redeploys_9_2_1() -> None:
     """9.2.1 D2, 3-6: the attacker loses a step (the player picks which) and the defender
     redeploys (15.3); the attacker may advance into the emptied hex."""
