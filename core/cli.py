@@ -1,4 +1,5 @@
-"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, report, validate.
+"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, report,
+rules, validate, schema.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 """
@@ -242,10 +243,13 @@ def _common_play_options(f: Any) -> Any:
 @click.option("--scenario", default=None, help="Scenario id (see tabletop info).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
+@click.option("--position", "position_path", type=click.Path(dir_okay=False), default=None,
+              help="Start from this position file (YAML/JSON; it names scenario and options).")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
-         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, save_for: tuple[str, ...],
-         log_path: str | None, log_for: str | None, as_json: bool) -> None:
+         position_path: str | None, agent_specs: tuple[str, ...], auto: bool,
+         save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
+         log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
     if not game.info.playable:
@@ -253,15 +257,37 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
     side_saves = _side_saves(game, save_for)
+    if position_path is not None:
+        match = _match_from_position(game, position_path, scenario=scenario, seed=seed,
+                                     options=option_pairs)
+        seed = match.seed
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
             click.echo(f"seed {seed}")
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
-    match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
+    if position_path is None:
+        match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
     completed = _run(match, agents, save=save_path, quiet=as_json)
     _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
             save_for=side_saves)
+
+
+def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: int | None,
+                         options: Sequence[str]) -> Match:
+    """``play --position``: the match from a position file (its seed replaced by --seed)."""
+    from .position import PositionError, load_position
+
+    if scenario is not None or options:
+        raise TabletopError("--position names the scenario and options itself; drop "
+                            "--scenario and --option")
+    position = load_position(path)
+    if position.game != game.info.id:
+        raise PositionError(f"{path}: game: the position is for {position.game!r}, not "
+                            f"{game.info.id!r}")
+    if seed is not None:
+        position = position.model_copy(update={"seed": seed})
+    return Match.from_position(game, position, source=path)
 
 
 @cli.command()
@@ -454,6 +480,37 @@ def report(rows_file: str, output: str, plots_dir: str | None, plot_format: str)
 
     _check_outputs(output=output)
     for line in write_report(rows_file, output, plots_dir=plots_dir, plot_format=plot_format):
+        click.echo(line)
+
+
+@cli.command("rules")
+@click.argument("game_name", metavar="GAME")
+@click.option("--tests", "tests_dir", type=click.Path(file_okay=False), default=None,
+              help="The game's tests folder (default: tests/games/GAME of the source tree).")
+@click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool) -> None:
+    """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it."""
+    from .coverage import coverage, find_tests_dir, render
+
+    game = load_game(game_name)
+    module = sys.modules.get(type(game).__module__)
+    code_dir = Path(getattr(module, "__file__", "") or ".").parent
+    if not (code_dir / "data" / "sections.yaml").is_file():
+        raise TabletopError(f"game {game.info.id} ships no data/sections.yaml: no list of its "
+                            "rulebook's sections to cover")
+    tests = Path(tests_dir) if tests_dir else find_tests_dir(code_dir, game.info.id)
+    rows, found = coverage(code_dir, tests)
+    if as_json:
+        click.echo(json.dumps({"game": game.info.id, "tests": str(tests) if tests else None,
+                               "sections": [{"id": r.id, "title": r.title, "hooks": list(r.hooks),
+                                             "tests": list(r.tests), "no_hook": r.no_hook,
+                                             "no_test": r.no_test, "flags": r.flags}
+                                            for r in rows],
+                               "unknown_citations": found.unknown}, indent=1))
+        return
+    title = f"{game.info.id} — {game.info.title}: rule coverage (tests: {tests or 'not found'})"
+    for line in render(title, rows, found, tests_known=tests is not None, verbose=verbose):
         click.echo(line)
 
 
