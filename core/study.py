@@ -4,8 +4,8 @@ processes or on a Dask cluster, with the same rows whatever plays them.
 A :class:`Study` is a game, a scenario, a run of seeds and one or more :class:`Setting`\\ s
 (game options and the bot of each side); every setting plays the same seeds, so settings are
 compared game by game. The work is cut into :class:`Chunk`\\ s of consecutive seeds of one
-setting (a few dozen games, not one task a game), interleaved across settings so that a study
-stopped early still has paired games. :func:`play_game` is the one place a game of a study is
+setting (up to 20 games by default, not one task a game), interleaved across settings so that
+a study stopped early still has paired games. :func:`play_game` is the one place a game of a study is
 played and turned into its row; every runner calls it, which is why the rows are identical
 game for game whether the study ran sequentially (``jobs=1``), in a pool of local processes
 (``jobs=N``) or on a Dask scheduler (``scheduler=ADDRESS``). A pool whose worker dies is

@@ -73,6 +73,17 @@ def test_json_gives_every_statistic(capsys: pytest.CaptureFixture[str]) -> None:
     assert "results" not in data  # the one-setting fields are for one setting only
 
 
+def test_an_agent_sweep_compares_bots_on_the_same_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    """--agent SIDE=a,b: one setting a bot, the same seeds; a bot that never holds (first: always
+    roll) wins less often than the random one, by an interval that excludes zero."""
+    code, out, _ = run(capsys, "simulate", PIG, "-n", "30", "--agent", "A=random,first", "--json")
+    data = json.loads(out)
+    assert code == 0 and [s["setting"] for s in data["settings"]] == ["A=random", "A=first"]
+    assert [s["agents"]["A"] for s in data["settings"]] == ["random", "first"]
+    diff = data["comparisons"][0]["win_rate"]["A"]
+    assert diff["difference"] < 0 and diff["excludes_zero"] and diff["ci95"][1] < 0
+
+
 def test_sweep_arguments_are_checked_before_play(capsys: pytest.CaptureFixture[str]) -> None:
     """Bad sweep arguments: one line each, exit 2, nothing played."""
     for args, fragment in (
