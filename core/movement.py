@@ -41,7 +41,7 @@ class MoveCosts:
     itself a cost function, ``costs(a, b)``, so games can price a single step with it too.
     """
 
-    __slots__ = ("_cross", "_enter", "hexmap")
+    __slots__ = ("_cross", "_enter", "_steps", "hexmap")
 
     def __init__(self, hexmap: HexMap,
                  enter: Mapping[Hex, float | None] | Callable[[Hex], float | None],
@@ -51,6 +51,7 @@ class MoveCosts:
         self._enter: list[float] = [_price(get(h), h, hexmap) for h in hexmap.hexes()]
         # Six slots per hex, one per direction; a hexside is written on both of its hexes.
         self._cross: list[float] = [0] * (6 * len(hexmap))
+        self._steps: list[tuple[tuple[int, int, float, float], ...]] | None = None
         if cross:
             self._set_cross(cross)
 
@@ -93,6 +94,7 @@ class MoveCosts:
         new.hexmap = self.hexmap
         new._enter = list(self._enter)
         new._cross = list(self._cross)
+        new._steps = None
         for h, c in (enter or {}).items():
             new._enter[self.hexmap.index(h)] = _price(c, h, self.hexmap)
         if cross:
@@ -105,7 +107,19 @@ class MoveCosts:
         c = self._enter[self.hexmap.index(b)] + self._cross[6 * i + direction_to(a, b)]
         return None if c == _INF else c
 
+    def steps(self) -> list[tuple[tuple[int, int, float, float], ...]]:
+        """Per hex index, its allowed steps ``(direction, neighbour index, entry cost, hexside
+        extra)``, built once (the inner loop of :func:`reachable` reads nothing else)."""
+        if self._steps is None:
+            enter, cross = self._enter, self._cross
+            self._steps = [
+                tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
+                      if enter[j] < _INF and cross[6 * i + d] < _INF)
+                for i, row in enumerate(self.hexmap.adjacency)]
+        return self._steps
+
     def _set_cross(self, cross: Mapping[HexSide, float | None]) -> None:
+        self._steps = None
         m = self.hexmap
         for side, extra in cross.items():
             c = _price(extra, side, m)
@@ -260,6 +274,9 @@ def reachable(
     blocked_from_zoc = _ENEMY | (0 if zoc_to_zoc else _EZOC)
 
     limited = max_hexes is not None
+    if not limited and isinstance(cost, MoveCosts):
+        return _reachable_fast(hexmap, start, start_i, allowance, cost, flags,
+                               blocked_from_zoc, can_end, minimum_move)
     last = max_hexes if max_hexes is not None else n
     # A search state is a hex, or with a hex limit a (hex, hexes moved) pair, as one int.
     stride = last + 1 if limited else 1
@@ -346,6 +363,70 @@ def reachable(
             key = end_key[i]
             ends[h] = (best_cost[key], key)
     return Reach(hexmap, start, ends, parent, stride)
+
+
+def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, cost: MoveCosts,
+                    flags: bytearray, blocked_from_zoc: int, can_end: Callable[[Hex], bool] | None,
+                    minimum_move: bool) -> Reach:
+    """:func:`reachable` without a hex limit and with :class:`MoveCosts`: the same search on
+    plain per-hex states (the first settlement of a hex is final), the same answers."""
+    n = len(hexmap)
+    limit = allowance if allowance < _INF else sys.float_info.max
+    best_cost: list[float] = [_INF] * n
+    best_k: list[int] = [n] * n
+    parent: list[int] = [-1] * n
+    done = bytearray(n)
+    settled: list[int] = []
+    steps = cost.steps()
+    best_cost[start_i] = 0
+    best_k[start_i] = 0
+    heap: list[tuple[float, int, int]] = [(0, 0, start_i)]
+    pop, push = heappop, heappush
+    while heap:
+        c, k, i = pop(heap)
+        if done[i]:
+            continue  # superseded: the hex was settled by a cheaper (or shorter) arrival
+        done[i] = 1
+        settled.append(i)
+        fi = flags[i]
+        if fi & _STOP:
+            continue
+        blocked = blocked_from_zoc if fi & _EZOC else _ENEMY
+        k1 = k + 1
+        for _, j, e, x in steps[i]:
+            if done[j] or flags[j] & blocked:
+                continue
+            nc = c + e + x
+            if nc > limit:
+                continue
+            b = best_cost[j]
+            if nc < b or (nc == b and k1 < best_k[j]):
+                best_cost[j] = nc
+                best_k[j] = k1
+                parent[j] = i
+                push(heap, (nc, k1, j))
+
+    hexes = hexmap.hexes()
+    if minimum_move and allowance > 0:
+        blocked = blocked_from_zoc if flags[start_i] & _EZOC else _ENEMY
+        for _, j in hexmap.adjacency[start_i]:
+            if done[j] or flags[j] & blocked:
+                continue
+            step = cost(hexes[start_i], hexes[j])
+            if step is None:
+                continue
+            best_cost[j] = step
+            parent[j] = start_i
+            done[j] = 1
+            settled.append(j)
+
+    settled.sort()
+    ends: dict[Hex, tuple[float, int]] = {}
+    for i in settled:
+        h = hexes[i]
+        if i != start_i and (can_end is None or can_end(h)):
+            ends[h] = (best_cost[i], i)
+    return Reach(hexmap, start, ends, parent, 1)
 
 
 def adjacent_hexes(hexmap: HexMap, hexes: Iterable[Hex]) -> frozenset[Hex]:

@@ -53,22 +53,41 @@ class _Seen:
     jp_known: dict[str, dict[str, Any]]  # hex -> face-up Japanese piece
     vars: dict[str, Any]
     turn: int
-    memo: dict[tuple[str, str], Any] = field(default_factory=dict)  # per-view caches of the bot
+    #: the bot's caches of what depends only on the Japanese hexes and on Suribachi's fall
+    #: (distances to the targets, engagement): shared by consecutive views that agree on both
+    memo: dict[tuple[str, str], Any] = field(default_factory=dict)
+    _us_at: dict[str, list[dict[str, Any]]] | None = None
+
+    def us_at(self, hid: str) -> list[dict[str, Any]]:
+        """The US pieces in a place, in the view's order."""
+        if self._us_at is None:
+            at: dict[str, list[dict[str, Any]]] = {}
+            for p in self.us.values():
+                at.setdefault(p["location"], []).append(p)
+            self._us_at = at
+        return self._us_at.get(hid, [])
+
+    def memo_key(self) -> tuple[frozenset[str], bool]:
+        """What :attr:`memo` depends on."""
+        return frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI))
 
 
 def _read(view: dict[str, JSON]) -> _Seen:
     us: dict[str, dict[str, Any]] = {}
     jp_hexes: set[str] = set()
     known: dict[str, dict[str, Any]] = {}
+    is_hex = c.is_hex
     for p in view["pieces"]:  # type: ignore[union-attr,unused-ignore]
         assert isinstance(p, dict)
-        loc = str(p.get("location", ""))
-        if p.get("side") == c.US:
+        side = p.get("side")
+        if side == c.US:
             us[str(p["id"])] = p
-        elif p.get("side") == c.JAPAN and c.is_hex(loc):
-            jp_hexes.add(loc)
-            if p.get("kind") != "hidden" and p.get("face") == "front":
-                known[loc] = p
+        elif side == c.JAPAN:
+            loc = str(p.get("location", ""))
+            if is_hex(loc):
+                jp_hexes.add(loc)
+                if p.get("kind") != "hidden" and p.get("face") == "front":
+                    known[loc] = p
     return _Seen(us, jp_hexes, known, dict(view["vars"]), int(view["turn"]))  # type: ignore[arg-type,unused-ignore]
 
 
@@ -91,16 +110,22 @@ class USHeuristic:
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
+    _memo: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
 
     def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
-        seen = _read(view)
-        key = (seen.turn, str(view.get("phase")))
+        key = (int(view["turn"]), str(view.get("phase")))  # type: ignore[call-overload,unused-ignore]
         if key != self._skip_key:
             self._skip, self._skip_key = set(), key
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
+        seen = _read(view)
+        memo_key = seen.memo_key()
+        if memo_key == self._memo[0]:
+            seen.memo = self._memo[1]
+        else:
+            self._memo = (memo_key, seen.memo)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
@@ -189,7 +214,7 @@ class USHeuristic:
     def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
                unit: dict[str, Any]) -> float:
         s = -self._target_distance(seen, hid)
-        others = [p for p in seen.us.values() if p["location"] == hid and p["id"] != unit["id"]]
+        others = [p for p in seen.us_at(hid) if p["id"] != unit["id"]]
         if self._engaged(seen, hid):
             s += self.tuning.engaged_bonus
         if is_support and any(p["kind"] == "marine" for p in others):
@@ -204,7 +229,7 @@ class USHeuristic:
 
         def rank(v: JSON) -> tuple[float, str]:
             hid = str(v)
-            here = [p for p in seen.us.values() if p["location"] == hid]
+            here = seen.us_at(hid)
             lone_marine = len(here) == 1 and here[0]["kind"] == "marine"
             crowd = -2 if support and lone_marine else len(here)
             return (crowd + 0.1 * self._target_distance(seen, hid), hid)

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
@@ -44,6 +44,7 @@ EFFECT_NAMES: dict[str, str] = {
 
 # -- who may attack whom ----------------------------------------------------------------
 
+@cache
 def tanks_may_attack(hex_id: str) -> bool:
     """9.0, 12.3: US tanks may not attack defenders in ravine, mountain or mine hexes."""
     comp = c.components()
@@ -54,21 +55,34 @@ def attacking_units(match: Match, hex_id: str, defender_hex: str) -> list[Piece]
     """9.0, 11.3, 12.2, 12.3: the units of a hex that attack together: on a landing beach
     only the top unit; elsewhere every unit (support units belong to their stack); tanks not
     against ravine, mountain or mine; none that attacked already this phase."""
+    return _attacking(match, hex_id, c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD)),
+                      set(match.state.vars[c.V_ATTACKERS]), tanks_may_attack(defender_hex))
+
+
+def _attacking(match: Match, hex_id: str, beach: tuple[str, ...], done: set[str],
+               tanks_ok: bool) -> list[Piece]:
+    """:func:`attacking_units` with what does not depend on the hex worked out once."""
     us = c.units_at(match, hex_id, c.US)
-    if hex_id in c.landing_beach_hexes(match):
+    if not us:
+        return us
+    if hex_id in beach:
         us = us[:1]
-    done = set(match.state.vars[c.V_ATTACKERS])
-    tanks_ok = tanks_may_attack(defender_hex)
     return [p for p in us if p.id not in done and (tanks_ok or not c.is_tank(p))]
 
 
 def attacker_hexes(match: Match, defender_hex: str) -> dict[str, list[Piece]]:
     """9.0: the adjacent hexes with units that may attack the defender hex."""
-    m = c.components().map
+    beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
+    done = set(match.state.vars[c.V_ATTACKERS])
+    return _attacker_hexes(match, defender_hex, beach, done)
+
+
+def _attacker_hexes(match: Match, defender_hex: str, beach: tuple[str, ...],
+                    done: set[str]) -> dict[str, list[Piece]]:
+    tanks_ok = tanks_may_attack(defender_hex)
     out = {}
-    for n in m.neighbors(m.hex(defender_hex)):
-        hid = m.label(n)
-        units = attacking_units(match, hid, defender_hex)
+    for hid in c.components().map.neighbor_ids(defender_hex):
+        units = _attacking(match, hid, beach, done, tanks_ok)
         if units:
             out[hid] = units
     return out
@@ -77,8 +91,10 @@ def attacker_hexes(match: Match, defender_hex: str) -> dict[str, list[Piece]]:
 def defenders(match: Match) -> list[Piece]:
     """9.0: the Japanese units not yet attacked this phase with a US unit able to attack."""
     done = set(match.state.vars[c.V_ATTACKED])
+    beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
+    attackers = set(match.state.vars[c.V_ATTACKERS])
     return [p for p in c.units(match, c.JAPAN)
-            if p.id not in done and attacker_hexes(match, p.location)]
+            if p.id not in done and _attacker_hexes(match, p.location, beach, attackers)]
 
 
 # -- exact odds --------------------------------------------------------------------------
@@ -99,8 +115,8 @@ def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
                             c.printed(p, "attack") if support.is_anti_tank(p) else None)
     if not c.is_dug_in(defender):
         return Counter([kind(defender)])
-    unknown = [p for p in match.state.pieces if p.side == c.JAPAN
-               and ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
+    unknown = [p for p in match.state.pieces.select(side=c.JAPAN)
+               if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
     return Counter(kind(p) for p in unknown)
 
 
@@ -118,24 +134,35 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
                   kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
                   suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
-    kinds = dict(kind_items)
-    comp = c.components()
-    crt, crmt = comp.tables["crt"], comp.tables["crmt"]
-    total_w = sum(kinds.values())
+    total_w = sum(weight for _, weight in kind_items)
     odds: dict[str, Fraction] = {}
-    for kind, weight in kinds.items():
+    for kind, weight in kind_items:
         for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
             diff = attack - sum(tank_attacks) + kept - kind.defense
-            for roll in range(1, 7):
-                res = crt.lookup(diff, roll, line=line)
-                cell = crmt.lookup(CRMT_COLUMN, res)
-                for branch in parse_outcome(cell):
-                    p = Fraction(weight, total_w) * p_kept * Fraction(1, 6) * \
-                        Fraction(branch.high - branch.low + 1, 6)
-                    for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
-                        for e in eff_set:
-                            odds[e] = odds.get(e, Fraction(0)) + p * p_eff
+            p = Fraction(weight, total_w) * p_kept
+            for e, p_e in _differential_odds(diff, line, suppress, suribachi):
+                odds[e] = odds.get(e, Fraction(0)) + p * p_e
     return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
+
+
+@lru_cache(maxsize=4096)
+def _differential_odds(diff: int, line: str, suppress: Fraction,
+                       suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+    """9.1, 9.2.1, 8.3b, 17.0: the exact chance of each effect at one differential (the CRT
+    roll, the CRMT's second roll, suppression). Exact fractions, so the attack's odds are the
+    same however the sum over defenders and tank rolls is grouped."""
+    comp = c.components()
+    crt, crmt = comp.tables["crt"], comp.tables["crmt"]
+    odds: dict[str, Fraction] = {}
+    for roll in range(1, 7):
+        res = crt.lookup(diff, roll, line=line)
+        cell = crmt.lookup(CRMT_COLUMN, res)
+        for branch in parse_outcome(cell):
+            p = Fraction(1, 6) * Fraction(branch.high - branch.low + 1, 6)
+            for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
+                for e in eff_set:
+                    odds[e] = odds.get(e, Fraction(0)) + p * p_eff
+    return tuple(odds.items())
 
 
 def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:
@@ -184,11 +211,14 @@ def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON
 
 
 def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
-                suppress: Fraction = Fraction(0)) -> tuple[str, dict[str, Fraction]]:
-    """The differential and exact odds of an attack as the US player may know them."""
+                suppress: Fraction = Fraction(0),
+                kinds: Counter[DefenderKind] | None = None) -> tuple[str, dict[str, Fraction]]:
+    """The differential and exact odds of an attack as the US player may know them
+    (``kinds``: :func:`defender_kinds`, when the caller has them for this position)."""
     hex_id = defender.location
     line = c.crt_line(hex_id)
-    kinds = defender_kinds(match, defender)
+    if kinds is None:
+        kinds = defender_kinds(match, defender)
     attack = support.combined_attack(units, set())
     tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
     odds = outcome_odds(attack, tanks, line, kinds, suppress=suppress,
@@ -275,14 +305,15 @@ def choose_attackers(match: Match, defender: Piece, *,
         avail = attacker_hexes(match, hex_id)
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
+        kinds = defender_kinds(match, defender)  # one position for every option of this decision
         if units:
-            info, odds = attack_odds(match, defender, units)
+            info, odds = attack_odds(match, defender, units, kinds=kinds)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
                                   info, odds_detail(units, odds)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, odds = attack_odds(match, defender, units + us)
+            info, odds = attack_odds(match, defender, units + us, kinds=kinds)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
                                   odds_detail(units + us, odds)))
@@ -307,8 +338,9 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     all_units = [p for us in groups.values() for p in us]
     q = us_bombardment.suppress_chance(match)
     options = []
+    kinds = defender_kinds(match, defender)
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
-        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k)
+        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k, kinds=kinds)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
     return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
                                  f"({left} left)?", "8.2", options,

@@ -98,8 +98,8 @@ def is_hex(location: str) -> bool:
 
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
     """A side's units (not markers), on the map only by default, in registry order."""
-    return [p for p in match.state.pieces
-            if p.side == side and (not on_map or is_hex(p.location))]
+    of_side = match.state.pieces.select(side=side)
+    return [p for p in of_side if is_hex(p.location)] if on_map else of_side
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
