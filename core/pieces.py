@@ -72,7 +72,7 @@ class Pieces:
     same order as a scan would give them: registry (insertion) order, or stack order.
     """
 
-    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_order")
+    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_order")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
         self._by_id: dict[str, Piece] = {}
@@ -80,6 +80,8 @@ class Pieces:
         self._at: dict[str, list[Piece]] = {}  # place -> its stack, top first
         self._by_kind: dict[str, list[Piece]] = {}  # kind -> pieces in registry order
         self._by_side: dict[str, list[Piece]] = {}  # side -> pieces in registry order
+        # (kind, attribute) -> attribute value -> pieces: see by_attr; dropped by _register
+        self._groups: dict[tuple[str, str], dict[Any, tuple[Piece, ...]]] = {}
         for p in pieces:
             self.add(p)
 
@@ -89,6 +91,7 @@ class Pieces:
         self._by_id[piece.id] = piece
         self._by_kind.setdefault(piece.kind, []).append(piece)
         self._by_side.setdefault(piece.side, []).append(piece)
+        self._groups.clear()
 
     def add(self, piece: Piece) -> Piece:
         """Put a new piece on the table at its ``location`` (bottom of any stack)."""
@@ -192,6 +195,19 @@ class Pieces:
             return list(self._by_side.get(side, ()))
         return list(self._by_id.values())
 
+    def by_attr(self, kind: str, key: str) -> dict[Any, tuple[Piece, ...]]:
+        """The pieces of a kind grouped by the value of an attribute the game fixes at set-up
+        (a marker's regiment, a unit's division), each group in registry order. Built on the
+        first call and kept until a piece is added; the caller must not change it.
+        :meth:`check` reports a piece whose attribute changed since."""
+        groups = self._groups.get((kind, key))
+        if groups is None:
+            lists: dict[Any, list[Piece]] = {}
+            for p in self._by_kind.get(kind, ()):
+                lists.setdefault(p.attrs.get(key), []).append(p)
+            groups = self._groups[(kind, key)] = {v: tuple(ps) for v, ps in lists.items()}
+        return groups
+
     def places_of(self, side: str) -> set[str]:
         """The places holding at least one piece of a side."""
         return {p.location for p in self._by_side.get(side, ())}
@@ -241,6 +257,10 @@ class Pieces:
         for side, pieces in self._by_side.items():
             problems.extend(f"piece {p.id} changed its side from {side!r} to {p.side!r}"
                             for p in pieces if p.side != side)
+        for (_, key), groups in self._groups.items():
+            problems.extend(f"piece {p.id} changed its {key!r} from {value!r} to {p.attrs.get(key)!r} "
+                            f"(grouped by it)" for value, ps in groups.items() for p in ps
+                            if p.attrs.get(key) != value)
         return problems
 
 

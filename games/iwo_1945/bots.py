@@ -49,30 +49,47 @@ def _stop_value(s: tuple[int, int, int, int], need: int) -> float:
     return min(need, n5 // 2 + n6 // 2) - 1.0 * (n1 // 2) - 0.3 * (n2 // 2)
 
 
+_VALUES: dict[tuple[tuple[int, int, int, int], int, float, int],
+              tuple[float, tuple[int, int, int, int] | None]] = {}
+"""The memo of :func:`_value` (a pure function of its arguments; the state space is small)."""
+
+
 @cache
+def _settled(k: int) -> tuple[tuple[int, int, int, int, float], ...]:
+    """:func:`_outcomes` as (1s, 2s, 5s, 6s, chance): the 4s never count."""
+    return tuple((comp[0], comp[1], comp[3], comp[4], p) for comp, p in _outcomes(k))
+
+
 def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
            ) -> tuple[float, tuple[int, int, int, int] | None]:
     """6.0 attack dice: the best value of dice (counts of 1, 2, 5, 6) with ``depth`` rerolls
     left, each costing ``lam`` (a Japanese marker = 1, a USMC marker = -1)."""
+    key = (s, need, lam, depth)
+    known = _VALUES.get(key)
+    if known is not None:
+        return known
     best, act = _stop_value(s, need), None
-    if depth == 0:
-        return best, act
-    n1, n2, n5, n6 = s
-    for r1 in {0, n1}:
-        for r2 in {0, n2}:
-            for r5 in {0, n5 % 2, n5}:
-                for r6 in {0, n6 % 2, n6}:
-                    k = r1 + r2 + r5 + r6
-                    if k == 0:
-                        continue
-                    base = (n1 - r1, n2 - r2, n5 - r5, n6 - r6)
-                    ev = -lam
-                    for comp, p in _outcomes(k):
-                        ns = (base[0] + comp[0], base[1] + comp[1], base[2] + comp[3],
-                              base[3] + comp[4])
-                        ev += p * _value(ns, need, lam, depth - 1)[0]
-                    if ev > best + 1e-9:
-                        best, act = ev, (r1, r2, r5, r6)
+    if depth > 0:
+        n1, n2, n5, n6 = s
+        below = depth - 1
+        values = _VALUES
+        for r1 in {0, n1}:
+            for r2 in {0, n2}:
+                for r5 in {0, n5 % 2, n5}:
+                    for r6 in {0, n6 % 2, n6}:
+                        k = r1 + r2 + r5 + r6
+                        if k == 0:
+                            continue
+                        b1, b2, b5, b6 = n1 - r1, n2 - r2, n5 - r5, n6 - r6
+                        ev = -lam
+                        # the same sum in the same order as a plain loop: the same floats
+                        for c1, c2, c5, c6, p in _settled(k):
+                            ns = (b1 + c1, b2 + c2, b5 + c5, b6 + c6)
+                            v = values.get((ns, need, lam, below))
+                            ev += p * (v if v is not None else _value(ns, need, lam, below))[0]
+                        if ev > best + 1e-9:
+                            best, act = ev, (r1, r2, r5, r6)
+    _VALUES[key] = (best, act)
     return best, act
 
 

@@ -147,8 +147,8 @@ def regiment_ids() -> list[str]:
 
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
-    return [p for p in m.state.pieces.select(kind="marine")
-            if p.attrs["regiment"] == rid and p.location != USMC_ELIMINATED]
+    return [p for p in m.state.pieces.by_attr("marine", "regiment").get(rid, ())
+            if p.location != USMC_ELIMINATED]
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:
