@@ -365,6 +365,43 @@ def reachable(
     return Reach(hexmap, start, ends, parent, stride)
 
 
+def can_move(
+    hexmap: HexMap,
+    start: Hex,
+    allowance: float,
+    cost: MoveCosts | CostFn,
+    *,
+    enemy: Collection[Hex] = (),
+    ezoc: Collection[Hex] = (),
+    zoc_stops: bool = True,
+    zoc_to_zoc: bool = True,
+    must_stop: Collection[Hex] = (),
+    can_end: Callable[[Hex], bool] | None = None,
+    max_hexes: int | None = None,
+    minimum_move: bool = False,
+) -> bool:
+    """Whether :func:`reachable` with the same arguments finds any hex: the question "may
+    this unit move at all?" asked of every unit to build a menu. Answered from the start's
+    neighbours when one of them is a legal first step and a legal end (the usual case);
+    otherwise by the whole search."""
+    if max_hexes is not None and max_hexes < 0:
+        raise MoveError(f"max_hexes must not be negative, got {max_hexes}")
+    if max_hexes != 0 and allowance >= 0:
+        from_ezoc = not zoc_to_zoc and start in ezoc
+        limit = allowance if allowance < _INF else sys.float_info.max
+        for h in hexmap.neighbors(start):
+            if h in enemy or (from_ezoc and h in ezoc):
+                continue
+            step = cost(start, h)
+            if step is None or step < 0:
+                continue  # a negative cost is left to the search to report
+            if (step <= limit or (minimum_move and allowance > 0)) and (can_end is None or can_end(h)):
+                return True
+    return len(reachable(hexmap, start, allowance, cost, enemy=enemy, ezoc=ezoc, zoc_stops=zoc_stops,
+                         zoc_to_zoc=zoc_to_zoc, must_stop=must_stop, can_end=can_end,
+                         max_hexes=max_hexes, minimum_move=minimum_move)) > 0
+
+
 def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, cost: MoveCosts,
                     flags: bytearray, blocked_from_zoc: int, can_end: Callable[[Hex], bool] | None,
                     minimum_move: bool) -> Reach:

@@ -16,7 +16,7 @@ from tabletop.core.errors import TabletopError
 from tabletop.core.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, within
 from tabletop.core.hexmap import HexMap
 from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.movement import MoveCosts, MoveError, Reach, adjacent_hexes, reachable
+from tabletop.core.movement import MoveCosts, MoveError, Reach, adjacent_hexes, can_move, reachable
 
 N, NE, SE, S, SW, NW = range(6)
 COSTS = {"clear": 1, "broken": 2, "rough": 3, "heavy": 3}
@@ -508,3 +508,15 @@ def test_cost_function_and_cost_tables_agree(sc: dict[str, Any]) -> None:
         assert fast.costs == slow.costs
         assert list(fast) == list(slow)
         assert all(fast.path_to(h) == slow.path_to(h) for h in fast)
+
+
+@given(scenarios(), st.booleans())
+def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_move: bool) -> None:
+    """can_move answers exactly whether reachable finds a hex, by either cost form."""
+    costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
+    for cost in (costs, lambda a, b: costs(a, b)):
+        reach = run(sc, cost, minimum_move=minimum_move)
+        assert can_move(sc["m"], sc["start"], sc["allowance"], cost, enemy=sc["enemy"],
+                        ezoc=sc["ezoc"], zoc_stops=sc["zoc_stops"], zoc_to_zoc=sc["zoc_to_zoc"],
+                        must_stop=sc["must_stop"], can_end=sc["can_end"].__contains__,
+                        max_hexes=sc["max_hexes"], minimum_move=minimum_move) == (len(reach) > 0)
