@@ -16,3 +16,10 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, max_examples=200)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The parsed-YAML cache (core.data) goes to a scratch folder for the test session, never to
+# the user's cache; tests of the cache itself point it elsewhere.
+if "TABLETOP_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["TABLETOP_CACHE_DIR"] = tempfile.mkdtemp(prefix="tabletop-test-cache-")
