@@ -110,14 +110,15 @@ class DefenderKind:
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     """14.2: a dug-in defender may be any unit the US cannot see (the face-down units on the
     map and those in the container), weighted equally; a face-up one is itself."""
-    def kind(p: Piece) -> DefenderKind:
-        return DefenderKind(c.printed(p, "defense"),
-                            c.printed(p, "attack") if support.is_anti_tank(p) else None)
+    def kind(p: Piece) -> tuple[int, int | None]:
+        return (c.printed(p, "defense"),
+                c.printed(p, "attack") if support.is_anti_tank(p) else None)
     if not c.is_dug_in(defender):
-        return Counter([kind(defender)])
+        return Counter([DefenderKind(*kind(defender))])
     unknown = [p for p in match.state.pieces.select(side=c.JAPAN)
                if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
-    return Counter(kind(p) for p in unknown)
+    # counted as plain pairs (cheap to hash), in the order the units come
+    return Counter({DefenderKind(*k): n for k, n in Counter(kind(p) for p in unknown).items()})
 
 
 def outcome_odds(attack: int, tank_attacks: list[int], line: str,

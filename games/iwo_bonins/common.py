@@ -355,7 +355,7 @@ def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, lis
 
 def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match) -> bool:
     """6.3, 11.3, 12.1: may this group end in a hex holding these friendly units?"""
-    if hex_id in landing_beach_hexes(match):
+    if hex_id in landing_beach_hexes_of(match.state.vars.get(V_BEACHHEAD)):
         return True
     together = [*group, *there]
     if beach_colour(hex_id) is not None and match.options.get("other_beaches", "strict") == "strict":
@@ -367,7 +367,7 @@ def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match
 
 def may_stack(match: Match, group: list[Piece], hex_id: str) -> bool:
     """6.3, 11.3, 12.1: may these US units end a move or retreat in ``hex_id``?"""
-    there = [p for p in units_at(match, hex_id, US) if p not in group]
+    there = [p for p in units_at(match, hex_id, US) if all(p is not g for g in group)]
     return _may_stack(group, there, hex_id, match)
 
 
