@@ -2,7 +2,10 @@
 
 Run: python benchmarks/bench_ratio.py [--games N] [--openspiel PATH]   (prints figures only)
 
-Absolute times on a shared machine are noise; a ratio measured in the same run is not. The
+Absolute times on a shared machine are noise; a ratio measured in the same run is not. All
+times are CPU time of this process, and the yardstick is measured again before and after
+each figure, the ratio taken to the mean of those two, so load that comes and goes during
+the run moves both sides of a ratio alike. The
 yardstick is one move of OpenSpiel's pure-Python ``tic_tac_toe.py`` in random playouts
 (``legal_actions``, a random choice, ``apply_action``). OpenSpiel is an optional extra
 (``pip install -e '.[bench]'``, i.e. ``open_spiel`` from PyPI); without it, ``--openspiel``
@@ -61,38 +64,38 @@ def openspiel_per_move(game: Any, playouts: int, seed: int = 1) -> float:
     """Microseconds a move of random playouts of OpenSpiel's Python tic-tac-toe."""
     rng = random.Random(seed)
     moves = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(playouts):
         state = game.new_initial_state()
         while not state.is_terminal():
             actions = state.legal_actions()
             state.apply_action(actions[rng.randrange(len(actions))])
             moves += 1
-    return (time.perf_counter() - t0) / moves * 1e6
+    return (time.process_time() - t0) / moves * 1e6
 
 
 def ours_decide_loop(game: Game, playouts: int, seed: int = 1) -> float:
     """Microseconds a move of random playouts of our tic-tac-toe through ``Match.decide_index``."""
     rng = random.Random(seed)
     moves = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(playouts):
         match = Match(game, seed=seed)
         while match.pending is not None:
             match.decide_index(rng.randrange(len(match.pending.options)))
             moves += 1
-    return (time.perf_counter() - t0) / moves * 1e6
+    return (time.process_time() - t0) / moves * 1e6
 
 
 def ours_run(game: Game, playouts: int, seed: int = 1) -> float:
     """Microseconds a move of our tic-tac-toe through ``Match.run`` with random agents (views)."""
     moves = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for n in range(playouts):
         match = Match(game, seed=seed)
         match.run({s: make_agent(game, s, "random", seed + n) for s in game.info.players})
         moves += len(match.decisions)
-    return (time.perf_counter() - t0) / moves * 1e6
+    return (time.process_time() - t0) / moves * 1e6
 
 
 def whole_games(game: Game, games: int) -> tuple[float, int]:
@@ -106,10 +109,10 @@ def whole_games(game: Game, games: int) -> tuple[float, int]:
 
     play(0)
     decisions = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for seed in range(1, games + 1):
         decisions += play(seed)
-    return (time.perf_counter() - t0) / decisions * 1e6, decisions // games
+    return (time.process_time() - t0) / decisions * 1e6, decisions // games
 
 
 def playable_games() -> list[tuple[str, str]]:
@@ -145,32 +148,35 @@ def main(argv: list[str] | None = None) -> int:
         if spiel is None:
             return None
         yardsticks.append(openspiel_per_move(spiel, args.playouts))
-        return statistics.mean(yardsticks)
+        return yardsticks[-1]
 
-    def ratio(us: float) -> str:
-        ref = yardstick()
-        return "" if ref is None else f"{us / ref:6.2f} moves"
+    def measured(fn: Callable[[], tuple[float, int]]) -> tuple[float, int, str]:
+        """(µs, length, ratio text) of one figure, bracketed by the yardstick."""
+        before = yardstick()
+        us, length = fn()
+        after = yardstick()
+        if before is None or after is None:
+            return us, length, ""
+        return us, length, f"{us / ((before + after) / 2):6.2f} moves"
 
     ttt = load_game(TICTACTOE)
-    ref = yardstick()
-    if ref is not None:
-        print(f"{'OpenSpiel Python tic-tac-toe':<34} {ref:8.1f} µs a move (the yardstick)")
-    rows: list[tuple[str, Callable[[], float]]] = [
-        ("tictactoe, decide loop", lambda: ours_decide_loop(ttt, args.playouts)),
-        ("tictactoe, Match.run + agents", lambda: ours_run(ttt, args.playouts)),
+    rows: list[tuple[str, Callable[[], tuple[float, int]]]] = [
+        ("tictactoe, decide loop", lambda: (ours_decide_loop(ttt, args.playouts), 0)),
+        ("tictactoe, Match.run + agents", lambda: (ours_run(ttt, args.playouts), 0)),
     ]
     for label, fn in rows:
-        us = fn()
-        print(f"{label:<34} {us:8.1f} µs a move      {ratio(us)}")
+        us, _, ratio = measured(fn)
+        print(f"{label:<34} {us:8.1f} µs a move      {ratio}")
     for label, name in playable_games():
-        us, length = whole_games(load_game(name), args.games)
+        game = load_game(name)
+        us, length, ratio = measured(lambda game=game: whole_games(game, args.games))  # type: ignore[misc]
         goal = GOALS.get(label)
-        goal_text = f"  (goal ≤ {goal:g})" if goal is not None and spiel is not None else ""
+        goal_text = f"  (goal ≤ {goal:g})" if goal is not None and ratio else ""
         print(f"{label + f', {length} decisions a game':<34} {us:8.1f} µs a decision "
-              f"{ratio(us)}{goal_text}")
+              f"{ratio}{goal_text}")
     if yardsticks:
-        print(f"(yardstick over the run: {min(yardsticks):.1f}–{max(yardsticks):.1f} µs a move; "
-              f"ratios use the running mean)")
+        print(f"OpenSpiel Python tic-tac-toe (the yardstick): {statistics.mean(yardsticks):.1f} µs a "
+              f"move CPU, {min(yardsticks):.1f}–{max(yardsticks):.1f} over the run")
     return 0
 
 

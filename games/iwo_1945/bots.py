@@ -106,16 +106,18 @@ class World:
 
     def __init__(self, view: dict[str, Any]) -> None:
         self.at: dict[str, list[dict[str, Any]]] = {}
+        self.exhausted: set[Any] = set()
         for p in view["pieces"]:
             self.at.setdefault(p["location"], []).append(p)
+            if p["kind"] == "exhaustion" and p["attrs"].get("regiment"):
+                self.exhausted.add(p["attrs"]["regiment"])
         self.tracks: dict[str, int] = view["tracks"]
         self.control: dict[str, str] = view["vars"]["control"]
-        self.exhausted = {p["attrs"].get("regiment") for p in view["pieces"]
-                          if p["kind"] == "exhaustion" and p["attrs"].get("regiment")}
         draw = view["decks"]["japanese"].get("draw", {})
         self.japanese_left = int(draw["count"]) if isinstance(draw, dict) else len(draw)
         hand = view["decks"]["usmc"].get("hand:USMC", [])
         self.hand = [card_id_of(c) for c in hand] if isinstance(hand, list) else []
+        self._where: dict[str, str | None] = {}
 
     def kinds(self, pos: str, kind: str) -> int:
         return sum(1 for p in self.at.get(pos, []) if p["kind"] == kind)
@@ -130,9 +132,15 @@ class World:
         return None
 
     def where(self, rid: str) -> str | None:
+        if rid not in self._where:
+            self._where[rid] = self._find(rid)
+        return self._where[rid]
+
+    def _find(self, rid: str) -> str | None:
+        board = P.position_set()
         for loc, ps in self.at.items():
-            if loc in P.positions() and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
-                                            for p in ps):
+            if loc in board and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
+                                    for p in ps):
                 return loc
         return None
 

@@ -55,9 +55,16 @@ def beaches() -> tuple[str, ...]:
     return tuple(comps().beaches())
 
 
+@lru_cache(maxsize=1)
 def positions() -> tuple[str, ...]:
     """2.0: every board position, islands (by priority) then beaches (left to right)."""
     return islands() + beaches()
+
+
+@lru_cache(maxsize=1)
+def position_set() -> frozenset[str]:
+    """2.0: every board position, for membership tests."""
+    return frozenset(positions())
 
 
 @cache
