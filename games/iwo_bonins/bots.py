@@ -13,6 +13,7 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -72,7 +73,7 @@ class _Seen:
         return frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI))
 
 
-def _read(view: dict[str, JSON]) -> _Seen:
+def _read(view: Mapping[str, JSON]) -> _Seen:
     us: dict[str, dict[str, Any]] = {}
     jp_hexes: set[str] = set()
     known: dict[str, dict[str, Any]] = {}
@@ -112,7 +113,7 @@ class USHeuristic:
     _skip_key: tuple[int, str] = (0, "")
     _memo: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
         key = (int(view["turn"]), str(view.get("phase")))  # type: ignore[call-overload,unused-ignore]
         if key != self._skip_key:
