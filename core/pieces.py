@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import JSON
+from .canonical import JSON, thaw
 from .errors import TabletopError
 
 
@@ -46,12 +46,14 @@ class Piece:
         return self.steps < self.max_steps
 
     def to_json(self) -> dict[str, JSON]:
-        """The piece as a plain JSON object."""
+        """The piece as a plain JSON object: a fresh copy, sharing no list or dict with the
+        piece (so a view may hand it to an agent as it is)."""
         return {
             "id": self.id, "kind": self.kind, "side": self.side, "name": self.name,
             "location": self.location, "face": self.face, "steps": self.steps,
-            "max_steps": self.max_steps, "values": self.values, "hidden": self.hidden,
-            "attrs": self.attrs,
+            "max_steps": self.max_steps,
+            "values": {face: dict(vals) for face, vals in self.values.items()},
+            "hidden": self.hidden, "attrs": thaw(self.attrs),
         }
 
     @classmethod
