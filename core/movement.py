@@ -26,6 +26,7 @@ _INF = math.inf
 _ENEMY = 1
 _EZOC = 2
 _STOP = 4
+_DONE = 8  # settled, in the fast path's flags
 
 
 class MoveError(TabletopError):
@@ -412,26 +413,27 @@ def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, 
     best_cost: list[float] = [_INF] * n
     best_k: list[int] = [n] * n
     parent: list[int] = [-1] * n
-    done = bytearray(n)
     settled: list[int] = []
     steps = cost.steps()
     best_cost[start_i] = 0
     best_k[start_i] = 0
     heap: list[tuple[float, int, int]] = [(0, 0, start_i)]
     pop, push = heappop, heappush
+    # a settled hex is flagged _DONE in the same table, so one lookup skips it or a blocked hex
+    from_zoc, elsewhere = blocked_from_zoc | _DONE, _ENEMY | _DONE
     while heap:
         c, k, i = pop(heap)
-        if done[i]:
-            continue  # superseded: the hex was settled by a cheaper (or shorter) arrival
-        done[i] = 1
-        settled.append(i)
         fi = flags[i]
+        if fi & _DONE:
+            continue  # superseded: the hex was settled by a cheaper (or shorter) arrival
+        flags[i] = fi | _DONE
+        settled.append(i)
         if fi & _STOP:
             continue
-        blocked = blocked_from_zoc if fi & _EZOC else _ENEMY
+        blocked = from_zoc if fi & _EZOC else elsewhere
         k1 = k + 1
         for _, j, e, x in steps[i]:
-            if done[j] or flags[j] & blocked:
+            if flags[j] & blocked:
                 continue
             nc = c + e + x
             if nc > limit:
@@ -447,14 +449,14 @@ def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, 
     if minimum_move and allowance > 0:
         blocked = blocked_from_zoc if flags[start_i] & _EZOC else _ENEMY
         for _, j in hexmap.adjacency[start_i]:
-            if done[j] or flags[j] & blocked:
+            if flags[j] & (blocked | _DONE):
                 continue
             step = cost(hexes[start_i], hexes[j])
             if step is None:
                 continue
             best_cost[j] = step
             parent[j] = start_i
-            done[j] = 1
+            flags[j] |= _DONE
             settled.append(j)
 
     settled.sort()
