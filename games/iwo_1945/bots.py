@@ -14,7 +14,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, cached_property
 from math import factorial
 from typing import Any
 
@@ -103,22 +103,57 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
 
 
 class World:
-    """The USMC view, indexed: what stands where, cohesion, exhaustion, control."""
+    """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
+    read from the view when first asked for, so a decision that needs no pieces does not have
+    the view copy them."""
 
     def __init__(self, view: Mapping[str, Any]) -> None:
-        self.at: dict[str, list[dict[str, Any]]] = {}
-        self.exhausted: set[Any] = set()
-        for p in view["pieces"]:
-            self.at.setdefault(p["location"], []).append(p)
-            if p["kind"] == "exhaustion" and p["attrs"].get("regiment"):
-                self.exhausted.add(p["attrs"]["regiment"])
-        self.tracks: dict[str, int] = view["tracks"]
-        self.control: dict[str, str] = view["vars"]["control"]
-        draw = view["decks"]["japanese"].get("draw", {})
-        self.japanese_left = int(draw["count"]) if isinstance(draw, dict) else len(draw)
-        hand = view["decks"]["usmc"].get("hand:USMC", [])
-        self.hand = [card_id_of(c) for c in hand] if isinstance(hand, list) else []
+        self._view = view
         self._where: dict[str, str | None] = {}
+
+    @cached_property
+    def _board(self) -> tuple[dict[str, list[dict[str, Any]]], set[Any]]:
+        at: dict[str, list[dict[str, Any]]] = {}
+        exhausted: set[Any] = set()
+        for p in self._view["pieces"]:
+            at.setdefault(p["location"], []).append(p)
+            if p["kind"] == "exhaustion" and p["attrs"].get("regiment"):
+                exhausted.add(p["attrs"]["regiment"])
+        return at, exhausted
+
+    @property
+    def at(self) -> dict[str, list[dict[str, Any]]]:
+        """The pieces by place, in the view's order."""
+        return self._board[0]
+
+    @property
+    def exhausted(self) -> set[Any]:
+        """The regiments marked by an exhaustion cube."""
+        return self._board[1]
+
+    @cached_property
+    def tracks(self) -> dict[str, int]:
+        """The tracks' values."""
+        tracks: dict[str, int] = self._view["tracks"]
+        return tracks
+
+    @cached_property
+    def control(self) -> dict[str, str]:
+        """Who controls each position."""
+        control: dict[str, str] = self._view["vars"]["control"]
+        return control
+
+    @cached_property
+    def japanese_left(self) -> int:
+        """Japanese cards left to draw."""
+        draw = self._view["decks"]["japanese"].get("draw", {})
+        return int(draw["count"]) if isinstance(draw, dict) else len(draw)
+
+    @cached_property
+    def hand(self) -> list[str]:
+        """The USMC hand's card ids."""
+        hand = self._view["decks"]["usmc"].get("hand:USMC", [])
+        return [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
     def kinds(self, pos: str, kind: str) -> int:
         return sum(1 for p in self.at.get(pos, []) if p["kind"] == kind)

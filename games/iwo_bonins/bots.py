@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from tabletop.core.agents import Agent, RandomAgent
@@ -45,51 +45,79 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
-@dataclass
 class _Seen:
-    """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units."""
+    """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units, the
+    visible variables, the turn. Each is read from the view when first asked for, so a
+    decision that needs none of the pieces does not have the view copy them."""
 
-    us: dict[str, dict[str, Any]]
-    jp_hexes: set[str]
-    jp_known: dict[str, dict[str, Any]]  # hex -> face-up Japanese piece
-    vars: dict[str, Any]
-    turn: int
-    #: the bot's caches of what depends only on the Japanese hexes and on Suribachi's fall
-    #: (distances to the targets, engagement): shared by consecutive views that agree on both
-    memo: dict[tuple[str, str], Any] = field(default_factory=dict)
-    _us_at: dict[str, list[dict[str, Any]]] | None = None
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any]) -> None:
+        self._view = view
+        self._shared = shared  # [memo key, memo] kept by the bot between decisions
+
+    @cached_property
+    def _board(self) -> tuple[dict[str, dict[str, Any]], set[str], dict[str, dict[str, Any]]]:
+        us: dict[str, dict[str, Any]] = {}
+        jp_hexes: set[str] = set()
+        known: dict[str, dict[str, Any]] = {}
+        is_hex = c.is_hex
+        for p in self._view["pieces"]:
+            assert isinstance(p, dict)
+            side = p.get("side")
+            if side == c.US:
+                us[str(p["id"])] = p
+            elif side == c.JAPAN:
+                loc = str(p.get("location", ""))
+                if is_hex(loc):
+                    jp_hexes.add(loc)
+                    if p.get("kind") != "hidden" and p.get("face") == "front":
+                        known[loc] = p
+        return us, jp_hexes, known
+
+    @property
+    def us(self) -> dict[str, dict[str, Any]]:
+        """The US pieces by id."""
+        return self._board[0]
+
+    @property
+    def jp_hexes(self) -> set[str]:
+        """The map hexes holding Japanese units."""
+        return self._board[1]
+
+    @property
+    def jp_known(self) -> dict[str, dict[str, Any]]:
+        """Hex -> the face-up Japanese piece there."""
+        return self._board[2]
+
+    @cached_property
+    def vars(self) -> dict[str, Any]:
+        """The game variables the US side may see."""
+        return dict(self._view["vars"])
+
+    @cached_property
+    def turn(self) -> int:
+        """The game turn."""
+        return int(self._view["turn"])
+
+    @cached_property
+    def memo(self) -> dict[tuple[str, str], Any]:
+        """The bot's caches of what depends only on the Japanese hexes and on Suribachi's
+        fall (distances to the targets, engagement): shared by views that agree on both."""
+        key = (frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI)))
+        if key != self._shared[0]:
+            self._shared[:] = [key, {}]
+        memo: dict[tuple[str, str], Any] = self._shared[1]
+        return memo
+
+    @cached_property
+    def _us_at(self) -> dict[str, list[dict[str, Any]]]:
+        at: dict[str, list[dict[str, Any]]] = {}
+        for p in self.us.values():
+            at.setdefault(p["location"], []).append(p)
+        return at
 
     def us_at(self, hid: str) -> list[dict[str, Any]]:
         """The US pieces in a place, in the view's order."""
-        if self._us_at is None:
-            at: dict[str, list[dict[str, Any]]] = {}
-            for p in self.us.values():
-                at.setdefault(p["location"], []).append(p)
-            self._us_at = at
         return self._us_at.get(hid, [])
-
-    def memo_key(self) -> tuple[frozenset[str], bool]:
-        """What :attr:`memo` depends on."""
-        return frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI))
-
-
-def _read(view: Mapping[str, JSON]) -> _Seen:
-    us: dict[str, dict[str, Any]] = {}
-    jp_hexes: set[str] = set()
-    known: dict[str, dict[str, Any]] = {}
-    is_hex = c.is_hex
-    for p in view["pieces"]:  # type: ignore[union-attr,unused-ignore]
-        assert isinstance(p, dict)
-        side = p.get("side")
-        if side == c.US:
-            us[str(p["id"])] = p
-        elif side == c.JAPAN:
-            loc = str(p.get("location", ""))
-            if is_hex(loc):
-                jp_hexes.add(loc)
-                if p.get("kind") != "hidden" and p.get("face") == "front":
-                    known[loc] = p
-    return _Seen(us, jp_hexes, known, dict(view["vars"]), int(view["turn"]))  # type: ignore[arg-type,unused-ignore]
 
 
 def _h(hex_id: str) -> Hex:
@@ -111,7 +139,7 @@ class USHeuristic:
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
-    _memo: tuple[Any, dict[tuple[str, str], Any]] = (None, {})
+    _memo: list[Any] = field(default_factory=lambda: [None, {}])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
@@ -121,12 +149,7 @@ class USHeuristic:
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
-        seen = _read(view)
-        memo_key = seen.memo_key()
-        if memo_key == self._memo[0]:
-            seen.memo = self._memo[1]
-        else:
-            self._memo = (memo_key, seen.memo)
+        seen = _Seen(view, self._memo)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
