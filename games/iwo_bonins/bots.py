@@ -55,13 +55,13 @@ class _Seen:
         self._shared = shared  # [memo key, memo] kept by the bot between decisions
 
     @cached_property
-    def _board(self) -> tuple[dict[str, dict[str, Any]], set[str], dict[str, dict[str, Any]]]:
-        us: dict[str, dict[str, Any]] = {}
+    def _board(self) -> tuple[dict[str, Mapping[str, Any]], set[str], dict[str, Mapping[str, Any]]]:
+        us: dict[str, Mapping[str, Any]] = {}
         jp_hexes: set[str] = set()
-        known: dict[str, dict[str, Any]] = {}
+        known: dict[str, Mapping[str, Any]] = {}
         is_hex = c.is_hex
         for p in self._view["pieces"]:
-            assert isinstance(p, dict)
+            assert isinstance(p, Mapping)
             side = p.get("side")
             if side == c.US:
                 us[str(p["id"])] = p
@@ -74,7 +74,7 @@ class _Seen:
         return us, jp_hexes, known
 
     @property
-    def us(self) -> dict[str, dict[str, Any]]:
+    def us(self) -> dict[str, Mapping[str, Any]]:
         """The US pieces by id."""
         return self._board[0]
 
@@ -84,7 +84,7 @@ class _Seen:
         return self._board[1]
 
     @property
-    def jp_known(self) -> dict[str, dict[str, Any]]:
+    def jp_known(self) -> dict[str, Mapping[str, Any]]:
         """Hex -> the face-up Japanese piece there."""
         return self._board[2]
 
@@ -109,13 +109,13 @@ class _Seen:
         return memo
 
     @cached_property
-    def _us_at(self) -> dict[str, list[dict[str, Any]]]:
-        at: dict[str, list[dict[str, Any]]] = {}
+    def _us_at(self) -> dict[str, list[Mapping[str, Any]]]:
+        at: dict[str, list[Mapping[str, Any]]] = {}
         for p in self.us.values():
             at.setdefault(p["location"], []).append(p)
         return at
 
-    def us_at(self, hid: str) -> list[dict[str, Any]]:
+    def us_at(self, hid: str) -> list[Mapping[str, Any]]:
         """The US pieces in a place, in the view's order."""
         return self._us_at.get(hid, [])
 
@@ -236,7 +236,7 @@ class USHeuristic:
         return best
 
     def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
-               unit: dict[str, Any]) -> float:
+               unit: Mapping[str, Any]) -> float:
         s = -self._target_distance(seen, hid)
         others = [p for p in seen.us_at(hid) if p["id"] != unit["id"]]
         if self._engaged(seen, hid):
