@@ -60,12 +60,13 @@ class _Seen:
         jp_hexes: set[str] = set()
         known: dict[str, Mapping[str, Any]] = {}
         is_hex = c.is_hex
-        for p in self._view["pieces"]:
-            assert isinstance(p, Mapping)
+        us_side, jp_side = c.US, c.JAPAN
+        pieces: list[Mapping[str, Any]] = self._view["pieces"]  # the view's piece objects
+        for p in pieces:
             side = p.get("side")
-            if side == c.US:
+            if side == us_side:
                 us[str(p["id"])] = p
-            elif side == c.JAPAN:
+            elif side == jp_side:
                 loc = str(p.get("location", ""))
                 if is_hex(loc):
                     jp_hexes.add(loc)
