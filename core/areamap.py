@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .data import load_model
 from .errors import TabletopError
 from .mapdata import AreaMapSpec, AreaSpec, BoxSpec
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class AreaMap:
@@ -24,6 +25,8 @@ class AreaMap:
     def __init__(self, spec: AreaMapSpec) -> None:
         self.spec = spec
         self.name = spec.name
+        import networkx as nx  # imported when a map is built: `tabletop list` does not pay for it
+
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self._areas: dict[str, AreaSpec] = {a.id: a for a in spec.areas}
         for area in spec.areas:
@@ -82,6 +85,8 @@ class AreaMap:
         """The fewest arrows from ``a`` to ``b``, or None when unreachable."""
         self.area(a)
         self.area(b)
+        import networkx as nx
+
         try:
             return int(nx.shortest_path_length(self.graph, a, b))
         except nx.NetworkXNoPath:
@@ -89,6 +94,8 @@ class AreaMap:
 
     def path(self, a: str, b: str) -> list[str] | None:
         """A shortest chain of areas from ``a`` to ``b`` (inclusive), or None."""
+        import networkx as nx
+
         try:
             return list(nx.shortest_path(self.graph, a, b))
         except (nx.NetworkXNoPath, nx.NodeNotFound):
@@ -96,6 +103,8 @@ class AreaMap:
 
     def within(self, area_id: str, steps: int) -> set[str]:
         """The areas reachable in at most ``steps`` arrows (the area itself included)."""
+        import networkx as nx
+
         lengths = nx.single_source_shortest_path_length(self.graph, area_id, cutoff=steps)
         return set(lengths)
 

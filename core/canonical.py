@@ -30,8 +30,16 @@ def digest(obj: JSON) -> str:
     return hashlib.sha256(dumps(obj).encode("utf-8")).hexdigest()
 
 
+#: Types returned as they are by :func:`freeze` (bar bool) and :func:`thaw`: checked by exact
+#: type first, the common case, before the general isinstance tests.
+_ATOMS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: JSON) -> Any:
     """A hashable key equal for equal JSON values (lists become tuples, dicts sorted tuples)."""
+    t = type(value)
+    if t is str or t is int or t is float or value is None:
+        return value
     if isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
     if isinstance(value, dict):
@@ -43,8 +51,19 @@ def freeze(value: JSON) -> Any:
 
 
 def thaw(value: JSON) -> JSON:
-    """Normalise a value to plain JSON types (tuples become lists), as it reads back from JSON."""
-    if isinstance(value, list | tuple):
+    """Normalise a value to plain JSON types (tuples become lists), as it reads back from JSON.
+
+    Always a fresh copy of every list and dict, so the result shares nothing mutable with
+    the value (views hand it to agents)."""
+    t = type(value)
+    if t is dict:
+        return {(k if type(k) is str else str(k)): (v if type(v) in _ATOMS else thaw(v))
+                for k, v in value.items()}
+    if t is list or t is tuple:
+        return [v if type(v) in _ATOMS else thaw(v) for v in value]
+    if t in _ATOMS:
+        return value
+    if isinstance(value, list | tuple):  # subclasses of list, tuple and dict
         return [thaw(v) for v in value]
     if isinstance(value, dict):
         return {str(k): thaw(v) for k, v in value.items()}

@@ -42,7 +42,8 @@ class HexMap:
         hexes = self.grid.hexes()
         self._hexes = hexes
         self._index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
-        self._by_id: dict[str, Hex] = {self.grid.label(h): h for h in hexes}
+        self._labels: tuple[str, ...] = tuple(self.grid.label(h) for h in hexes)
+        self._by_id: dict[str, Hex] = dict(zip(self._labels, hexes, strict=True))
         n = len(hexes)
         self._terrain: list[str] = [spec.default_terrain] * n
         self._features: list[frozenset[str]] = [_EMPTY] * n
@@ -67,6 +68,10 @@ class HexMap:
         self.neighbor_index: tuple[tuple[int, ...], ...] = tuple(nbr)
         self.adjacency: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple((d, j) for d, j in enumerate(row) if j >= 0) for row in nbr)
+        # the rules ask for a hex's neighbours by printed id thousands of times a game
+        self._neighbor_ids: dict[str, tuple[str, ...]] = {
+            self._labels[i]: tuple(self._labels[j] for _, j in row)
+            for i, row in enumerate(self.adjacency)}
 
         self._sides: dict[HexSide, frozenset[str]] = {}
         for k, side_spec in enumerate(spec.hexsides):
@@ -106,7 +111,8 @@ class HexMap:
 
     def label(self, h: Hex) -> str:
         """The printed id ``XXYY`` of a hex."""
-        return self.grid.label(h)
+        i = self._index.get(h)
+        return self._labels[i] if i is not None else self.grid.label(h)
 
     def hexes(self) -> tuple[Hex, ...]:
         """Every hex of the map in label order."""
@@ -141,6 +147,15 @@ class HexMap:
     def neighbors(self, h: Hex) -> list[Hex]:
         """The on-map neighbours of a hex, in direction order."""
         return [self._hexes[j] for _, j in self.adjacency[self.index(h)]]
+
+    def neighbor_ids(self, hex_id: str) -> tuple[str, ...]:
+        """The printed ids of the on-map neighbours of a hex given by its id, in direction
+        order (the same hexes as :meth:`neighbors`)."""
+        try:
+            return self._neighbor_ids[hex_id]
+        except (KeyError, TypeError):
+            self.hex(hex_id)  # raises the usual message for an unknown id
+            raise  # pragma: no cover - hex() raised already
 
     # --- terrain and features ------------------------------------------------------------
 

@@ -26,6 +26,7 @@ _INF = math.inf
 _ENEMY = 1
 _EZOC = 2
 _STOP = 4
+_DONE = 8  # settled, in the fast path's flags
 
 
 class MoveError(TabletopError):
@@ -41,7 +42,7 @@ class MoveCosts:
     itself a cost function, ``costs(a, b)``, so games can price a single step with it too.
     """
 
-    __slots__ = ("_cross", "_enter", "hexmap")
+    __slots__ = ("_cross", "_enter", "_steps", "hexmap")
 
     def __init__(self, hexmap: HexMap,
                  enter: Mapping[Hex, float | None] | Callable[[Hex], float | None],
@@ -51,6 +52,7 @@ class MoveCosts:
         self._enter: list[float] = [_price(get(h), h, hexmap) for h in hexmap.hexes()]
         # Six slots per hex, one per direction; a hexside is written on both of its hexes.
         self._cross: list[float] = [0] * (6 * len(hexmap))
+        self._steps: list[tuple[tuple[int, int, float, float], ...]] | None = None
         if cross:
             self._set_cross(cross)
 
@@ -93,6 +95,7 @@ class MoveCosts:
         new.hexmap = self.hexmap
         new._enter = list(self._enter)
         new._cross = list(self._cross)
+        new._steps = None
         for h, c in (enter or {}).items():
             new._enter[self.hexmap.index(h)] = _price(c, h, self.hexmap)
         if cross:
@@ -105,7 +108,19 @@ class MoveCosts:
         c = self._enter[self.hexmap.index(b)] + self._cross[6 * i + direction_to(a, b)]
         return None if c == _INF else c
 
+    def steps(self) -> list[tuple[tuple[int, int, float, float], ...]]:
+        """Per hex index, its allowed steps ``(direction, neighbour index, entry cost, hexside
+        extra)``, built once (the inner loop of :func:`reachable` reads nothing else)."""
+        if self._steps is None:
+            enter, cross = self._enter, self._cross
+            self._steps = [
+                tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
+                      if enter[j] < _INF and cross[6 * i + d] < _INF)
+                for i, row in enumerate(self.hexmap.adjacency)]
+        return self._steps
+
     def _set_cross(self, cross: Mapping[HexSide, float | None]) -> None:
+        self._steps = None
         m = self.hexmap
         for side, extra in cross.items():
             c = _price(extra, side, m)
@@ -260,6 +275,9 @@ def reachable(
     blocked_from_zoc = _ENEMY | (0 if zoc_to_zoc else _EZOC)
 
     limited = max_hexes is not None
+    if not limited and isinstance(cost, MoveCosts):
+        return _reachable_fast(hexmap, start, start_i, allowance, cost, flags,
+                               blocked_from_zoc, can_end, minimum_move)
     last = max_hexes if max_hexes is not None else n
     # A search state is a hex, or with a hex limit a (hex, hexes moved) pair, as one int.
     stride = last + 1 if limited else 1
@@ -346,6 +364,108 @@ def reachable(
             key = end_key[i]
             ends[h] = (best_cost[key], key)
     return Reach(hexmap, start, ends, parent, stride)
+
+
+def can_move(
+    hexmap: HexMap,
+    start: Hex,
+    allowance: float,
+    cost: MoveCosts | CostFn,
+    *,
+    enemy: Collection[Hex] = (),
+    ezoc: Collection[Hex] = (),
+    zoc_stops: bool = True,
+    zoc_to_zoc: bool = True,
+    must_stop: Collection[Hex] = (),
+    can_end: Callable[[Hex], bool] | None = None,
+    max_hexes: int | None = None,
+    minimum_move: bool = False,
+) -> bool:
+    """Whether :func:`reachable` with the same arguments finds any hex: the question "may
+    this unit move at all?" asked of every unit to build a menu. Answered from the start's
+    neighbours when one of them is a legal first step and a legal end (the usual case);
+    otherwise by the whole search."""
+    if max_hexes is not None and max_hexes < 0:
+        raise MoveError(f"max_hexes must not be negative, got {max_hexes}")
+    if max_hexes != 0 and allowance >= 0:
+        from_ezoc = not zoc_to_zoc and start in ezoc
+        limit = allowance if allowance < _INF else sys.float_info.max
+        for h in hexmap.neighbors(start):
+            if h in enemy or (from_ezoc and h in ezoc):
+                continue
+            step = cost(start, h)
+            if step is None or step < 0:
+                continue  # a negative cost is left to the search to report
+            if (step <= limit or (minimum_move and allowance > 0)) and (can_end is None or can_end(h)):
+                return True
+    return len(reachable(hexmap, start, allowance, cost, enemy=enemy, ezoc=ezoc, zoc_stops=zoc_stops,
+                         zoc_to_zoc=zoc_to_zoc, must_stop=must_stop, can_end=can_end,
+                         max_hexes=max_hexes, minimum_move=minimum_move)) > 0
+
+
+def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, cost: MoveCosts,
+                    flags: bytearray, blocked_from_zoc: int, can_end: Callable[[Hex], bool] | None,
+                    minimum_move: bool) -> Reach:
+    """:func:`reachable` without a hex limit and with :class:`MoveCosts`: the same search on
+    plain per-hex states (the first settlement of a hex is final), the same answers."""
+    n = len(hexmap)
+    limit = allowance if allowance < _INF else sys.float_info.max
+    best_cost: list[float] = [_INF] * n
+    best_k: list[int] = [n] * n
+    parent: list[int] = [-1] * n
+    settled: list[int] = []
+    steps = cost.steps()
+    best_cost[start_i] = 0
+    best_k[start_i] = 0
+    heap: list[tuple[float, int, int]] = [(0, 0, start_i)]
+    pop, push = heappop, heappush
+    # a settled hex is flagged _DONE in the same table, so one lookup skips it or a blocked hex
+    from_zoc, elsewhere = blocked_from_zoc | _DONE, _ENEMY | _DONE
+    while heap:
+        c, k, i = pop(heap)
+        fi = flags[i]
+        if fi & _DONE:
+            continue  # superseded: the hex was settled by a cheaper (or shorter) arrival
+        flags[i] = fi | _DONE
+        settled.append(i)
+        if fi & _STOP:
+            continue
+        blocked = from_zoc if fi & _EZOC else elsewhere
+        k1 = k + 1
+        for _, j, e, x in steps[i]:
+            if flags[j] & blocked:
+                continue
+            nc = c + e + x
+            if nc > limit:
+                continue
+            b = best_cost[j]
+            if nc < b or (nc == b and k1 < best_k[j]):
+                best_cost[j] = nc
+                best_k[j] = k1
+                parent[j] = i
+                push(heap, (nc, k1, j))
+
+    hexes = hexmap.hexes()
+    if minimum_move and allowance > 0:
+        blocked = blocked_from_zoc if flags[start_i] & _EZOC else _ENEMY
+        for _, j in hexmap.adjacency[start_i]:
+            if flags[j] & (blocked | _DONE):
+                continue
+            step = cost(hexes[start_i], hexes[j])
+            if step is None:
+                continue
+            best_cost[j] = step
+            parent[j] = start_i
+            flags[j] |= _DONE
+            settled.append(j)
+
+    settled.sort()
+    ends: dict[Hex, tuple[float, int]] = {}
+    for i in settled:
+        h = hexes[i]
+        if i != start_i and (can_end is None or can_end(h)):
+            ends[h] = (best_cost[i], i)
+    return Reach(hexmap, start, ends, parent, 1)
 
 
 def adjacent_hexes(hexmap: HexMap, hexes: Iterable[Hex]) -> frozenset[Hex]:

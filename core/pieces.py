@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .canonical import JSON
+from .canonical import JSON, thaw
 from .errors import TabletopError
 
 OFF_BOARD = "off_board"
@@ -50,12 +50,14 @@ class Piece:
         return self.steps < self.max_steps
 
     def to_json(self) -> dict[str, JSON]:
-        """The piece as a plain JSON object."""
+        """The piece as a plain JSON object: a fresh copy, sharing no list or dict with the
+        piece (so a view may hand it to an agent as it is)."""
         return {
             "id": self.id, "kind": self.kind, "side": self.side, "name": self.name,
             "location": self.location, "face": self.face, "steps": self.steps,
-            "max_steps": self.max_steps, "values": self.values, "hidden": self.hidden,
-            "attrs": self.attrs,
+            "max_steps": self.max_steps,
+            "values": {face: dict(vals) for face, vals in self.values.items()},
+            "hidden": self.hidden, "attrs": thaw(self.attrs),
         }
 
     @classmethod
@@ -65,15 +67,37 @@ class Piece:
 
 
 class Pieces:
-    """The registry of all pieces of a match, indexed by id and by place (stack order kept)."""
+    """The registry of all pieces of a match, indexed by id, by place (stack order kept), by
+    kind and by side.
 
-    __slots__ = ("_at", "_by_id")
+    The rules ask "what stands here?", "which markers of this kind?", "where is this side?"
+    thousands of times a game, so the registry keeps those answers instead of scanning every
+    piece. The indexes live here alone and change only in :meth:`add` and :meth:`move`, the
+    only ways a piece enters the table or changes place; a piece's ``kind`` and ``side`` are
+    fixed once it is added (:meth:`check` reports one that changed). Answers come in the
+    same order as a scan would give them: registry (insertion) order, or stack order.
+    """
+
+    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_order")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
         self._by_id: dict[str, Piece] = {}
-        self._at: dict[str, list[str]] = {}
+        self._order: dict[str, int] = {}  # id -> registry position, for scan-order answers
+        self._at: dict[str, list[Piece]] = {}  # place -> its stack, top first
+        self._by_kind: dict[str, list[Piece]] = {}  # kind -> pieces in registry order
+        self._by_side: dict[str, list[Piece]] = {}  # side -> pieces in registry order
+        # (kind, attribute) -> attribute value -> pieces: see by_attr; dropped by _register
+        self._groups: dict[tuple[str, str], dict[Any, tuple[Piece, ...]]] = {}
         for p in pieces:
             self.add(p)
+
+    def _register(self, piece: Piece) -> None:
+        """Index a new piece by id, kind and side (its place is indexed by the caller)."""
+        self._order[piece.id] = len(self._by_id)
+        self._by_id[piece.id] = piece
+        self._by_kind.setdefault(piece.kind, []).append(piece)
+        self._by_side.setdefault(piece.side, []).append(piece)
+        self._groups.clear()
 
     def add(self, piece: Piece) -> Piece:
         """Put a new piece on the table at its ``location`` (bottom of any stack)."""
@@ -81,8 +105,8 @@ class Pieces:
             raise TabletopError(f"two pieces share the id {piece.id!r}")
         if not piece.location:
             raise TabletopError(f"piece {piece.id} has no location")
-        self._by_id[piece.id] = piece
-        self._at.setdefault(piece.location, []).append(piece.id)
+        self._register(piece)
+        self._at.setdefault(piece.location, []).append(piece)
         return piece
 
     def __getitem__(self, piece_id: str) -> Piece:
@@ -100,21 +124,30 @@ class Pieces:
     def __len__(self) -> int:
         return len(self._by_id)
 
+    @staticmethod
+    def _take(stack: list[Piece], piece: Piece) -> None:
+        """Remove a piece from a stack by identity (stacks are short)."""
+        for i, other in enumerate(stack):
+            if other is piece:
+                del stack[i]
+                return
+        raise TabletopError(f"piece {piece.id} is not in its stack at {piece.location}")
+
     def move(self, piece_id: str, location: str, *, top: bool = False) -> Piece:
         """Move a piece to another place, at the bottom of the stack there (or the top)."""
         if not location:
             raise TabletopError(f"cannot move {piece_id} to an empty location")
         piece = self[piece_id]
         old = self._at[piece.location]
-        old.remove(piece_id)
+        self._take(old, piece)
         if not old:
             del self._at[piece.location]
         piece.location = location
         stack = self._at.setdefault(location, [])
         if top:
-            stack.insert(0, piece_id)
+            stack.insert(0, piece)
         else:
-            stack.append(piece_id)
+            stack.append(piece)
         return piece
 
     def take_out_of_play(self, piece_id: str) -> Piece:
@@ -125,16 +158,17 @@ class Pieces:
         """Put a piece on top of the stack it is in."""
         piece = self[piece_id]
         stack = self._at[piece.location]
-        stack.remove(piece_id)
-        stack.insert(0, piece_id)
+        self._take(stack, piece)
+        stack.insert(0, piece)
 
     def at(self, location: str) -> list[Piece]:
         """The pieces at a place, top of the stack first."""
-        return [self._by_id[i] for i in self._at.get(location, ())]
+        stack = self._at.get(location)
+        return stack.copy() if stack else []
 
     def ids_at(self, location: str) -> tuple[str, ...]:
         """The ids of the pieces at a place, top first."""
-        return tuple(self._at.get(location, ()))
+        return tuple(p.id for p in self._at.get(location, ()))
 
     def count_at(self, location: str) -> int:
         """How many pieces are at a place."""
@@ -142,8 +176,8 @@ class Pieces:
 
     def top(self, location: str) -> Piece | None:
         """The top piece at a place, or None when it is empty."""
-        ids = self._at.get(location)
-        return self._by_id[ids[0]] if ids else None
+        stack = self._at.get(location)
+        return stack[0] if stack else None
 
     def occupied(self) -> set[str]:
         """Every place holding at least one piece."""
@@ -152,22 +186,47 @@ class Pieces:
     def select(self, *, side: str | None = None, kind: str | None = None,
                location: str | None = None) -> list[Piece]:
         """The pieces matching every given criterion, in registry order."""
-        return [
-            p for p in self._by_id.values()
-            if (side is None or p.side == side)
-            and (kind is None or p.kind == kind)
-            and (location is None or p.location == location)
-        ]
+        if location is not None:
+            stack = self._at.get(location)
+            if not stack:
+                return []
+            found = [p for p in stack if (side is None or p.side == side)
+                     and (kind is None or p.kind == kind)]
+            if len(found) > 1:
+                order = self._order
+                found.sort(key=lambda p: order[p.id])
+            return found
+        if kind is not None:
+            of_kind = self._by_kind.get(kind, ())
+            if side is None:
+                return list(of_kind)
+            return [p for p in of_kind if p.side == side]
+        if side is not None:
+            return list(self._by_side.get(side, ()))
+        return list(self._by_id.values())
+
+    def by_attr(self, kind: str, key: str) -> dict[Any, tuple[Piece, ...]]:
+        """The pieces of a kind grouped by the value of an attribute the game fixes at set-up
+        (a marker's regiment, a unit's division), each group in registry order. Built on the
+        first call and kept until a piece is added; the caller must not change it.
+        :meth:`check` reports a piece whose attribute changed since."""
+        groups = self._groups.get((kind, key))
+        if groups is None:
+            lists: dict[Any, list[Piece]] = {}
+            for p in self._by_kind.get(kind, ()):
+                lists.setdefault(p.attrs.get(key), []).append(p)
+            groups = self._groups[(kind, key)] = {v: tuple(ps) for v, ps in lists.items()}
+        return groups
 
     def places_of(self, side: str) -> set[str]:
         """The places holding at least one piece of a side."""
-        return {p.location for p in self._by_id.values() if p.side == side}
+        return {p.location for p in self._by_side.get(side, ())}
 
     def to_json(self) -> dict[str, JSON]:
         """All pieces and the stack order at every place, as plain JSON."""
         return {
             "pieces": [p.to_json() for p in self._by_id.values()],
-            "stacks": {loc: list(ids) for loc, ids in sorted(self._at.items())},
+            "stacks": {loc: [p.id for p in stack] for loc, stack in sorted(self._at.items())},
         }
 
     @classmethod
@@ -175,28 +234,43 @@ class Pieces:
         """Rebuild the registry from :meth:`to_json` output."""
         reg = cls()
         for raw in data["pieces"]:
-            p = Piece.from_json(raw)
-            reg._by_id[p.id] = p
-        reg._at = {loc: list(ids) for loc, ids in data["stacks"].items()}
+            reg._register(Piece.from_json(raw))
+        for loc, ids in data["stacks"].items():
+            try:
+                reg._at[loc] = [reg._by_id[i] for i in ids]
+            except KeyError as exc:
+                raise TabletopError(f"the stack at {loc} names an unknown piece {exc.args[0]!r}") from None
         return reg
 
     def check(self) -> list[str]:
-        """Consistency problems: a piece in no place or two, a stack naming an unknown piece."""
+        """Consistency problems: a piece in no place or two, a stack naming an unknown piece,
+        a piece whose kind or side changed after it was added."""
         problems = []
         seen: dict[str, str] = {}
-        for loc, ids in self._at.items():
-            for pid in ids:
+        for loc, stack in self._at.items():
+            for piece in stack:
+                pid = piece.id
                 if pid in seen:
                     problems.append(f"piece {pid} is both at {seen[pid]} and at {loc}")
                 seen[pid] = loc
-                if pid not in self._by_id:
+                if self._by_id.get(pid) is not piece:
                     problems.append(f"unknown piece {pid} at {loc}")
-                elif self._by_id[pid].location != loc:
-                    problems.append(f"piece {pid} says it is at {self._by_id[pid].location}, "
+                elif piece.location != loc:
+                    problems.append(f"piece {pid} says it is at {piece.location}, "
                                     f"but stands at {loc}")
         for pid in self._by_id:
             if pid not in seen:
                 problems.append(f"piece {pid} is in no place")
+        for kind, pieces in self._by_kind.items():
+            problems.extend(f"piece {p.id} changed its kind from {kind!r} to {p.kind!r}"
+                            for p in pieces if p.kind != kind)
+        for side, pieces in self._by_side.items():
+            problems.extend(f"piece {p.id} changed its side from {side!r} to {p.side!r}"
+                            for p in pieces if p.side != side)
+        for (_, key), groups in self._groups.items():
+            problems.extend(f"piece {p.id} changed its {key!r} from {value!r} to {p.attrs.get(key)!r} "
+                            f"(grouped by it)" for value, ps in groups.items() for p in ps
+                            if p.attrs.get(key) != value)
         return problems
 
 

@@ -23,3 +23,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 def _autosave_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """A person's games autosave under $TABLETOP_HOME: keep the tests' autosaves out of $HOME."""
     monkeypatch.setenv("TABLETOP_HOME", str(tmp_path_factory.mktemp("tabletop-home")))
+# The parsed-YAML cache (core.data) goes to a scratch folder for the test session, never to
+# the user's cache; tests of the cache itself point it elsewhere.
+if "TABLETOP_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["TABLETOP_CACHE_DIR"] = tempfile.mkdtemp(prefix="tabletop-test-cache-")

@@ -14,7 +14,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, cached_property
 from math import factorial
 from typing import Any
 
@@ -50,30 +50,47 @@ def _stop_value(s: tuple[int, int, int, int], need: int) -> float:
     return min(need, n5 // 2 + n6 // 2) - 1.0 * (n1 // 2) - 0.3 * (n2 // 2)
 
 
+_VALUES: dict[tuple[tuple[int, int, int, int], int, float, int],
+              tuple[float, tuple[int, int, int, int] | None]] = {}
+"""The memo of :func:`_value` (a pure function of its arguments; the state space is small)."""
+
+
 @cache
+def _settled(k: int) -> tuple[tuple[int, int, int, int, float], ...]:
+    """:func:`_outcomes` as (1s, 2s, 5s, 6s, chance): the 4s never count."""
+    return tuple((comp[0], comp[1], comp[3], comp[4], p) for comp, p in _outcomes(k))
+
+
 def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
            ) -> tuple[float, tuple[int, int, int, int] | None]:
     """6.0 attack dice: the best value of dice (counts of 1, 2, 5, 6) with ``depth`` rerolls
     left, each costing ``lam`` (a Japanese marker = 1, a USMC marker = -1)."""
+    key = (s, need, lam, depth)
+    known = _VALUES.get(key)
+    if known is not None:
+        return known
     best, act = _stop_value(s, need), None
-    if depth == 0:
-        return best, act
-    n1, n2, n5, n6 = s
-    for r1 in {0, n1}:
-        for r2 in {0, n2}:
-            for r5 in {0, n5 % 2, n5}:
-                for r6 in {0, n6 % 2, n6}:
-                    k = r1 + r2 + r5 + r6
-                    if k == 0:
-                        continue
-                    base = (n1 - r1, n2 - r2, n5 - r5, n6 - r6)
-                    ev = -lam
-                    for comp, p in _outcomes(k):
-                        ns = (base[0] + comp[0], base[1] + comp[1], base[2] + comp[3],
-                              base[3] + comp[4])
-                        ev += p * _value(ns, need, lam, depth - 1)[0]
-                    if ev > best + 1e-9:
-                        best, act = ev, (r1, r2, r5, r6)
+    if depth > 0:
+        n1, n2, n5, n6 = s
+        below = depth - 1
+        values = _VALUES
+        for r1 in {0, n1}:
+            for r2 in {0, n2}:
+                for r5 in {0, n5 % 2, n5}:
+                    for r6 in {0, n6 % 2, n6}:
+                        k = r1 + r2 + r5 + r6
+                        if k == 0:
+                            continue
+                        b1, b2, b5, b6 = n1 - r1, n2 - r2, n5 - r5, n6 - r6
+                        ev = -lam
+                        # the same sum in the same order as a plain loop: the same floats
+                        for c1, c2, c5, c6, p in _settled(k):
+                            ns = (b1 + c1, b2 + c2, b5 + c5, b6 + c6)
+                            v = values.get((ns, need, lam, below))
+                            ev += p * (v if v is not None else _value(ns, need, lam, below))[0]
+                        if ev > best + 1e-9:
+                            best, act = ev, (r1, r2, r5, r6)
+    _VALUES[key] = (best, act)
     return best, act
 
 
@@ -86,20 +103,57 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
 
 
 class World:
-    """The USMC view, indexed: what stands where, cohesion, exhaustion, control."""
+    """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
+    read from the view when first asked for, so a decision that needs no pieces does not have
+    the view copy them."""
 
     def __init__(self, view: Mapping[str, Any]) -> None:
-        self.at: dict[str, list[dict[str, Any]]] = {}
-        for p in view["pieces"]:
-            self.at.setdefault(p["location"], []).append(p)
-        self.tracks: dict[str, int] = view["tracks"]
-        self.control: dict[str, str] = view["vars"]["control"]
-        self.exhausted = {p["attrs"].get("regiment") for p in view["pieces"]
-                          if p["kind"] == "exhaustion" and p["attrs"].get("regiment")}
-        draw = view["decks"]["japanese"].get("draw", {})
-        self.japanese_left = int(draw["count"]) if isinstance(draw, dict) else len(draw)
-        hand = view["decks"]["usmc"].get("hand:USMC", [])
-        self.hand = [card_id_of(c) for c in hand] if isinstance(hand, list) else []
+        self._view = view
+        self._where: dict[str, str | None] = {}
+
+    @cached_property
+    def _board(self) -> tuple[dict[str, list[dict[str, Any]]], set[Any]]:
+        at: dict[str, list[dict[str, Any]]] = {}
+        exhausted: set[Any] = set()
+        for p in self._view["pieces"]:
+            at.setdefault(p["location"], []).append(p)
+            if p["kind"] == "exhaustion" and p["attrs"].get("regiment"):
+                exhausted.add(p["attrs"]["regiment"])
+        return at, exhausted
+
+    @property
+    def at(self) -> dict[str, list[dict[str, Any]]]:
+        """The pieces by place, in the view's order."""
+        return self._board[0]
+
+    @property
+    def exhausted(self) -> set[Any]:
+        """The regiments marked by an exhaustion cube."""
+        return self._board[1]
+
+    @cached_property
+    def tracks(self) -> dict[str, int]:
+        """The tracks' values."""
+        tracks: dict[str, int] = self._view["tracks"]
+        return tracks
+
+    @cached_property
+    def control(self) -> dict[str, str]:
+        """Who controls each position."""
+        control: dict[str, str] = self._view["vars"]["control"]
+        return control
+
+    @cached_property
+    def japanese_left(self) -> int:
+        """Japanese cards left to draw."""
+        draw = self._view["decks"]["japanese"].get("draw", {})
+        return int(draw["count"]) if isinstance(draw, dict) else len(draw)
+
+    @cached_property
+    def hand(self) -> list[str]:
+        """The USMC hand's card ids."""
+        hand = self._view["decks"]["usmc"].get("hand:USMC", [])
+        return [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
     def kinds(self, pos: str, kind: str) -> int:
         return sum(1 for p in self.at.get(pos, []) if p["kind"] == kind)
@@ -114,9 +168,15 @@ class World:
         return None
 
     def where(self, rid: str) -> str | None:
+        if rid not in self._where:
+            self._where[rid] = self._find(rid)
+        return self._where[rid]
+
+    def _find(self, rid: str) -> str | None:
+        board = P.position_set()
         for loc, ps in self.at.items():
-            if loc in P.positions() and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
-                                            for p in ps):
+            if loc in board and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
+                                    for p in ps):
                 return loc
         return None
 

@@ -56,9 +56,16 @@ def beaches() -> tuple[str, ...]:
     return tuple(comps().beaches())
 
 
+@lru_cache(maxsize=1)
 def positions() -> tuple[str, ...]:
     """2.0: every board position, islands (by priority) then beaches (left to right)."""
     return islands() + beaches()
+
+
+@lru_cache(maxsize=1)
+def position_set() -> frozenset[str]:
+    """2.0: every board position, for membership tests."""
+    return frozenset(positions())
 
 
 @cache
@@ -165,8 +172,8 @@ def regiment_ids() -> list[str]:
 
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
-    return [p for p in m.state.pieces.select(kind="marine")
-            if p.attrs["regiment"] == rid and p.location not in (USMC_ELIMINATED, OFF_BOARD)]
+    return [p for p in m.state.pieces.by_attr("marine", "regiment").get(rid, ())
+            if p.location not in (USMC_ELIMINATED, OFF_BOARD)]
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:

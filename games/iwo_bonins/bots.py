@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from tabletop.core.agents import Agent, RandomAgent
@@ -45,32 +45,80 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
-@dataclass
 class _Seen:
-    """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units."""
+    """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units, the
+    visible variables, the turn. Each is read from the view when first asked for, so a
+    decision that needs none of the pieces does not have the view copy them."""
 
-    us: dict[str, Mapping[str, Any]]
-    jp_hexes: set[str]
-    jp_known: dict[str, Mapping[str, Any]]  # hex -> face-up Japanese piece
-    vars: dict[str, Any]
-    turn: int
-    memo: dict[tuple[str, str], Any] = field(default_factory=dict)  # per-view caches of the bot
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any]) -> None:
+        self._view = view
+        self._shared = shared  # [memo key, memo] kept by the bot between decisions
 
+    @cached_property
+    def _board(self) -> tuple[dict[str, Mapping[str, Any]], set[str], dict[str, Mapping[str, Any]]]:
+        us: dict[str, Mapping[str, Any]] = {}
+        jp_hexes: set[str] = set()
+        known: dict[str, Mapping[str, Any]] = {}
+        is_hex = c.is_hex
+        us_side, jp_side = c.US, c.JAPAN
+        pieces: list[Mapping[str, Any]] = self._view["pieces"]  # the view's piece objects
+        for p in pieces:
+            side = p.get("side")
+            if side == us_side:
+                us[str(p["id"])] = p
+            elif side == jp_side:
+                loc = str(p.get("location", ""))
+                if is_hex(loc):
+                    jp_hexes.add(loc)
+                    if p.get("kind") != "hidden" and p.get("face") == "front":
+                        known[loc] = p
+        return us, jp_hexes, known
 
-def _read(view: Mapping[str, JSON]) -> _Seen:
-    us: dict[str, Mapping[str, Any]] = {}
-    jp_hexes: set[str] = set()
-    known: dict[str, Mapping[str, Any]] = {}
-    for p in view["pieces"]:  # type: ignore[union-attr,unused-ignore]
-        assert isinstance(p, Mapping)
-        loc = str(p.get("location", ""))
-        if p.get("side") == c.US:
-            us[str(p["id"])] = p
-        elif p.get("side") == c.JAPAN and c.is_hex(loc):
-            jp_hexes.add(loc)
-            if p.get("kind") != "hidden" and p.get("face") == "front":
-                known[loc] = p
-    return _Seen(us, jp_hexes, known, dict(view["vars"]), int(view["turn"]))  # type: ignore[arg-type,unused-ignore]
+    @property
+    def us(self) -> dict[str, Mapping[str, Any]]:
+        """The US pieces by id."""
+        return self._board[0]
+
+    @property
+    def jp_hexes(self) -> set[str]:
+        """The map hexes holding Japanese units."""
+        return self._board[1]
+
+    @property
+    def jp_known(self) -> dict[str, Mapping[str, Any]]:
+        """Hex -> the face-up Japanese piece there."""
+        return self._board[2]
+
+    @cached_property
+    def vars(self) -> dict[str, Any]:
+        """The game variables the US side may see."""
+        return dict(self._view["vars"])
+
+    @cached_property
+    def turn(self) -> int:
+        """The game turn."""
+        return int(self._view["turn"])
+
+    @cached_property
+    def memo(self) -> dict[tuple[str, str], Any]:
+        """The bot's caches of what depends only on the Japanese hexes and on Suribachi's
+        fall (distances to the targets, engagement): shared by views that agree on both."""
+        key = (frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI)))
+        if key != self._shared[0]:
+            self._shared[:] = [key, {}]
+        memo: dict[tuple[str, str], Any] = self._shared[1]
+        return memo
+
+    @cached_property
+    def _us_at(self) -> dict[str, list[Mapping[str, Any]]]:
+        at: dict[str, list[Mapping[str, Any]]] = {}
+        for p in self.us.values():
+            at.setdefault(p["location"], []).append(p)
+        return at
+
+    def us_at(self, hid: str) -> list[Mapping[str, Any]]:
+        """The US pieces in a place, in the view's order."""
+        return self._us_at.get(hid, [])
 
 
 def _h(hex_id: str) -> Hex:
@@ -92,16 +140,17 @@ class USHeuristic:
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
+    _memo: list[Any] = field(default_factory=lambda: [None, {}])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
-        seen = _read(view)
-        key = (seen.turn, str(view.get("phase")))
+        key = (int(view["turn"]), str(view.get("phase")))  # type: ignore[call-overload,unused-ignore]
         if key != self._skip_key:
             self._skip, self._skip_key = set(), key
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
+        seen = _Seen(view, self._memo)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
@@ -190,7 +239,7 @@ class USHeuristic:
     def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
                unit: Mapping[str, Any]) -> float:
         s = -self._target_distance(seen, hid)
-        others = [p for p in seen.us.values() if p["location"] == hid and p["id"] != unit["id"]]
+        others = [p for p in seen.us_at(hid) if p["id"] != unit["id"]]
         if self._engaged(seen, hid):
             s += self.tuning.engaged_bonus
         if is_support and any(p["kind"] == "marine" for p in others):
@@ -205,7 +254,7 @@ class USHeuristic:
 
         def rank(v: JSON) -> tuple[float, str]:
             hid = str(v)
-            here = [p for p in seen.us.values() if p["location"] == hid]
+            here = seen.us_at(hid)
             lone_marine = len(here) == 1 and here[0]["kind"] == "marine"
             crowd = -2 if support and lone_marine else len(here)
             return (crowd + 0.1 * self._target_distance(seen, hid), hid)

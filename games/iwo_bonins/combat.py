@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
@@ -45,6 +45,7 @@ EFFECT_NAMES: dict[str, str] = {
 
 # -- who may attack whom ----------------------------------------------------------------
 
+@cache
 def tanks_may_attack(hex_id: str) -> bool:
     """9.0, 12.3: US tanks may not attack defenders in ravine, mountain or mine hexes."""
     comp = c.components()
@@ -55,21 +56,34 @@ def attacking_units(match: Match, hex_id: str, defender_hex: str) -> list[Piece]
     """9.0, 11.3, 12.2, 12.3: the units of a hex that attack together: on a landing beach
     only the top unit; elsewhere every unit (support units belong to their stack); tanks not
     against ravine, mountain or mine; none that attacked already this phase."""
+    return _attacking(match, hex_id, c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD)),
+                      set(match.state.vars[c.V_ATTACKERS]), tanks_may_attack(defender_hex))
+
+
+def _attacking(match: Match, hex_id: str, beach: tuple[str, ...], done: set[str],
+               tanks_ok: bool) -> list[Piece]:
+    """:func:`attacking_units` with what does not depend on the hex worked out once."""
     us = c.units_at(match, hex_id, c.US)
-    if hex_id in c.landing_beach_hexes(match):
+    if not us:
+        return us
+    if hex_id in beach:
         us = us[:1]
-    done = set(match.state.vars[c.V_ATTACKERS])
-    tanks_ok = tanks_may_attack(defender_hex)
     return [p for p in us if p.id not in done and (tanks_ok or not c.is_tank(p))]
 
 
 def attacker_hexes(match: Match, defender_hex: str) -> dict[str, list[Piece]]:
     """9.0: the adjacent hexes with units that may attack the defender hex."""
-    m = c.components().map
+    beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
+    done = set(match.state.vars[c.V_ATTACKERS])
+    return _attacker_hexes(match, defender_hex, beach, done)
+
+
+def _attacker_hexes(match: Match, defender_hex: str, beach: tuple[str, ...],
+                    done: set[str]) -> dict[str, list[Piece]]:
+    tanks_ok = tanks_may_attack(defender_hex)
     out = {}
-    for n in m.neighbors(m.hex(defender_hex)):
-        hid = m.label(n)
-        units = attacking_units(match, hid, defender_hex)
+    for hid in c.components().map.neighbor_ids(defender_hex):
+        units = _attacking(match, hid, beach, done, tanks_ok)
         if units:
             out[hid] = units
     return out
@@ -78,8 +92,10 @@ def attacker_hexes(match: Match, defender_hex: str) -> dict[str, list[Piece]]:
 def defenders(match: Match) -> list[Piece]:
     """9.0: the Japanese units not yet attacked this phase with a US unit able to attack."""
     done = set(match.state.vars[c.V_ATTACKED])
+    beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
+    attackers = set(match.state.vars[c.V_ATTACKERS])
     return [p for p in c.units(match, c.JAPAN)
-            if p.id not in done and attacker_hexes(match, p.location)]
+            if p.id not in done and _attacker_hexes(match, p.location, beach, attackers)]
 
 
 # -- exact odds --------------------------------------------------------------------------
@@ -95,14 +111,15 @@ class DefenderKind:
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     """14.2: a dug-in defender may be any unit the US cannot see (the face-down units on the
     map and those in the container), weighted equally; a face-up one is itself."""
-    def kind(p: Piece) -> DefenderKind:
-        return DefenderKind(c.printed(p, "defense"),
-                            c.printed(p, "attack") if support.is_anti_tank(p) else None)
+    def kind(p: Piece) -> tuple[int, int | None]:
+        return (c.printed(p, "defense"),
+                c.printed(p, "attack") if support.is_anti_tank(p) else None)
     if not c.is_dug_in(defender):
-        return Counter([kind(defender)])
-    unknown = [p for p in match.state.pieces if p.side == c.JAPAN
-               and ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
-    return Counter(kind(p) for p in unknown)
+        return Counter([DefenderKind(*kind(defender))])
+    unknown = [p for p in match.state.pieces.select(side=c.JAPAN)
+               if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
+    # counted as plain pairs (cheap to hash), in the order the units come
+    return Counter({DefenderKind(*k): n for k, n in Counter(kind(p) for p in unknown).items()})
 
 
 def outcome_odds(attack: int, tank_attacks: list[int], line: str,
@@ -119,11 +136,14 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
                   kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
                   suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
-    combos = _outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    total_w = sum(weight for _, weight in kind_items)
     odds: dict[str, Fraction] = {}
-    for effects, p in combos:
-        for e in effects:
-            odds[e] = odds.get(e, Fraction(0)) + p
+    for kind, weight in kind_items:
+        for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
+            diff = attack - sum(tank_attacks) + kept - kind.defense
+            p = Fraction(weight, total_w) * p_kept
+            for e, p_e in _differential_odds(diff, line, suppress, suribachi):
+                odds[e] = odds.get(e, Fraction(0)) + p * p_e
     return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
 
 
@@ -140,25 +160,49 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
 def _outcome_combos(attack: int, tank_attacks: tuple[int, ...], line: str,
                     kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
                     suribachi: bool) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
-    kinds = dict(kind_items)
-    comp = c.components()
-    crt, crmt = comp.tables["crt"], comp.tables["crmt"]
-    total_w = sum(kinds.values())
+    total_w = sum(weight for _, weight in kind_items)
     order = {k: i for i, k in enumerate(EFFECT_NAMES)}
     combos: dict[tuple[str, ...], Fraction] = {}
-    for kind, weight in kinds.items():
+    for kind, weight in kind_items:
         for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
             diff = attack - sum(tank_attacks) + kept - kind.defense
-            for roll in range(1, 7):
-                res = crt.lookup(diff, roll, line=line)
-                cell = crmt.lookup(CRMT_COLUMN, res)
-                for branch in parse_outcome(cell):
-                    p = Fraction(weight, total_w) * p_kept * Fraction(1, 6) * \
-                        Fraction(branch.high - branch.low + 1, 6)
-                    for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
-                        key = tuple(sorted(eff_set, key=order.__getitem__))
-                        combos[key] = combos.get(key, Fraction(0)) + p * p_eff
+            p = Fraction(weight, total_w) * p_kept
+            for key, p_key in _differential_combos(diff, line, suppress, suribachi):
+                combos[key] = combos.get(key, Fraction(0)) + p * p_key
     return tuple(sorted(combos.items(), key=lambda kv: [order[e] for e in kv[0]]))
+
+
+@lru_cache(maxsize=4096)
+def _differential_combos(diff: int, line: str, suppress: Fraction,
+                         suribachi: bool) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+    """9.1, 9.2.1, 8.3b, 17.0: the exact chance of each whole outcome at one differential (the
+    CRT roll, the CRMT's second roll, suppression), effects in EFFECT_NAMES order."""
+    comp = c.components()
+    crt, crmt = comp.tables["crt"], comp.tables["crmt"]
+    order = {k: i for i, k in enumerate(EFFECT_NAMES)}
+    combos: dict[tuple[str, ...], Fraction] = {}
+    for roll in range(1, 7):
+        res = crt.lookup(diff, roll, line=line)
+        cell = crmt.lookup(CRMT_COLUMN, res)
+        for branch in parse_outcome(cell):
+            p = Fraction(1, 6) * Fraction(branch.high - branch.low + 1, 6)
+            for eff_set, p_eff in _effects(branch.terms, suppress, suribachi):
+                key = tuple(sorted(eff_set, key=order.__getitem__))
+                combos[key] = combos.get(key, Fraction(0)) + p * p_eff
+    return tuple(combos.items())
+
+
+@lru_cache(maxsize=4096)
+def _differential_odds(diff: int, line: str, suppress: Fraction,
+                       suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+    """9.1, 9.2.1, 8.3b, 17.0: the exact chance of each effect at one differential. Exact
+    fractions, so the attack's odds are the same however the sum over defenders and tank rolls
+    is grouped."""
+    odds: dict[str, Fraction] = {}
+    for effects, p in _differential_combos(diff, line, suppress, suribachi):
+        for e in effects:
+            odds[e] = odds.get(e, Fraction(0)) + p
+    return tuple(odds.items())
 
 
 def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:
@@ -227,11 +271,14 @@ def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON
 
 
 def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
-                suppress: Fraction = Fraction(0)) -> tuple[str, dict[str, Fraction]]:
-    """The differential and exact odds of an attack as the US player may know them."""
+                suppress: Fraction = Fraction(0),
+                kinds: Counter[DefenderKind] | None = None) -> tuple[str, dict[str, Fraction]]:
+    """The differential and exact odds of an attack as the US player may know them
+    (``kinds``: :func:`defender_kinds`, when the caller has them for this position)."""
     hex_id = defender.location
     line = c.crt_line(hex_id)
-    kinds = defender_kinds(match, defender)
+    if kinds is None:
+        kinds = defender_kinds(match, defender)
     attack = support.combined_attack(units, set())
     tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
     suribachi = c.in_suribachi_sector(hex_id)
@@ -319,14 +366,15 @@ def choose_attackers(match: Match, defender: Piece, *,
         avail = attacker_hexes(match, hex_id)
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
+        kinds = defender_kinds(match, defender)  # one position for every option of this decision
         if units:
-            info, odds = attack_odds(match, defender, units)
+            info, odds = attack_odds(match, defender, units, kinds=kinds)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
                                   info, odds_detail(units, odds)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, odds = attack_odds(match, defender, units + us)
+            info, odds = attack_odds(match, defender, units + us, kinds=kinds)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
                                   odds_detail(units + us, odds)))
@@ -351,8 +399,9 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     all_units = [p for us in groups.values() for p in us]
     q = us_bombardment.suppress_chance(match)
     options = []
+    kinds = defender_kinds(match, defender)
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
-        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k)
+        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k, kinds=kinds)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
     return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
                                  f"({left} left)?", "8.2", options,

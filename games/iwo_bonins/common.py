@@ -104,8 +104,8 @@ def place_name(location: str) -> str:
 
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
     """A side's units (not markers), on the map only by default, in registry order."""
-    return [p for p in match.state.pieces
-            if p.side == side and (not on_map or is_hex(p.location))]
+    of_side = match.state.pieces.select(side=side)
+    return [p for p in of_side if is_hex(p.location)] if on_map else of_side
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
@@ -404,7 +404,7 @@ def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, lis
 
 def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match) -> bool:
     """6.3, 11.3, 12.1: may this group end in a hex holding these friendly units?"""
-    if hex_id in landing_beach_hexes(match):
+    if hex_id in landing_beach_hexes_of(match.state.vars.get(V_BEACHHEAD)):
         return True
     together = [*group, *there]
     if beach_colour(hex_id) is not None and match.options.get("other_beaches", "strict") == "strict":
@@ -416,7 +416,7 @@ def _may_stack(group: list[Piece], there: list[Piece], hex_id: str, match: Match
 
 def may_stack(match: Match, group: list[Piece], hex_id: str) -> bool:
     """6.3, 11.3, 12.1: may these US units end a move or retreat in ``hex_id``?"""
-    there = [p for p in units_at(match, hex_id, US) if p not in group]
+    there = [p for p in units_at(match, hex_id, US) if all(p is not g for g in group)]
     return _may_stack(group, there, hex_id, match)
 
 

@@ -58,8 +58,12 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     mp, max_hexes = allowance(match, piece, first=first)
     group = [piece]
 
+    pieces = match.state.pieces
+
     def can_end(h: Hex) -> bool:
-        return c.may_stack(match, group, m.label(h))
+        hid = m.label(h)
+        # 6.3: a lone unit may always end in a hex holding nothing (may_stack says so too)
+        return not pieces.count_at(hid) or c.may_stack(match, group, hid)
 
     costs = move_costs(tank=c.is_tank(piece))
     reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,

@@ -16,7 +16,7 @@ from tabletop.core.errors import TabletopError
 from tabletop.core.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, within
 from tabletop.core.hexmap import HexMap
 from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.movement import MoveCosts, MoveError, Reach, adjacent_hexes, reachable
+from tabletop.core.movement import MoveCosts, MoveError, Reach, adjacent_hexes, can_move, reachable
 
 N, NE, SE, S, SW, NW = range(6)
 COSTS = {"clear": 1, "broken": 2, "rough": 3, "heavy": 3}
@@ -451,12 +451,13 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-def run(sc: dict[str, Any], cost: MoveCosts | Callable[[Hex, Hex], float | None]) -> Reach:
+def run(sc: dict[str, Any], cost: MoveCosts | Callable[[Hex, Hex], float | None], *,
+        minimum_move: bool = False) -> Reach:
     """reachable() on a scenario."""
     return reachable(sc["m"], sc["start"], sc["allowance"], cost, enemy=sc["enemy"],
                      ezoc=sc["ezoc"], zoc_stops=sc["zoc_stops"], zoc_to_zoc=sc["zoc_to_zoc"],
                      must_stop=sc["must_stop"], can_end=sc["can_end"].__contains__,
-                     max_hexes=sc["max_hexes"])
+                     max_hexes=sc["max_hexes"], minimum_move=minimum_move)
 
 
 @given(scenarios())
@@ -498,9 +499,24 @@ def test_every_path_is_legal_and_costs_what_it_says(sc: dict[str, Any]) -> None:
 
 @given(scenarios())
 def test_cost_function_and_cost_tables_agree(sc: dict[str, Any]) -> None:
-    """The fast path (MoveCosts tables) and a plain cost function find the same hexes,
-    costs and paths."""
+    """The fast paths (MoveCosts tables, with and without a hex limit) and a plain cost
+    function find the same hexes, costs and paths, with and without the minimum move."""
     costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
-    fast, slow = run(sc, costs), run(sc, lambda a, b: costs(a, b))
-    assert fast.costs == slow.costs
-    assert all(fast.path_to(h) == slow.path_to(h) for h in fast)
+    for minimum_move in (False, True):
+        fast = run(sc, costs, minimum_move=minimum_move)
+        slow = run(sc, lambda a, b: costs(a, b), minimum_move=minimum_move)
+        assert fast.costs == slow.costs
+        assert list(fast) == list(slow)
+        assert all(fast.path_to(h) == slow.path_to(h) for h in fast)
+
+
+@given(scenarios(), st.booleans())
+def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_move: bool) -> None:
+    """can_move answers exactly whether reachable finds a hex, by either cost form."""
+    costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
+    for cost in (costs, lambda a, b: costs(a, b)):
+        reach = run(sc, cost, minimum_move=minimum_move)
+        assert can_move(sc["m"], sc["start"], sc["allowance"], cost, enemy=sc["enemy"],
+                        ezoc=sc["ezoc"], zoc_stops=sc["zoc_stops"], zoc_to_zoc=sc["zoc_to_zoc"],
+                        must_stop=sc["must_stop"], can_end=sc["can_end"].__contains__,
+                        max_hexes=sc["max_hexes"], minimum_move=minimum_move) == (len(reach) > 0)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletop.core.errors import TabletopError
 from tabletop.core.pieces import Deck, Piece, Pieces
@@ -81,3 +83,43 @@ def test_state_json_round_trip_and_stable_hash() -> None:
     assert again.hash() == h and again.pieces.ids_at("2915") == ("a", "b")
     s.vars["weather"] = "storm"
     assert s.hash() != h
+
+
+PLACES = ("0101", "0102", "0203", "box:out")
+
+
+@given(st.lists(st.tuples(st.integers(0, 11), st.sampled_from(PLACES), st.booleans()), max_size=40))
+def test_indexed_queries_answer_as_a_scan_would(moves: list[tuple[int, str, bool]]) -> None:
+    """Capability (issue 11): select, at, places_of and by_attr, answered from the indexes,
+    equal a scan of every piece in registry order after any sequence of moves."""
+    pieces = [Piece(f"p{i}", ("inf", "arm", "hq")[i % 3], ("A", "B", "")[i % 2 + (i % 5 == 0)],
+                    location=PLACES[i % len(PLACES)], attrs={"group": i % 4}) for i in range(12)]
+    reg = Pieces(pieces)
+    for i, place, top in moves:
+        reg.move(f"p{i}", place, top=top)
+        for side in ("A", "B", "", None):
+            for kind in ("inf", "arm", "hq", "none", None):
+                for loc in (*PLACES, "9999", None):
+                    assert reg.select(side=side, kind=kind, location=loc) == [
+                        p for p in reg if (side is None or p.side == side)
+                        and (kind is None or p.kind == kind)
+                        and (loc is None or p.location == loc)]
+            if side is not None:
+                assert reg.places_of(side) == {p.location for p in reg if p.side == side}
+        groups = reg.by_attr("inf", "group")
+        assert {v: list(ps) for v, ps in groups.items()} == {
+            v: [p for p in reg if p.kind == "inf" and p.attrs["group"] == v]
+            for v in {p.attrs["group"] for p in reg if p.kind == "inf"}}
+        assert reg.check() == []
+        assert Pieces.from_json(reg.to_json()).to_json() == reg.to_json()
+
+
+def test_check_reports_a_changed_kind_side_or_grouped_attribute() -> None:
+    """Capability (issue 11): the indexes assume a piece keeps its kind, side and grouped
+    attributes; check() says so when one changed."""
+    reg = Pieces([Piece("a", "inf", "A", location="0101", attrs={"group": 1})])
+    reg.by_attr("inf", "group")
+    reg["a"].kind, reg["a"].side, reg["a"].attrs["group"] = "arm", "B", 2
+    problems = " ".join(reg.check())
+    assert "changed its kind" in problems and "changed its side" in problems
+    assert "changed its 'group'" in problems

@@ -209,3 +209,36 @@ def test_validate_checks_a_position_file_as_play_would(tmp_path: Path,
     assert "bad.yaml: pieces." in err and "9999" in err
     play_err = _one_line_error(capsys, "play", "iwo_bonins", "--position", str(bad), "--auto")
     assert play_err == err
+def test_parsed_yaml_cache_is_keyed_by_contents_and_keeps_plain_json_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Capability (issue 11, cold start): a YAML file's parse is kept as JSON keyed by its
+    contents; an edited file is a new key; a parse JSON cannot give back exactly (integer
+    keys, dates) is never kept; a corrupt entry is parsed again; 'off' turns the cache off."""
+    from tabletop.core import data
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(data.CACHE_ENV, str(cache))
+    f = tmp_path / "a.yaml"
+    f.write_text("a: 1\nb: [x, 2.5, true, null]\n", encoding="utf-8")
+    first = data.read_data_file(f)
+    entries = list((cache / "yaml").iterdir())
+    assert first == {"a": 1, "b": ["x", 2.5, True, None]} and len(entries) == 1
+    assert data.read_data_file(f) == first
+    entries[0].write_text('{"a":99}', encoding="utf-8")  # the entry is what is read back
+    assert data.read_data_file(f) == {"a": 99}
+    f.write_text("a: 2\n", encoding="utf-8")
+    assert data.read_data_file(f) == {"a": 2} and len(list((cache / "yaml").iterdir())) == 2
+    entries[0].write_text("{not json", encoding="utf-8")
+    f.write_text("a: 1\nb: [x, 2.5, true, null]\n", encoding="utf-8")
+    assert data.read_data_file(f) == first
+    for text, parsed in (("1: one\n", {1: "one"}), ("d: 2024-01-02\n", None)):
+        f.write_text(text, encoding="utf-8")
+        before = len(list((cache / "yaml").iterdir()))
+        got = data.read_data_file(f)
+        assert parsed is None or got == parsed
+        assert len(list((cache / "yaml").iterdir())) == before
+    monkeypatch.setenv(data.CACHE_ENV, "off")
+    assert data.yaml_cache_dir() is None
+    f.write_text("c: 3\n", encoding="utf-8")
+    assert data.read_data_file(f) == {"c": 3}
+    assert len(list((cache / "yaml").iterdir())) == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, Field, RootModel, model_validator
 
@@ -23,7 +23,7 @@ from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.movement import MoveCosts, reachable
+from tabletop.core.movement import MoveCosts, can_move, reachable
 from tabletop.core.pieces import OFF_BOARD, Piece
 from tabletop.core.tables import Table
 from tabletop.core.visibility import PUBLIC
@@ -203,24 +203,26 @@ class Skirmish(Game):
         other = SIDES[1 - SIDES.index(side)]
         return {self.map.hex(p.location) for p in self.on_map(match, other)}
 
+    def _move_rules(self, match: Match, piece: Piece) -> dict[str, Any]:
+        """3.1-3.3 The movement rules of a unit as :func:`reachable` takes them."""
+        enemy = self.enemy_hexes(match, piece.side)
+        pieces = match.state.pieces
+        label = self.map.label
+        return {"enemy": enemy, "ezoc": {n for h in enemy for n in self.map.neighbors(h)},
+                "zoc_stops": True, "zoc_to_zoc": False,
+                "can_end": lambda h: pieces.count_at(label(h)) < STACK_LIMIT}
+
     def reach(self, match: Match, piece: Piece) -> dict[Hex, float]:
         """3.1-3.3 Where a unit may end its move, with the cost of getting there."""
-        enemy = self.enemy_hexes(match, piece.side)
-        ezoc = {n for h in enemy for n in self.map.neighbors(h)}
-        pieces = match.state.pieces
         start = self.map.hex(piece.location)
-        found = reachable(
-            self.map,
-            start,
-            piece.value("move"),
-            self.costs,
-            enemy=enemy,
-            ezoc=ezoc,
-            zoc_stops=True,
-            zoc_to_zoc=False,
-            can_end=lambda h: pieces.count_at(self.map.label(h)) < STACK_LIMIT,
-        )
+        found = reachable(self.map, start, piece.value("move"), self.costs,
+                          **self._move_rules(match, piece))
         return {h: c for h, c in found.costs.items() if h != start}
+
+    def can_move(self, match: Match, piece: Piece) -> bool:
+        """3.1 Whether a unit has anywhere to go (the menu offers only such units)."""
+        return can_move(self.map, self.map.hex(piece.location), piece.value("move"), self.costs,
+                        **self._move_rules(match, piece))
 
     def reveal_adjacent(self, match: Match, hex_id: str) -> None:
         """4.2 Reveal Red units next to a Blue unit that ended its move here."""
@@ -235,7 +237,7 @@ class Skirmish(Game):
         """3.1 Move units one at a time: pick a unit, then its destination."""
         moved: set[str] = set()
         while True:
-            movable = [p for p in self.on_map(match, side) if p.id not in moved and self.reach(match, p)]
+            movable = [p for p in self.on_map(match, side) if p.id not in moved and self.can_move(match, p)]
             if not movable:
                 return None
             opts = [Option(p.id, f"{self.piece_label(p)} at {p.location}") for p in movable]
