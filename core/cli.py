@@ -1,4 +1,5 @@
-"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, validate, schema.
+"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, validate, schema,
+serve.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 """
@@ -455,6 +456,19 @@ def schema(model_name: str | None, output: str | None) -> None:
         atomic_write_text(output, text + "\n")
     else:
         click.echo(text)
+
+
+@cli.command()
+@click.argument("game_names", nargs=-1, metavar="[GAME]...")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False), default=None,
+              help="Folder for the autosaved matches (default: ~/.local/share/tabletop/web).")
+def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | None) -> None:
+    """Play and watch in the browser: a local web server (installed games, plus GAME folders)."""
+    from .web.server import serve as run_server
+
+    run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,53 @@
+"""Running the web application: ``tabletop serve`` on uvicorn, bound to this machine by default."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import TabletopError
+from ..match import Game
+from ..registry import load_game
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def default_data_dir() -> Path:
+    """Where matches are saved unless ``--data`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tabletop" / "web"
+
+
+def load_games(names: Sequence[str]) -> dict[str, Game]:
+    """The games named on the command line (registered names, modules or folders), by id."""
+    games: dict[str, Game] = {}
+    for name in names:
+        game = load_game(name)
+        if not game.info.playable:
+            raise TabletopError(f"game {game.info.id} is not playable yet")
+        games[game.info.id] = game
+    return games
+
+
+def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
+          echo: object = print) -> None:
+    """Start the server and block until it is stopped (Ctrl-C)."""
+    import uvicorn
+
+    from .app import create_app
+
+    if not 0 <= port <= 65535:
+        raise TabletopError(f"--port {port} is not a port number (0-65535)")
+    games = load_games(names)
+    folder = Path(data_dir) if data_dir else default_data_dir()
+    app = create_app(folder, games)
+    shown = f"[{host}]" if ":" in host else host
+    say = echo if callable(echo) else print
+    say(f"tabletop serve: http://{shown}:{port}/  (matches saved in {folder}; Ctrl-C stops)")
+    if host not in LOCAL_HOSTS:
+        say(f"warning: listening on {host}: anyone who can reach this address can start matches; "
+            f"seats still need their own links")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    server.run()
