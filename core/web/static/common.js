@@ -85,8 +85,10 @@ export function renderLog(container, events, side) {
           " ", e.text))));
     container.append(details);
   });
-  if (atBottom || !container.dataset.seen) container.scrollTop = container.scrollHeight;
-  container.dataset.seen = "1";
+  // new events bring the log to its end; otherwise a reader scrolled back stays where they are
+  const grew = events.length !== Number(container.dataset.count || -1);
+  if (atBottom || grew) container.scrollTop = container.scrollHeight;
+  container.dataset.count = String(events.length);
 }
 
 // Score, tracks and victory as a small table, for the status dialog.

@@ -60,7 +60,7 @@ function gameCard(game) {
   const form = h("form", { class: "game", "data-game": game.id });
   const scenario = h("select", { name: "scenario" },
     game.scenarios.map((s) => h("option", { value: s.id, title: s.description }, s.name)));
-  form.append(
+  form.append(...[
     h("h3", {}, game.title),
     game.description ? h("p", { class: "muted" }, game.description) : null,
     h("label", {}, "Scenario ", scenario),
@@ -68,7 +68,7 @@ function gameCard(game) {
     game.options.map((opt) => h("label", { title: opt.description }, `${opt.id} `, optionInput(opt),
       h("span", { class: "muted" }, ` ${opt.description}`))),
     h("label", {}, "Seed ", h("input", { name: "seed", size: 8, placeholder: "random" })),
-    h("button", { type: "submit", class: "start" }, "Start"));
+    h("button", { type: "submit", class: "start" }, "Start")].flat().filter(Boolean));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     banner("");
@@ -166,6 +166,8 @@ async function onRowOpen() {
 }
 
 async function main() {
+  document.getElementById("resume-file").addEventListener("change", onResumeFile);
+  document.getElementById("replay-file").addEventListener("change", onReplayFile);
   try {
     games = (await api("/api/games")).games;
   } catch (err) {
@@ -178,8 +180,7 @@ async function main() {
   fillRowScenarios();
   document.getElementById("row-game").addEventListener("change", fillRowScenarios);
   document.getElementById("row-open").addEventListener("click", onRowOpen);
-  document.getElementById("resume-file").addEventListener("change", onResumeFile);
-  document.getElementById("replay-file").addEventListener("change", onReplayFile);
+  document.body.dataset.ready = "1";
 }
 
 main();

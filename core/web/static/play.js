@@ -170,19 +170,24 @@ function curtain(st) {
   cover.hidden = false;
 }
 
+// Ask the server now and then whether the match moved: often while another side decides,
+// seldom on this seat's own turn (the same seat may be open in another tab).
 function schedulePoll() {
   if (poller) clearTimeout(poller);
   poller = null;
-  if (!state || state.result || state.your_turn) return;
+  if (!state || state.result) return;
+  const seen = state.version;
   poller = setTimeout(async () => {
+    poller = null;
+    if (busy) return schedulePoll();
     try {
-      render(await api(`${path}?known=${state.version}`, { seat }));
+      const got = await api(`${path}?known=${seen}`, { seat });
+      if (!busy && state.version === seen) render(got);
     } catch (err) {
       banner(err.message);
     }
-    if (!poller || state.result || state.your_turn) return;
-    schedulePoll();
-  }, 1200);
+    if (!poller) schedulePoll();
+  }, state.your_turn ? 4000 : 1200);
 }
 
 async function load() {
