@@ -1,16 +1,17 @@
 """What one side may be sent: its view, its part of the log, its picture of the board.
 
-Every byte a seat receives about the position passes through this module, so the rules of
-hidden information live in one place on the web side: the game's own per-side view
-(``match.view(side)``), the events the side may see (``match.log.visible(side)``), the SVG
-drawn for that side (hidden pieces face-down, never named), and the pending decision in full
-only for the side that takes it. ``match.state`` itself is never serialised to a seat.
+Every byte a seat receives about the position passes through this module, so the web side
+keeps to the core's model of hidden information (:mod:`tabletop.core.visibility`): the
+side's read-only view (``match.view(side)``), the side's log as the core masks it
+(``match.log.visible(side)``), the SVG drawn for that side (hidden pieces face-down, never
+named), and the pending decision in full only for the side that takes it.
+``match.state`` itself is never serialised to a seat.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..canonical import JSON, thaw
@@ -104,38 +105,17 @@ def visible_events(match: Match, side: str | None) -> list[Event]:
     return list(match.log) if side is None else match.log.visible(side)
 
 
-def visible_vars(match: Match, side: str | None, view: Mapping[str, Any]) -> dict[str, JSON]:
-    """The game variables ``side`` may read: those its view carries that the game declares
-    public or visible to the side (``Game.var_visibility``); none when the game declares none.
-    The game master (None) sees them all."""
-    raw = view.get("vars") if side is not None else match.state.vars
-    if not isinstance(raw, Mapping):
-        return {}
-    if side is None:
-        return {str(k): thaw(v) for k, v in raw.items()}
-    declared = getattr(match.game, "var_visibility", None)
-    if not isinstance(declared, Mapping):
-        return {}
-    out: dict[str, JSON] = {}
-    for key, value in raw.items():
-        who = declared.get(key)
-        if who == "public" or (isinstance(who, Iterable) and not isinstance(who, str) and side in who):
-            out[str(key)] = thaw(value)
-    return out
-
-
 def status_json(match: Match, side: str | None) -> dict[str, JSON]:
-    """Score and status on demand: turn, phase, tracks and readable variables from the side's
-    view, the scenario, the game's description and, once over, the result and score fields."""
+    """Score and status on demand, from the side's view (None: the game master's): turn,
+    phase, tracks, the game variables the game declares readable by the side
+    (``Game.var_visibility``), the scenario, the game's description and, once over, the
+    result and score fields."""
     info = match.game.info
-    view: Mapping[str, Any] = match.view(side) if side is not None else {}
-    tracks = view.get("tracks") if side is not None else {k: t.value for k, t in match.state.tracks.items()}
+    view = match.view(side)
     scenario = info.scenario(match.scenario)
     out: dict[str, JSON] = {
-        "turn": match.state.turn if side is None else view.get("turn"),
-        "phase": match.state.phase if side is None else view.get("phase"),
-        "tracks": thaw(dict(tracks)) if isinstance(tracks, Mapping) else {},
-        "vars": visible_vars(match, side, view),
+        "turn": view["turn"], "phase": view["phase"], "tracks": thaw(view["tracks"]),
+        "vars": thaw(view["vars"]),
         "scenario": {"id": scenario.id, "name": scenario.name, "description": scenario.description},
         "description": info.description,
         "rulebook": info.rulebook,

@@ -63,28 +63,6 @@ def room_match(client: TestClient, match_id: str) -> Match:
     return match
 
 
-def hidden_identities(match: Match, side: str) -> list[str]:
-    """The ids and names of the pieces ``side`` may not identify (other sides' hidden ones)."""
-    out: set[str] = set()
-    for loc in match.state.pieces.occupied():
-        for p in match.state.pieces.at(loc):
-            if p.hidden and p.side != side:
-                out.add(p.id)
-                if p.name:
-                    out.add(p.name)
-    return sorted(out)
-
-
-def leaks(text: str, names: list[str]) -> list[str]:
-    """The names that occur in ``text`` as whole words (not inside a longer id such as a hex)."""
-    names = [n for n in names if n in text]  # a plain search first: most names are absent
-    if not names:
-        return []
-    words = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(r"(?<![\w/#.-])(" + words + r")(?![\w/#.-])")
-    return sorted(set(pattern.findall(text)))
-
-
 def game(name: str) -> Game:
     """A game by name (the example by its folder)."""
     return load_game(EXAMPLE if name == "skirmish" else name)

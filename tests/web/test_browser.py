@@ -22,8 +22,9 @@ from typing import Any
 import pytest
 
 from tabletop.core.record import replay
+from tabletop.core.visibility import find_leaks, secrets_of
 
-from .conftest import EXAMPLE, ROOT, game, hidden_identities, leaks
+from .conftest import EXAMPLE, ROOT, game
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -306,10 +307,10 @@ def test_two_seat_links_play_bonins_without_seeing_each_others_units(
     # the game master's knowledge, from the autosave the server wrote
     saved = json.loads((server["data"] / f"match-{created['id']}.json").read_text())
     match = replay(game("iwo_bonins"), saved["save"])
-    hidden = hidden_identities(match, "US")
-    assert len(hidden) > 20
-    assert not leaks(us.content(), hidden)
-    assert us_bodies and not leaks("\n".join(us_bodies), hidden)
+    hidden = secrets_of(match, "US")
+    assert len(set(hidden.values())) > 20
+    assert not find_leaks(hidden, "the US page", us.content())
+    assert us_bodies and not find_leaks(hidden, "the answers to the US browser", "\n".join(us_bodies))
     # the US page never shows a face-down unit's name, and Japan sees its own units
     assert japan.locator("g.counter[data-piece]").count() > 20
     assert us.locator("g.counter.face-down").count() > 20

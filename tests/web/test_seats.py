@@ -4,16 +4,16 @@ refused and changes nothing. Capability: issue 13 (network seats), rules of issu
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
+from tabletop.core.visibility import find_leaks, secrets_of
 from tabletop.core.web.seeing import event_json
 
-from .conftest import hidden_identities, leaks, room_match, seat_of, start
+from .conftest import room_match, seat_of, start
 
 
 def _state(client: TestClient, mid: str, tok: str) -> dict[str, Any]:
@@ -26,14 +26,19 @@ def _state(client: TestClient, mid: str, tok: str) -> dict[str, Any]:
 def _play_and_watch(client: TestClient, mid: str, tokens: dict[str, str], decisions: int,
                     seed: int) -> int:
     """Play random decisions from the seat whose turn it is; after each, every seat's answer
-    (board, decision, status) is checked for the identity of a piece hidden from it now, and
-    its log is exactly the side's log (``match.log.visible``): no event meant for another side."""
+    (board, decision, status) is searched for the id or name of a piece hidden from it now
+    (:func:`secrets_of`); its log must be exactly the side's log as the core masks it
+    (``match.log.visible``), and its new events must name no piece hidden from it before and
+    after the step unless the rules revealed it (the model of ``hidden_information_leaks``)."""
     rng = random.Random(seed)
+    match = room_match(client, mid)
+    mark = {side: 0 for side in tokens}
+    known: dict[str, dict[str, str]] = {side: {} for side in tokens}  # piece -> where shown
     taken = 0
     for _ in range(decisions):
-        match = room_match(client, mid)
         if match.pending is None:
             break
+        hidden = {side: set(secrets_of(match, side).values()) for side in tokens}
         side = match.pending.player
         st = _state(client, mid, tokens[side])
         assert st["your_turn"] and st["pending"]["player"] == side
@@ -43,16 +48,27 @@ def _play_and_watch(client: TestClient, mid: str, tokens: dict[str, str], decisi
                                 "version": st["version"]})
         assert res.status_code == 200, res.text
         taken += 1
+        pieces = match.state.pieces
         for viewer, tok in tokens.items():
-            now = hidden_identities(match, viewer)
+            secrets = secrets_of(match, viewer)
             answer = _state(client, mid, tok)
-            status = client.get(f"/api/matches/{mid}/status", headers={"X-Seat": tok}).text
-            current = json.dumps({k: v for k, v in answer.items() if k != "log"}) + status
-            assert not leaks(current, now), (viewer, leaks(current, now))
-            # the log is the side's own log, as the core keeps it (issue 14), and nothing more
+            status = client.get(f"/api/matches/{mid}/status", headers={"X-Seat": tok}).json()
+            found = find_leaks(secrets, "the state", {k: v for k, v in answer.items() if k != "log"})
+            found += find_leaks(secrets, "the status", status)
+            assert not found, (viewer, found)
             assert answer["log"] == [event_json(e) for e in match.log.visible(viewer)]
-            hidden_events = [e for e in match.log if not e.is_visible_to(viewer)]
-            assert not {e.seq for e in hidden_events} & {e["seq"] for e in answer["log"]}
+            still = {t: pid for t, pid in secrets.items()
+                     if pid in hidden[viewer] and pid not in known[viewer]}
+            for entry in answer["log"][mark[viewer]:]:
+                event = match.log[entry["seq"]]
+                shown = event.data.get("revealed") if event.is_visible_to(viewer) else None
+                if shown:
+                    still = {t: pid for t, pid in still.items() if pid != shown}
+                    known[viewer][str(shown)] = pieces[str(shown)].location
+                found += find_leaks(still, f"event {entry['seq']}", entry)
+            assert not found, (viewer, found)
+            known[viewer] = {pid: loc for pid, loc in known[viewer].items() if pieces[pid].location == loc}
+            mark[viewer] = len(answer["log"])
     return taken
 
 
@@ -65,10 +81,10 @@ def test_two_seats_of_bonins_never_see_each_others_hidden_units(client: TestClie
     tokens = {"US": seat_of(created, "US"), "Japan": seat_of(created, "Japan")}
     assert tokens["US"] != tokens["Japan"]
     match = room_match(client, mid)
-    assert hidden_identities(match, "US"), "the Japanese units start hidden"
+    assert secrets_of(match, "US"), "the Japanese units start hidden"
     taken = _play_and_watch(client, mid, tokens, 80, seed=1)
     assert taken == 80
-    assert hidden_identities(room_match(client, mid), "US"), "some Japanese units are still hidden"
+    assert secrets_of(room_match(client, mid), "US"), "some Japanese units are still hidden"
 
 
 def test_skirmish_seat_never_sees_the_hidden_enemy(client: TestClient) -> None:
