@@ -30,6 +30,23 @@ def load_games(names: Sequence[str]) -> dict[str, Game]:
     return games
 
 
+def _check_free(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address this machine cannot listen on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise TabletopError(f"cannot listen on {host}:{port}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise TabletopError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
           echo: object = print) -> None:
     """Start the server and block until it is stopped (Ctrl-C)."""
@@ -40,6 +57,7 @@ def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
     if not 0 <= port <= 65535:
         raise TabletopError(f"--port {port} is not a port number (0-65535)")
     games = load_games(names)
+    _check_free(host, port)
     folder = Path(data_dir) if data_dir else default_data_dir()
     app = create_app(folder, games)
     shown = f"[{host}]" if ":" in host else host

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from starlette.testclient import TestClient
 
@@ -179,3 +180,21 @@ def test_replay_a_row_of_a_study(client: TestClient) -> None:
     row = json.dumps({"seed": 7, "result": "not " + end["result"]["level"]})
     res = client.post("/api/replays", json={"row": row, "game": EXAMPLE})
     assert res.status_code == 400 and "as the row says" in res.json()["error"]
+
+
+def test_serve_refuses_bad_arguments_in_one_line(capsys: Any, tmp_path: Path) -> None:
+    """`tabletop serve` with an unknown game, a bad port or a port in use: one line, exit 2."""
+    import socket
+
+    from tabletop.core.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for argv, words in ((["serve", "no_such_game"], "no game"),
+                            (["serve", "--port", "70000"], "not a port"),
+                            (["serve", "--port", str(port), "--data", str(tmp_path)], "cannot listen")):
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert words in err and err.count("\n") == 1 and "Traceback" not in err

@@ -45,7 +45,7 @@ function opened(res) {
   const box = document.getElementById("created");
   box.hidden = false;
   box.replaceChildren(h("h2", {}, "Match started: send each player their seat link"),
-    res.seats.map((s) => {
+    ...res.seats.map((s) => {
       const url = new URL(s.url, location.href).href;
       return h("p", {}, h("b", {}, s.sides.join(", ")), " ", h("a", { href: url, class: "seat-url" }, url));
     }));

@@ -28,12 +28,12 @@ function pick(options, event) {
     return;
   }
   const menu = document.getElementById("menu");
-  menu.replaceChildren(
+  menu.replaceChildren(...[
     h("div", { class: "menu-head" }, options.length === 1 ? "Confirm" : "Choose"),
     options.map((opt) => h("button", { type: "button", class: "menu-item", onclick: () => { closeMenu(); decide(opt); } },
       h("span", { class: "label" }, opt.label || JSON.stringify(opt.value)),
       opt.info ? h("span", { class: "info" }, opt.info) : null)),
-    h("button", { type: "button", class: "menu-cancel", onclick: closeMenu }, "Cancel"));
+    h("button", { type: "button", class: "menu-cancel", onclick: closeMenu }, "Cancel")].flat());
   menu.style.left = `${Math.min(event.clientX + 8, window.innerWidth - 380)}px`;
   menu.style.top = `${Math.min(event.clientY + 8, window.innerHeight - 200)}px`;
   menu.hidden = false;
@@ -120,17 +120,18 @@ function renderLinks(st) {
   const box = document.getElementById("links");
   box.replaceChildren();
   if (!st.links || !st.links.length) return;
-  box.append(h("h2", {}, "Seat links"),
+  box.append(...[h("h2", {}, "Seat links"),
     h("p", { class: "muted" }, "Send each player their link; a link is their seat and only theirs."),
     st.links.map((l) => {
       const url = new URL(l.url, location.href).href;
       return h("p", { class: "seatlink" }, h("b", {}, l.sides.join(", ")), " ", h("a", { href: url, target: "_blank" }, url));
-    }));
+    })].flat());
 }
 
 function render(st) {
   if (!st || st.unchanged) return;
   state = st;
+  document.body.dataset.version = String(st.version);
   document.title = `${st.title} — ${st.side}`;
   document.getElementById("title").textContent = `${st.title} · ${st.scenario}`;
   const who = Object.entries(st.who).map(([s, w]) => `${s}: ${w === "here" ? "here" : w === "link" ? "seat link" : w}`).join(" · ");
