@@ -169,14 +169,20 @@ def test_replay_viewer_steps_through_a_record(client: TestClient) -> None:
     assert res.status_code == 400 and "does not replay" in res.json()["error"]
 
 
-def test_replay_a_row_of_a_study(client: TestClient) -> None:
-    """A rows line is played again by the same bots from its seed; a row whose result the replay
-    does not reach is refused (the study used other settings)."""
-    res = client.post("/api/replays", json={"row": '{"seed": 7}', "game": EXAMPLE})
+def test_replay_a_row_of_a_study(client: TestClient, tmp_path: Path) -> None:
+    """A line of `tabletop simulate --rows` is played again by the same bots from its seed and
+    ends as the row says; a row whose result the replay does not reach is refused (the study
+    used other settings)."""
+    from tabletop.core.cli import main
+
+    rows = tmp_path / "rows.jsonl"
+    assert main(["simulate", EXAMPLE, "-n", "2", "--seed", "6", "--rows", str(rows)]) == 0
+    line = rows.read_text().splitlines()[1]
+    res = client.post("/api/replays", json={"row": line, "game": EXAMPLE})
     assert res.status_code == 201, res.text
     rid = res.json()["id"]
     end = client.get(f"/api/replays/{rid}").json()
-    assert end["result"] is not None
+    assert end["result"]["level"] == json.loads(line)["result"]
     row = json.dumps({"seed": 7, "result": "not " + end["result"]["level"]})
     res = client.post("/api/replays", json={"row": row, "game": EXAMPLE})
     assert res.status_code == 400 and "as the row says" in res.json()["error"]
