@@ -41,7 +41,21 @@ export class Board {
       labels.style.pointerEvents = "none";
     }
     if (keep && old.w === this.full.w && old.h === this.full.h) this.apply(this.box);
-    else this.fit();
+    else this.start();
+  }
+
+  // The first view of a picture: all of it, unless the column beside a hex map (key and
+  // off-map boxes) makes it much taller than the map; then the map's height, full width.
+  start() {
+    this.fit();
+    const map = this.svg && this.svg.querySelector("g.map");
+    if (!map || !map.getBBox) return;
+    const own = map.transform && map.transform.baseVal.consolidate();
+    const b = map.getBBox();
+    const bottom = b.y + b.height + (own ? own.matrix.f : 0) + 20;
+    if (bottom > this.full.y && bottom < this.full.y + this.full.h * 0.75) {
+      this.apply({ ...this.full, h: bottom - this.full.y });
+    }
   }
 
   apply(box) {
