@@ -204,3 +204,20 @@ def test_serve_refuses_bad_arguments_in_one_line(capsys: Any, tmp_path: Path) ->
             assert main(argv) == 2
             err = capsys.readouterr().err
             assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_several_matches_run_at_once(client: TestClient) -> None:
+    """Matches of different games side by side: a decision in one leaves the others as they were."""
+    a = start(client, "skirmish", seed=1)
+    b = start(client, "iwo_1945", seed=1)
+    c = start(client, "iwo_bonins", scenario="solitaire", seed=1)
+    before = {m["id"]: room_match(client, m["id"]).state_hash() for m in (b, c)}
+    tok = seat_of(a, "Blue")
+    st = client.get(f"/api/matches/{a['id']}", headers={"X-Seat": tok}).json()
+    res = client.post(f"/api/matches/{a['id']}/decide", headers={"X-Seat": tok},
+                      json={"index": 0, "value": "B1", "version": st["version"]})
+    assert res.status_code == 200
+    assert {m: room_match(client, m).state_hash() for m in before} == before
+    # a seat of one match is no seat of another
+    res = client.get(f"/api/matches/{b['id']}", headers={"X-Seat": tok})
+    assert res.status_code == 403
