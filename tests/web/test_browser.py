@@ -162,7 +162,7 @@ def start_here(page: Any, server: dict[str, Any], game_id: str, *, scenario: str
 
 
 def undo_save_reload_replay(page: Any, server: dict[str, Any], shots: Path, name: str,
-                            moved: str) -> None:
+                            moved: str) -> Path:
     """Undo takes the last move back; Save downloads a save; a reload shows the same match;
     the save opens in the replay viewer and steps to its end."""
     before = log_lines(page)
@@ -195,6 +195,7 @@ def undo_save_reload_replay(page: Any, server: dict[str, Any], shots: Path, name
     page.locator("#board svg text", has_text=f"as seen by {side}").wait_for()
     page.screenshot(path=str(shots / f"{name}-replay.png"))
     assert not page.errors, page.errors
+    return path
 
 
 def test_example_game_click_a_unit_then_a_hex(browser: Any, server: dict[str, Any], shots: Path) -> None:
@@ -213,7 +214,15 @@ def test_example_game_click_a_unit_then_a_hex(browser: Any, server: dict[str, An
     page.locator("#log li", has_text="1/5 moves 0102 -> 0203").wait_for()
     assert "B1" in json.loads(page.locator("g.counter[data-at='0203']").get_attribute("data-pieces") or "[]")
     page.screenshot(path=str(shots / "skirmish-moved.png"))
-    undo_save_reload_replay(page, server, shots, "skirmish", "1/5 moves 0102 -> 0203")
+    saved = undo_save_reload_replay(page, server, shots, "skirmish", "1/5 moves 0102 -> 0203")
+    # the save resumes from the home page as a new match, at the same decision
+    page.goto(server["base"] + "/")
+    page.locator("body[data-ready]").wait_for()
+    page.locator("#resume-file").set_input_files(str(saved))
+    page.locator("#resume-go").click()
+    page.wait_for_url("**/play/**")
+    prompt(page, "Move 1/5 from 0102 to?")
+    assert not page.errors, page.errors
     page.context.close()
 
 
