@@ -25,7 +25,7 @@ from ..agents import Agent
 from ..canonical import JSON, freeze
 from ..errors import SaveError, TabletopError
 from ..match import Game, Match
-from ..record import atomic_write_text, make_record, make_save, replay
+from ..record import atomic_write_text, make_save, replay
 from ..registry import load_game, make_agent
 
 ROOM_FORMAT = "tabletop-web-match/1"
@@ -109,10 +109,6 @@ class Room:
             else:
                 out[side] = next((s.kind for s in self.seats if side in s.sides), "nobody")
         return out
-
-    def people_seats(self) -> int:
-        """How many seats hold people (one for hot-seat, one per linked side)."""
-        return len(self.seats)
 
     # -- bots ---------------------------------------------------------------------------
     def agent(self, side: str) -> Agent:
@@ -303,7 +299,3 @@ class RoomStore:
                            500) from None
         return room
 
-
-def record_json(room: Room) -> dict[str, JSON]:
-    """The room's match record (header and decisions)."""
-    return make_record(room.match)

@@ -46,8 +46,9 @@ async function decide(opt) {
   banner("");
   document.body.classList.add("busy");
   try {
-    const index = state.pending.options.indexOf(opt);
-    render(await api(`${path}/decide`, { method: "POST", seat, body: { index, value: opt.value, version: state.version } }));
+    // the option answers the version of the match it was drawn from; the server refuses it
+    // if the match has moved on since (another tab, a poll)
+    render(await api(`${path}/decide`, { method: "POST", seat, body: { index: opt.index, value: opt.value, version: opt.version } }));
   } catch (err) {
     banner(err.message);
     if (err instanceof ApiError && err.status === 409) await load();
@@ -94,6 +95,7 @@ function renderDecision(st) {
   box.append(h("div", { class: "prompt", id: "prompt" },
     h("span", { class: "who" }, p.player), " ", p.prompt, " ",
     h("span", { class: "sec", title: "rule section" }, `rule ${p.section}`)));
+  p.options.forEach((o, i) => { o.index = i; o.version = st.version; });
   const onMap = p.options.filter((o) => o.targets && o.targets.length);
   const buttons = p.options.filter((o) => !o.targets || !o.targets.length);
   board.setTargets(onMap);
