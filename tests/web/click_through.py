@@ -42,7 +42,7 @@ def play(page: Any, base: str, game: str, scenario: str, seed: int, limit: int =
     form.locator("button.start").click()
     page.wait_for_url("**/play/**")
     page.locator("body[data-version]").wait_for(state="attached")
-    start, clicks, on_map = time.monotonic(), 0, 0
+    start, clicks, on_map, idle = time.monotonic(), 0, 0, 0
     while not page.locator("#result").count() and clicks < limit:
         if page.locator("#curtain").is_visible():
             page.locator("#curtain-go").click()
@@ -58,8 +58,12 @@ def play(page: Any, base: str, game: str, scenario: str, seed: int, limit: int =
         elif nb:
             buttons.nth(rng.randrange(nb)).click()
         else:
+            idle += 1
+            if idle > 100:  # nothing to click for 20 s: a decision the page cannot take
+                raise RuntimeError(f"nothing to click: {page.locator('#decision').inner_text()[:300]}")
             page.wait_for_timeout(200)
             continue
+        idle = 0
         clicks += 1
         items = page.locator("#menu:not([hidden]) .menu-item")
         if items.count():

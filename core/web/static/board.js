@@ -126,9 +126,8 @@ export class Board {
     const overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "highlights");
     overlay.style.pointerEvents = "none";
-    for (const node of this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece]")) {
-      const id = TARGET_ATTRS.map((a) => node.dataset[a]).find((v) => v !== undefined);
-      if (!this.byTarget.has(id)) continue;
+    for (const node of this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")) {
+      if (!this.ids(node).some((id) => this.byTarget.has(id))) continue;
       node.classList.add("target");
       if (node.tagName.toLowerCase() === "polygon") {
         const copy = node.cloneNode(false);
@@ -139,6 +138,16 @@ export class Board {
     }
     const pieces = this.svg.querySelector("g.pieces");
     if (overlay.childNodes.length && pieces && pieces.parentNode) pieces.parentNode.insertBefore(overlay, pieces);
+  }
+
+  // The ids an element itself names: a place, a box, a piece, or every face-up piece of a
+  // stack (a counter lower in a stack is chosen through the stack's top counter).
+  ids(node) {
+    const out = TARGET_ATTRS.map((a) => node.dataset[a]).filter((v) => v !== undefined);
+    if (node.dataset.pieces) {
+      try { out.push(...JSON.parse(node.dataset.pieces)); } catch (err) { /* ignore */ }
+    }
+    return out;
   }
 
   // The target ids under a click: the element itself and everything it sits in or on.
@@ -170,7 +179,7 @@ export class Board {
   findAll(ids) {
     if (!this.svg || !ids || !ids.length) return [];
     const want = new Set(ids);
-    return [...this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece]")]
-      .filter((node) => TARGET_ATTRS.some((a) => want.has(node.dataset[a])));
+    return [...this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")]
+      .filter((node) => this.ids(node).some((id) => want.has(id)));
   }
 }
