@@ -151,6 +151,11 @@ class ReplayStore:
             match.run(bots, max_decisions=200_000)
         except TabletopError as exc:
             raise WebError(f"cannot play that game again: {exc}") from None
+        digest = row.get("state_hash")
+        if isinstance(digest, str) and digest != match.state_hash():
+            raise WebError(f"played again from seed {seed}, the game ends in another state than "
+                           f"the row's: give the same game version, scenario, options and agents "
+                           f"as the study")
         result = row.get("result")
         if match.result is not None and isinstance(result, str) and result != match.result.level:
             raise WebError(f"played again from seed {seed}, the game ends {match.result.level!r}, "

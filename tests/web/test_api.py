@@ -183,6 +183,7 @@ def test_replay_a_row_of_a_study(client: TestClient, tmp_path: Path) -> None:
     rid = res.json()["id"]
     end = client.get(f"/api/replays/{rid}").json()
     assert end["result"]["level"] == json.loads(line)["result"]
+    assert json.loads(line)["state_hash"]  # the study's row pins the whole game down
     row = json.dumps({"seed": 7, "result": "not " + end["result"]["level"]})
     res = client.post("/api/replays", json={"row": row, "game": EXAMPLE})
     assert res.status_code == 400 and "as the row says" in res.json()["error"]
