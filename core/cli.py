@@ -1,5 +1,5 @@
 """The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, report,
-rules, validate, schema.
+rules, validate, schema, serve.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 """
@@ -645,6 +645,20 @@ def schema(game_name: str | None, model_name: str | None, output: str | None) ->
         atomic_write_text(output, text + "\n")
     else:
         click.echo(text)
+
+
+@cli.command()
+@click.argument("game_names", nargs=-1, metavar="[GAME]...")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False), default=None,
+              help="Folder for the autosaved matches (default: web/ in $TABLETOP_HOME, "
+                   "else ~/.local/state/tabletop).")
+def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | None) -> None:
+    """Play and watch in the browser: a local web server (installed games, plus GAME folders)."""
+    from .web.server import serve as run_server
+
+    run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

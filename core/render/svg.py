@@ -5,10 +5,14 @@ in their terrain colour with the printed id in each, hex features as badges, hex
 features as strokes along the shared edge, labels, a legend, off-map boxes beside the map
 and the pieces as counters. An area map shows positions as rounded boxes joined by arrows.
 Every hex, counter and position carries a ``<title>`` so a browser shows details on hover.
+Hexes, positions, boxes and counters also carry ``data-hex``, ``data-area``, ``data-box``,
+``data-piece``/``data-pieces`` and ``data-at`` attributes, so a web page can make them
+clickable (``tabletop serve``); a face-down piece is never named in them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -364,8 +368,12 @@ class _Counters:
         fill = self.color(piece.side)
         ink = _text_on(fill)
         x0, y0 = cx - c / 2, cy - c / 2
+        shown = [p.id for p in stack if not self.face_down(p)]
+        # data-pieces and data-at let an interactive page find every face-up piece of the
+        # stack and the place under it (face-down pieces are never named)
         doc.open("g", cls="counter face-down" if down else "counter",
-                 data_piece=None if down else piece.id)
+                 data_piece=None if down else piece.id,
+                 data_pieces=json.dumps(shown) if shown else None, data_at=piece.location)
         doc.title(self._tooltip(stack))
         for k in range(min(count - 1, 2), 0, -1):
             off = k * c * 0.09
@@ -922,10 +930,13 @@ def _draw_area(doc: _Doc, areamap: AreaMap, area_id: str, geo: tuple[float, floa
              width=2 * hw - 14, fill=_text_on(fill), fill_opacity="0.8")
     for k, (color, text) in enumerate(_area_lines(stack, counters)):
         ly = y0 + 40 + 13 * k
+        face_up = k < min(len(stack), AREA_LINES_SHOWN) and not counters.face_down(stack[k])
+        doc.open("g", cls="piece-line", data_piece=stack[k].id if face_up else None)
         if color:
             doc.el("rect", x=x0 + 7, y=ly + 2, width=9, height=9, rx=1.5, fill=color,
                    stroke=_darker(color, 0.4), stroke_width=0.7)
         doc.text(x0 + 20, ly + 10, text, 10, anchor="start", width=2 * hw - 26, fill=INK, cls="piece")
+        doc.close("g")
     doc.close("g")
 
 

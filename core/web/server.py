@@ -1,0 +1,71 @@
+"""Running the web application: ``tabletop serve`` on uvicorn, bound to this machine by default."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..errors import TabletopError
+from ..match import Game
+from ..registry import load_game
+from ..terminal import autosave_dir
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def default_data_dir() -> Path:
+    """Where matches are saved unless ``--data`` says otherwise: ``web/`` beside the
+    terminal's autosaves ($TABLETOP_HOME, else $XDG_STATE_HOME/tabletop)."""
+    return autosave_dir() / "web"
+
+
+def load_games(names: Sequence[str]) -> dict[str, Game]:
+    """The games named on the command line (registered names, modules or folders), by id."""
+    games: dict[str, Game] = {}
+    for name in names:
+        game = load_game(name)
+        if not game.info.playable:
+            raise TabletopError(f"game {game.info.id} is not playable yet")
+        games[game.info.id] = game
+    return games
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address this machine cannot listen on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise TabletopError(f"cannot listen on {host}:{port}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise TabletopError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
+          echo: object = print) -> None:
+    """Start the server and block until it is stopped (Ctrl-C)."""
+    import uvicorn
+
+    from .app import create_app
+
+    if not 0 <= port <= 65535:
+        raise TabletopError(f"--port {port} is not a port number (0-65535)")
+    games = load_games(names)
+    _check_free(host, port)
+    folder = Path(data_dir) if data_dir else default_data_dir()
+    app = create_app(folder, games)
+    shown = f"[{host}]" if ":" in host else host
+    say = echo if callable(echo) else print
+    say(f"tabletop serve: http://{shown}:{port}/  (matches saved in {folder}; Ctrl-C stops)")
+    if host not in LOCAL_HOSTS:
+        say(f"warning: listening on {host}: anyone who can reach this address can start matches; "
+            f"seats still need their own links")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    server.run()

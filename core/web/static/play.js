@@ -1,0 +1,239 @@
+// The play page: one seat's view of a match — board, pending decision, log, undo, save.
+import { api, ApiError, banner, h, renderLog, renderStatus } from "/static/common.js";
+import { Board } from "/static/board.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const seat = new URLSearchParams(location.search).get("seat") || "";
+const path = `/api/matches/${encodeURIComponent(matchId)}`;
+
+let state = null;
+let busy = false;
+let shownSide = null; // the side whose board is on the screen (hot-seat curtain)
+let poller = null;
+
+const board = new Board(document.getElementById("board"), { onPick: pick });
+
+function closeMenu() {
+  const menu = document.getElementById("menu");
+  menu.hidden = true;
+  menu.replaceChildren();
+}
+
+// Options picked on the map: one without odds is taken at once; otherwise a small menu
+// shows each with its odds (info) to confirm.
+function pick(options, event) {
+  if (!state || !state.your_turn || busy) return;
+  if (options.length === 1 && !options[0].info) {
+    decide(options[0]);
+    return;
+  }
+  const menu = document.getElementById("menu");
+  menu.replaceChildren(...[
+    h("div", { class: "menu-head" }, options.length === 1 ? "Confirm" : "Choose"),
+    options.map((opt) => h("button", { type: "button", class: "menu-item", onclick: () => { closeMenu(); decide(opt); } },
+      h("span", { class: "label" }, opt.label || JSON.stringify(opt.value)),
+      opt.info ? h("span", { class: "info" }, opt.info) : null)),
+    h("button", { type: "button", class: "menu-cancel", onclick: closeMenu }, "Cancel")].flat());
+  menu.style.left = `${Math.min(event.clientX + 8, window.innerWidth - 380)}px`;
+  menu.style.top = `${Math.min(event.clientY + 8, window.innerHeight - 200)}px`;
+  menu.hidden = false;
+}
+
+async function decide(opt) {
+  if (busy) return;
+  busy = true;
+  closeMenu();
+  banner("");
+  document.body.classList.add("busy");
+  try {
+    // the option answers the version of the match it was drawn from; the server refuses it
+    // if the match has moved on since (another tab, a poll)
+    render(await api(`${path}/decide`, { method: "POST", seat, body: { index: opt.index, value: opt.value, version: opt.version } }));
+  } catch (err) {
+    banner(err.message);
+    if (err instanceof ApiError && err.status === 409) await load();
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function undo() {
+  if (busy || !state) return;
+  busy = true;
+  banner("");
+  try {
+    render(await api(`${path}/undo`, { method: "POST", seat, body: { version: state.version } }));
+    banner("undone", "note");
+  } catch (err) {
+    banner(err.message);
+    if (err instanceof ApiError && err.status === 409) await load();
+  } finally {
+    busy = false;
+  }
+}
+
+function renderDecision(st) {
+  const box = document.getElementById("decision");
+  box.replaceChildren();
+  if (st.result) {
+    const r = st.result;
+    box.append(h("div", { class: "result", id: "result" },
+      h("h2", {}, "Game over"),
+      h("p", {}, `${r.level}${r.winner ? " — " + r.winner + " wins" : ""} (rule ${r.section})`),
+      r.reason ? h("p", { class: "muted" }, r.reason) : null));
+    board.setTargets([]);
+    return;
+  }
+  const p = st.pending;
+  if (!p) return;
+  if (!st.your_turn || !p.options) {
+    box.append(h("p", { class: "waiting", id: "waiting" }, `Waiting for ${p.player} (rule ${p.section})…`));
+    board.setTargets([]);
+    return;
+  }
+  box.append(h("div", { class: "prompt", id: "prompt" },
+    h("span", { class: "who" }, p.player), " ", p.prompt, " ",
+    h("span", { class: "sec", title: "rule section" }, `rule ${p.section}`)));
+  p.options.forEach((o, i) => { o.index = i; o.version = st.version; });
+  const onMap = p.options.filter((o) => o.targets && o.targets.length);
+  const buttons = p.options.filter((o) => !o.targets || !o.targets.length);
+  board.setTargets(onMap);
+  if (onMap.length) {
+    box.append(h("p", { class: "hint" }, `Click a highlighted place on the map (${onMap.length} choice${onMap.length === 1 ? "" : "s"}).`));
+    box.append(h("details", { class: "maplist" }, h("summary", {}, "…or pick from a list"),
+      onMap.map((o) => optionButton(o, true))));
+  }
+  if (buttons.length) box.append(h("div", { class: "options" }, buttons.map((o) => optionButton(o, false))));
+}
+
+function optionButton(opt, onMap) {
+  const confirmFirst = Boolean(opt.info);
+  return h("button", {
+    type: "button", class: onMap ? "option onmap" : "option", title: opt.info || "",
+    "data-value": JSON.stringify(opt.value),
+    onclick: (e) => (confirmFirst ? pick([opt], e) : decide(opt)),
+    onmouseenter: () => { for (const n of board.findAll(opt.targets)) n.classList.add("hover"); },
+    onmouseleave: () => { for (const n of board.findAll(opt.targets)) n.classList.remove("hover"); },
+  }, opt.label || JSON.stringify(opt.value), opt.info ? h("span", { class: "info" }, opt.info) : null);
+}
+
+function renderLinks(st) {
+  const box = document.getElementById("links");
+  box.replaceChildren();
+  if (!st.links || !st.links.length) return;
+  box.append(...[h("h2", {}, "Seat links"),
+    h("p", { class: "muted" }, "Send each player their link; a link is their seat and only theirs."),
+    st.links.map((l) => {
+      const url = new URL(l.url, location.href).href;
+      return h("p", { class: "seatlink" }, h("b", {}, l.sides.join(", ")), " ", h("a", { href: url, target: "_blank" }, url));
+    })].flat());
+}
+
+function render(st) {
+  if (!st || st.unchanged) return;
+  state = st;
+  document.body.dataset.version = String(st.version);
+  document.title = `${st.title} — ${st.side}`;
+  document.getElementById("title").textContent = `${st.title} · ${st.scenario}`;
+  const who = Object.entries(st.who).map(([s, w]) => `${s}: ${w === "here" ? "here" : w === "link" ? "seat link" : w}`).join(" · ");
+  document.getElementById("where").textContent =
+    `you play ${st.seat.sides.join(" + ")} · turn ${st.turn}${st.phase ? " · " + st.phase : ""} · ${who}`;
+  const undoBtn = document.getElementById("undo");
+  undoBtn.disabled = !st.can_undo;
+  for (const [id, kind] of [["save", "save"], ["record", "record"]]) {
+    const a = document.getElementById(id);
+    a.classList.toggle("disabled", !st.can_download);
+    a.href = st.can_download ? `${path}/${kind}?seat=${encodeURIComponent(seat)}` : "#";
+    a.title = st.can_download ? `download the ${kind} (JSON)` : "available when the match is over (it would reveal the other side's hidden moves)";
+  }
+  board.show(st.svg);
+  renderDecision(st);
+  renderLinks(st);
+  renderLog(document.getElementById("log"), st.log, st.side);
+  curtain(st);
+  schedulePoll();
+}
+
+// Hot-seat: when the board changes hands at one browser, hide it until the next player asks.
+function curtain(st) {
+  const cover = document.getElementById("curtain");
+  if (st.seat.sides.length < 2) {
+    cover.hidden = true;
+    return;
+  }
+  if (shownSide === null) shownSide = sessionStorage.getItem(`shown:${matchId}`);
+  if (shownSide === st.side) {
+    cover.hidden = true;
+    return;
+  }
+  document.getElementById("curtain-text").textContent =
+    `${st.side} to play. Pass the screen to the ${st.side} player; the board stays hidden until then.`;
+  document.getElementById("curtain-go").textContent = `I am ${st.side}: show my board`;
+  cover.hidden = false;
+}
+
+// Ask the server now and then whether the match moved: often while another side decides,
+// seldom on this seat's own turn (the same seat may be open in another tab).
+function schedulePoll() {
+  if (poller) clearTimeout(poller);
+  poller = null;
+  if (!state || state.result) return;
+  const seen = state.version;
+  poller = setTimeout(async () => {
+    poller = null;
+    if (busy) return schedulePoll();
+    try {
+      const got = await api(`${path}?known=${seen}`, { seat });
+      if (!busy && state.version === seen) render(got);
+    } catch (err) {
+      banner(err.message);
+    }
+    if (!poller) schedulePoll();
+  }, state.your_turn ? 4000 : 1200);
+}
+
+async function load() {
+  try {
+    render(await api(path, { seat }));
+  } catch (err) {
+    banner(err.message);
+    document.getElementById("decision").replaceChildren(h("p", { class: "muted" }, err.message));
+  }
+}
+
+async function showStatus() {
+  try {
+    renderStatus(document.getElementById("status-body"), await api(`${path}/status`, { seat }));
+    document.getElementById("status-dialog").showModal();
+  } catch (err) {
+    banner(err.message);
+  }
+}
+
+document.getElementById("undo").addEventListener("click", undo);
+document.getElementById("status-btn").addEventListener("click", showStatus);
+document.getElementById("zoom-in").addEventListener("click", () => board.zoom(1 / 1.4));
+document.getElementById("zoom-out").addEventListener("click", () => board.zoom(1.4));
+document.getElementById("zoom-fit").addEventListener("click", () => board.fit());
+document.getElementById("fade").addEventListener("change", (e) => document.getElementById("board").classList.toggle("faded", e.target.checked));
+document.getElementById("curtain-go").addEventListener("click", () => {
+  shownSide = state.side;
+  sessionStorage.setItem(`shown:${matchId}`, shownSide);
+  document.getElementById("curtain").hidden = true;
+});
+for (const id of ["save", "record"]) {
+  document.getElementById(id).addEventListener("click", (e) => {
+    if (e.currentTarget.classList.contains("disabled")) {
+      e.preventDefault();
+      banner(e.currentTarget.title);
+    }
+  });
+}
+document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
+
+if (!seat) {
+  banner("this page needs its seat link (…/play/MATCH?seat=TOKEN); start a match from the home page");
+} else {
+  load();
+}
