@@ -121,8 +121,24 @@ class HeuristicAgent:
         return self.side == US
 
     def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        units = [o.value for o in d.options if o.value != "resolve"]
-        return units[0] if units else "resolve"
+        strength = 0
+        for o in d.options:
+            if o.value == "resolve":
+                strength = int(o.label.split("(")[1].split()[0])
+        if strength >= 50:
+            return "resolve"  # 10.3: the last column; more factors add nothing
+        target = str(d.context.get("target", ""))
+
+        def far(o: Any) -> int:
+            where = o.label.rsplit(" in ", 1)[-1]
+            if where == "the air" or len(target) != 4 or not where[:4].isdigit():
+                return 0
+            return _hex_distance(where, target)
+
+        units = sorted((o for o in d.options if o.value != "resolve"), key=far)
+        if units and strength and far(units[0]) >= 5 and strength >= 30:
+            return "resolve"  # 10.13: a distant unit would add +2 to the whole fire
+        return units[0].value if units else "resolve"
 
     def _fire_target(self, view: Mapping[str, Any], d: Decision) -> JSON:
         best: tuple[int, JSON] | None = None
