@@ -289,7 +289,8 @@ def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_j
 @click.option("--from", "from_save", type=click.Path(dir_okay=False), help="Draw this save's position.")
 @click.option("--scenario", default=None)
 @click.option("--seed", type=int, default=0)
-@click.option("--for", "for_side", default=None, help="Draw what this side sees (hidden pieces face-down).")
+@click.option("--for", "--side", "for_side", default=None,
+              help="Draw what this side sees (hidden pieces face-down).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="FILE.svg, FILE.txt (ASCII), or - for ASCII on the terminal.")
 def render(game_name: str, from_save: str | None, scenario: str | None, seed: int,

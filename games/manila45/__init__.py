@@ -124,6 +124,8 @@ class Manila45(Game):
         """6.1-6.4 stacking, 8.3 static units in place, 8.13 no unit at sea, one place each."""
         out = match.state.pieces.check() + c.stacking_problems(match)
         for p in match.state.pieces:
+            if p.attrs.get("revealed") and p.hidden:
+                out.append(f"6.5: {p.id} was revealed and is face down again")
             if c.is_hex(p.location) and c.terrain(p.location) == "sea":
                 out.append(f"8.13: {p.id} is on the all-sea hex {p.location}")
             if c.is_unit(p) and c.is_static(p) and "setup_hex" in p.attrs \
@@ -139,19 +141,19 @@ class Manila45(Game):
             return view
         renamed: dict[str, str] = {}
         stacks: dict[str, list[str]] = {}
-        for loc, ids in view["stacks"].items():  # type: ignore[union-attr]
+        for loc, ids in view["stacks"].items():
             shown = []
-            for n, pid in enumerate(ids):  # type: ignore[arg-type]
-                p = match.state.pieces[pid] if pid in match.state.pieces else None
-                if p is not None and p.side == US and (n >= 1 or loc == c.US_DEAD):
+            for n, pid in enumerate(ids):
+                mine = pid in match.state.pieces and match.state.pieces[pid].side == US
+                if mine and (n >= 1 or loc == c.US_DEAD):
                     renamed[pid] = f"hidden:{loc}:{n}"
                 shown.append(renamed.get(pid, pid))
             stacks[loc] = shown
         if renamed:
             view["pieces"] = [
-                {"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}  # type: ignore[index]
-                if e["id"] in renamed else e for e in view["pieces"]]  # type: ignore[index,union-attr]
-            view["stacks"] = stacks  # type: ignore[assignment]
+                {"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}
+                if e["id"] in renamed else e for e in view["pieces"]]
+            view["stacks"] = stacks
         return view
 
     def bots(self) -> dict[str, AgentFactory]:

@@ -95,7 +95,7 @@ class HeuristicAgent:
         if handler is not None:
             value = handler(view, decision)
             if value is not None and decision.is_legal(value):
-                return value  # type: ignore[no-any-return]
+                return value
         return values[0]
 
     # -- set-up -------------------------------------------------------------------------
@@ -195,7 +195,7 @@ class HeuristicAgent:
             dist = min(_hex_distance(h, e) for e in enemy)
             if reach > 1 and dist <= 1:
                 continue  # artillery keeps out of close combat
-            key = (dist, int(o.detail.get("mp", 1)) if o.detail else 1)  # type: ignore[call-overload]
+            key = (dist, int(o.detail.get("mp", 1)) if o.detail else 1)
             if dist < near_now and (best is None or key < best[0]):
                 best = (key, h)
         return best[1] if best else "stop"

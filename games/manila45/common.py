@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from tabletop.core.hexgrid import Hex, HexSide
+from tabletop.core.hexgrid import Hex
 from tabletop.core.match import Match
 from tabletop.core.pieces import Piece
 
@@ -271,6 +271,7 @@ def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
         if p.side == JAPAN and p.hidden:
             p.hidden = False
             p.face = "front"
+            p.attrs["revealed"] = True
             c = counter(p)
             match.emit("reveal", "6.5", f"{p.name} ({c.type}, fire {c.fire}, range {c.range}) "
                        f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)

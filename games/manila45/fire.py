@@ -30,7 +30,8 @@ def terrain_drms(match: Match, firer_hexes: Sequence[str], target_hex: str,
     rubble = target_hex in match.state.vars[c.V_RUBBLE]
     kind = c.terrain(target_hex)
     if kind == "urban":
-        out.append((2 if rubble else 1, "10.12", "target in an urban hex" + (" with rubble" if rubble else "")))
+        out.append((2 if rubble else 1, "10.12",
+                    "target in an urban hex" + (" with rubble" if rubble else "")))
     elif kind == "heavy":
         out.append((3 if rubble else 2, "10.12", "target in a heavy structures hex"
                     + (" with rubble" if rubble else "")))

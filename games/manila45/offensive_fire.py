@@ -123,7 +123,7 @@ def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
     private = side == JAPAN
     while True:
         shooters = firing_units(match, side)
-        opts = [Option("end", "end the offensive fire phase")] + targets(match, side, shooters)
+        opts = [Option("end", "end the offensive fire phase"), *targets(match, side, shooters)]
         pick = yield choose(side, "10.2: fire at a target, or end the phase", "10.2", opts,
                             kind="fire_target", private=private)
         if pick == "end":
@@ -186,9 +186,9 @@ def _close_assaulters(match: Match, target: str, group: list[Piece]) -> list[Pie
         if c.distance(p.location, target) != 1:
             continue
         feats = c.side_features(p.location, target)
-        if "major_river" in feats and not c.bridged(match, p.location, target, p.side):
-            if not _with_amtrac(match, p):
-                continue
+        if ("major_river" in feats and not c.bridged(match, p.location, target, p.side)
+                and not _with_amtrac(match, p)):
+            continue
         out.append(p)
     return out
 

@@ -31,10 +31,10 @@ def result_now(match: Match) -> Result | None:
     if not match.state.vars.get(c.V_SETUP_DONE):
         return None
     if japanese_left(match) == 0:
-        return Result(US, "US victory: no Japanese unit is left", "4.2", dict(scores(match)))  # type: ignore[arg-type]
+        return Result(US, "US victory: no Japanese unit is left", "4.2", dict(scores(match)))
     if match.state.turn <= 2 and not north_west_held(match):
         return Result(US, "US sudden death victory: no Japanese unit north of the Pasig and "
-                      "west of the San Juan", "4.3", dict(scores(match)))  # type: ignore[arg-type]
+                      "west of the San Juan", "4.3", dict(scores(match)))
     return None
 
 
@@ -52,4 +52,4 @@ def final(match: Match) -> Result:
     if now is not None:
         return now
     return Result(JAPAN, f"Japanese victory: {japanese_left(match)} Japanese unit(s) still in "
-                  "Manila at the end of turn 10", "4.2", dict(scores(match)))  # type: ignore[arg-type]
+                  "Manila at the end of turn 10", "4.2", dict(scores(match)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,7 +16,7 @@ blockers = st.frozensets(hexes, max_size=40)
 alongs = st.sampled_from(["both", "either"])
 
 
-def _blocks(cells: frozenset[Hex]):  # noqa: ANN202 - a small closure for the tests
+def _blocks(cells: frozenset[Hex]):
     return lambda h: h in cells
 
 
@@ -50,7 +52,7 @@ def test_line_hexes_contiguous(a: Hex, b: Hex) -> None:
     steps = line(a, b)
     assert len(steps) == distance(a, b) + 1
     assert steps[0] == (a,) and steps[-1] == (b,)
-    for prev, cur in zip(steps, steps[1:], strict=False):
+    for prev, cur in itertools.pairwise(steps):
         for h in cur:
             assert any(distance(p, h) == 1 for p in prev)
         if len(cur) == 2:

@@ -33,5 +33,5 @@ def position(japan: Mapping[str, str], us: Mapping[str, str], *, turn: int = 3) 
 
 
 @pytest.fixture
-def make_position():  # noqa: ANN201 - a factory fixture
+def make_position():
     return position

@@ -10,7 +10,7 @@ from tabletop.games.manila45.components import DATA_DIR, components
 from tabletop.games.manila45.mapmaker import render_yaml
 
 
-def hx(hid: str):  # noqa: ANN201
+def hx(hid: str):
     return components().hexmap.hex(hid)
 
 

@@ -24,7 +24,7 @@ from tabletop.games.manila45.victory import final, result_now
 from .conftest import bot_setup, position
 
 
-def P(m: Match, pid: str):  # noqa: ANN201, N802
+def P(m: Match, pid: str):
     return m.state.pieces[pid]
 
 
@@ -57,7 +57,7 @@ def test_3_2_setup_one_by_one_and_limits() -> None:
     setup = bot_setup()
     bad = dict(setup)
     bad[next(iter(bad))] = "3402"
-    with pytest.raises(TabletopError, match="3.2"):
+    with pytest.raises(TabletopError, match=r"3\.2"):
         Match(GAME, seed=0, options={"setup": bad})
 
 
