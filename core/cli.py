@@ -20,8 +20,9 @@ from .agents import Agent
 from .canonical import JSON
 from .errors import ReplayDivergence, TabletopError
 from .match import Game, Match
-from .record import read_record, replay, write_save
+from .record import atomic_write_text, read_record, replay, write_save
 from .registry import load_game, make_agent, registered
+from .views import make_side_save
 
 EXIT_ERROR = 2
 EXIT_DIVERGED = 1
@@ -150,10 +151,24 @@ def _check_log_for(game: Game, log_path: str | None, log_for: str | None) -> Non
         raise TabletopError("--log-for needs --log FILE (where to write that side's log)")
 
 
+def _side_saves(game: Game, pairs: Sequence[str]) -> dict[str, str]:
+    """``--save-for SIDE=FILE`` pairs, each side checked and each file writable."""
+    out = _parse_pairs(pairs, "--save-for")
+    for side in out:
+        if side not in game.info.players:
+            raise TabletopError(f"--save-for: game {game.info.id} has no side {side!r} "
+                                f"(sides: {', '.join(game.info.players)})")
+    for path in out.values():
+        _check_outputs(save_for=path)
+    return out
+
+
 def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool,
-            log_for: str | None = None) -> None:
+            log_for: str | None = None, save_for: Mapping[str, str] | None = None) -> None:
     if save:
         write_save(match, save)
+    for side, path in (save_for or {}).items():
+        atomic_write_text(path, json.dumps(make_side_save(match, side), indent=1, ensure_ascii=False) + "\n")
     if log:
         match.log.write(log, log_for)
     if as_json:
@@ -214,6 +229,9 @@ def _common_play_options(f: Any) -> Any:
     f = click.option("--log", "log_path", type=click.Path(dir_okay=False),
                      help="Write the event log (JSONL).")(f)
     f = click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the match here.")(f)
+    f = click.option("--save-for", "save_for", multiple=True, metavar="SIDE=FILE",
+                     help="Also write what SIDE may see (no seed, its view and log), for play by "
+                          "e-mail; repeatable.")(f)
     f = click.option("--auto", is_flag=True, help="Every side is a bot; run to the end.")(f)
     f = click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME",
                      help="Who plays a side: human, random, first, or a game bot.")(f)
@@ -227,14 +245,15 @@ def _common_play_options(f: Any) -> Any:
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
-         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, log_path: str | None,
-         log_for: str | None, as_json: bool) -> None:
+         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, save_for: tuple[str, ...],
+         log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
     if not game.info.playable:
         raise TabletopError(f"game {game.info.id} is not playable yet")
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
+    side_saves = _side_saves(game, save_for)
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
@@ -242,24 +261,27 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
     match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
     completed = _run(match, agents, save=save_path, quiet=as_json)
-    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
+    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
+            save_for=side_saves)
 
 
 @cli.command()
 @click.argument("save_file", type=click.Path(dir_okay=False))
 @_common_play_options
 def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
-           log_path: str | None, log_for: str | None, as_json: bool) -> None:
+           save_for: tuple[str, ...], log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Resume a saved match (checked by replay) and play on."""
     record = read_record(save_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
+    side_saves = _side_saves(game, save_for)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     target = save_path or save_file
     completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
-    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
+    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
+            save_for=side_saves)
 
 
 @cli.command("replay")

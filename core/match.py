@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
@@ -22,7 +22,10 @@ from .decisions import Decision, Option
 from .dice import Dice, ScriptedDice
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
+from .pieces import Piece
 from .state import State
+from .views import View
+from .visibility import check_declarations, find_leaks, secrets_of
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -127,6 +130,11 @@ class Game:
 
     info: GameInfo
     source: str = ""  # set when loaded from a module path or folder rather than an entry point
+    #: who may read each game variable (``state.vars``): ``"public"`` or a tuple of sides;
+    #: a variable not named here is the game master's alone (see :mod:`.visibility`)
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
+    #: deck piles every side sees only the size of (besides other players' hands)
+    secret_piles: ClassVar[frozenset[str]] = frozenset({"draw"})
 
     def setup(self, match: Match) -> None:
         """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
@@ -141,11 +149,11 @@ class Game:
         """The result when the flow ends without returning one."""
         return Result(None, "no result", "", {})
 
-    def view(self, match: Match, player: str) -> dict[str, JSON]:
-        """What one player may see of the state (hidden pieces masked)."""
-        from .views import generic_view
-
-        return generic_view(match, player)
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """What one player may see of the match (None: the game master), as a read-only
+        :class:`~.views.View`; a game refines what is visible by declaring
+        :attr:`var_visibility` and :attr:`secret_piles` rather than by editing views."""
+        return View(match, player)
 
     def invariants(self, match: Match) -> list[str]:
         """Rule invariants broken by the current state (empty when all hold)."""
@@ -232,6 +240,7 @@ class Match:
                  dice_script: list[int] | None = None) -> None:
         if not game.info.playable:
             raise TabletopError(f"game {game.info.id} is not playable yet")
+        check_declarations(game)
         self.game = game
         self.scenario = game.info.scenario(scenario).id
         self.seed = int(seed)
@@ -246,6 +255,7 @@ class Match:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self._flow: Flow | None = None
+        self._version = 0
         self.game.setup(self)
         self._flow = self.game.play(self)
         self._advance(None, first=True)
@@ -282,12 +292,33 @@ class Match:
             raise IllegalDecision(f"option {index} is out of range 0..{len(decision.options) - 1}")
         option = decision.options[index]
         self.decisions.append(option.value)
-        self.emit("decision", decision.section, f"{decision.player}: {decision.prompt} -> "
-                  f"{option.label or option.value}", player=decision.player, value=option.value,
-                  visible_to=(decision.player,) if decision.private else ())
+        text = f"{decision.player}: {decision.prompt} -> {option.label or option.value}"
+        if decision.private:
+            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
+                      visible_to=(decision.player,))
+        else:
+            kept_from = self._told_secrets(decision.player, [text, option.value])
+            seen_by = tuple(p for p in self.game.info.players if p not in kept_from)
+            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
+                      visible_to=seen_by if kept_from else (),
+                      mask=f"{decision.player} decides ({decision.section}; not shown: it names a "
+                           "unit hidden from you)" if kept_from else "")
         self._advance(option.value)
 
+    def _told_secrets(self, player: str, said: JSON) -> list[str]:
+        """The other players who would learn, from what ``player`` said, the identity of one
+        of ``player``'s pieces hidden from them (the decision's log line is masked for them)."""
+        if not any(p.hidden and p.side == player for p in self.state.pieces):
+            return []
+        return [other for other in self.game.info.players
+                if other != player and find_leaks(secrets_of(self, other), "", said)]
+
+    def progress(self) -> tuple[int, int]:
+        """A stamp that changes whenever the match moves on (decisions, undo, events)."""
+        return self._version, len(self.log)
+
     def _advance(self, value: JSON, *, first: bool = False) -> None:
+        self._version += 1
         flow = self._flow
         assert flow is not None
         try:
@@ -309,15 +340,25 @@ class Match:
 
     # -- events ------------------------------------------------------------------------
     def emit(self, kind: str, section: str, text: str, *, visible_to: tuple[str, ...] = (),
-             **data: Any) -> Event:
+             mask: str = "", **data: Any) -> Event:
         """Append an event to the log, stamped with the current turn and phase.
 
-        ``visible_to`` limits who may see it (views, the terminal); empty means everyone.
+        ``visible_to`` limits who may see it (views, the terminal); empty means everyone. The
+        others see nothing of it, or ``mask`` (a text naming nothing hidden from them).
         """
         event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data,
-                      tuple(visible_to))
+                      tuple(visible_to), mask)
         self.log.append(event)
         return event
+
+    def reveal(self, piece: Piece, section: str, text: str, /, *, to: tuple[str, ...] = (),
+               **data: Any) -> Event:
+        """The rules show a hidden piece's identity (to every side, or to ``to`` and its own),
+        for a moment or for good: the event that says so may name it, and so may later events
+        while the piece stays where it was shown (any event with ``revealed=piece.id`` in its
+        data says the same). Whether the piece stays hidden is the game's ``piece.hidden``."""
+        seen = tuple(dict.fromkeys((*to, piece.side))) if to else ()
+        return self.emit("reveal", section, text, visible_to=seen, revealed=piece.id, **data)
 
     def _on_roll(self, purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
         if sides == 0:
@@ -358,8 +399,8 @@ class Match:
         """The options of the pending decision (empty when the match is over)."""
         return self.pending.options if self.pending else ()
 
-    def view(self, player: str) -> dict[str, JSON]:
-        """What one player may see (see :meth:`Game.view`)."""
+    def view(self, player: str | None) -> Mapping[str, Any]:
+        """What one player may see, read-only (see :meth:`Game.view`); None: the game master."""
         return self.game.view(self, player)
 
     def script_dice(self, faces: Sequence[int]) -> ScriptedDice:
@@ -384,6 +425,7 @@ class Match:
         self._take_over(fresh)
 
     def _take_over(self, other: Match) -> None:
+        self._version += other._version + 1
         for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
             setattr(self, name, getattr(other, name))
         self.dice.listener = self._on_roll

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, dumps
 from .errors import IllegalDecision, ReplayDivergence, SaveError, TabletopError
+from .views import SIDE_SAVE_FORMAT
 
 if TYPE_CHECKING:
     from .match import Game, Match
@@ -84,6 +85,9 @@ def read_record(path: str | Path) -> dict[str, Any]:
         raise SaveError(f"{p}: cannot read ({exc.strerror or exc})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveError(f"{p}: not a JSON record ({exc})") from None
+    if isinstance(data, dict) and data.get("format") == SIDE_SAVE_FORMAT:
+        raise SaveError(f"{p}: this is {data.get('side')}'s side save (what that side may see); "
+                        "it cannot be resumed or replayed: use the game master's save")
     if not isinstance(data, dict) or data.get("format") not in (RECORD_FORMAT, SAVE_FORMAT):
         raise SaveError(f"{p}: not a tabletop record or save (format {RECORD_FORMAT!r} "
                         f"or {SAVE_FORMAT!r} expected)")

@@ -9,7 +9,8 @@ turn), victory.py (7.0), bots.py. docs/games/iwo_1945.md maps every rule to its 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -17,6 +18,7 @@ from tabletop.core.areamap import AreaMap
 from tabletop.core.canonical import JSON
 from tabletop.core.match import AgentFactory, Game, GameInfo, GameOption, Match, Result
 from tabletop.core.pieces import Piece
+from tabletop.core.visibility import PUBLIC
 
 from . import positions as P
 
@@ -63,6 +65,13 @@ class Iwo1945(Game):
                        "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
         ),
     )
+    #: 2.0 control and occupation, the USMC turn's bookkeeping (6.0), the Japanese card in
+    #: play (8.0) and the landing dice are on the table for everyone to see
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        "held": PUBLIC, "control": PUBLIC, "turn": PUBLIC, "japanese_card": PUBLIC,
+        "landing_dice": PUBLIC}
+    #: 5.0: the draw decks and the cards set aside unseen are face down
+    secret_piles: ClassVar[frozenset[str]] = frozenset({"draw", "out"})
 
     # -- data ----------------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
@@ -118,18 +127,6 @@ class Iwo1945(Game):
         from .victory import scores
 
         return dict(scores(match))
-
-    def view(self, match: Match, player: str) -> dict[str, JSON]:
-        """What a side sees: the set-aside cards stay unseen (5.0), like the draw piles."""
-        from tabletop.core.views import generic_view
-
-        v = generic_view(match, player)
-        decks = v["decks"]
-        assert isinstance(decks, dict)
-        for piles in decks.values():
-            if isinstance(piles, dict) and isinstance(piles.get("out"), list):
-                piles["out"] = {"count": len(piles["out"])}
-        return v
 
     # -- invariants --------------------------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:

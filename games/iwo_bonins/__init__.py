@@ -14,7 +14,8 @@ Rule modules, one per chapter: ``common`` (shared state, losses, sectors 13.0, S
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -33,6 +34,7 @@ from tabletop.core.match import (
     ScenarioInfo,
 )
 from tabletop.core.pieces import Piece
+from tabletop.core.visibility import PUBLIC
 
 from . import common as c
 from .components import DATA_DIR, INITIAL_DEPLOYMENT
@@ -76,6 +78,17 @@ class Bonins(Game):
         rulebook="shared/rules/iwo_bonins.txt",
         description="Iwo Jima, 19 Feb - 17 Mar 1945, at battalion scale on 350-yard hexes.",
     )
+    #: what both sides may read of the game variables: the US side's own bookkeeping and the
+    #: public state of the battle. ``attacked`` and ``suppressed`` list Japanese units by id
+    #: (9.0, 8.3), which the US may not see under a fortification marker (14.2): they stay
+    #: the game master's.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        name: PUBLIC for name in (
+            c.V_BEACHHEAD, c.V_WEATHER, c.V_RESERVES, c.V_SURIBACHI, c.V_CLEARED,
+            c.V_REPLACEMENTS, c.V_LANDED, c.V_NO_LAND, c.V_NO_MOVE, c.V_MOVED, c.V_ATTACKERS,
+            c.V_MUST_ATTACK, c.V_TF_COLLINS, c.V_TWO_PLAYER, c.V_BOMBARDMENT, c.V_REPAIRABLE,
+            c.V_REBUILT)
+    }
 
     def __init__(self) -> None:
         self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")

@@ -13,6 +13,7 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -56,7 +57,7 @@ class _Seen:
     memo: dict[tuple[str, str], Any] = field(default_factory=dict)  # per-view caches of the bot
 
 
-def _read(view: dict[str, JSON]) -> _Seen:
+def _read(view: Mapping[str, JSON]) -> _Seen:
     us: dict[str, dict[str, Any]] = {}
     jp_hexes: set[str] = set()
     known: dict[str, dict[str, Any]] = {}
@@ -92,7 +93,7 @@ class USHeuristic:
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
         seen = _read(view)
         key = (seen.turn, str(view.get("phase")))

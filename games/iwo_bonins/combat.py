@@ -337,9 +337,9 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
         suppressed = us_bombardment.bombard(match, defender, markers)
     # 9.1 b-c: the defender's strength counts now; the player sees what it was.
     d = c.printed(defender, "defense")
-    match.emit("reveal", "9.1", f"the defender in {hex_id} is {defender.id} "
-               f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
-               f"{defender.kind})", unit=defender.id, hex=hex_id)
+    match.reveal(defender, "9.1", f"the defender in {hex_id} is {defender.id} "
+                 f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
+                 f"{defender.kind})", unit=defender.id, hex=hex_id)
     tanks = [p for p in attackers if c.is_tank(p)]
     stopped = set(support.anti_tank_fire(match, tanks, defender)) \
         if tanks and support.is_anti_tank(defender) else set()

@@ -7,8 +7,9 @@ procedures, each citing its section of ``RULES.md``. Play it with
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel, Field, RootModel
 
@@ -24,6 +25,7 @@ from tabletop.core.match import Flow, Game, GameInfo, GameOption, Match, Result
 from tabletop.core.movement import MoveCosts, reachable
 from tabletop.core.pieces import Piece
 from tabletop.core.tables import Table
+from tabletop.core.visibility import PUBLIC
 
 DATA = Path(__file__).parent / "data"
 ELIMINATED = "box:eliminated"
@@ -71,6 +73,8 @@ class Skirmish(Game):
         rulebook="docs/example/skirmish/RULES.md",
         human_side="Blue",
     )
+    #: 6.0: the losses of each side decide the game and are counted in the open
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {"lost": PUBLIC}
 
     def __init__(self) -> None:
         self.map = HexMap.load(DATA / "map.yaml")
@@ -175,7 +179,7 @@ class Skirmish(Game):
             for p in match.state.pieces.at(self.map.label(n)):
                 if p.hidden:
                     p.hidden = False
-                    match.emit("reveal", "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
+                    match.reveal(p, "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
 
     # -- 3.0 movement ------------------------------------------------------------------
     def movement(self, match: Match, side: str) -> Flow:
@@ -207,7 +211,10 @@ class Skirmish(Game):
             frm = piece.location
             match.state.pieces.move(piece.id, str(dest))
             moved.add(piece.id)
-            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm, to=dest)
+            unseen = (side,) if piece.hidden else ()  # 4.1: the other side sees a hidden unit move
+            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm,
+                       to=dest, visible_to=unseen,
+                       mask=f"a hidden {side} unit moves {frm} -> {dest}" if unseen else "")
             if side == "Blue":
                 self.reveal_adjacent(match, str(dest))
 
@@ -322,20 +329,16 @@ class Skirmish(Game):
         for p in pieces.at(hid):
             if p.hidden:
                 p.hidden = False
-                match.emit("reveal", "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+                match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
         attackers = [pieces[c] for c in chosen]
         diff, line, shift = self.attack_terms(match, hid, attackers)
         roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
         result = self.crt.lookup(diff, roll, line=line, shift=shift)
-        match.emit(
-            "combat",
-            "5.3",
-            f"{side} attacks {hid} at {diff:+d} ({line}{', stream' if shift else ''}): "
-            f"roll {roll} -> {result}",
-            target=hid,
-            attackers=chosen,
-            result=result,
-        )
+        stream = ", stream" if shift else ""
+        text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
+        unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
+        match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
+                   visible_to=unseen, mask=text if unseen else "")
         defender = SIDES[1 - SIDES.index(side)]
         if result in ("A1", "EX"):
             yield from self.step_loss(match, side, chosen)
@@ -470,7 +473,7 @@ class Pusher:
         self.game = game
         self.side = side
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
         values = [o.value for o in decision.options]
         hill = [self.game.map.hex(h) for h in self.game.objectives]
