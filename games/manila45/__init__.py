@@ -10,7 +10,8 @@ the city face down (6.5). Rule modules, one per chapter: ``setup`` (3.0), ``vict
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -18,7 +19,7 @@ from tabletop.core.canonical import JSON
 from tabletop.core.flow import run_turns
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import AgentFactory, Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.views import generic_view
+from tabletop.core.views import Entries, View
 
 from . import common as c
 from .components import JAPAN, US, components
@@ -26,8 +27,41 @@ from .components import JAPAN, US, components
 VERSION = "0.9.0"
 
 
+def _board(v: View) -> dict[str, JSON]:
+    """6.5: pieces and stacks, with the US units under the top of a stack and in the US dead
+    pile shown to the Japanese player as face-down."""
+    base = View._ENTRIES["pieces"](v)
+    if v.player != JAPAN:
+        return base
+    pieces = v.match.state.pieces
+    renamed: dict[str, str] = {}
+    stacks: dict[str, list[str]] = {}
+    for loc, ids in base["stacks"].items():
+        shown = []
+        for n, pid in enumerate(ids):
+            if pid in pieces and pieces[pid].side == US and (n >= 1 or loc == c.US_DEAD):
+                renamed[pid] = f"hidden:{loc}:{n}"
+            shown.append(renamed.get(pid, pid))
+        stacks[loc] = shown
+    listed = [{"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}
+              if e["id"] in renamed else e for e in base["pieces"]]
+    return {"pieces": listed, "stacks": stacks}
+
+
+class ManilaView(View):
+    """A side's view under 6.5 (see :func:`_board`)."""
+
+    __slots__ = ()
+    _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board, "stacks": _board}
+
+
 class Manila45(Game):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
+
+    #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,
+                                    c.V_AIR_USED, c.V_AMTRAC, c.V_ENTERED, c.V_SETUP_DONE)}
 
     info = GameInfo(
         id="manila45",
@@ -133,28 +167,11 @@ class Manila45(Game):
                 out.append(f"8.3: static {p.id} left {p.attrs['setup_hex']} for {p.location}")
         return out
 
-    def view(self, match: Match, player: str) -> dict[str, JSON]:
-        """6.5: the US sees face-down Japanese units as battle flags; the Japanese player sees
-        only the top unit of a US stack and nothing of the US dead pile."""
-        view = generic_view(match, player)
-        if player != JAPAN:
-            return view
-        renamed: dict[str, str] = {}
-        stacks: dict[str, list[str]] = {}
-        for loc, ids in view["stacks"].items():
-            shown = []
-            for n, pid in enumerate(ids):
-                mine = pid in match.state.pieces and match.state.pieces[pid].side == US
-                if mine and (n >= 1 or loc == c.US_DEAD):
-                    renamed[pid] = f"hidden:{loc}:{n}"
-                shown.append(renamed.get(pid, pid))
-            stacks[loc] = shown
-        if renamed:
-            view["pieces"] = [
-                {"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}
-                if e["id"] in renamed else e for e in view["pieces"]]
-            view["stacks"] = stacks
-        return view
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """6.5: the US sees face-down Japanese units as battle flags (the core's rule for hidden
+        pieces); the Japanese player sees only the top unit of a US stack and nothing of the
+        US dead pile (:class:`ManilaView`)."""
+        return ManilaView(match, player)
 
     def bots(self) -> dict[str, AgentFactory]:
         """Random-legal is built in; the heuristic bots play either side."""

@@ -273,8 +273,8 @@ def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
             p.face = "front"
             p.attrs["revealed"] = True
             c = counter(p)
-            match.emit("reveal", "6.5", f"{p.name} ({c.type}, fire {c.fire}, range {c.range}) "
-                       f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)
+            match.reveal(p, "6.5", f"{p.name} ({c.type}, fire {c.fire}, range {c.range}) "
+                         f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)
 
 
 def eliminate(match: Match, piece: Piece, section: str) -> None:

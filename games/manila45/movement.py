@@ -100,7 +100,8 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
         if len(opts) == 1:
             return
         to = yield choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
-                          "8.1", opts, kind="move_step", context={"unit": piece.id, "mp": left},
+                          "8.1", opts, kind="move_step",
+                          context={"unit": piece.id, "mp": left, "from": here},
                           private=private)
         if to == "stop":
             return

@@ -155,8 +155,12 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
                  for p in eligible if p not in group and _group_ok(group, p)]
         if not group and not opts:
             return
+        longest = max((c.distance(p.location, target) for p in group if c.is_hex(p.location)
+                       and kind == "fire"), default=1)
+        band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
         pick = yield choose(side, f"10.4: add a unit to the fire at {target}, or resolve", "10.4",
-                            opts, kind="fire_unit", context={"target": target}, private=private)
+                            opts, kind="fire_unit", context={"target": target, "band": band},
+                            private=private)
         if pick == "resolve":
             break
         group.append(match.state.pieces[str(pick)])

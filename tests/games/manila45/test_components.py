@@ -111,5 +111,7 @@ def test_crt_errata() -> None:
     crt = components().crt
     assert str(crt.columns[0]).startswith("<=") and "9" in str(crt.columns[0])
     assert str(crt.columns[-1]).startswith(">=") and "50" in str(crt.columns[-1])
-    assert crt.lookup(5, 1) == "E" and crt.lookup(200, 6) == "-"
+    assert crt.lookup(5, 1) == "E" and crt.lookup(5, 2) == "-"
+    assert crt.lookup(200, 6, modifier=+3) == "-" and crt.lookup(200, 6, modifier=+2) == "E"
     assert crt.lookup(60, 1, modifier=+9) == "-" and crt.lookup(3, 6, modifier=-9) == "E"
+    assert set(crt.odds(30)) <= {"E", "-"}

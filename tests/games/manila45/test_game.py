@@ -59,7 +59,7 @@ def test_6_5_no_hidden_field_in_us_view_decisions_or_log() -> None:
         decision: Decision = match.pending
         ids = hidden_ids(match)
         if ids and len(match.decisions) % 7 == 0:
-            view = dumps(match.view("US"))
+            view = dumps(match.view("US").to_json())
             assert not leaks(view, ids), leaks(view, ids)
             for p in json.loads(view)["pieces"]:
                 if p["side"] == "Japan" and p["kind"] == "hidden":
@@ -95,6 +95,13 @@ def test_random_bot_games_end() -> None:
     assert match.result is not None and match.result.winner in ("US", "Japan")
 
 
+def test_hidden_information_conformance() -> None:
+    """6.5 under the core's hidden-information check: random and heuristic games."""
+    from tabletop.core.testing import check_hidden_information
+
+    assert check_hidden_information(GAME, range(1), bot="heuristic", render_every=400) > 500
+
+
 def test_golden_games() -> None:
     """Golden playthroughs: two seeded heuristic games pinned (result, decisions, hash)."""
     check_golden(GOLDEN / "heuristic.json", golden_games(GAME, [1, 2]))
@@ -108,7 +115,7 @@ class _Machine(game_state_machine(GAME)):  # type: ignore[misc]
     def us_view_hides_face_down_units(self) -> Any:
         if self.match is not None:
             ids = hidden_ids(self.match)
-            assert not leaks(dumps(self.match.view("US")), ids)
+            assert not leaks(dumps(self.match.view("US").to_json()), ids)
 
 
 _Machine.TestCase.settings = settings(max_examples=3, stateful_step_count=6, deadline=None,

@@ -162,15 +162,16 @@ def test_6_5_fog_of_war_views() -> None:
     unit fired on is flipped for good."""
     m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
     m.state.pieces.move("c-1-7", c.US_DEAD)
-    us = m.view("US")
+    us = m.view("US").to_json()
     flags = [p for p in us["pieces"] if p["location"] == "3720"]
     assert flags == [{"id": "hidden:3720:0", "kind": "hidden", "side": "Japan", "location": "3720"}]
-    jp = m.view("Japan")
+    jp = m.view("Japan").to_json()
     at = [p for p in jp["pieces"] if p["location"] == "3030"]
     assert at[0]["id"] in ("c-1-5", "c-2-5") and at[1]["kind"] == "hidden"
     assert all(p["kind"] == "hidden" for p in jp["pieces"] if p["location"] == c.US_DEAD)
     c.reveal(m, [P(m, "j-cf-1")], "is fired on")
-    assert not P(m, "j-cf-1").hidden and any(p.get("id") == "j-cf-1" for p in m.view("US")["pieces"])
+    assert not P(m, "j-cf-1").hidden
+    assert any(p.get("id") == "j-cf-1" for p in m.view("US").to_json()["pieces"])
 
 
 # -- 7.0 replacements -----------------------------------------------------------------------
