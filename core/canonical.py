@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 JSON = Any  # a JSON-serialisable value: None, bool, int, float, str, list, dict[str, JSON]
@@ -14,6 +15,8 @@ def _to_json(obj: Any) -> JSON:
     to_json = getattr(obj, "to_json", None)
     if callable(to_json):
         return to_json()
+    if isinstance(obj, Mapping):  # a read-only window (MappingProxyType) on a dict
+        return dict(obj)
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 

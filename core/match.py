@@ -256,6 +256,7 @@ class Match:
         self.result: Result | None = None
         self._flow: Flow | None = None
         self._version = 0
+        self.view_cache: dict[str, tuple[Any, Any]] = {}  # views.piece_view's windows, by piece
         self.game.setup(self)
         self._flow = self.game.play(self)
         self._advance(None, first=True)

@@ -90,14 +90,14 @@ class JapaneseBot:
         assert isinstance(pieces, list)
         out = []
         for p in pieces:
-            if isinstance(p, dict) and p.get("side") == c.US and c.is_hex(str(p.get("location", ""))):
+            if isinstance(p, Mapping) and p.get("side") == c.US and c.is_hex(str(p.get("location", ""))):
                 out.append(_hex(str(p["location"])))
         return out
 
     @staticmethod
     def _location(view: Mapping[str, JSON], unit: str) -> str:
         for p in view.get("pieces", []) or []:
-            if isinstance(p, dict) and p.get("id") == unit:
+            if isinstance(p, Mapping) and p.get("id") == unit:
                 return str(p.get("location", ""))
         return ""
 

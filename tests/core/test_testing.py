@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -96,7 +97,9 @@ class _PiecePig(PigGame):
             def choose(self, view: Any, decision: Any) -> Any:
                 for p in view["pieces"]:
                     if p["id"] == "marker":
-                        p["attrs"]["n"] += 1
+                        p["location"] = "elsewhere"  # its own copy
+                        with contextlib.suppress(TypeError):  # a read-only window on the piece
+                            p["attrs"]["n"] += 1
                 return decision.values[-1]
 
         class Meddler(Reader):
@@ -123,7 +126,10 @@ def test_views_are_copies_an_agent_cannot_write_through() -> None:
     view = match.view("A")
     with pytest.raises(TypeError):
         view["pieces"] = []  # type: ignore[index]
-    view["pieces"][0]["attrs"]["n"] = 99
+    with pytest.raises(TypeError):
+        view["pieces"][0]["attrs"]["n"] = 99
+    view["pieces"][0]["location"] = "elsewhere"
     assert match.state.pieces["marker"].attrs["n"] == 0
+    assert match.state.pieces["marker"].location == "table"
     with pytest.raises(AssertionError, match="changed the match while choosing"):
         check_agent_read_only(game, "meddler", decisions=20)
