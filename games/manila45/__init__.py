@@ -33,7 +33,7 @@ def _board(v: View) -> dict[str, JSON]:
     base = View._ENTRIES["pieces"](v)
     if v.player != JAPAN:
         return base
-    pieces = v.match.state.pieces
+    pieces = v._match.state.pieces  # the view's own match, as the core's entries read it
     renamed: dict[str, str] = {}
     stacks: dict[str, list[str]] = {}
     for loc, ids in base["stacks"].items():
