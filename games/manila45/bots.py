@@ -140,7 +140,10 @@ class HeuristicAgent:
         target = str(d.context.get("target", ""))
         if len(target) != 4 or not target.isdigit():
             return next(iter(sorted(offered)), "resolve") if offered else "resolve"
-        free = [(u, w) for u, w in _free_units(view, self.side) if u in offered]
+        chosen = {str(u) for u in d.context.get("group", ())}
+        where = {str(p["id"]): str(p["location"]) for p in view.get("pieces", ())
+                 if p.get("side") == self.side and p.get("kind") != "hidden"}
+        free = [(u, where[u]) for u in sorted(offered | chosen) if u in where]
         group, _ = _plan_fire(free, target, self.side, int(view.get("turn", 1) or 1))
         for uid, _fire, _band in group:
             if uid in offered:

@@ -228,6 +228,7 @@ def inside_wall(hex_id: str) -> bool:
     return bool(components().hexmap.attr(hex_of(hex_id), "intramuros"))
 
 
+@cache
 def distance(a: str, b: str) -> int:
     """10.6: the range from a to b (the target counted, the firing hex not)."""
     from tabletop.core.hexgrid import distance as hex_distance

@@ -87,9 +87,8 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
     for hex_id in hexes:
         if hex_id in attacked:
             continue
-        n = sum(1 for p in shooters if can_fire_at(match, p, hex_id))
-        if n:
-            out.append(Option({"fire": hex_id}, f"fire at {hex_id} ({n} unit(s) can)"))
+        if any(can_fire_at(match, p, hex_id) for p in shooters):
+            out.append(Option({"fire": hex_id}, f"fire at {hex_id}"))
     if match.state.turn >= 3:  # 5.4
         demolished = set(match.state.vars[c.V_DEMOLISHED])
         for side_ in components().hexmap.hexsides_with("bridge"):
@@ -159,7 +158,9 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
                        and kind == "fire"), default=1)
         band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
         pick = yield choose(side, f"10.4: add a unit to the fire at {target}, or resolve", "10.4",
-                            opts, kind="fire_unit", context={"target": target, "band": band},
+                            opts, kind="fire_unit",
+                            context={"target": target, "band": band,
+                                     "group": [p.id for p in group]},
                             private=private)
         if pick == "resolve":
             break

@@ -10,6 +10,7 @@ decision is private: the US sees only where face-down units stand.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
@@ -44,6 +45,7 @@ def build_pieces(match: Match) -> None:
     match.emit("setup", "3.1", "the Game Turn marker is on the 3-5 Feb box")
 
 
+@cache
 def is_setup_hex(hex_id: str) -> bool:
     """3.2: neither a map-edge hex nor a hex next to one, and not all-sea (8.13)."""
     if c.terrain(hex_id) == "sea":

@@ -112,6 +112,10 @@ def test_crt_errata() -> None:
     assert str(crt.columns[0]).startswith("<=") and "9" in str(crt.columns[0])
     assert str(crt.columns[-1]).startswith(">=") and "50" in str(crt.columns[-1])
     assert crt.lookup(5, 1) == "E" and crt.lookup(5, 2) == "-"
-    assert crt.lookup(200, 6, modifier=+3) == "-" and crt.lookup(200, 6, modifier=+2) == "E"
-    assert crt.lookup(60, 1, modifier=+9) == "-" and crt.lookup(3, 6, modifier=-9) == "E"
+    assert crt.lookup(200, 6, modifier=+5) == "-" and crt.lookup(200, 6, modifier=+4) == "E"
+    for k in range(10):  # ours: E at a modified roll up to the column's place
+        strength = 9 + 5 * k
+        assert crt.lookup(strength, 1, modifier=k) == "E"
+        assert crt.lookup(strength, 1, modifier=k + 1) == "-"
+    assert crt.lookup(60, 1, modifier=+10) == "-" and crt.lookup(3, 6, modifier=-9) == "E"
     assert set(crt.odds(30)) <= {"E", "-"}
