@@ -100,6 +100,29 @@ def read_record(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def start_of(header: dict[str, Any]) -> dict[str, Any]:
+    """The forced dice and the position a record's header starts its match from, as
+    keyword arguments of ``Match`` (none for a match started from its set-up)."""
+    from .position import Position, PositionError, forced_from_json
+
+    out: dict[str, Any] = {}
+    forced = header.get("forced_dice")
+    if forced is not None:
+        if not isinstance(forced, list) or not all(isinstance(f, dict) for f in forced):
+            raise SaveError("header: 'forced_dice' must be a list of forced rolls")
+        try:
+            out["forced"] = forced_from_json(forced)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"header: forced_dice: {exc}") from None
+    if header.get("position") is not None:
+        try:
+            out["position"] = Position.model_validate(header["position"])
+        except ValueError as exc:
+            raise PositionError(f"header: position: {' '.join(str(exc).split())[:300]}") from None
+        out["source"] = "the record's position"
+    return out
+
+
 def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
     """Rebuild a match from its record; with ``verify``, refuse one that diverges.
 
@@ -117,7 +140,8 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
             f"this is version {game.info.version!r}")
     try:
         match = Match(game, scenario=header.get("scenario"), seed=header["seed"],
-                      options=header.get("options") or {}, dice_script=header.get("dice_script"))
+                      options=header.get("options") or {}, dice_script=header.get("dice_script"),
+                      **start_of(header))
     except TabletopError as exc:
         raise ReplayDivergence(f"cannot start the recorded match: {exc}") from None
     for n, value in enumerate(record["decisions"], start=1):

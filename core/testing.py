@@ -19,10 +19,20 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from .canonical import JSON, dumps
 from .decisions import Decision
+from .dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
 from .errors import IllegalDecision
 from .match import Game, Match
+from .pieces import OFF_BOARD
+from .position import Position, load_position
 from .record import make_record, make_save, replay
 from .visibility import find_leaks, secrets_of
+
+__all__ = [
+    "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
+    "check_conformance", "check_dice_used", "check_golden", "check_invariants", "check_replay",
+    "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
+    "random_step", "rolls", "run_procedure", "stack", "start", "texts",
+]
 
 T = TypeVar("T")
 
@@ -348,3 +358,54 @@ def game_state_machine(game: Game, *, scenario: str | None = None,
 
     GameMachine.__name__ = f"{game.info.id.title().replace('_', '')}Machine"
     return GameMachine
+
+
+# -- rule tests in ten lines: positions, forced dice, answers ----------------------------------
+# A rule test starts a match from a position at the phase the rule belongs to, forces the
+# rolls it means by section and purpose, answers the decisions it needs, and checks the
+# outcome and that every forced roll came up.
+
+def start(game: Game, *, forced: Sequence[ForcedRoll | StackedShuffle] = (),
+          dice_script: list[int] | None = None, **fields: Any) -> Match:
+    """A match from a position given as keyword fields of :class:`Position` (``start``,
+    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``off_board``,
+    ``dice``...), its pending decision computed from the position. ``forced`` adds forced
+    rolls (``force("9.1 CRT", 6)``) or stacked shuffles (``stack(...)``); all go into the
+    record, so the match replays."""
+    return Match.from_position(game, Position.build(game, **fields), forced=forced,
+                               dice_script=dice_script)
+
+
+def answer(match: Match, *values: JSON) -> None:
+    """Answer the pending decisions with these option values, in order; an answer that is
+    not legal fails the test naming the decision, its rule section and the legal values."""
+    for n, value in enumerate(values, start=1):
+        decision = match.pending
+        assert decision is not None, f"answer {n} ({value!r}): the match is over"
+        assert decision.is_legal(value), (
+            f"answer {n}: {value!r} is not legal for {decision.prompt!r} ({decision.section}); "
+            f"legal: {[o.value for o in decision.options][:20]}")
+        match.decide(value)
+
+
+def check_dice_used(match: Match) -> None:
+    """Fail if a forced roll never came up (its section and purpose were never rolled), a
+    stacked shuffle never happened, or scripted dice are left unused."""
+    left = match.dice.unused_forced()
+    assert not left, "forced dice never rolled: " + "; ".join(
+        f"{f.key!r} ({f.left} face(s) left)" if isinstance(f, ForcedRoll)
+        else f"shuffle {f.key!r}" for f in left)
+    if isinstance(match.dice, ScriptedDice):
+        assert match.dice.remaining == 0, \
+            f"{match.dice.remaining} scripted dice left unused: {match.dice.script[-match.dice.remaining:]}"
+
+
+def texts(match: Match, kind: str, *, since: int = 0) -> list[str]:
+    """The texts of the events of one kind in the log (from event ``since``)."""
+    return [e.text for e in match.log.since(since) if e.kind == kind]
+
+
+def rolls(match: Match, *, since: int = 0) -> list[tuple[str, str, list[int]]]:
+    """Every roll in the log as (section, purpose, faces), to see what a rule rolled."""
+    return [(e.section, str(e.data.get("purpose")), list(e.data.get("faces") or []))
+            for e in match.log.since(since) if e.kind == "roll"]

@@ -238,7 +238,10 @@ def make_side_save(match: Match, player: str) -> dict[str, JSON]:
     if player not in match.game.info.players:
         raise TabletopError(f"game {match.game.info.id} has no side {player!r} "
                             f"(sides: {', '.join(match.game.info.players)})")
-    header = {k: v for k, v in match.header().items() if k not in ("seed", "dice_script")}
+    # The seed, scripted or forced dice, a starting position (it places hidden units) and an
+    # edited match's origin (its seed and decisions) are the game master's alone.
+    secret = ("seed", "dice_script", "forced_dice", "position", "edited_from")
+    header = {k: v for k, v in match.header().items() if k not in secret}
     return {
         "format": SIDE_SAVE_FORMAT,
         "side": player,

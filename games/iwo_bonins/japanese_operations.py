@@ -19,6 +19,7 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter, has the who
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from tabletop.core.decisions import Option, choose
@@ -152,15 +153,17 @@ def ascending_land_hexes() -> list[str]:
 
 # -- 5.1.5 the Japanese Movement Phase -------------------------------------------------------
 
-def japanese_movement_phase(match: Match) -> Flow:
-    """5.1.5: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6); in the
-    two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1)."""
+def japanese_movement_phase(match: Match, *,
+                            player_moves: Callable[[Match], Procedure[None]] | None = None) -> Flow:
+    """5.1.5, 15.1: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6) —
+    in the solitaire game the only Japanese moves and attacks besides redeployment (15.1); in the
+    two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1):
+    ``player_moves`` is that procedure (``two_player.japanese_movement``), passed in by the
+    plugin so that this chapter does not import the 18.0 chapter built on it."""
     yield from ju.replacement(match)
     yield from banzai_attacks(match)
-    if ju.is_two_player(match):
-        from . import two_player
-
-        yield from two_player.japanese_movement(match)
+    if player_moves is not None and ju.is_two_player(match):
+        yield from player_moves(match)
     return None
 
 

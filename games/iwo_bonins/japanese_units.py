@@ -44,14 +44,8 @@ def can_move(piece: Piece) -> bool:
     return c.printed(piece, "movement") > 0
 
 
-def dig_in(piece: Piece) -> None:
-    """14.2: turn a Japanese unit to its fortification side (dug in, hidden)."""
-    piece.face, piece.hidden = "back", True
-
-
-def reveal(piece: Piece) -> None:
-    """14.2: turn a Japanese unit face up (Banzai 15.5, 17.0, two-player movement 18.2)."""
-    piece.face, piece.hidden = "front", False
+dig_in = c.dig_in  # 14.2 (the status helpers live in common)
+reveal = c.reveal
 
 
 def emit_japanese(match: Match, kind: str, section: str, text: str, *, mask: str = "",
