@@ -382,3 +382,32 @@ def test_10_21_structure_demolition_10_23_air() -> None:
     m.script_dice([1])
     run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-1-5", "end"])
     assert "3225" in m.state.vars[c.V_RUBBLE]
+
+
+def test_10_18_close_assault_across_rivers() -> None:
+    """10.18: no close assault across an unbridged major river; across a bridge it is allowed
+    at +1 (10.12); across an unbridged minor river at +2."""
+    from tabletop.games.manila45.offensive_fire import _close_assaulters
+
+    m = position({"j-cf-1": "3822", "j-cf-2": "3722", "j-cf-3": "2524"},
+                 {"c-1-5": "3823", "c-2-5": "3723", "c-1-7": "2624"}, turn=3)
+    assert _close_assaulters(m, "3822", [P(m, "c-1-5")]) == []  # the Pasig, no bridge
+    across_bridge = _close_assaulters(m, "3722", [P(m, "c-2-5")])
+    assert across_bridge == [P(m, "c-2-5")]
+    drms = offensive_drms(m, "US", "3722", across_bridge, c.units_at(m, "3722"), across_bridge)
+    assert (1, "10.12", "close assault across a bridge or with the 672nd") in drms
+    assert "minor_river" in c.side_features("2624", "2524")
+    assert not c.bridged(m, "2624", "2524", "US")
+    cav = [P(m, "c-1-7")]
+    minor = offensive_drms(m, "US", "2524", cav, c.units_at(m, "2524"), cav)
+    assert (2, "10.12", "close assault across a river") in minor
+
+
+def test_9_4_11_3_defensive_fire_adjacent_only() -> None:
+    """9.4, 11.3: only units next to the mover fire defensively; an indirect-fire unit two
+    hexes away does not join."""
+    m = position({"j-cf-1": "3225", "j-cf-mt": "3223"}, {"c-1-5": "3227"})
+    mover = P(m, "c-1-5")
+    m.state.pieces.move("c-1-5", "3226")
+    d = next(defensive_fire(m, mover, "3226"))
+    assert d.context["strength"] == c.counter(P(m, "j-cf-1")).fire
