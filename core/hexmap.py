@@ -39,7 +39,8 @@ class HexMap:
         self.boxes: dict[str, BoxSpec] = {b.id: b for b in spec.boxes}
         self.labels: tuple[LabelSpec, ...] = spec.labels
 
-        hexes = self.grid.hexes()
+        absent = set(spec.absent)
+        hexes = tuple(h for h in self.grid.hexes() if self.grid.label(h) not in absent)
         self._hexes = hexes
         self._index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
         self._labels: tuple[str, ...] = tuple(self.grid.label(h) for h in hexes)
@@ -156,6 +157,30 @@ class HexMap:
         except (KeyError, TypeError):
             self.hex(hex_id)  # raises the usual message for an unknown id
             raise  # pragma: no cover - hex() raised already
+
+    def is_edge(self, h: Hex) -> bool:
+        """Whether a hex of the map is a map-edge hex: one of its six neighbours is off it."""
+        return len(self.adjacency[self.index(h)]) < 6
+
+    def edge_distance(self, h: Hex) -> int:
+        """How many hexes in from the edge a hex lies: 0 for a map-edge hex, 1 for the next
+        row in, and so on (by breadth-first search from the edge hexes)."""
+        start = self.index(h)
+        seen = {start}
+        frontier = [start]
+        depth = 0
+        while frontier:
+            if any(len(self.adjacency[i]) < 6 for i in frontier):
+                return depth
+            nxt = []
+            for i in frontier:
+                for _, j in self.adjacency[i]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            frontier = nxt
+            depth += 1
+        return depth  # pragma: no cover - a finite map always has an edge
 
     # --- terrain and features ------------------------------------------------------------
 

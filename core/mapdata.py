@@ -106,6 +106,9 @@ class HexMapSpec(StrictModel):
     hexsides: tuple[HexsideSpec, ...] = ()
     boxes: tuple[BoxSpec, ...] = ()
     labels: tuple[LabelSpec, ...] = ()
+    #: Hexes inside the bounds that the sheet does not print (a ragged edge: the half hexes
+    #: cut off where shifted columns end half a hex short); they are not on the map.
+    absent: tuple[HexId, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> HexMapSpec:
@@ -128,6 +131,12 @@ class HexMapSpec(StrictModel):
                 for feat in spec.features:
                     if feat not in self.feature_types:
                         raise ValueError(f"hexes: {hid}: unknown feature {feat!r}")
+        for hid in self.absent:
+            col, row = int(hid[:2]), int(hid[2:])
+            if not (c0 <= col <= c1 and r0 <= row <= r1):
+                raise ValueError(f"absent: {hid} lies outside columns {c0}-{c1}, rows {r0}-{r1}")
+            if hid in self.hexes:
+                raise ValueError(f"absent: {hid} is also described under hexes")
         for side in self.hexsides:
             for feat in side.features:
                 if feat not in self.hexside_types:

@@ -175,6 +175,8 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
         lower = [" "] * width
         for col in range(c0, c1 + 1):
             hex_id = f"{col:02d}{row:02d}"
+            if hex_id not in hexmap:
+                continue  # a half hex the sheet leaves out (HexMapSpec.absent)
             line = lower if grid.is_shifted(col) and c1 > c0 else upper
             at = GUTTER + PITCH * (col - c0)
             line[at:at + CELL] = _cell(hexmap, hex_id, by_place.get(hex_id), char, symbols,

@@ -1,11 +1,187 @@
-"""Manila '45: the game plugin, announced (its rules are not written yet).
+"""Manila '45: Stalingrad of the Pacific (S&T 2007): the game plugin.
 
-Rulebook: shared/rules/manila45.txt. Until the game's own issue lands, `tabletop list` shows it
-as not yet playable and no match can be started.
+Rulebook: shared/rules/manila45.txt. The components the rulebook does not print are
+reconstructed in ``data/`` (docs/games/manila45.md). Two players: the US attacks, Japan holds
+the city face down (6.5). Rule modules, one per chapter: ``setup`` (3.0), ``victory`` (4.0),
+``common`` (6.0 stacking and fog of war, map facts), ``replacements`` (7.0), ``movement``
+(8.0 with the entry of 3.4-3.5), ``defensive_fire`` (9.0), ``offensive_fire`` (10.0, 11.0),
+``fire`` (10.3 and shared DRM), ``bots``.
 """
 
 from __future__ import annotations
 
-from tabletop.core.match import announced_game
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-GAME = announced_game("manila45", "Manila '45", ("US", "Japan"), "shared/rules/manila45.txt")
+from pydantic import BaseModel
+
+from tabletop.core.canonical import JSON
+from tabletop.core.flow import run_turns
+from tabletop.core.hexmap import HexMap
+from tabletop.core.match import AgentFactory, Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.views import Entries, View
+
+from . import common as c
+from .components import JAPAN, US, components
+
+VERSION = "0.9.0"
+
+
+def _board(v: View) -> dict[str, JSON]:
+    """6.5: pieces and stacks, with the US units under the top of a stack and in the US dead
+    pile shown to the Japanese player as face-down."""
+    base = View._ENTRIES["pieces"](v)
+    if v.player != JAPAN:
+        return base
+    pieces = v._match.state.pieces  # the view's own match, as the core's entries read it
+    renamed: dict[str, str] = {}
+    stacks: dict[str, list[str]] = {}
+    for loc, ids in base["stacks"].items():
+        shown = []
+        for n, pid in enumerate(ids):
+            if pid in pieces and pieces[pid].side == US and (n >= 1 or loc == c.US_DEAD):
+                renamed[pid] = f"hidden:{loc}:{n}"
+            shown.append(renamed.get(pid, pid))
+        stacks[loc] = shown
+    listed = [{"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}
+              if e["id"] in renamed else e for e in base["pieces"]]
+    return {"pieces": listed, "stacks": stacks}
+
+
+class ManilaView(View):
+    """A side's view under 6.5 (see :func:`_board`)."""
+
+    __slots__ = ()
+    _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board, "stacks": _board}
+
+
+class Manila45(Game):
+    """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
+
+    #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,
+                                    c.V_AIR_USED, c.V_AMTRAC, c.V_ENTERED, c.V_SETUP_DONE)}
+
+    info = GameInfo(
+        id="manila45",
+        title="Manila '45: Stalingrad of the Pacific",
+        version=VERSION,
+        players=(US, JAPAN),
+        options=(
+            GameOption("lof_along", "10.7, a line of fire running exactly along a hexside: "
+                       "'both' is blocked only when the hexes on both sides block; 'either' "
+                       "when one does", "both", ("both", "either")),
+            GameOption("setup", "3.2: a whole Japanese set-up as data, unit id -> hex id "
+                       "(empty: the Japanese player sets up by decisions)", {}),
+        ),
+        playable=True,
+        human_side=US,
+        rulebook="shared/rules/manila45.txt",
+        description="The battle for Manila, 3 Feb - 4 Mar 1945, on 0.5 km hexes, 3-day turns.",
+    )
+
+    def data_models(self) -> dict[str, type[BaseModel]]:
+        """The models of the game's own data files (for `tabletop validate`)."""
+        from .components import DATA_MODELS
+
+        return dict(DATA_MODELS)
+
+    def load_data(self) -> str:
+        """Load and cross-check every component."""
+        return components().summary()
+
+    def board(self, match: Match | None) -> HexMap:
+        """The map sheet."""
+        return components().hexmap
+
+    def setup(self, match: Match) -> None:
+        """3.1, 3.3: every counter in place before the Japanese set-up."""
+        from .setup import build_pieces, check_setup_mapping
+
+        match.state.vars.update({c.V_RUBBLE: [], c.V_DEMOLISHED: [], c.V_PONTOONS: {},
+                                 c.V_ATTACKED: [], c.V_AIR_USED: [], c.V_AMTRAC: "",
+                                 c.V_ENTERED: [], c.V_SETUP_DONE: False})
+        build_pieces(match)
+        given = match.options.get("setup")
+        if isinstance(given, dict) and given:
+            check_setup_mapping(match, given)
+        elif given not in ({}, None, ""):
+            from tabletop.core.errors import TabletopError
+
+            raise TabletopError("option setup must be a mapping unit id -> hex id")
+
+    def play(self, match: Match) -> Flow:
+        """3.2 the Japanese set-up, then ten turns of 5.2."""
+        from .movement import movement_phase
+        from .offensive_fire import offensive_fire_phase
+        from .replacements import reinforcement_phase
+        from .setup import japanese_setup
+        from .victory import check_now, result_now
+
+        yield from japanese_setup(match)
+        for p in c.units_on_map(match, JAPAN):
+            p.attrs["setup_hex"] = p.location  # 8.3: static units never leave it
+        check_now(match)
+        comp = components()
+
+        def phase(body: Any) -> Any:
+            def run(m: Match) -> Flow:
+                c.reset_phase_flags(m)
+                m.state.tracks["turn"].set(m.state.turn)
+                yield from body(m)
+                return result_now(m)
+            return run
+
+        handlers = {
+            "us_reinforce": phase(reinforcement_phase),
+            "us_move": phase(lambda m: movement_phase(m, US)),
+            "us_fire": phase(lambda m: offensive_fire_phase(m, US)),
+            "jp_move": phase(lambda m: movement_phase(m, JAPAN)),
+            "jp_fire": phase(lambda m: offensive_fire_phase(m, JAPAN)),
+        }
+        return (yield from run_turns(match, comp.sequence, handlers, check_end=result_now))
+
+    def final_result(self, match: Match) -> Result:
+        """4.2 at the end of turn 10."""
+        from .victory import final
+
+        return final(match)
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """Units left and lost."""
+        from .victory import scores
+
+        return scores(match)
+
+    def invariants(self, match: Match) -> list[str]:
+        """6.1-6.4 stacking, 8.3 static units in place, 8.13 no unit at sea, one place each."""
+        out = match.state.pieces.check() + c.stacking_problems(match)
+        for p in match.state.pieces:
+            if p.attrs.get("revealed") and p.hidden:
+                out.append(f"6.5: {p.id} was revealed and is face down again")
+            if c.is_hex(p.location) and c.terrain(p.location) == "sea":
+                out.append(f"8.13: {p.id} is on the all-sea hex {p.location}")
+            if c.is_unit(p) and c.is_static(p) and "setup_hex" in p.attrs \
+                    and p.location not in (p.attrs["setup_hex"], c.JP_DEAD):
+                out.append(f"8.3: static {p.id} left {p.attrs['setup_hex']} for {p.location}")
+        return out
+
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """6.5: the US sees face-down Japanese units as battle flags (the core's rule for hidden
+        pieces); the Japanese player sees only the top unit of a US stack and nothing of the
+        US dead pile (:class:`ManilaView`)."""
+        return ManilaView(match, player)
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """Random-legal is built in; the heuristic bots play either side."""
+        from .bots import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+    def default_bot(self, side: str) -> str:
+        """--auto plays heuristic against heuristic."""
+        return "heuristic"
+
+
+GAME = Manila45()

@@ -1,0 +1,385 @@
+"""Bots for both sides of Manila '45. They read only their side's view and the decision.
+
+The Japanese heuristic bot sets up a defence in depth (static guns in the heavy structures,
+Intramuros held two-deep, the north-west of 4.3 never empty, the south held at Nichols Field
+and Fort McKinley), stays put (moving draws US defensive fire, 9.1), fires defensively at every
+chance, demolishes bridges from turn 3 (10.19) and concentrates its offensive fire.
+The US heuristic bot enters the divisions where the fighting is, steps each unit toward the
+nearest Japanese unit it can see, stops artillery within range, bridges rivers with its
+engineers (8.9), fires everything it can at the target most units can reach, close assaults
+(10.17) and advances after combat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from tabletop.core.canonical import JSON
+from tabletop.core.decisions import Decision
+from tabletop.core.match import Match
+
+from . import common as c
+from .components import JAPAN, US, components
+
+
+def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
+    """3.2: the Japanese bot's set-up, unit id -> hex id, legal under 3.2 and 6.3."""
+    from .setup import is_setup_hex
+
+    rng = random.Random(f"manila45-setup:{seed}")
+    comp = components()
+    hm = comp.hexmap
+    heavy = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "heavy" and is_setup_hex(hm.label(h))]
+    airfields = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "airfield"
+                 and is_setup_hex(hm.label(h))]
+    urban = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "urban" and is_setup_hex(hm.label(h))]
+    core_urban = [h for h in urban if c.distance(h, "3822") <= 6]
+    nw_urban = [h for h in urban if c.is_north_west(h) and h not in core_urban]
+    rng.shuffle(heavy)
+    heavy.sort(key=lambda h: (not c.inside_wall(h), c.distance(h, "3822") > 4))
+    rng.shuffle(core_urban)
+    rng.shuffle(nw_urban)
+    statics = [p for p in match.state.pieces if p.side == JAPAN and c.is_static(p)]
+    mobiles = [p for p in match.state.pieces if p.side == JAPAN and not c.is_static(p)]
+    rng.shuffle(statics)
+    rng.shuffle(mobiles)
+    count: dict[str, int] = {}
+    static_at: set[str] = set()
+    out: list[tuple[str, str]] = []
+
+    def put(uid: str, hex_id: str, static: bool) -> bool:
+        if count.get(hex_id, 0) >= 2 or (static and hex_id in static_at):
+            return False
+        count[hex_id] = count.get(hex_id, 0) + 1
+        if static:
+            static_at.add(hex_id)
+        out.append((uid, hex_id))
+        return True
+
+    static_spots = heavy + airfields + nw_urban[:4] + core_urban
+    for p in statics:
+        for h in static_spots:
+            if put(p.id, h, True):
+                break
+    mobile_spots = ([h for h in heavy if c.inside_wall(h)] * 1 + nw_urban[:6] + heavy
+                    + core_urban + airfields + nw_urban + urban)
+    for p in mobiles:
+        for h in mobile_spots:
+            if put(p.id, h, False):
+                break
+    return out
+
+
+@cache
+def _hex_distance(a: str, b: str) -> int:
+    return c.distance(a, b)
+
+
+class HeuristicAgent:
+    """A competent bot for either side (see the module docstring)."""
+
+    name = "heuristic"
+    enough = 50  # fire factors after which a fire is resolved (10.3 columns)
+
+    def __init__(self, side: str = "", seed: int = 0) -> None:
+        self.side = side
+        self._rng = random.Random(f"manila45-heuristic:{side}:{seed}")
+        self._enemy: tuple[tuple[Any, Any], list[str]] | None = None
+
+    def _enemy_hexes(self, view: Mapping[str, Any]) -> list[str]:
+        """The hexes holding enemy units, read once per phase during one's own movement
+        (enemy units neither move nor die then)."""
+        stamp = (view.get("turn"), view.get("phase"))
+        moving = str(stamp[1]).endswith("move") and str(stamp[1]).startswith(
+            "us" if self.side == US else "jp")
+        if moving and self._enemy is not None and self._enemy[0] == stamp:
+            return self._enemy[1]
+        hexes = _enemy_hexes(view, self.side)
+        self._enemy = (stamp, hexes) if moving else None
+        return hexes
+
+    def choose(self, view: Mapping[str, Any], decision: Decision) -> JSON:
+        """Answer by the decision's kind."""
+        kind = decision.kind
+        values = [o.value for o in decision.options]
+        handler = getattr(self, f"_{kind}", None)
+        if handler is not None:
+            value = handler(view, decision)
+            if value is not None and decision.is_legal(value):
+                return value
+        return values[0]
+
+    # -- set-up -------------------------------------------------------------------------
+    def _setup_mode(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        return "bot"
+
+    def _setup_adjust(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        return "done"
+
+    def _setup_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        vals = [str(o.value) for o in d.options]
+        best = [h for h in vals if c.terrain(h) == "heavy"] or [h for h in vals if c.is_north_west(h)]
+        return self._rng.choice(best or vals)
+
+    # -- both sides ---------------------------------------------------------------------
+    def _defensive_fire(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        return True
+
+    def _close_assault(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        return self.side == US
+
+    def _advance(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        return self.side == US
+
+    def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """10.3, 10.13: add the units of the planned fire (:func:`_plan_fire`) one by one."""
+        offered = {str(o.value) for o in d.options if o.value != "resolve"}
+        target = str(d.context.get("target", ""))
+        if len(target) != 4 or not target.isdigit():
+            return next(iter(sorted(offered)), "resolve") if offered else "resolve"
+        chosen = {str(u) for u in d.context.get("group", ())}
+        where = {str(p["id"]): str(p["location"]) for p in view.get("pieces", ())
+                 if p.get("side") == self.side and p.get("kind") != "hidden"}
+        free = [(u, where[u]) for u in sorted(offered | chosen) if u in where]
+        group, _ = _plan_fire(free, target, self.side, int(view.get("turn", 1) or 1))
+        for uid, _fire, _band in group:
+            if uid in offered:
+                return uid
+        if d.is_legal("resolve"):
+            return "resolve"
+        return d.options[0].value
+
+    def _group_band(self, d: Decision) -> int:
+        """The range band of the units already firing (0 adjacent, 1 two-four, 2 five+)."""
+        return int(d.context.get("band", 0))
+
+    def _fire_target(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """10.2: the target whose best fire from the units still free kills most, judged from
+        the view and the printed map alone; Japan demolishes bridges first (10.19)."""
+        free = _free_units(view, self.side)
+        turn = int(view.get("turn", 1) or 1)
+        stacks = view.get("stacks", {})
+        best: tuple[float, JSON] | None = None
+        for o in d.options:
+            v = o.value
+            if not isinstance(v, dict):
+                continue
+            if "bridge" in v:
+                if self.side == JAPAN:
+                    return v
+                continue
+            if "demolish" in v:
+                continue
+            target = str(v.get("fire", ""))
+            group, p_e = _plan_fire(free, target, self.side, turn)
+            score = p_e * len(stacks.get(target, ())) - 0.001 * sum(f for _, f, _ in group)
+            if best is None or score > best[0]:
+                best = (score, v)
+        if best is None or best[0] <= 0.05:
+            return "end"
+        return best[1]
+
+    # -- movement -----------------------------------------------------------------------
+    def _select_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        if self.side == JAPAN:
+            return "end"
+        enemy = self._enemy_hexes(view)
+        for o in d.options:
+            if not isinstance(o.value, str) or o.value == "end":
+                continue
+            where = o.label.rsplit(" in ", 1)[-1]
+            if not any(_hex_distance(where, e) <= 1 for e in enemy):
+                return o.value
+        return "end"
+
+    def _move_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        if self.side == JAPAN:
+            return "stop"
+        unit = str(d.context.get("unit", ""))
+        here = str(d.context.get("from", "")) or _location(view, unit)
+        enemy = self._enemy_hexes(view)
+        if not here or not enemy:
+            return "stop"
+        ctr = components().counters.get(unit)
+        reach = ctr.range if ctr is not None and ctr.has("ifc") else 1
+        near_now = min(_hex_distance(here, e) for e in enemy)
+        if near_now <= max(1, reach - 2):
+            return "stop"
+        crossings = _crossings(view)
+        field = _path_field(tuple(enemy), crossings)
+        if ctr is not None and ctr.has("bridging") and field.get(here, 999) > 3:
+            # 8.9: an engineer cut off by the Pasig heads for the bank facing the enemy
+            bank = _best_bank(tuple(enemy), crossings, here)
+            if bank is not None:
+                if here == bank:
+                    return "stop"
+                field = _path_field((bank,), crossings)
+                near_now = 99
+        now = field.get(here, 999)
+        best = None
+        for o in d.options:
+            if o.value == "stop":
+                continue
+            h = str(o.value)
+            dist = min(_hex_distance(h, e) for e in enemy)
+            if reach > 1 and dist <= 1:
+                continue  # artillery keeps out of close combat
+            key = (field.get(h, 999), dist)
+            if key < (now, near_now) and (best is None or key < best[0]):
+                best = (key, h)
+        return best[1] if best else "stop"
+
+    # -- US entry and support -------------------------------------------------------------
+    def _entry_org(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        for org in ("37id", "1cav", "11ab"):
+            if d.is_legal(org):
+                return org
+        return None
+
+    def _entry_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        enemy = self._enemy_hexes(view) or ["3822"]
+        opts = [str(o.value) for o in d.options]
+        opts.sort(key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
+        return self._rng.choice(opts[:4])
+
+    def _pontoon(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        enemy = _enemy_hexes(view, self.side)
+        rest = [str(o.value) for o in d.options if o.value != "none"]
+        if not rest or not enemy:
+            return "none"
+        return min(rest, key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
+
+
+def _target_drm(target: str) -> int:
+    """The in-hex DRM of a target hex from the printed map (10.12; rubble not counted)."""
+    return {"urban": 1, "heavy": 2}.get(c.terrain(target), 0)
+
+
+def _free_units(view: Mapping[str, Any], side: str) -> list[tuple[str, str]]:
+    """(unit id, place) of the side's units that have not fired this phase (own pieces show
+    their status in the view); air units ready and unused."""
+    used = set(view.get("vars", {}).get(c.V_AIR_USED, ()))
+    out = []
+    for p in view.get("pieces", ()):
+        if p.get("side") != side or p.get("kind") == "hidden":
+            continue
+        where = str(p.get("location", ""))
+        attrs = p.get("attrs", {}) or {}
+        ready_air = where == c.AIR_READY and p["id"] not in used
+        if ready_air or (not where.startswith("box:") and not attrs.get("fired")):
+            out.append((str(p["id"]), where))
+    return out
+
+
+def _can_reach(uid: str, where: str, target: str, side: str, turn: int) -> int | None:
+    """The range band (0, 1, 2) a unit would fire at the target from, or None if it cannot
+    (10.6, 10.7, 11.1; 5.4; Japanese spotting is not judged: indirect only with a line)."""
+    ctr = components().counters[uid]
+    if ctr.has("air"):
+        return 0
+    if side == US and turn <= 2 and ctr.has("field_artillery") and c.terrain(target) in ("urban", "heavy"):
+        return None
+    d = _hex_distance(where, target)
+    if d < 1 or d > ctr.range:
+        return None
+    if d > 1 and not (ctr.has("ifc") and side == US) and not _lof(where, target):
+        return None
+    return 0 if d <= 1 else 1 if d <= 4 else 2
+
+
+@cache
+def _lof(a: str, b: str) -> bool:
+    return components().los.is_clear(c.hex_of(a), c.hex_of(b))
+
+
+def _plan_fire(free: list[tuple[str, str]], target: str, side: str, turn: int
+               ) -> tuple[list[tuple[str, int, int]], float]:
+    """A greedy fire at a target: add the unit that raises the chance of E most; returns the
+    group (id, fire, band) and its chance."""
+    base = _target_drm(target)
+    cands = []
+    for uid, where in free:
+        band = _can_reach(uid, where, target, side, turn)
+        if band is not None:
+            cands.append((uid, components().counters[uid].fire, band))
+    crt = components().crt
+    best: tuple[float, int, list[tuple[str, int, int]]] = (-1.0, 0, [])
+    for limit in (0, 1, 2):  # 10.13: only adjacent units, up to four hexes, any range
+        pool = sorted((x for x in cands if x[2] <= limit), key=lambda x: (-x[1], x[0]))
+        group: list[tuple[str, int, int]] = []
+        strength = 0
+        for x in pool:
+            if strength >= 42:
+                break  # enough for a high column; the rest fire elsewhere
+            group.append(x)
+            strength += x[1]
+        if not group:
+            continue
+        band = max(x[2] for x in group)
+        p = float(crt.odds(strength, modifier=base + band).get("E", 0))
+        if p > best[0] + 1e-9 or (abs(p - best[0]) < 1e-9 and strength < best[1]):
+            best = (p, strength, group)
+    return best[2], max(best[0], 0.0)
+
+
+@cache
+def _best_bank(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[str, ...]],
+               here: str) -> str | None:
+    """8.9: the hex on this side of a major river, reachable from ``here``, from which a
+    pontoon bridge leads nearest the enemy (by straight distance across)."""
+    reach = _path_field((here,), crossings)
+    best: tuple[int, int, str] | None = None
+    for h, steps in reach.items():
+        for n in c.neighbours(h):
+            if "major_river" in c.side_features(h, n) and n not in reach:
+                key = (min(_hex_distance(n, e) for e in enemy), steps, h)
+                if best is None or key < best:
+                    best = key
+    return best[2] if best else None
+
+
+def _crossings(view: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the public variables say about river crossings: demolished bridges, pontoons."""
+    public = view.get("vars", {})
+    return (tuple(public.get(c.V_DEMOLISHED, ())),
+            tuple(sorted(public.get(c.V_PONTOONS, {}).values())))
+
+
+@cache
+def _path_field(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[str, ...]]
+                ) -> dict[str, int]:
+    """Steps from every land hex to the nearest enemy hex, crossing a major river only by a
+    standing bridge or a pontoon bridge (the map and public facts only)."""
+    demolished, pontoons = set(crossings[0]), set(crossings[1])
+    dist = {h: 0 for h in enemy}
+    frontier = list(enemy)
+    while frontier:
+        nxt = []
+        for h in frontier:
+            for n in c.neighbours(h):
+                if n in dist or c.terrain(n) == "sea":
+                    continue
+                feats = c.side_features(h, n)
+                if "major_river" in feats:
+                    key = c.side_key(h, n)
+                    if not (("bridge" in feats and key not in demolished) or key in pontoons):
+                        continue
+                dist[n] = dist[h] + 1
+                nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def _location(view: Mapping[str, Any], unit: str) -> str:
+    for p in view.get("pieces", ()):
+        if p.get("id") == unit:
+            return str(p.get("location", ""))
+    return ""
+
+
+def _enemy_hexes(view: Mapping[str, Any], side: str) -> list[str]:
+    return sorted({str(p["location"]) for p in view.get("pieces", ())
+                   if p.get("side") not in (side, "") and not str(p["location"]).startswith("box:")})

@@ -1,0 +1,311 @@
+"""What every rule module shares: places, unit facts, stacking (6.0), terrain and hexside
+costs (8.5-8.13), fog of war flips (6.5), elimination and the line of fire (10.7-10.9).
+
+Pieces carry their own status in ``attrs`` (fired, moved, started): a hidden Japanese unit's
+attrs are masked in the US view, so nothing about it leaks through public variables. Public
+``state.vars`` hold only what both players see on the table: rubble, demolished bridges,
+pontoon bridges (US engineers), hexes already attacked, air units used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from tabletop.core.hexgrid import Hex
+from tabletop.core.match import Match
+from tabletop.core.pieces import Piece
+
+from .components import DIVISIONS, JAPAN, US, Counter, components
+
+# -- places -------------------------------------------------------------------------------
+US_DEAD = "box:us_dead"
+JP_DEAD = "box:jp_dead"
+JP_POOL = "box:jp_pool"
+AIR_LATER = "box:air"  # the six air units before turn 3 (7.1)
+AIR_READY = "box:air_ready"  # available air units, off the map between attacks (10.23)
+MARKERS = "box:markers"
+ENTRY_BOX = {"1cav": "box:us_1cav", "37id": "box:us_37id", "11ab": "box:us_11ab", "xiv": "box:us_xiv"}
+
+# -- public variables ---------------------------------------------------------------------
+V_RUBBLE = "rubble"  # hex ids with a rubble marker (10.20, 10.21)
+V_DEMOLISHED = "bridges_demolished"  # hexside keys (10.19)
+V_PONTOONS = "pontoons"  # engineer id -> hexside key (8.9)
+V_ATTACKED = "attacked"  # hex ids / targets attacked this offensive fire phase (10.5)
+V_AIR_USED = "air_used"  # air unit ids used this game turn (10.23)
+V_AMTRAC = "amtrac"  # what the 672nd did this phase: "", "crossing", "coastal" (8.8, 8.10)
+V_ENTERED = "entered_orgs"  # organisations whose entry is complete (3.4)
+V_SETUP_DONE = "setup_done"
+
+MP = 16  # 2.9, 8.1
+XIV_TURN1_MP = 8  # 3.5, 5.4
+
+ENTER_COST = {"clear": 1, "airfield": 1, "urban": 2, "heavy": 3}  # 8.5
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return JAPAN if side == US else US
+
+
+def counter(piece: Piece) -> Counter:
+    """The printed counter of a unit piece."""
+    return components().counters[piece.id]
+
+
+def has(piece: Piece, flag: str) -> bool:
+    """Whether a unit has a characteristic (ifc, cac, armored, anti_armor, ...)."""
+    return flag in components().counters[piece.id].flags
+
+
+def is_static(piece: Piece) -> bool:
+    """2.9, 8.3: a Japanese static unit."""
+    return piece.side == JAPAN and components().counters[piece.id].org == "static"
+
+
+def org(piece: Piece) -> str:
+    """A US unit's organisation (2.6) or a Japanese unit's mobility (2.9)."""
+    return components().counters[piece.id].org
+
+
+def is_unit(piece: Piece) -> bool:
+    """Whether a piece is a unit (not a marker)."""
+    return piece.id in components().counters
+
+
+def is_hex(place: str) -> bool:
+    """Whether a place is a hex of the map (not a box)."""
+    return not place.startswith("box:")
+
+
+def units_at(match: Match, hex_id: str) -> list[Piece]:
+    """The units in a hex, top first."""
+    return [p for p in match.state.pieces.at(hex_id) if p.id in components().counters]
+
+
+def units_on_map(match: Match, side: str) -> list[Piece]:
+    """Every unit of a side on the map."""
+    return [p for p in match.state.pieces if p.side == side and is_hex(p.location)
+            and p.id in components().counters]
+
+
+def enemy_in(match: Match, hex_id: str, side: str) -> bool:
+    """Whether a hex holds a unit of the other side."""
+    return any(p.side != side for p in units_at(match, hex_id))
+
+
+def sides_present(match: Match, hex_id: str) -> set[str]:
+    """The sides with units in a hex."""
+    return {p.side for p in units_at(match, hex_id)}
+
+
+# -- 6.0 stacking ---------------------------------------------------------------------------
+
+def can_stack(match: Match, piece: Piece, hex_id: str) -> bool:
+    """6.1-6.4: whether ``piece`` may stand in ``hex_id`` with the friendly units there now:
+    two units at most; US divisions never together (XIV Corps with anyone, 6.2); one static
+    unit at most in a Japanese stack (6.3)."""
+    there = [p for p in units_at(match, hex_id) if p.id != piece.id]
+    if any(p.side != piece.side for p in there):
+        return False  # 8.14 enemy-occupied
+    if len(there) >= 2:
+        return False
+    if piece.side == US:
+        mine = org(piece)
+        for p in there:
+            theirs = org(p)
+            if mine in DIVISIONS and theirs in DIVISIONS and mine != theirs:
+                return False
+    elif is_static(piece) and any(is_static(p) for p in there):
+        return False
+    return True
+
+
+def stacking_problems(match: Match) -> list[str]:
+    """6.1-6.4 as an invariant: every hex holds a legal stack of one side."""
+    out: list[str] = []
+    for hex_id in match.state.pieces.occupied():
+        if not is_hex(hex_id):
+            continue
+        units = units_at(match, hex_id)
+        if len({p.side for p in units}) > 1:
+            out.append(f"8.14: {hex_id} holds units of both sides")
+        if len(units) > 2:
+            out.append(f"6.1: {hex_id} holds {len(units)} units")
+        us_divs = {org(p) for p in units if p.side == US and org(p) in DIVISIONS}
+        if len(us_divs) > 1:
+            out.append(f"6.2: {hex_id} mixes {sorted(us_divs)}")
+        if sum(1 for p in units if is_static(p)) > 1:
+            out.append(f"6.3: {hex_id} holds two static units")
+    return out
+
+
+# -- map facts ------------------------------------------------------------------------------
+
+@cache
+def hex_of(hex_id: str) -> Hex:
+    """The hex of an id (cached)."""
+    return components().hexmap.hex(hex_id)
+
+
+@cache
+def label(h: Hex) -> str:
+    """The id of a hex (cached)."""
+    return components().hexmap.label(h)
+
+
+@cache
+def neighbours(hex_id: str) -> tuple[str, ...]:
+    """The ids of a hex's on-map neighbours."""
+    hm = components().hexmap
+    return tuple(hm.label(n) for n in hm.neighbors(hm.hex(hex_id)))
+
+
+@cache
+def terrain(hex_id: str) -> str:
+    """A hex's in-hex terrain."""
+    return components().hexmap.terrain(hex_of(hex_id))
+
+
+@cache
+def side_features(a: str, b: str) -> frozenset[str]:
+    """The hexside features between two adjacent hexes."""
+    return components().hexmap.hexside_features(hex_of(a), hex_of(b))
+
+
+@cache
+def side_key(a: str, b: str) -> str:
+    """A hexside as ``"AAAA-BBBB"`` (ids ascending)."""
+    x, y = sorted((a, b))
+    return f"{x}-{y}"
+
+
+@cache
+def is_coastal(hex_id: str) -> bool:
+    """8.10: a land hex beside an all-sea hex."""
+    return components().hexmap.has_feature(hex_of(hex_id), "coast")
+
+
+@cache
+def on_plateau_hex(hex_id: str) -> bool:
+    """10.10: whether a hex is on a plateau, behind a 100 m contour line.
+
+    The plateaus are the areas enclosed by contour hexsides against the map's east edge; a hex
+    is on one when it lies on the far side of an odd number of contour hexsides from the
+    bay (counted along a path from the bay shore). Computed once by flooding from the sea.
+    """
+    return hex_id in _plateau_hexes()
+
+
+@cache
+def _plateau_hexes() -> frozenset[str]:
+    hm = components().hexmap
+    # Flood from every sea-side land hex without crossing a contour hexside: the low ground.
+    low: set[str] = set()
+    start = [hm.label(h) for h in hm.hexes() if hm.has_feature(h, "coast")]
+    low.update(start)
+    todo = list(start)
+    while todo:
+        cur = todo.pop()
+        for n in neighbours(cur):
+            if n in low or terrain(n) == "sea" or "contour" in side_features(cur, n):
+                continue
+            low.add(n)
+            todo.append(n)
+    return frozenset(hm.label(h) for h in hm.hexes()
+                     if hm.label(h) not in low and hm.terrain(h) != "sea")
+
+
+@cache
+def is_north_west(hex_id: str) -> bool:
+    """4.3: north of the Pasig and west of the San Juan."""
+    return bool(components().hexmap.attr(hex_of(hex_id), "north_west"))
+
+
+@cache
+def inside_wall(hex_id: str) -> bool:
+    """10.9: one of the four hexes inside the Intramuros wall."""
+    return bool(components().hexmap.attr(hex_of(hex_id), "intramuros"))
+
+
+@cache
+def distance(a: str, b: str) -> int:
+    """10.6: the range from a to b (the target counted, the firing hex not)."""
+    from tabletop.core.hexgrid import distance as hex_distance
+
+    return hex_distance(hex_of(a), hex_of(b))
+
+
+def has_lof(match: Match, a: str, b: str) -> bool:
+    """10.7-10.9: whether a direct line of fire runs from hex a to hex b."""
+    return _lof(a, b, str(match.options.get("lof_along", "both")))
+
+
+@cache
+def _lof(a: str, b: str, along: str) -> bool:
+    comp = components()
+    los = comp.los if along == "both" else comp.los_either
+    return los.is_clear(hex_of(a), hex_of(b))
+
+
+def bridge_intact(match: Match, a: str, b: str) -> bool:
+    """8.7, 10.19: a printed bridge on the hexside, not demolished."""
+    return "bridge" in side_features(a, b) and side_key(a, b) not in match.state.vars[V_DEMOLISHED]
+
+
+def pontoon_on(match: Match, a: str, b: str) -> bool:
+    """8.9: a US pontoon bridge stands on the hexside."""
+    return side_key(a, b) in match.state.vars[V_PONTOONS].values()
+
+
+def bridged(match: Match, a: str, b: str, side: str) -> bool:
+    """Whether a river hexside is bridged for ``side``: a printed bridge still standing, or
+    (for the US) a pontoon bridge."""
+    return bridge_intact(match, a, b) or (side == US and pontoon_on(match, a, b))
+
+
+# -- 6.5 fog of war, elimination ------------------------------------------------------------
+
+def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
+    """6.5: Japanese units flipped face-up for good when they fire or are fired on."""
+    for p in pieces:
+        if p.side == JAPAN and p.hidden:
+            p.hidden = False
+            p.face = "front"
+            p.attrs["revealed"] = True
+            c = counter(p)
+            match.reveal(p, "6.5", f"{p.name} ({c.type}, fire {c.fire}, range {c.range}) "
+                         f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)
+
+
+def eliminate(match: Match, piece: Piece, section: str) -> None:
+    """10.16: an eliminated unit goes to its side's dead pile."""
+    where = piece.location
+    dead = US_DEAD if piece.side == US else JP_DEAD
+    if piece.side == JAPAN and piece.hidden:
+        reveal(match, [piece], "is eliminated")
+    match.state.pieces.move(piece.id, dead)
+    piece.attrs["fired"] = False
+    piece.attrs["moved"] = False
+    match.emit("eliminated", section, f"{piece.name} in {where} is eliminated", unit=piece.id,
+               hex=where, side=piece.side)
+    from .victory import check_now
+
+    check_now(match)
+
+
+def who(piece: Piece, viewer: str) -> str:
+    """How a unit is named to ``viewer``: its name, or "a hidden unit" when face-down to them."""
+    if piece.hidden and piece.side != viewer:
+        return "a face-down Japanese unit"
+    return piece.name
+
+
+def reset_phase_flags(match: Match) -> None:
+    """Clear the per-phase marks (fired 10.2, moved 8.1, the hexes attacked 10.5)."""
+    for p in match.state.pieces:
+        if p.attrs:
+            p.attrs["fired"] = False
+            p.attrs["moved"] = False
+    match.state.vars[V_ATTACKED] = []
+    match.state.vars[V_AMTRAC] = ""

@@ -1,0 +1,364 @@
+"""8.0 Movement, with the US map entry of 3.4-3.5 and the pontoon bridges and amtracs of
+8.8-8.10. Every hex entered may draw enemy defensive fire (9.1, defensive_fire.py).
+
+A movement phase is a loop: pick a unit (8.1: one at a time, never a stack, 8.4), then step
+it hex by hex until it stops or runs out of movement points (8.2); each step's options are
+the neighbours it may enter now — in-hex costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7,
+8.11, never all-sea (8.13) or an enemy hex (8.14), never into an illegal stack (6.4).
+Japanese static units never move (8.3). On turn 1 the US movement phase is the map entry:
+division by division, XIV Corps last at half movement (3.4, 3.5, 5.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import DIVISIONS, JAPAN, ORG_NAMES, US, components
+from .defensive_fire import defensive_fire
+
+
+@dataclass
+class Crossing:
+    """What may carry a unit across a river this move: the 672nd (8.8) from its start hex,
+    or a bridging engineer moving itself over a major river (8.9, last paragraph)."""
+
+    start: str
+    amtrac: bool = False
+    engineer_self: bool = False
+
+
+RIVERS = frozenset({"major_river", "minor_river"})
+
+
+def step_cost(match: Match, piece: Piece, a: str, b: str, cross: Crossing) -> int | None:
+    """8.5-8.14: the MP to step from a into adjacent b, or None when the step is forbidden."""
+    if c.terrain(b) == "sea":
+        return None  # 8.13
+    if not c.can_stack(match, piece, b):
+        return None  # 8.14, 6.4
+    cost = c.ENTER_COST[c.terrain(b)]  # 8.5
+    if b in match.state.vars[c.V_RUBBLE]:
+        cost += 1  # 8.12
+    feats = c.side_features(a, b)
+    if feats & RIVERS:
+        is_amtrac = c.has(piece, "amtrac")
+        helped = cross.amtrac and a == cross.start
+        bridged = c.bridged(match, a, b, piece.side)
+        if "major_river" in feats:
+            if not (is_amtrac or bridged or helped or (cross.engineer_self and a == cross.start)):
+                return None  # 8.7
+        elif not (is_amtrac or bridged or helped):
+            cost += 1  # 8.7 unbridged minor river
+    if "wall" in feats:
+        cost += 1  # 8.6
+    if "contour" in feats:
+        cost += 1  # 8.11
+    return cost
+
+
+def allowance(match: Match, piece: Piece) -> int:
+    """2.9, 3.5, 5.4: 16 MP; XIV Corps units 8 on game turn 1."""
+    if piece.side == US and c.org(piece) == "xiv" and match.state.turn == 1:
+        return c.XIV_TURN1_MP
+    return c.MP
+
+
+def _emit_move(match: Match, piece: Piece, a: str, b: str, left: int) -> None:
+    if piece.hidden:
+        match.emit("move", "8.1", f"{piece.name} moves {a} -> {b} ({left} MP left)",
+                   visible_to=(JAPAN,), unit=piece.id, frm=a, to=b)
+        match.emit("move", "8.1", f"a face-down Japanese unit moves {a} -> {b}", frm=a, to=b)
+    else:
+        match.emit("move", "8.1", f"{piece.name} moves {a} -> {b} ({left} MP left)",
+                   unit=piece.id, frm=a, to=b)
+
+
+def _leave(match: Match, piece: Piece) -> None:
+    """8.9: an engineer that moves off takes its pontoon bridge with it."""
+    pontoons = match.state.vars[c.V_PONTOONS]
+    if piece.id in pontoons:
+        gone = pontoons.pop(piece.id)
+        match.emit("pontoon", "8.9", f"{piece.name} moves off: its pontoon bridge {gone} is gone")
+
+
+def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure[None]:
+    """8.1-8.14: step one unit hex by hex; 9.1 defensive fire after every hex entered."""
+    left = mp
+    private = piece.side == JAPAN
+    while True:
+        here = piece.location
+        opts: list[Option] = [Option("stop", "stop here")]
+        for n in c.neighbours(here):
+            cost = step_cost(match, piece, here, n, cross)
+            if cost is not None and cost <= left:
+                opts.append(Option(n, f"{n} ({c.terrain(n)}, {cost} MP)", detail={"mp": cost}))
+        if len(opts) == 1:
+            return
+        to = yield choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
+                          "8.1", opts, kind="move_step",
+                          context={"unit": piece.id, "mp": left, "from": here},
+                          private=private)
+        if to == "stop":
+            return
+        dest = str(to)
+        cost = step_cost(match, piece, here, dest, cross)
+        assert cost is not None
+        crossed_river = bool(c.side_features(here, dest) & RIVERS)
+        if crossed_river and cross.amtrac and here == cross.start and not c.bridged(
+                match, here, dest, piece.side) and not c.has(piece, "amtrac"):
+            match.state.vars[c.V_AMTRAC] = "crossing"
+            match.emit("amtrac", "8.8", f"the 672nd carries {piece.name} across the river "
+                       f"{here} -> {dest}")
+            cross.amtrac = False
+        if crossed_river and piece.side == US:
+            _mark_pontoon_use(match, here, dest)
+        if here == cross.start:
+            _leave(match, piece)
+        left -= cost
+        match.state.pieces.move(piece.id, dest)
+        _emit_move(match, piece, here, dest, left)
+        if piece.side == JAPAN:
+            from .victory import check_now
+
+            check_now(match)  # 4.3: moving out of the north-west may end the game
+        if (yield from defensive_fire(match, piece, dest)):
+            return
+
+
+def _mark_pontoon_use(match: Match, a: str, b: str) -> None:
+    key = c.side_key(a, b)
+    for eng, side in match.state.vars[c.V_PONTOONS].items():
+        if side == key:
+            match.state.pieces[eng].attrs["facilitated"] = True
+
+
+def river_sides(hex_id: str) -> list[str]:
+    """The neighbours of a hex across a river hexside."""
+    return [n for n in c.neighbours(hex_id) if c.side_features(hex_id, n) & RIVERS]
+
+
+# -- 8.9 pontoon bridges -------------------------------------------------------------------
+
+def pontoon_step(match: Match) -> Procedure[None]:
+    """8.9: at the start of the US movement phase each bridging engineer beside a river may
+    establish (or keep, or re-aim) one pontoon bridge across one river hexside of its hex."""
+    pontoons = match.state.vars[c.V_PONTOONS]
+    for eng in sorted(p.id for p in c.units_on_map(match, US) if c.has(p, "bridging")):
+        piece = match.state.pieces[eng]
+        piece.attrs["facilitated"] = False
+        across = river_sides(piece.location)
+        if not across:
+            pontoons.pop(eng, None)
+            continue
+        opts = [Option("none", "no pontoon bridge")]
+        opts += [Option(n, f"bridge {piece.location}-{n}") for n in across]
+        pick = yield choose(US, f"8.9: {piece.name} in {piece.location}: pontoon bridge?", "8.9",
+                            opts, kind="pontoon", context={"unit": eng})
+        if pick == "none":
+            pontoons.pop(eng, None)
+        else:
+            key = c.side_key(piece.location, str(pick))
+            pontoons[eng] = key
+            match.emit("pontoon", "8.9", f"{piece.name} establishes a pontoon bridge on {key}")
+
+
+# -- the movement phases -----------------------------------------------------------------------
+
+def movable(match: Match, side: str) -> list[Piece]:
+    """8.1, 8.3: the units of a side that may still move this phase (not static, not moved,
+    not an engineer whose pontoon bridge was used this phase, not air)."""
+    return [p for p in c.units_on_map(match, side)
+            if not c.is_static(p) and not p.attrs.get("moved") and not c.has(p, "air")
+            and not p.attrs.get("facilitated")]
+
+
+def movement_phase(match: Match, side: str) -> Procedure[None]:
+    """8.1: move units one at a time, any number of them, each once."""
+    if side == US and match.state.turn == 1:
+        yield from us_entry(match)
+        return
+    if side == US:
+        for org in c.ENTRY_BOX:
+            if match.state.pieces.count_at(c.ENTRY_BOX[org]):
+                yield from _enter_org(match, org)  # units 3.4 could not enter on turn 1
+        yield from pontoon_step(match)
+    amtrac_start = {p.id: p.location for p in c.units_on_map(match, US) if c.has(p, "amtrac")}
+    starts = {p.id: p.location for p in c.units_on_map(match, side)}
+    while True:
+        units = movable(match, side)
+        opts = [Option("end", "end the movement phase")]
+        opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
+        if side == US:
+            opts += _coastal_options(match, amtrac_start)
+        pick = yield choose(side, "8.1: move a unit, or end the phase", "8.1", opts,
+                            kind="select_mover", private=side == JAPAN)
+        if pick == "end":
+            return
+        if isinstance(pick, dict):
+            yield from coastal_move(match, str(pick["coastal"]))
+            continue
+        piece = match.state.pieces[str(pick)]
+        piece.attrs["moved"] = True
+        cross = Crossing(start=piece.location)
+        if side == US:
+            cross.amtrac = _amtrac_can_help(match, piece, starts, amtrac_start)
+            cross.engineer_self = c.has(piece, "bridging")
+        yield from move_unit(match, piece, allowance(match, piece), cross)
+
+
+def _amtrac_can_help(match: Match, piece: Piece, starts: dict[str, str],
+                     amtrac_start: dict[str, str]) -> bool:
+    """8.8: the 672nd began the phase beside a river, stacked with this unit, which has not
+    left that hex, and has not yet carried a unit (or made a coastal move) this phase."""
+    if match.state.vars[c.V_AMTRAC] or c.has(piece, "amtrac"):
+        return False
+    for amtrac_id, where in amtrac_start.items():
+        amtrac = match.state.pieces[amtrac_id]
+        if (amtrac.location == where == starts.get(piece.id) == piece.location
+                and river_sides(where)):
+            return True
+    return False
+
+
+# -- 8.10 coastal movement -------------------------------------------------------------------
+
+def _near_japanese(match: Match, hex_id: str) -> bool:
+    return any(c.sides_present(match, n) & {JAPAN} for n in c.neighbours(hex_id))
+
+
+def _coastal_options(match: Match, amtrac_start: dict[str, str]) -> list[Option]:
+    if match.state.vars[c.V_AMTRAC]:
+        return []
+    out = []
+    for amtrac_id, where in amtrac_start.items():
+        amtrac = match.state.pieces[amtrac_id]
+        if (amtrac.location == where and not amtrac.attrs.get("moved") and c.is_coastal(where)
+                and not _near_japanese(match, where)):
+            out.append(Option({"coastal": amtrac_id}, f"{amtrac.name}: coastal move by sea (8.10)"))
+    return out
+
+
+def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
+    """8.10: the 672nd, with one unit stacked with it, goes out to sea and lands on another
+    coastal hex not next to a Japanese unit; it stays there, its passenger may move on."""
+    amtrac = match.state.pieces[amtrac_id]
+    start = amtrac.location
+    riders = [p for p in c.units_at(match, start) if p.id != amtrac_id and not p.attrs.get("moved")]
+    opts = [Option("none", "no passenger")] + [Option(p.id, p.name) for p in riders]
+    rider_id = yield choose(US, "8.10: carry which unit?", "8.10", opts, kind="coastal_rider")
+    rider = match.state.pieces[str(rider_id)] if rider_id != "none" else None
+    landings = []
+    for hex_id in _coastal_hexes():
+        if hex_id == start or _near_japanese(match, hex_id):
+            continue
+        there = [p for p in c.units_at(match, hex_id)]
+        if any(p.side != US for p in there):
+            continue
+        if not c.can_stack(match, amtrac, hex_id):
+            continue
+        if rider is not None and (len(there) > 0 or not _pair_ok(rider, amtrac)):
+            continue
+        landings.append(hex_id)
+    if not landings:
+        match.emit("amtrac", "8.10", "no coastal hex to land on: the 672nd stays")
+        return
+    dest = str((yield choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing")))
+    _leave(match, amtrac)
+    match.state.vars[c.V_AMTRAC] = "coastal"
+    amtrac.attrs["moved"] = True
+    match.state.pieces.move(amtrac_id, dest)
+    text = f"the 672nd moves by sea {start} -> {dest}"
+    if rider is not None:
+        match.state.pieces.move(rider.id, dest)
+        text += f" carrying {rider.name}"
+    match.emit("amtrac", "8.10", text, frm=start, to=dest)
+    if rider is not None:
+        rider.attrs["moved"] = True
+        yield from move_unit(match, rider, allowance(match, rider), Crossing(start=dest))
+
+
+def _pair_ok(a: Piece, b: Piece) -> bool:
+    return not (c.org(a) in DIVISIONS and c.org(b) in DIVISIONS and c.org(a) != c.org(b))
+
+
+_COASTAL: list[str] = []
+
+
+def _coastal_hexes() -> list[str]:
+    if not _COASTAL:
+        hm = components().hexmap
+        _COASTAL.extend(hm.label(h) for h in hm.hexes() if hm.has_feature(h, "coast"))
+    return _COASTAL
+
+
+# -- 3.4, 3.5 US map entry ------------------------------------------------------------------
+
+def entry_hexes(org: str) -> list[str]:
+    """3.4: the 11th Airborne enters on the south edge from 3401 to 1900, the other divisions
+    and XIV Corps on the north edge from 2532 to 4233 (3.5: XIV never from the south)."""
+    hm = components().hexmap
+    out = []
+    for h in hm.hexes():
+        hid = hm.label(h)
+        col, row = int(hid[:2]), int(hid[2:])
+        if org == "11ab":
+            if 19 <= col <= 34 and row == (0 if col % 2 else 1):
+                out.append(hid)
+        elif 25 <= col <= 42 and row == (32 if col % 2 else 33):
+            out.append(hid)
+    return [h for h in out if c.terrain(h) != "sea"]
+
+
+def us_entry(match: Match) -> Procedure[None]:
+    """3.4, 3.5: each division in turn enters unit by unit (one division complete before the
+    next), XIV Corps after all three; each unit pays its entry hex's cost and moves on.
+    Japanese defensive fire applies from the first unit (3.4)."""
+    done: list[str] = match.state.vars[c.V_ENTERED]
+    while len(done) < 4:
+        left = [o for o in DIVISIONS if o not in done]
+        if left:
+            org = str((yield choose(US, "3.4: which division enters next?", "3.4",
+                                    [Option(o, ORG_NAMES[o]) for o in left], kind="entry_org")))
+        else:
+            org = "xiv"
+        match.emit("entry", "3.4", f"{ORG_NAMES[org]} begins its entry")
+        yield from _enter_org(match, org)
+        done.append(org)
+
+
+def _enter_org(match: Match, org: str) -> Procedure[None]:
+    box = c.ENTRY_BOX[org]
+    while True:
+        waiting = match.state.pieces.at(box)
+        if not waiting:
+            return
+        pick = yield choose(US, f"3.4: enter which {ORG_NAMES[org]} unit?", "3.4",
+                            [Option(p.id, p.name) for p in waiting], kind="entry_unit")
+        piece = match.state.pieces[str(pick)]
+        mp = allowance(match, piece)
+        opts = []
+        for hex_id in entry_hexes(org):
+            cost = c.ENTER_COST[c.terrain(hex_id)] + (1 if hex_id in match.state.vars[c.V_RUBBLE] else 0)
+            if cost <= mp and c.can_stack(match, piece, hex_id):
+                opts.append(Option(hex_id, f"{hex_id} ({c.terrain(hex_id)}, {cost} MP)",
+                                   detail={"mp": cost}))
+        if not opts:
+            # No legal entry hex is left for this unit: it waits and enters next turn.
+            match.emit("entry", "3.4", f"{piece.name} finds no legal entry hex and waits "
+                       f"for the next US movement phase")
+            return
+        where = str((yield choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
+                                  kind="entry_hex", context={"unit": piece.id})))
+        cost = c.ENTER_COST[c.terrain(where)] + (1 if where in match.state.vars[c.V_RUBBLE] else 0)
+        match.state.pieces.move(piece.id, where)
+        piece.attrs["moved"] = True
+        match.emit("entry", "3.4", f"{piece.name} enters at {where} ({cost} MP)", unit=piece.id,
+                   to=where)
+        if (yield from defensive_fire(match, piece, where)):
+            continue
+        yield from move_unit(match, piece, mp - cost, Crossing(start=where))

@@ -1,0 +1,344 @@
+"""10.0 Offensive fire and 11.0 indirect fire.
+
+The phase is a loop (10.2): name a target (an enemy-occupied hex, 10.2; from turn 3 a bridge,
+10.19, or an empty urban or heavy structures hex, 10.21), never one already attacked this
+phase (10.5); gather firing units one at a time (10.4: US divisional units of one division,
+XIV Corps with anyone), each in range (10.6) with a clear line of fire (10.7-10.9) or firing
+indirectly (11.1-11.2: US anywhere in range, Japanese only at a spotted hex); declare a close
+assault if CAC units are adjacent (10.17, 10.18); add the DRM (10.12-10.15, 10.19, 10.21,
+10.22, 10.23); roll (10.3); on E eliminate both units of a stack (10.15), roll for rubble
+(10.20) and offer the advance after combat (10.17). 5.4 bars US field artillery from urban
+and heavy structures hexes and every demolition and flamethrower attack on turns 1 and 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import DIVISIONS, JAPAN, US, components
+from .fire import Drm, odds_of_e, resolve, terrain_drms
+from .movement import RIVERS
+
+URBANISH = ("urban", "heavy")
+
+
+def firing_units(match: Match, side: str) -> list[Piece]:
+    """10.2: the units of a side that have not fired this phase (US air units ready and not
+    used this game turn, 10.23)."""
+    out = [p for p in c.units_on_map(match, side) if not p.attrs.get("fired")]
+    if side == US:
+        used = set(match.state.vars[c.V_AIR_USED])
+        out += [p for p in match.state.pieces.at(c.AIR_READY) if p.id not in used]
+    return out
+
+
+def spotted(match: Match, target: str) -> bool:
+    """11.2: a Japanese unit traces a normal line of fire to the hex within its own range."""
+    for p in c.units_on_map(match, JAPAN):
+        d = c.distance(p.location, target)
+        if d <= c.counter(p).range and (d <= 1 or c.has_lof(match, p.location, target)):
+            return True
+    return False
+
+
+def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True) -> bool:
+    """10.6, 10.7, 11.1-11.2, 5.4, 10.23: whether a unit may fire at a hex."""
+    if c.has(piece, "air"):
+        return regular  # 10.23: infinite range, regular fires only
+    if not c.is_hex(piece.location):
+        return False
+    if (piece.side == US and match.state.turn <= 2 and c.has(piece, "field_artillery")
+            and c.terrain(target) in URBANISH):
+        return False  # 5.4
+    d = c.distance(piece.location, target)
+    if d < 1 or d > c.counter(piece).range:
+        return False
+    if d == 1 or c.has_lof(match, piece.location, target):
+        return True
+    if c.has(piece, "ifc"):
+        return piece.side == US or spotted(match, target)
+    return False
+
+
+def _bridge_ends(key: str) -> tuple[str, str]:
+    a, b = key.split("-")
+    return a, b
+
+
+def can_fire_at_bridge(match: Match, piece: Piece, key: str) -> bool:
+    """10.19: a bridge is fired on like a hex: in range of, and seen at, either end hex."""
+    if c.has(piece, "air"):
+        return False
+    return any(can_fire_at(match, piece, end, regular=False) or piece.location == end
+               for end in _bridge_ends(key))
+
+
+def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
+    """10.2, 10.5, 10.19, 10.21: every target some unit could fire at now."""
+    attacked = set(match.state.vars[c.V_ATTACKED])
+    enemy = c.other(side)
+    out: list[Option] = []
+    hexes = sorted({p.location for p in c.units_on_map(match, enemy)})
+    for hex_id in hexes:
+        if hex_id in attacked:
+            continue
+        if any(can_fire_at(match, p, hex_id) for p in shooters):
+            out.append(Option({"fire": hex_id}, f"fire at {hex_id}"))
+    if match.state.turn >= 3:  # 5.4
+        demolished = set(match.state.vars[c.V_DEMOLISHED])
+        for side_ in components().hexmap.hexsides_with("bridge"):
+            key = c.side_key(c.label(side_.a), c.label(side_.b))
+            if key in demolished or key in attacked:
+                continue
+            if any(can_fire_at_bridge(match, p, key) for p in shooters):
+                out.append(Option({"bridge": key}, f"demolish the bridge {key} (10.19)"))
+        ground = [p for p in shooters if not c.has(p, "air")]
+        near = {n for p in ground for n in c.neighbours(p.location)}
+        rubble = set(match.state.vars[c.V_RUBBLE])
+        for hex_id in sorted(near):
+            if (c.terrain(hex_id) in URBANISH and hex_id not in rubble and hex_id not in attacked
+                    and not c.units_at(match, hex_id)):
+                out.append(Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)"))
+    return out
+
+
+def _group_ok(group: list[Piece], piece: Piece) -> bool:
+    """10.4: US divisional units firing together belong to one division."""
+    if piece.side != US:
+        return True
+    divs = {c.org(p) for p in group if c.org(p) in DIVISIONS}
+    return c.org(piece) not in DIVISIONS or not divs or divs == {c.org(piece)}
+
+
+def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
+    """10.1-10.23, 11.0: one fire after another until the side ends the phase."""
+    from .victory import check_now
+
+    private = side == JAPAN
+    while True:
+        shooters = firing_units(match, side)
+        opts = [Option("end", "end the offensive fire phase"), *targets(match, side, shooters)]
+        pick = yield choose(side, "10.2: fire at a target, or end the phase", "10.2", opts,
+                            kind="fire_target", private=private)
+        if pick == "end":
+            return
+        assert isinstance(pick, dict)
+        kind, target = next(iter(pick.items()))
+        yield from _one_fire(match, side, str(kind), str(target), shooters)
+        check_now(match)
+
+
+def _eligible(match: Match, kind: str, target: str, shooters: Iterable[Piece]) -> list[Piece]:
+    if kind == "fire":
+        return [p for p in shooters if can_fire_at(match, p, target)]
+    if kind == "bridge":
+        return [p for p in shooters if can_fire_at_bridge(match, p, target)]
+    return [p for p in shooters if not c.has(p, "air") and can_fire_at(match, p, target, regular=False)]
+
+
+def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Piece]) -> Procedure[None]:
+    private = side == JAPAN
+    eligible = _eligible(match, kind, target, shooters)
+    group: list[Piece] = []
+    while True:
+        opts: list[Option] = []
+        if group:
+            opts.append(Option("resolve", f"resolve ({sum(c.counter(p).fire for p in group)} factors)"))
+        opts += [Option(p.id, f"{p.name} ({c.counter(p).fire}) in "
+                        f"{p.location if c.is_hex(p.location) else 'the air'}")
+                 for p in eligible if p not in group and _group_ok(group, p)]
+        if not group and not opts:
+            return
+        longest = max((c.distance(p.location, target) for p in group if c.is_hex(p.location)
+                       and kind == "fire"), default=1)
+        band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
+        pick = yield choose(side, f"10.4: add a unit to the fire at {target}, or resolve", "10.4",
+                            opts, kind="fire_unit",
+                            context={"target": target, "band": band,
+                                     "group": [p.id for p in group]},
+                            private=private)
+        if pick == "resolve":
+            break
+        group.append(match.state.pieces[str(pick)])
+        if not any(_group_ok(group, p) for p in eligible if p not in group):
+            break
+    match.state.vars[c.V_ATTACKED].append(target)
+    for p in group:
+        p.attrs["fired"] = True
+        if c.has(p, "air"):
+            match.state.vars[c.V_AIR_USED].append(p.id)
+    c.reveal(match, group, "fires")
+    if kind == "fire":
+        yield from _regular_fire(match, side, target, group)
+    elif kind == "bridge":
+        _bridge_demolition(match, side, target, group)
+    else:
+        _structure_demolition(match, side, target, group)
+
+
+def _close_assaulters(match: Match, target: str, group: list[Piece]) -> list[Piece]:
+    """10.17, 10.18: CAC firers adjacent to the target that may close assault across the
+    hexside between them (not an unbridged major river unless stacked with the 672nd)."""
+    out = []
+    for p in group:
+        if not c.is_hex(p.location) or not c.has(p, "cac"):
+            continue
+        if c.distance(p.location, target) != 1:
+            continue
+        feats = c.side_features(p.location, target)
+        if ("major_river" in feats and not c.bridged(match, p.location, target, p.side)
+                and not _with_amtrac(match, p)):
+            continue
+        out.append(p)
+    return out
+
+
+def _with_amtrac(match: Match, piece: Piece) -> bool:
+    return any(c.has(q, "amtrac") for q in c.units_at(match, piece.location) if q.id != piece.id)
+
+
+def offensive_drms(match: Match, side: str, target: str, group: list[Piece], defenders: list[Piece],
+                   assault: list[Piece]) -> list[Drm]:
+    """10.12-10.15, 10.22, 10.23: the DRM of a regular offensive fire."""
+    ground = [p for p in group if c.is_hex(p.location)]
+    drms = terrain_drms(match, [p.location for p in ground], target, defenders, group)
+    longest = max((c.distance(p.location, target) for p in ground), default=0)
+    if longest >= 5:
+        drms.append((2, "10.13", "firing at a target five or more hexes away"))
+    elif longest >= 2:
+        drms.append((1, "10.13", "firing at a target two to four hexes away"))
+    if any(c.has(p, "air") for p in group) and _aa_near(match, target):
+        drms.append((1, "10.12", "aircraft firing within two hexes of a Japanese anti-aircraft unit"))
+    total = sum(c.counter(p).fire for p in group)
+    cac_adjacent = sum(c.counter(p).fire for p in ground
+                       if c.has(p, "cac") and c.distance(p.location, target) == 1)
+    if cac_adjacent * 2 >= total and cac_adjacent > 0:
+        drms.append((-1, "10.12", "half or more of the fire from adjacent CAC units"))
+    if assault:
+        worst = 0
+        for p in assault:
+            feats = c.side_features(p.location, target)
+            if "minor_river" in feats and not c.bridged(match, p.location, target, p.side):
+                worst = max(worst, 2)
+            elif feats & RIVERS:
+                worst = max(worst, 1)  # a bridge, a pontoon bridge or the 672nd
+        if worst:
+            drms.append((worst, "10.12", "close assault across a river" if worst == 2
+                         else "close assault across a bridge or with the 672nd"))
+        if side == US and is_fga(match, target, assault):
+            drms.append((-2, "10.22", "flamethrower & gasoline attack"))
+    return drms
+
+
+def is_fga(match: Match, target: str, assault: list[Piece]) -> bool:
+    """10.22: from turn 3, into an urban or heavy structures hex, two CAC units in directly
+    opposite adjacent hexes."""
+    if match.state.turn < 3 or c.terrain(target) not in URBANISH:
+        return False
+    hexes = {p.location for p in assault}
+    t = c.hex_of(target)
+    for h in hexes:
+        d = c.hex_of(h)
+        opposite = (2 * t.q - d.q, 2 * t.r - d.r)
+        if any((c.hex_of(x).q, c.hex_of(x).r) == opposite for x in hexes):
+            return True
+    return False
+
+
+def _aa_near(match: Match, target: str) -> bool:
+    return any(c.has(p, "anti_aircraft") and c.distance(p.location, target) <= 2
+               for p in c.units_on_map(match, JAPAN))
+
+
+def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> Procedure[None]:
+    private = side == JAPAN
+    defenders = c.units_at(match, target)
+    c.reveal(match, defenders, "is fired on")
+    if side == JAPAN and len(defenders) == 2:
+        match.emit("fog", "6.5", f"the Japanese player sees both US units in {target}: "
+                   + ", ".join(p.name for p in defenders), visible_to=(JAPAN,))
+    assault: list[Piece] = []
+    candidates = _close_assaulters(match, target, group)
+    if candidates:
+        yes = yield choose(side, f"10.17: close assault {target} with "
+                           + ", ".join(p.name for p in candidates) + "?", "10.17",
+                           [Option(True, "close assault"), Option(False, "no close assault")],
+                           kind="close_assault", private=private)
+        if yes:
+            assault = candidates
+    drms = offensive_drms(match, side, target, group, defenders, assault)
+    strength = sum(c.counter(p).fire for p in group)
+    result = resolve(match, group, strength, drms, target, "10.3", "offensive fire")
+    if result != "E":
+        return
+    for p in defenders:
+        c.eliminate(match, p, "10.16")
+    if c.terrain(target) in URBANISH:
+        roll = match.dice.d6(purpose="rubble", section="10.20")
+        rubble = match.state.vars[c.V_RUBBLE]
+        if roll == 6 and target not in rubble:
+            rubble.append(target)
+            rubble.sort()
+            match.emit("rubble", "10.20", f"rubble in {target}", hex=target)
+    for p in assault:
+        if c.distance(p.location, target) != 1 or not c.can_stack(match, p, target):
+            continue
+        go = yield choose(side, f"10.17: advance {p.name} into {target}?", "10.17",
+                          [Option(True, "advance"), Option(False, "stay")],
+                          kind="advance", private=private)
+        if go:
+            frm = p.location
+            match.state.pieces.move(p.id, target)
+            match.emit("advance", "10.17", f"{p.name} advances {frm} -> {target}", unit=p.id,
+                       to=target)
+
+
+def _bridge_demolition(match: Match, side: str, key: str, group: list[Piece]) -> None:
+    """10.19: only its own DRM apply; E demolishes the bridge."""
+    ends = _bridge_ends(key)
+    drms: list[Drm] = []
+    for p in group:
+        if c.has(p, "combat_engineer"):
+            drms.append((-2, "10.19", f"{p.name} is a combat engineer"))
+    if any(p.location not in ends for p in group):
+        drms.append((1, "10.19", "a firing unit is not at the bridge"))
+    enemy_ends = sum(1 for e in ends if c.enemy_in(match, e, side))
+    if enemy_ends:
+        drms.append((enemy_ends, "10.19", f"enemy units at {enemy_ends} bridge end(s)"))
+    strength = sum(c.counter(p).fire for p in group)
+    if resolve(match, group, strength, drms, key, "10.19", "bridge demolition") == "E":
+        match.state.vars[c.V_DEMOLISHED].append(key)
+        match.state.vars[c.V_DEMOLISHED].sort()
+        match.emit("bridge", "10.19", f"the bridge {key} is demolished", bridge=key)
+
+
+def _structure_demolition(match: Match, side: str, target: str, group: list[Piece]) -> None:
+    """10.21: only its own DRM apply; E places rubble."""
+    drms: list[Drm] = []
+    for p in group:
+        if c.has(p, "combat_engineer"):
+            drms.append((-2, "10.21", f"{p.name} is a combat engineer"))
+    if all(c.distance(p.location, target) != 1 for p in group):
+        drms.append((1, "10.21", "no firing unit is adjacent to the hex"))
+    if c.terrain(target) == "heavy":
+        drms.append((1, "10.21", "a heavy structures hex"))
+    strength = sum(c.counter(p).fire for p in group)
+    if resolve(match, group, strength, drms, target, "10.21", "structure demolition") == "E":
+        rubble = match.state.vars[c.V_RUBBLE]
+        if target not in rubble:
+            rubble.append(target)
+            rubble.sort()
+            match.emit("rubble", "10.21", f"rubble in {target}", hex=target)
+
+
+def fire_odds(match: Match, side: str, target: str, group: list[Piece]) -> float:
+    """The chance of an E for a group at a hex, without close assault (for bots and people)."""
+    defenders = c.units_at(match, target)
+    drms = offensive_drms(match, side, target, group, defenders, [])
+    return float(odds_of_e(sum(c.counter(p).fire for p in group), sum(d for d, _, _ in drms)))
+

@@ -1,0 +1,45 @@
+"""7.0 US replacements and reinforcements: from turn 2 one unit back from the dead pile for each
+division and for XIV Corps (7.2), placed atop a unit of its organisation not next to a Japanese
+unit, or forfeit (7.3), at once fully capable (7.4); the six air units from turn 3 (7.1, 7.5).
+"""
+
+from __future__ import annotations
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+
+from . import common as c
+from .components import JAPAN, ORG_NAMES, ORGS, US
+
+
+def reinforcement_phase(match: Match) -> Procedure[None]:
+    """5.2 I.A: the air units arrive on turn 3 (7.5); replacements from turn 2 (7.2-7.4)."""
+    match.state.vars[c.V_AIR_USED] = []  # 10.23: once per game turn
+    if match.state.turn == 3:
+        for p in match.state.pieces.at(c.AIR_LATER):
+            match.state.pieces.move(p.id, c.AIR_READY)
+        match.emit("reinforcements", "7.5", "the six US combat air support units are available")
+    if match.state.turn < 2:
+        return
+    for org in ORGS:
+        dead = [p for p in match.state.pieces.at(c.US_DEAD) if c.org(p) == org]
+        if not dead:
+            continue  # 7.2: forfeit, never carried over
+        hosts = sorted({p.location for p in c.units_on_map(match, US) if c.org(p) == org
+                        and not any(JAPAN in c.sides_present(match, n) for n in c.neighbours(p.location))})
+        hosts = [h for h in hosts if c.can_stack(match, dead[0], h)]
+        if not hosts:
+            match.emit("replacement", "7.3", f"{ORG_NAMES[org]}: no unit to receive a replacement; forfeit")
+            continue
+        opts = [Option("none", "no replacement")] + [Option(p.id, p.name) for p in dead]
+        pick = yield choose(US, f"7.2: {ORG_NAMES[org]} replacement?", "7.2", opts,
+                            kind="replacement_unit")
+        if pick == "none":
+            continue
+        piece = match.state.pieces[str(pick)]
+        spots = [h for h in hosts if c.can_stack(match, piece, h)]
+        if not spots:
+            continue
+        where = yield choose(US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex")
+        match.state.pieces.move(piece.id, str(where), top=True)
+        match.emit("replacement", "7.3", f"{piece.name} returns in {where}", unit=piece.id, to=where)

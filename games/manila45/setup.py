@@ -1,0 +1,155 @@
+"""3.0 Set up: the turn marker (3.1), the Japanese set-up face down (3.2, 6.5), the US piles
+(3.3). US map entry (3.4, 3.5) happens in the first US movement phase (movement.py).
+
+The Japanese player places his units one at a time, takes the Japanese bot's set-up (and may
+then adjust it unit by unit), or gives a whole set-up as the match option ``setup`` (a mapping
+unit id -> hex id, checked against 3.2 and 6.3 before play starts). Every Japanese set-up
+decision is private: the US sees only where face-down units stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from tabletop.core.canonical import JSON
+from tabletop.core.decisions import Option, choose
+from tabletop.core.errors import TabletopError
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import JAPAN, US, components
+
+
+def build_pieces(match: Match) -> None:
+    """3.1, 3.3: every counter in its place before set-up — the turn marker on "3-5 Feb",
+    markers aside, the Japanese units in the set-up pool face down (6.5), the US units sorted
+    into one pile per organisation, the six air units waiting for turn 3 (7.1)."""
+    comp = components()
+    pieces = match.state.pieces
+    for cid, ctr in comp.counters.items():
+        values = {"front": {"fire": ctr.fire, "range": ctr.range}}
+        attrs = {"fired": False, "moved": False}
+        if ctr.side == JAPAN:
+            pieces.add(Piece(cid, ctr.type, JAPAN, ctr.name, c.JP_POOL, face="back",
+                             values=values, hidden=True, attrs=attrs))
+        else:
+            where = c.AIR_LATER if ctr.has("air") else c.ENTRY_BOX[ctr.org]
+            pieces.add(Piece(cid, ctr.type, US, ctr.name, where, values=values, attrs=attrs))
+    for marker in comp.markers:
+        for n in range(1, marker.count + 1):
+            pid = marker.id if marker.count == 1 else f"{marker.id}-{n}"
+            pieces.add(Piece(pid, marker.id, "", marker.name, c.MARKERS))
+    match.state.track("turn", 1, 1, 10, section="3.1")
+    match.emit("setup", "3.1", "the Game Turn marker is on the 3-5 Feb box")
+
+
+@cache
+def is_setup_hex(hex_id: str) -> bool:
+    """3.2: neither a map-edge hex nor a hex next to one, and not all-sea (8.13)."""
+    if c.terrain(hex_id) == "sea":
+        return False
+    return _edge_distance(hex_id) >= 2
+
+
+def _edge_distance(hex_id: str) -> int:
+    comp = components()
+    return comp.hexmap.edge_distance(c.hex_of(hex_id))
+
+
+def setup_hexes(match: Match, piece: Piece) -> list[str]:
+    """3.2, 6.3: the hexes where a Japanese unit may be placed now."""
+    return [h for h in _all_setup_hexes() if c.can_stack(match, piece, h)]
+
+
+_SETUP_CACHE: list[str] = []
+
+
+def _all_setup_hexes() -> list[str]:
+    if not _SETUP_CACHE:
+        hm = components().hexmap
+        _SETUP_CACHE.extend(hm.label(h) for h in hm.hexes() if is_setup_hex(hm.label(h)))
+    return _SETUP_CACHE
+
+
+def check_setup_mapping(match: Match, setup: Mapping[str, JSON]) -> None:
+    """3.2, 6.3: a whole set-up given as data names every Japanese unit once, each on a
+    legal set-up hex, stacked legally; otherwise one clear error and nothing placed."""
+    japanese = sorted(p.id for p in match.state.pieces if p.side == JAPAN)
+    if sorted(setup) != japanese:
+        missing = sorted(set(japanese) - set(setup))[:5]
+        extra = sorted(set(setup) - set(japanese))[:5]
+        raise TabletopError(f"3.2: the set-up must place every Japanese unit once "
+                            f"(missing {missing}, unknown {extra})")
+    counts: dict[str, list[str]] = {}
+    for uid, hex_id in setup.items():
+        if not isinstance(hex_id, str) or hex_id not in components().hexmap:
+            raise TabletopError(f"3.2: {uid} is set up in {hex_id!r}, which is no hex of the map")
+        if not is_setup_hex(hex_id):
+            raise TabletopError(f"3.2: {uid} may not set up in {hex_id} (all-sea, a map-edge "
+                                f"hex or next to one)")
+        counts.setdefault(hex_id, []).append(uid)
+    for hex_id, uids in counts.items():
+        statics = [u for u in uids if components().counters[u].org == "static"]
+        if len(uids) > 2 or len(statics) > 1:
+            raise TabletopError(f"6.3: {hex_id} would hold {uids}")
+
+
+def japanese_setup(match: Match) -> Procedure[None]:
+    """3.2: the Japanese set-up, all units on the map face down, none in the two outer rows."""
+    given = match.options.get("setup")
+    pieces = match.state.pieces
+    pool = [p for p in pieces if p.side == JAPAN]
+    if isinstance(given, dict) and given:
+        for uid, hex_id in sorted(given.items()):
+            pieces.move(uid, str(hex_id))
+        _placed(match, "the set-up given as data")
+        return
+    how = yield choose(JAPAN, "Japanese set-up: how?", "3.2",
+                       [Option("one_by_one", "place each unit yourself"),
+                        Option("bot", "take the Japanese bot's set-up, then adjust it")],
+                       kind="setup_mode", private=True)
+    if how == "bot":
+        from .bots import heuristic_setup
+
+        for uid, hex_id in heuristic_setup(match, match.seed):
+            pieces.move(uid, hex_id)
+        yield from _adjust(match)
+    else:
+        for p in pool:
+            hexes = setup_hexes(match, p)
+            where = yield choose(JAPAN, f"3.2: place {p.name} ({p.kind})", "3.2", hexes,
+                                 kind="setup_hex", context={"unit": p.id}, private=True)
+            pieces.move(p.id, str(where))
+    _placed(match, "placed by the Japanese player")
+
+
+def _adjust(match: Match) -> Procedure[None]:
+    """3.2: after taking the bot's set-up, move units one at a time until done."""
+    pieces = match.state.pieces
+    while True:
+        units = [p for p in pieces if p.side == JAPAN and c.is_hex(p.location)]
+        opts = [Option("done", "the set-up is complete")]
+        opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
+        pick = yield choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
+                            kind="setup_adjust", private=True)
+        if pick == "done":
+            return
+        piece = pieces[str(pick)]
+        hexes = [h for h in setup_hexes(match, piece) if h != piece.location]
+        if not hexes:
+            continue
+        where = yield choose(JAPAN, f"3.2: move {piece.name} to", "3.2", hexes,
+                             kind="setup_hex", context={"unit": piece.id}, private=True)
+        pieces.move(piece.id, str(where))
+
+
+def _placed(match: Match, how: str) -> None:
+    for p in match.state.pieces:
+        if p.side == JAPAN:
+            match.emit("setup", "3.2", f"{p.name} set up face down in {p.location}",
+                       visible_to=(JAPAN,), unit=p.id, hex=p.location)
+    n = sum(1 for p in match.state.pieces if p.side == JAPAN)
+    match.emit("setup", "3.2", f"the Japanese set-up is complete: {n} units face down ({how})")
+    match.state.vars[c.V_SETUP_DONE] = True
