@@ -6,7 +6,7 @@ An agent sees only its side's view and the decision, and returns one option's va
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 from .canonical import JSON
@@ -19,7 +19,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Return the value of one of ``decision.options``."""
         ...
 
@@ -33,7 +33,7 @@ class RandomAgent:
         self.side = side
         self._rng = random.Random(f"random-agent:{side}:{seed}")
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Any legal option, uniformly."""
         return decision.options[self._rng.randrange(len(decision.options))].value
 
@@ -46,7 +46,7 @@ class FirstOptionAgent:
     def __init__(self, side: str = "", seed: int = 0) -> None:
         self.side = side
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """The first legal option."""
         return decision.options[0].value
 

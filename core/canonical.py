@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 JSON = Any  # a JSON-serialisable value: None, bool, int, float, str, list, dict[str, JSON]
 
 
+def _to_json(obj: Any) -> JSON:
+    """What an object that knows its JSON form (a view, a piece...) serialises as."""
+    to_json = getattr(obj, "to_json", None)
+    if callable(to_json):
+        return to_json()
+    if isinstance(obj, Mapping):  # a read-only window (MappingProxyType) on a dict
+        return dict(obj)
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
 def dumps(obj: JSON) -> str:
     """Serialise to canonical JSON: sorted keys, no spaces, UTF-8 characters kept."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_to_json)
 
 
 def digest(obj: JSON) -> str:

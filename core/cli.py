@@ -1,4 +1,5 @@
-"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, validate, schema.
+"""The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, report,
+rules, validate, schema.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 """
@@ -9,7 +10,6 @@ import json
 import os
 import secrets
 import sys
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,8 +20,9 @@ from .agents import Agent
 from .canonical import JSON
 from .errors import ReplayDivergence, TabletopError
 from .match import Game, Match
-from .record import read_record, replay, write_save
+from .record import atomic_write_text, read_record, replay, write_save
 from .registry import load_game, make_agent, registered
+from .views import make_side_save
 
 EXIT_ERROR = 2
 EXIT_DIVERGED = 1
@@ -150,10 +151,24 @@ def _check_log_for(game: Game, log_path: str | None, log_for: str | None) -> Non
         raise TabletopError("--log-for needs --log FILE (where to write that side's log)")
 
 
+def _side_saves(game: Game, pairs: Sequence[str]) -> dict[str, str]:
+    """``--save-for SIDE=FILE`` pairs, each side checked and each file writable."""
+    out = _parse_pairs(pairs, "--save-for")
+    for side in out:
+        if side not in game.info.players:
+            raise TabletopError(f"--save-for: game {game.info.id} has no side {side!r} "
+                                f"(sides: {', '.join(game.info.players)})")
+    for path in out.values():
+        _check_outputs(save_for=path)
+    return out
+
+
 def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool,
-            log_for: str | None = None) -> None:
+            log_for: str | None = None, save_for: Mapping[str, str] | None = None) -> None:
     if save:
         write_save(match, save)
+    for side, path in (save_for or {}).items():
+        atomic_write_text(path, json.dumps(make_side_save(match, side), indent=1, ensure_ascii=False) + "\n")
     if log:
         match.log.write(log, log_for)
     if as_json:
@@ -214,6 +229,9 @@ def _common_play_options(f: Any) -> Any:
     f = click.option("--log", "log_path", type=click.Path(dir_okay=False),
                      help="Write the event log (JSONL).")(f)
     f = click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the match here.")(f)
+    f = click.option("--save-for", "save_for", multiple=True, metavar="SIDE=FILE",
+                     help="Also write what SIDE may see (no seed, its view and log), for play by "
+                          "e-mail; repeatable.")(f)
     f = click.option("--auto", is_flag=True, help="Every side is a bot; run to the end.")(f)
     f = click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME",
                      help="Who plays a side: human, random, first, or a game bot.")(f)
@@ -225,9 +243,12 @@ def _common_play_options(f: Any) -> Any:
 @click.option("--scenario", default=None, help="Scenario id (see tabletop info).")
 @click.option("--seed", type=int, default=None, help="Random seed (default: a fresh one, printed).")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option.")
+@click.option("--position", "position_path", type=click.Path(dir_okay=False), default=None,
+              help="Start from this position file (YAML/JSON; it names scenario and options).")
 @_common_play_options
 def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: tuple[str, ...],
-         agent_specs: tuple[str, ...], auto: bool, save_path: str | None, log_path: str | None,
+         position_path: str | None, agent_specs: tuple[str, ...], auto: bool,
+         save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
          log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
     game = load_game(game_name)
@@ -235,31 +256,57 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
         raise TabletopError(f"game {game.info.id} is not playable yet")
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
+    side_saves = _side_saves(game, save_for)
+    if position_path is not None:
+        match = _match_from_position(game, position_path, scenario=scenario, seed=seed,
+                                     options=option_pairs)
+        seed = match.seed
     if seed is None:
         seed = secrets.randbelow(2**31)
         if not as_json:
             click.echo(f"seed {seed}")
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
-    match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
+    if position_path is None:
+        match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs))
     completed = _run(match, agents, save=save_path, quiet=as_json)
-    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
+    _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
+            save_for=side_saves)
+
+
+def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: int | None,
+                         options: Sequence[str]) -> Match:
+    """``play --position``: the match from a position file (its seed replaced by --seed)."""
+    from .position import PositionError, load_position
+
+    if scenario is not None or options:
+        raise TabletopError("--position names the scenario and options itself; drop "
+                            "--scenario and --option")
+    position = load_position(path)
+    if position.game != game.info.id:
+        raise PositionError(f"{path}: game: the position is for {position.game!r}, not "
+                            f"{game.info.id!r}")
+    if seed is not None:
+        position = position.model_copy(update={"seed": seed})
+    return Match.from_position(game, position, source=path)
 
 
 @cli.command()
 @click.argument("save_file", type=click.Path(dir_okay=False))
 @_common_play_options
 def resume(save_file: str, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
-           log_path: str | None, log_for: str | None, as_json: bool) -> None:
+           save_for: tuple[str, ...], log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Resume a saved match (checked by replay) and play on."""
     record = read_record(save_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
+    side_saves = _side_saves(game, save_for)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     target = save_path or save_file
     completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
-    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for)
+    _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
+            save_for=side_saves)
 
 
 @cli.command("replay")
@@ -289,7 +336,8 @@ def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_j
 @click.option("--from", "from_save", type=click.Path(dir_okay=False), help="Draw this save's position.")
 @click.option("--scenario", default=None)
 @click.option("--seed", type=int, default=0)
-@click.option("--for", "for_side", default=None, help="Draw what this side sees (hidden pieces face-down).")
+@click.option("--for", "--side", "for_side", default=None,
+              help="Draw what this side sees (hidden pieces face-down).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="FILE.svg, FILE.txt (ASCII), or - for ASCII on the terminal.")
 def render(game_name: str, from_save: str | None, scenario: str | None, seed: int,
@@ -332,97 +380,138 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
 
 @cli.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("-n", "count", type=click.IntRange(min=1), required=True, help="How many games.")
+@click.option("-n", "count", type=click.IntRange(min=1), required=True, help="How many games (a setting).")
 @click.option("--seed", type=int, default=1, help="First seed; games use seed, seed+1, ...")
 @click.option("--scenario", default=None)
-@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE")
-@click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the distribution.")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=A[,B...]",
+              help="A game option; several values are compared on the same seeds (a grid with others).")
+@click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=A[,B...]",
+              help="The bot of a side; several names are compared on the same seeds.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every statistic.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1,
-              help="Play in this many processes (the results do not depend on it).")
+              help="Play in this many local processes (the results do not depend on it).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on a Dask distributed cluster, e.g. tcp://host:8786 (see docs/simulation.md).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Games a task (default: a few tasks a worker, at most 20 games each).")
 @click.option("--rows", "rows_path", type=click.Path(dir_okay=False), default=None,
-              help="Also write one JSON line a game (seed, result, winner, turns, scores) here.")
+              help="Write one row a game here: .parquet, .csv, or JSON Lines (any other name).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def simulate(game_name: str, count: int, seed: int, scenario: str | None, option_pairs: tuple[str, ...],
-             agent_specs: tuple[str, ...], as_json: bool, jobs: int, rows_path: str | None) -> None:
-    """Play N games with bots and print the distribution of results."""
+             agent_specs: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | None,
+             chunk_size: int | None, rows_path: str | None, quiet: bool) -> int:
+    """Play N bot games (under each setting) and print the statistics of the results."""
+    from .rows import check_row_format, write_rows
+    from .study import Study, plan_settings, progress_bar, run_study
+    from .summary import format_summary, study_summary
+
     game = load_game(game_name)
-    specs = _parse_pairs(agent_specs, "--agent")
-    options = _parse_options(option_pairs)
-    _agents(game, specs, auto=True, seed=seed)  # check the sides and agent names up front
-    game.info.resolve_options(options)
+    if not game.info.playable:
+        raise TabletopError(f"game {game.info.id} is not playable yet")
+    if scheduler and jobs > 1:
+        raise TabletopError("--jobs plays on this machine, --scheduler on a cluster: give one of them")
+    game.info.scenario(scenario)
+    settings = plan_settings(game, _parse_sweep(option_pairs, "--option", json_values=True),
+                             _parse_sweep(agent_specs, "--agent", json_values=False))
     _check_outputs(rows=rows_path)
-    levels: Counter[str] = Counter()
-    winners: Counter[str] = Counter()
-    score_sums: dict[str, float] = {}
-    turns = 0
-    work = [(game_name, scenario, s, options, specs) for s in range(seed, seed + count)]
-    if jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = list(pool.map(_simulate_one, work, chunksize=max(1, count // (4 * jobs))))
-    else:
-        outcomes = [_simulate_one(job, game) for job in work]
-    score_values: dict[str, list[float]] = {}
-    for level, winner, turn, scores in outcomes:  # in seed order, whatever the jobs
-        levels[level] += 1
-        winners[winner if winner is not None else "draw"] += 1
-        turns += turn
-        for key, value in scores.items():
-            score_sums[key] = score_sums.get(key, 0.0) + value
-            score_values.setdefault(key, []).append(value)
     if rows_path:
-        from .canonical import dumps
-        from .record import atomic_write_text
+        check_row_format(rows_path)
+    study = Study(game.source or game_name, scenario, seed, count, settings)
+    with progress_bar(study.planned, quiet=quiet) as advance:
+        run = run_study(study, jobs=jobs, scheduler=scheduler, chunk_size=chunk_size, progress=advance,
+                        check_version=game.info.version)
+    if rows_path:
+        write_rows(rows_path, run.rows)
+    summary = study_summary(run, game)
+    click.echo(json.dumps(summary, sort_keys=True) if as_json else format_summary(summary))
+    if run.interrupted:
+        click.echo(f"interrupted: kept the {len(run.rows)} games finished of {study.planned}"
+                   + (f" (rows in {rows_path})" if rows_path else ""), err=True)
+        return 130
+    return 0
 
-        atomic_write_text(rows_path, "".join(
-            dumps({"seed": s, "result": level, "winner": winner, "turns": turn, "scores": scores}) + "\n"
-            for s, (level, winner, turn, scores) in zip(range(seed, seed + count), outcomes, strict=True)))
-    summary: dict[str, JSON] = {
-        "game": game.info.id, "scenario": game.info.scenario(scenario).id, "games": count,
-        "seeds": [seed, seed + count - 1], "options": game.info.resolve_options(options),
-        "results": dict(levels.most_common()), "winners": dict(winners.most_common()),
-        "mean_turns": round(turns / count, 3),
-        # each score over the games whose result gives it (a draw may give none)
-        "mean_scores": {k: round(v / len(score_values[k]), 3) for k, v in sorted(score_sums.items())},
-        "score_spread": {k: _spread(v) for k, v in sorted(score_values.items())},
-    }
+
+def _parse_sweep(pairs: Sequence[str], what: str, *, json_values: bool) -> dict[str, list[JSON]]:
+    """NAME=A,B,C pairs as name -> values (one value: fixed; several: compared).
+
+    An option value that is JSON as a whole (``[1,2]``) is one value; otherwise it is split on
+    commas, each part read as JSON when it is (``27``, ``true``) and as text when not."""
+    out: dict[str, list[JSON]] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key or not raw:
+            raise click.BadParameter(f"{what} {pair!r} must look like NAME=VALUE or NAME=A,B,C")
+        if key in out:
+            raise click.BadParameter(f"{what} {key} is given twice; to compare values write {key}=A,B")
+        if json_values:
+            try:
+                out[key] = [json.loads(raw)]
+                continue
+            except json.JSONDecodeError:
+                pass
+        parts = raw.split(",")
+        if any(not p for p in parts):
+            raise click.BadParameter(f"{what} {pair!r} has an empty value")
+        values: list[JSON] = [_json_or_text(p) if json_values else p for p in parts]
+        if len({json.dumps(v, sort_keys=True) for v in values}) < len(values):
+            raise click.BadParameter(f"{what} {pair!r} names a value twice")
+        out[key] = values
+    return out
+
+
+def _json_or_text(raw: str) -> JSON:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+@cli.command()
+@click.argument("rows_file", metavar="ROWS", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The HTML page to write (plots embedded).")
+@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write each plot into this folder.")
+@click.option("--format", "plot_format", type=click.Choice(["png", "svg"]), default="png",
+              help="The format of the --plots files.")
+def report(rows_file: str, output: str, plots_dir: str | None, plot_format: str) -> None:
+    """Write an HTML report (tables and plots) of a study's rows (from simulate --rows)."""
+    from .report import write_report
+
+    _check_outputs(output=output)
+    for line in write_report(rows_file, output, plots_dir=plots_dir, plot_format=plot_format):
+        click.echo(line)
+
+
+@cli.command("rules")
+@click.argument("game_name", metavar="GAME")
+@click.option("--tests", "tests_dir", type=click.Path(file_okay=False), default=None,
+              help="The game's tests folder (default: tests/games/GAME of the source tree).")
+@click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
+def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool) -> None:
+    """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it."""
+    from .coverage import coverage, find_tests_dir, render
+
+    game = load_game(game_name)
+    module = sys.modules.get(type(game).__module__)
+    code_dir = Path(getattr(module, "__file__", "") or ".").parent
+    if not (code_dir / "data" / "sections.yaml").is_file():
+        raise TabletopError(f"game {game.info.id} ships no data/sections.yaml: no list of its "
+                            "rulebook's sections to cover")
+    tests = Path(tests_dir) if tests_dir else find_tests_dir(code_dir, game.info.id)
+    rows, found = coverage(code_dir, tests)
     if as_json:
-        click.echo(json.dumps(summary, sort_keys=True))
+        click.echo(json.dumps({"game": game.info.id, "tests": str(tests) if tests else None,
+                               "sections": [{"id": r.id, "title": r.title, "hooks": list(r.hooks),
+                                             "tests": list(r.tests), "no_hook": r.no_hook,
+                                             "no_test": r.no_test, "flags": r.flags}
+                                            for r in rows],
+                               "unknown_citations": found.unknown}, indent=1))
         return
-    click.echo(f"{count} games of {game.info.id}, seeds {seed}..{seed + count - 1}")
-    for level, n in levels.most_common():
-        click.echo(f"  {level:<40} {n:>6}  {100 * n / count:5.1f}%")
-    click.echo("  winners: " + ", ".join(f"{w} {n}" for w, n in winners.most_common()))
-    click.echo(f"  mean turns {turns / count:.2f}")
-    for key, value in sorted(score_sums.items()):
-        spread = _spread(score_values[key])
-        some = f", {spread['n']:g} of {count} games" if spread["n"] < count else ""
-        click.echo(f"  mean {key} {value / spread['n']:.3f}  (sd {spread['sd']}, "
-                   f"{spread['min']}..{spread['max']}{some})")
-
-
-def _spread(values: list[float]) -> dict[str, float]:
-    """A score's spread over the games that give it: how many, population standard deviation,
-    least, greatest."""
-    import statistics
-
-    return {"n": len(values), "sd": round(statistics.pstdev(values), 3), "min": min(values),
-            "max": max(values)}
-
-
-def _simulate_one(job: tuple[str, str | None, int, dict[str, JSON], dict[str, str]],
-                  game: Game | None = None) -> tuple[str, str | None, int, dict[str, float]]:
-    """Play one bot game of a simulation: (result level, winner or None, turns, numeric scores)."""
-    game_name, scenario, seed, options, specs = job
-    game = game or load_game(game_name)
-    agents = _agents(game, specs, auto=True, seed=seed)
-    match = Match(game, scenario=scenario, seed=seed, options=options)
-    result = match.run({k: v for k, v in agents.items() if v is not None})
-    assert result is not None
-    scores = {k: float(v) for k, v in result.scores.items()
-              if isinstance(v, int | float) and not isinstance(v, bool)}
-    return result.level, result.winner, match.state.turn, scores
+    title = f"{game.info.id} — {game.info.title}: rule coverage (tests: {tests or 'not found'})"
+    for line in render(title, rows, found, tests_known=tests is not None, verbose=verbose):
+        click.echo(line)
 
 
 @cli.command()

@@ -1,6 +1,10 @@
 """Chance: one seeded random source per match, every roll an event with its purpose.
 
-Tests replace the source with :class:`ScriptedDice` to fix the rolls a rule sees.
+Tests fix the rolls a rule sees in two ways. :func:`force` names a roll by its rule
+section and purpose (``force("9.1 CRT", 6)``): only a roll that matches takes the forced
+faces, every other roll comes from the seed, and a forced roll that never comes up is left
+over for the test to see (:meth:`Dice.unused_forced`). :class:`ScriptedDice` replaces the
+source with faces in order, whatever the roll is for.
 """
 
 from __future__ import annotations
@@ -8,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import TabletopError
 
@@ -22,14 +26,133 @@ class DiceExhausted(TabletopError):
     """A scripted dice source was asked for more rolls than it was given."""
 
 
-class Dice:
-    """The match's random source: seeded, counted, and reporting every roll to a listener."""
+@dataclass(eq=False)
+class ForcedRoll:
+    """Faces a roll must show, named by the roll's rule section and purpose.
 
-    def __init__(self, seed: int = 0) -> None:
+    ``key`` is ``"<section> <words>"``, ``"<section>"`` or ``"<words>"``: a section token
+    (it starts with a digit) matches a roll whose section is it or one of its subsections
+    ("9.1" matches "9.1" and "9.1d", not "9.10"); the words must appear in the roll's
+    purpose (case ignored). Each die of a matching roll takes the next forced face.
+    """
+
+    key: str
+    faces: tuple[int, ...]
+    used: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.key.strip():
+            raise TabletopError("a forced roll needs a key naming its section or purpose")
+        if not self.faces or any(not isinstance(f, int) or f < 1 for f in self.faces):
+            raise TabletopError(f"forced roll {self.key!r}: faces must be whole numbers from 1 "
+                                f"up, got {list(self.faces)}")
+        first, _, rest = self.key.strip().partition(" ")
+        if first[:1].isdigit():
+            self._section, self._words = first, rest.strip().lower()
+        else:
+            self._section, self._words = "", self.key.strip().lower()
+
+    @property
+    def left(self) -> int:
+        """How many forced faces are still to be rolled."""
+        return len(self.faces) - self.used
+
+    def matches(self, purpose: str, section: str) -> bool:
+        """True when a roll for ``purpose`` under ``section`` is the one this names."""
+        if self.left <= 0:
+            return False
+        if self._section and not _section_matches(self._section, section):
+            return False
+        return self._words in purpose.lower()
+
+    def take(self, sides: int) -> int:
+        """The next forced face (checked against the die's sides)."""
+        face = self.faces[self.used]
+        if face > sides:
+            raise TabletopError(f"forced roll {self.key!r}: face {face} is not on a "
+                                f"{sides}-sided die")
+        self.used += 1
+        return face
+
+    def to_json(self) -> dict[str, object]:
+        """The forced roll as it is written in a record or a position file."""
+        return {"roll": self.key, "faces": list(self.faces)}
+
+
+def _section_matches(wanted: str, section: str) -> bool:
+    for part in section.replace(";", ",").split(","):
+        part = part.strip()
+        if part == wanted or (part.startswith(wanted) and not part[len(wanted)].isdigit()):
+            return True
+    return False
+
+
+def force(key: str, *faces: int) -> ForcedRoll:
+    """A forced roll: ``force("9.1 CRT", 6)`` makes the next 9.1 CRT roll a 6."""
+    return ForcedRoll(key, tuple(faces))
+
+
+@dataclass(eq=False)
+class StackedShuffle:
+    """A shuffle whose result starts with named items (the top cards of a stacked deck).
+
+    ``key`` names the shuffle as :class:`ForcedRoll` names a roll; the first matching
+    shuffle puts ``top`` first, in this order, and the rest of the items after them as the
+    seed shuffled them. Every named item must be among those shuffled.
+    """
+
+    key: str
+    top: tuple[str, ...]
+    used: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.top:
+            raise TabletopError(f"stacked shuffle {self.key!r}: name at least one card")
+        self._probe = ForcedRoll(self.key, (1,))
+
+    @property
+    def left(self) -> int:
+        """1 until the shuffle has come up, then 0."""
+        return 0 if self.used else 1
+
+    def matches(self, purpose: str, section: str) -> bool:
+        """True when this shuffle is the one the stack names."""
+        return not self.used and self._probe.matches(purpose, section)
+
+    def apply(self, items: list[Any]) -> None:
+        """Move the named items to the front, in order."""
+        missing = [t for t in self.top if t not in items]
+        if missing:
+            raise TabletopError(f"stacked shuffle {self.key!r}: {missing} are not among the "
+                                "items shuffled")
+        rest = [i for i in items if i not in self.top]
+        items[:] = [*self.top, *rest]
+        self.used = True
+
+    def to_json(self) -> dict[str, object]:
+        """The stack as it is written in a record or a position file."""
+        return {"shuffle": self.key, "top": list(self.top)}
+
+
+def stack(key: str, *top: str) -> StackedShuffle:
+    """A stacked shuffle: ``stack("5.0 japanese deck", "J07", "J12")`` puts those two cards
+    on top of the next shuffle of the Japanese deck, J07 first."""
+    return StackedShuffle(key, tuple(top))
+
+
+class Dice:
+    """The match's random source: seeded, counted, and reporting every roll to a listener.
+
+    Rolls named by a :class:`ForcedRoll` (see :meth:`force`) take its faces instead.
+    """
+
+    def __init__(self, seed: int = 0, *, forced: Sequence[ForcedRoll | StackedShuffle] = ()) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
         self.rolls = 0  # how many dice have been rolled
         self.listener: RollListener | None = None
+        self.forced: list[ForcedRoll] = [f for f in forced if isinstance(f, ForcedRoll)]
+        self.stacked: list[StackedShuffle] = [f for f in forced if isinstance(f, StackedShuffle)]
 
     # -- primitives a subclass may replace ---------------------------------------------
     def _face(self, sides: int) -> int:
@@ -43,11 +166,37 @@ class Dice:
         """Roll ``count`` dice of ``sides`` faces for a stated purpose; returns each face."""
         if count < 0 or sides < 1:
             raise TabletopError(f"cannot roll {count}d{sides}")
-        faces = tuple(self._face(sides) for _ in range(count))
+        if self.forced:
+            faces = tuple(self._forced_face(sides, purpose, section) for _ in range(count))
+        else:
+            faces = tuple(self._face(sides) for _ in range(count))
         self.rolls += count
         if self.listener is not None:
             self.listener(purpose, section, faces, sides)
         return faces
+
+    def _forced_face(self, sides: int, purpose: str, section: str) -> int:
+        for entry in self.forced:
+            if entry.matches(purpose, section):
+                return entry.take(sides)
+        return self._face(sides)
+
+    def force(self, key: str, *faces: int) -> ForcedRoll:
+        """Force the next roll(s) named by ``key`` (see :class:`ForcedRoll`) to these faces."""
+        entry = force(key, *faces)
+        self.forced.append(entry)
+        return entry
+
+    def stack(self, key: str, *top: str) -> StackedShuffle:
+        """Stack the next shuffle named by ``key`` (see :class:`StackedShuffle`)."""
+        entry = stack(key, *top)
+        self.stacked.append(entry)
+        return entry
+
+    def unused_forced(self) -> list[ForcedRoll | StackedShuffle]:
+        """The forced rolls with faces still unrolled and the stacked shuffles that never
+        came up (a test fails on any)."""
+        return [*(f for f in self.forced if f.left > 0), *(s for s in self.stacked if not s.used)]
 
     def d6(self, *, purpose: str, section: str = "") -> int:
         """Roll one six-sided die."""
@@ -83,6 +232,10 @@ class Dice:
     def shuffle(self, items: list[T], *, purpose: str, section: str = "") -> None:
         """Shuffle a list in place (a deck, a blind draw); logged as one event."""
         self._shuffle(items)
+        for entry in self.stacked:
+            if entry.matches(purpose, section):
+                entry.apply(items)
+                break
         if self.listener is not None:
             self.listener(purpose, section, (), 0)
 
@@ -101,8 +254,9 @@ class ScriptedDice(Dice):
     Shuffles keep their order (so a test deck is drawn as written).
     """
 
-    def __init__(self, faces: Sequence[int], seed: int = 0) -> None:
-        super().__init__(seed)
+    def __init__(self, faces: Sequence[int], seed: int = 0, *,
+                 forced: Sequence[ForcedRoll | StackedShuffle] = ()) -> None:
+        super().__init__(seed, forced=forced)
         self.script = list(faces)
         self._next = 0
 

@@ -22,10 +22,22 @@ class Event:
     phase: str = ""
     data: dict[str, Any] = field(default_factory=dict)
     visible_to: tuple[str, ...] = ()  # the players who may see it; empty: everyone
+    #: what the other players see instead (a text naming nothing hidden from them, no data);
+    #: empty: they do not see the event at all
+    mask: str = ""
 
     def is_visible_to(self, player: str) -> bool:
-        """Whether a player may see this event (hidden decisions and placements are not)."""
+        """Whether a player may see this event in full (hidden decisions and placements are not)."""
         return not self.visible_to or player in self.visible_to
+
+    def for_player(self, player: str | None) -> Event | None:
+        """The event as ``player`` sees it (None: the game master sees everything): itself,
+        its mask (the text only), or nothing."""
+        if player is None or self.is_visible_to(player):
+            return self
+        if self.mask:
+            return Event(self.seq, self.kind, self.section, self.mask, self.turn, self.phase)
+        return None
 
     def to_json(self) -> dict[str, JSON]:
         """The event as a plain JSON object (one line of a JSON Lines log)."""
@@ -40,6 +52,8 @@ class Event:
         }
         if self.visible_to:
             out["visible_to"] = list(self.visible_to)
+        if self.mask:
+            out["mask"] = self.mask
         return out
 
 
@@ -73,8 +87,13 @@ class EventLog:
         return [e for e in self._events if e.kind == kind]
 
     def visible(self, player: str, since: int = 0) -> list[Event]:
-        """The events from ``since`` on that a player may see."""
-        return [e for e in self._events[since:] if e.is_visible_to(player)]
+        """The events from ``since`` on as a player sees them (masked where they must be)."""
+        out = []
+        for event in self._events[since:]:
+            shown = event.for_player(player)
+            if shown is not None:
+                out.append(shown)
+        return out
 
     def to_jsonl(self, player: str | None = None) -> str:
         """The log as JSON Lines text, one canonical JSON object a line: the whole log (the

@@ -72,19 +72,27 @@ def enter_phase(match: Match, phase: PhaseSpec) -> None:
 
 def run_turns(match: Match, sequence: SequenceOfPlay, handlers: Mapping[str, PhaseHandler], *,
               last_turn: Callable[[Match], int] | None = None,
-              check_end: Callable[[Match], Result | None] | None = None) -> Flow:
+              check_end: Callable[[Match], Result | None] | None = None,
+              start_turn: int | None = None, start_phase: str | None = None) -> Flow:
     """Run every phase of every turn in order; return the result once the game ends.
 
     ``last_turn`` may shorten or lengthen the game as it goes (e.g. reserves committed);
     ``check_end`` is asked after every phase and ends the game when it returns a result.
+    ``start_turn`` and ``start_phase`` start the loop part-way (a match from a position):
+    the phases before ``start_phase`` in ``start_turn`` are skipped.
     """
     missing = [p.id for p in sequence.phases if p.id not in handlers]
     if missing:
         raise TabletopError(f"no handler for phase(s) {missing}")
-    turn = sequence.first_turn
+    skip_to = sequence.phase(start_phase).id if start_phase is not None else None
+    turn = sequence.first_turn if start_turn is None else start_turn
     while turn <= (last_turn(match) if last_turn else sequence.last_turn):
         match.state.turn = turn
         for phase in sequence.phases:
+            if skip_to is not None:
+                if phase.id != skip_to:
+                    continue
+                skip_to = None
             enter_phase(match, phase)
             result = yield from handlers[phase.id](match)
             if result is None and check_end is not None:

@@ -10,19 +10,32 @@ the decisions taken; replaying them reproduces every event and the final state h
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
 from .canonical import JSON, digest, thaw
 from .decisions import Decision, Option
-from .dice import Dice, ScriptedDice
+from .dice import Dice, ForcedRoll, ScriptedDice, StackedShuffle
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
+from .pieces import Piece
+from .position import (
+    START,
+    Position,
+    apply_position,
+    check_entry,
+    check_position,
+    editing,
+    forced_from_json,
+)
 from .state import State
+from .views import View
+from .visibility import check_declarations, find_leaks, secrets_of
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -114,6 +127,20 @@ class GameInfo:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class EntryPoint:
+    """A point of a game's sequence of play a match may start from (a phase, a step).
+
+    ``reenter``: the flow may be restarted there after an edit of a running match (its
+    opening, before the first decision, rolls no dice and does nothing twice).
+    """
+
+    id: str
+    section: str
+    description: str = ""
+    reenter: bool = True
+
+
 AgentFactory = Callable[[str, int], "Agent"]
 """Builds a bot for a side from (side, seed)."""
 
@@ -127,6 +154,11 @@ class Game:
 
     info: GameInfo
     source: str = ""  # set when loaded from a module path or folder rather than an entry point
+    #: who may read each game variable (``state.vars``): ``"public"`` or a tuple of sides;
+    #: a variable not named here is the game master's alone (see :mod:`.visibility`)
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
+    #: deck piles every side sees only the size of (besides other players' hands)
+    secret_piles: ClassVar[frozenset[str]] = frozenset({"draw"})
 
     def setup(self, match: Match) -> None:
         """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
@@ -137,15 +169,51 @@ class Game:
         raise TabletopError(f"game {self.info.id} is not playable yet")
         yield  # pragma: no cover - makes this a generator
 
+    # -- positions (core/position.py) ----------------------------------------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """The points of the sequence of play a position may start at, besides ``start``
+        (the whole flow after set-up). A game that declares any implements :meth:`play_from`."""
+        return ()
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """The game's flow from an entry point of :meth:`entry_points`, with the turn and
+        state the position set; ``start`` is :meth:`play` itself."""
+        raise TabletopError(f"game {self.info.id} declares no entry point {entry!r}")
+        yield  # pragma: no cover - makes this a generator
+
+    def places(self, match: Match) -> Collection[str] | None:
+        """Every place a piece may stand (hexes, areas, boxes), to check positions; None
+        accepts any. The neutral off-board place (``pieces.OFF_BOARD``) is always valid."""
+        return None
+
+    def statuses(self) -> Mapping[str, str]:
+        """The named piece statuses a position may set (name -> what it means and its rule)."""
+        return {}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """Set a piece's game status through the game's own helper (a position's
+        ``status:``); raises TabletopError for an unknown status or value."""
+        known = ", ".join(self.statuses()) or "none"
+        raise TabletopError(f"{self.info.id} has no piece status {name!r} (statuses: {known})")
+
+    def settle_position(self, match: Match, position: Position) -> None:
+        """Bring what the game derives from the pieces up to date after a position is
+        applied (what the position did not set itself); by default nothing."""
+
+    def position_problems(self, match: Match) -> list[str]:
+        """Why a position cannot be played (a status that disagrees with itself, a broken
+        invariant), each naming the piece; by default the game's invariants."""
+        return self.invariants(match)
+
     def final_result(self, match: Match) -> Result:
         """The result when the flow ends without returning one."""
         return Result(None, "no result", "", {})
 
-    def view(self, match: Match, player: str) -> dict[str, JSON]:
-        """What one player may see of the state (hidden pieces masked)."""
-        from .views import generic_view
-
-        return generic_view(match, player)
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """What one player may see of the match (None: the game master), as a read-only
+        :class:`~.views.View`; a game refines what is visible by declaring
+        :attr:`var_visibility` and :attr:`secret_piles` rather than by editing views."""
+        return View(match, player)
 
     def invariants(self, match: Match) -> list[str]:
         """Rule invariants broken by the current state (empty when all hold)."""
@@ -224,21 +292,37 @@ class Match:
     """One game being played: state, dice, log, the pending decision and the record.
 
     Build it with a game and a seed; read :attr:`pending`; answer with :meth:`decide` until
-    :attr:`finished`. ``dice_script`` replaces the seeded dice with fixed faces (tests).
+    :attr:`finished`. ``dice_script`` replaces the seeded dice with fixed faces (tests);
+    ``forced`` forces rolls named by section and purpose, or stacks shuffles
+    (``dice.force``, ``dice.stack``); ``position`` starts from a position rather than the
+    set-up (see :meth:`from_position`). All three are part of the record's header.
     """
 
     def __init__(self, game: Game, *, scenario: str | None = None, seed: int = 0,
                  options: Mapping[str, JSON] | None = None,
-                 dice_script: list[int] | None = None) -> None:
+                 dice_script: list[int] | None = None,
+                 forced: Sequence[ForcedRoll | StackedShuffle] = (),
+                 position: Position | None = None, source: str = "position") -> None:
         if not game.info.playable:
             raise TabletopError(f"game {game.info.id} is not playable yet")
+        check_declarations(game)
         self.game = game
         self.scenario = game.info.scenario(scenario).id
         self.seed = int(seed)
         self.options = game.info.resolve_options(options)
         self.dice_script = list(dice_script) if dice_script is not None else None
-        self.dice: Dice = ScriptedDice(self.dice_script, seed) if self.dice_script is not None \
-            else Dice(self.seed)
+        self.forced = [f.to_json() for f in forced]
+        self.position = position
+        self.edited_from: dict[str, JSON] | None = None
+        if position is not None:
+            if position.game != game.info.id:
+                raise TabletopError(f"{source}: the position is for game {position.game!r}, "
+                                    f"not {game.info.id!r}")
+            check_entry(game, position, source=source)
+        rigged = [*forced_from_json(self.forced),
+                  *(position.forced() if position is not None else ())]
+        self.dice: Dice = ScriptedDice(self.dice_script, seed, forced=rigged) \
+            if self.dice_script is not None else Dice(self.seed, forced=rigged)
         self.dice.listener = self._on_roll
         self.state = State()
         self.log = EventLog()
@@ -246,9 +330,53 @@ class Match:
         self.pending: Decision | None = None
         self.result: Result | None = None
         self._flow: Flow | None = None
+        self._version = 0
+        self.view_cache: dict[str, tuple[Any, Any]] = {}  # views.piece_view's windows, by piece
         self.game.setup(self)
-        self._flow = self.game.play(self)
+        if position is None or position.start == START:
+            if position is not None:
+                self._enter_position(position, source)
+            self.flow_start = len(self.log)
+            self._flow = self.game.play(self)
+        else:
+            self._enter_position(position, source)
+            self.flow_start = len(self.log)
+            self._flow = self.game.play_from(self, position.start)
         self._advance(None, first=True)
+
+    def _enter_position(self, position: Position, source: str) -> None:
+        apply_position(self, position, source=source)
+        check_position(self, position, source=source)
+        section = next((e.section for e in self.game.entry_points() if e.id == position.start), "")
+        # The description stays in the header (the game master's): it may name hidden units.
+        self.emit("position", section, f"start from a position at {position.start!r}",
+                  start=position.start)
+
+    @classmethod
+    def from_position(cls, game: Game, position: Position, *, source: str = "position",
+                      forced: Sequence[ForcedRoll | StackedShuffle] = (),
+                      dice_script: list[int] | None = None) -> Match:
+        """A match started from a position: the scenario's set-up changed as the position
+        says, checked by the game, its flow started at the position's entry point (so the
+        pending decision is computed from the position). ``source`` names the position in
+        error messages (a file name)."""
+        return cls(game, scenario=position.scenario, seed=position.seed,
+                   options=position.options, dice_script=dice_script, forced=forced,
+                   position=position, source=source)
+
+    def edit(self) -> AbstractContextManager[State]:
+        """Edit the state of a running match: ``with match.edit() as state: ...`` changes a
+        copy, then the flow restarts from it, so the pending decision is recomputed (never
+        stale); an edit that cannot be honoured is refused and changes nothing. See
+        :func:`tabletop.core.position.editing`."""
+        return editing(self)
+
+    def adopt(self, other: Match) -> None:
+        """Become ``other`` (a match of the same game): its state, flow, log and record."""
+        for name in ("scenario", "seed", "options", "dice_script", "forced", "position",
+                     "edited_from", "flow_start"):
+            setattr(self, name, getattr(other, name))
+        self._take_over(other)
 
     # -- the loop ----------------------------------------------------------------------
     @property
@@ -282,12 +410,33 @@ class Match:
             raise IllegalDecision(f"option {index} is out of range 0..{len(decision.options) - 1}")
         option = decision.options[index]
         self.decisions.append(option.value)
-        self.emit("decision", decision.section, f"{decision.player}: {decision.prompt} -> "
-                  f"{option.label or option.value}", player=decision.player, value=option.value,
-                  visible_to=(decision.player,) if decision.private else ())
+        text = f"{decision.player}: {decision.prompt} -> {option.label or option.value}"
+        if decision.private:
+            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
+                      visible_to=(decision.player,))
+        else:
+            kept_from = self._told_secrets(decision.player, [text, option.value])
+            seen_by = tuple(p for p in self.game.info.players if p not in kept_from)
+            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
+                      visible_to=seen_by if kept_from else (),
+                      mask=f"{decision.player} decides ({decision.section}; not shown: it names a "
+                           "unit hidden from you)" if kept_from else "")
         self._advance(option.value)
 
+    def _told_secrets(self, player: str, said: JSON) -> list[str]:
+        """The other players who would learn, from what ``player`` said, the identity of one
+        of ``player``'s pieces hidden from them (the decision's log line is masked for them)."""
+        if not any(p.hidden and p.side == player for p in self.state.pieces):
+            return []
+        return [other for other in self.game.info.players
+                if other != player and find_leaks(secrets_of(self, other), "", said)]
+
+    def progress(self) -> tuple[int, int]:
+        """A stamp that changes whenever the match moves on (decisions, undo, events)."""
+        return self._version, len(self.log)
+
     def _advance(self, value: JSON, *, first: bool = False) -> None:
+        self._version += 1
         flow = self._flow
         assert flow is not None
         try:
@@ -309,15 +458,25 @@ class Match:
 
     # -- events ------------------------------------------------------------------------
     def emit(self, kind: str, section: str, text: str, *, visible_to: tuple[str, ...] = (),
-             **data: Any) -> Event:
+             mask: str = "", **data: Any) -> Event:
         """Append an event to the log, stamped with the current turn and phase.
 
-        ``visible_to`` limits who may see it (views, the terminal); empty means everyone.
+        ``visible_to`` limits who may see it (views, the terminal); empty means everyone. The
+        others see nothing of it, or ``mask`` (a text naming nothing hidden from them).
         """
         event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data,
-                      tuple(visible_to))
+                      tuple(visible_to), mask)
         self.log.append(event)
         return event
+
+    def reveal(self, piece: Piece, section: str, text: str, /, *, to: tuple[str, ...] = (),
+               **data: Any) -> Event:
+        """The rules show a hidden piece's identity (to every side, or to ``to`` and its own),
+        for a moment or for good: the event that says so may name it, and so may later events
+        while the piece stays where it was shown (any event with ``revealed=piece.id`` in its
+        data says the same). Whether the piece stays hidden is the game's ``piece.hidden``."""
+        seen = tuple(dict.fromkeys((*to, piece.side))) if to else ()
+        return self.emit("reveal", section, text, visible_to=seen, revealed=piece.id, **data)
 
     def _on_roll(self, purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
         if sides == 0:
@@ -339,6 +498,12 @@ class Match:
             head["source"] = self.game.source
         if self.dice_script is not None:
             head["dice_script"] = list(self.dice_script)
+        if self.forced:
+            head["forced_dice"] = list(self.forced)
+        if self.position is not None:
+            head["position"] = self.position.to_json()
+        if self.edited_from is not None:
+            head["edited_from"] = self.edited_from
         return head
 
     def state_json(self) -> dict[str, JSON]:
@@ -358,8 +523,8 @@ class Match:
         """The options of the pending decision (empty when the match is over)."""
         return self.pending.options if self.pending else ()
 
-    def view(self, player: str) -> dict[str, JSON]:
-        """What one player may see (see :meth:`Game.view`)."""
+    def view(self, player: str | None) -> Mapping[str, Any]:
+        """What one player may see, read-only (see :meth:`Game.view`); None: the game master."""
         return self.game.view(self, player)
 
     def script_dice(self, faces: Sequence[int]) -> ScriptedDice:
@@ -377,13 +542,19 @@ class Match:
         if count < 1 or count > len(self.decisions):
             raise TabletopError(f"cannot undo {count} decision(s); {len(self.decisions)} taken")
         keep = self.decisions[: len(self.decisions) - count]
-        fresh = Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
-                      dice_script=self.dice_script)
+        fresh = self.restart()
         for value in keep:
             fresh.decide(value)
         self._take_over(fresh)
 
+    def restart(self) -> Match:
+        """A new match from the same header: game, scenario, options, seed, dice, position."""
+        return Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
+                     dice_script=self.dice_script, forced=forced_from_json(self.forced),
+                     position=self.position)
+
     def _take_over(self, other: Match) -> None:
+        self._version += other._version + 1
         for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
             setattr(self, name, getattr(other, name))
         self.dice.listener = self._on_roll

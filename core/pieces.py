@@ -2,7 +2,8 @@
 
 Every piece is in exactly one place, named by a string: a hex id ("2915"), an area id
 ("neck") or an off-map box id ("box:eliminated"). Stacks keep their order: index 0 is the
-top of the stack.
+top of the stack. :data:`OFF_BOARD` is the neutral place of pieces out of play (a test or a
+position takes a piece away without putting it in any box the rules read).
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from typing import Any
 
 from .canonical import JSON
 from .errors import TabletopError
+
+OFF_BOARD = "off_board"
+"""The neutral off-board place: pieces out of play, in no box of the game, seen by no rule."""
 
 
 @dataclass(slots=True)
@@ -112,6 +116,10 @@ class Pieces:
         else:
             stack.append(piece_id)
         return piece
+
+    def take_out_of_play(self, piece_id: str) -> Piece:
+        """Move a piece to the neutral off-board place (:data:`OFF_BOARD`)."""
+        return self.move(piece_id, OFF_BOARD)
 
     def to_top(self, piece_id: str) -> None:
         """Put a piece on top of the stack it is in."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, dumps
 from .errors import IllegalDecision, ReplayDivergence, SaveError, TabletopError
+from .views import SIDE_SAVE_FORMAT
 
 if TYPE_CHECKING:
     from .match import Game, Match
@@ -84,6 +85,9 @@ def read_record(path: str | Path) -> dict[str, Any]:
         raise SaveError(f"{p}: cannot read ({exc.strerror or exc})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveError(f"{p}: not a JSON record ({exc})") from None
+    if isinstance(data, dict) and data.get("format") == SIDE_SAVE_FORMAT:
+        raise SaveError(f"{p}: this is {data.get('side')}'s side save (what that side may see); "
+                        "it cannot be resumed or replayed: use the game master's save")
     if not isinstance(data, dict) or data.get("format") not in (RECORD_FORMAT, SAVE_FORMAT):
         raise SaveError(f"{p}: not a tabletop record or save (format {RECORD_FORMAT!r} "
                         f"or {SAVE_FORMAT!r} expected)")
@@ -94,6 +98,29 @@ def read_record(path: str | Path) -> dict[str, Any]:
     if not isinstance(data.get("decisions"), list):
         raise SaveError(f"{p}: 'decisions' must be a list")
     return data
+
+
+def start_of(header: dict[str, Any]) -> dict[str, Any]:
+    """The forced dice and the position a record's header starts its match from, as
+    keyword arguments of ``Match`` (none for a match started from its set-up)."""
+    from .position import Position, PositionError, forced_from_json
+
+    out: dict[str, Any] = {}
+    forced = header.get("forced_dice")
+    if forced is not None:
+        if not isinstance(forced, list) or not all(isinstance(f, dict) for f in forced):
+            raise SaveError("header: 'forced_dice' must be a list of forced rolls")
+        try:
+            out["forced"] = forced_from_json(forced)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SaveError(f"header: forced_dice: {exc}") from None
+    if header.get("position") is not None:
+        try:
+            out["position"] = Position.model_validate(header["position"])
+        except ValueError as exc:
+            raise PositionError(f"header: position: {' '.join(str(exc).split())[:300]}") from None
+        out["source"] = "the record's position"
+    return out
 
 
 def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
@@ -113,7 +140,8 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
             f"this is version {game.info.version!r}")
     try:
         match = Match(game, scenario=header.get("scenario"), seed=header["seed"],
-                      options=header.get("options") or {}, dice_script=header.get("dice_script"))
+                      options=header.get("options") or {}, dice_script=header.get("dice_script"),
+                      **start_of(header))
     except TabletopError as exc:
         raise ReplayDivergence(f"cannot start the recorded match: {exc}") from None
     for n, value in enumerate(record["decisions"], start=1):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
 from .decisions import Decision
 from .errors import TabletopError
+from .events import Event
 from .match import Match
 
 HELP = """\
@@ -48,12 +49,21 @@ class TerminalSession:
 
     def show_new_events(self) -> None:
         """Print the events logged since the last prompt (why the other side did what it did)."""
-        for event in self.match.log.since(self._shown):
-            if event.kind == "decision" or not any(event.is_visible_to(s) for s in self.sides):
+        for event in self._seen(self.match.log.since(self._shown)):
+            if event.kind == "decision":
                 continue
             sec = f"[{event.section}] " if event.section else ""
             self.say(f"  {sec}{event.text}")
         self._shown = len(self.match.log)
+
+    def _seen(self, events: Iterable[Event]) -> list[Event]:
+        """The events as this terminal's sides may see them (masked where they must be)."""
+        out = []
+        for event in events:
+            shown = next((e for e in (event.for_player(s) for s in self.sides) if e is not None), None)
+            if shown is not None:
+                out.append(shown)
+        return out
 
     def ask(self, decision: Decision) -> int | None:
         """Prompt until the person takes an option; returns its index, or None after an undo."""
@@ -90,7 +100,7 @@ class TerminalSession:
             self.say(self.map_text(rest.split()))
         elif word == "l":
             count = int(rest) if rest.strip().isdigit() else 15
-            seen = [e for e in self.match.log if any(e.is_visible_to(s) for s in self.sides)]
+            seen = self._seen(self.match.log)
             for event in seen[-count:]:
                 self.say(f"  [{event.section}] {event.text}")
         elif word == "i" and rest.strip().isdigit():

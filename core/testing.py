@@ -19,9 +19,20 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from .canonical import JSON, dumps
 from .decisions import Decision
+from .dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
 from .errors import IllegalDecision
 from .match import Game, Match
+from .pieces import OFF_BOARD
+from .position import Position, load_position
 from .record import make_record, make_save, replay
+from .visibility import find_leaks, secrets_of
+
+__all__ = [
+    "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
+    "check_conformance", "check_dice_used", "check_golden", "check_invariants", "check_replay",
+    "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
+    "random_step", "rolls", "run_procedure", "stack", "start", "texts",
+]
 
 T = TypeVar("T")
 
@@ -133,11 +144,10 @@ def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: s
 
 def check_agent_read_only(game: Game, agent_name: str, seed: int = 0, *, decisions: int = 300,
                           scenario: str | None = None, options: Mapping[str, JSON] | None = None) -> None:
-    """An agent must read its view, never write it: a view shares the state's piece values and
-    attrs (copying them at every decision would add half again to a Bonins game), so an agent that edits
-    its view would change the match behind the record's back. Plays up to ``decisions``
+    """An agent must not change the match while it chooses: plays up to ``decisions``
     decisions with ``agent_name`` on every side, checking that each choice leaves the state
-    hash as it was."""
+    hash as it was (a view is a copy built for its side, so writing to it changes nothing;
+    this guards against an agent that reaches the match some other way)."""
     from .registry import make_agent
 
     match = Match(game, scenario=scenario, seed=seed, options=options)
@@ -150,8 +160,102 @@ def check_agent_read_only(game: Game, agent_name: str, seed: int = 0, *, decisio
         value = agents[decision.player].choose(match.view(decision.player), decision)
         assert match.state_hash() == before, (
             f"agent {agent_name!r} changed the match while choosing (decision {n}: "
-            f"{decision.prompt}); agents must not edit their view")
+            f"{decision.prompt})")
         match.decide(value)
+
+
+class HiddenInformationLeak(AssertionError):
+    """A side was told something it may not see; the message names the side, where and what."""
+
+
+def hidden_information_leaks(match: Match, player: str, *, since: int = 0,
+                             hidden_before: Iterable[str] = (), known: Iterable[str] = (),
+                             render: bool = False) -> list[str]:
+    """What ``player`` is told now that names a piece hidden from it: its view, its pending
+    decision, the events from ``since`` on that it may see, and, with ``render``, the SVG and
+    terminal maps drawn for it.
+
+    Events are checked against the pieces hidden from the player both now and in
+    ``hidden_before``, less those ``known`` to it: pieces the rules showed it (an event with
+    ``revealed`` in its data, see :meth:`Match.reveal`) that have not moved since. A piece
+    revealed by an event may be named by that event and the ones after it.
+    """
+    from .render.ascii import render_match as ascii_match
+    from .render.svg import render_match as svg_match
+
+    secrets = secrets_of(match, player)
+    leaks = find_leaks(secrets, "the view", match.view(player))
+    pending = match.pending
+    if pending is not None and pending.player == player:
+        leaks += find_leaks(secrets, f"the decision {pending.prompt!r} ({pending.section})",
+                            pending.to_json())
+    if render:
+        leaks += find_leaks(secrets, "the SVG map", svg_match(match, hidden_from=player))
+        leaks += find_leaks(secrets, "the terminal map", ascii_match(match, player=player))
+    before, told = set(hidden_before), set(known)
+    still = {tok: pid for tok, pid in secrets.items() if pid in before and pid not in told}
+    for event in match.log.visible(player, since):
+        shown = event.data.get("revealed")
+        if shown:  # the rules show it: it may be named from here on
+            still = {tok: pid for tok, pid in still.items() if pid != shown}
+        leaks += find_leaks(still, f"event {event.seq} [{event.section}] {event.text!r}",
+                            event.to_json())
+    return leaks
+
+
+def _revealed_to(match: Match, player: str, since: int) -> list[str]:
+    """The pieces the events from ``since`` on showed ``player`` (``revealed`` in their data)."""
+    return [str(e.data["revealed"]) for e in match.log.visible(player, since) if e.data.get("revealed")]
+
+
+def check_hidden_information(game: Game, seeds: Iterable[int] = range(3), *,
+                             scenario: str | None = None, options: Mapping[str, JSON] | None = None,
+                             bot: str = "random", render_every: int = 50,
+                             max_decisions: int = 100_000) -> int:
+    """The hidden-information conformance check every game and scenario passes.
+
+    Plays each seed with ``bot`` on every side (each bot given only its side's view, so the
+    view is shown to be enough to play) and after every decision, for every side, looks for
+    the id or name of every piece hidden from that side in its view, its pending decision,
+    the new events it may see and (every ``render_every`` decisions, and at the end) the maps
+    drawn for it. A side may be told of a piece the rules showed it while that piece stays
+    where it was shown (see :func:`hidden_information_leaks`). Raises
+    :class:`HiddenInformationLeak` naming the first leaks; returns the
+    number of decisions checked.
+    """
+    from .registry import make_agent
+
+    checked = 0
+    for seed in seeds:
+        match = Match(game, scenario=scenario, seed=seed, options=options)
+        agents = {side: make_agent(game, side, bot, seed) for side in game.info.players}
+        mark = 0
+        sides = game.info.players
+        hidden = {side: set(secrets_of(match, side).values()) for side in sides}
+        known: dict[str, dict[str, str]] = {side: {} for side in sides}  # piece -> where shown
+        while True:
+            leaks: list[str] = []
+            render = match.pending is None or (render_every > 0 and checked % render_every == 0)
+            for side in sides:
+                leaks += [f"{side}: {leak}" for leak in hidden_information_leaks(
+                    match, side, since=mark, hidden_before=hidden[side], known=known[side],
+                    render=render)]
+                pieces = match.state.pieces
+                known[side].update((pid, pieces[pid].location) for pid in _revealed_to(match, side, mark))
+                known[side] = {pid: loc for pid, loc in known[side].items() if pieces[pid].location == loc}
+            if leaks:
+                raise HiddenInformationLeak(
+                    f"{game.info.id} ({match.scenario}) seed {seed} after decision "
+                    f"{len(match.decisions)}: " + "; ".join(leaks[:6])
+                    + (f" (+{len(leaks) - 6} more)" if len(leaks) > 6 else ""))
+            decision = match.pending
+            if decision is None or len(match.decisions) >= max_decisions:
+                break
+            mark = len(match.log)
+            hidden = {side: set(secrets_of(match, side).values()) for side in game.info.players}
+            match.decide(agents[decision.player].choose(match.view(decision.player), decision))
+            checked += 1
+    return checked
 
 
 def check_replay(match: Match) -> None:
@@ -254,3 +358,54 @@ def game_state_machine(game: Game, *, scenario: str | None = None,
 
     GameMachine.__name__ = f"{game.info.id.title().replace('_', '')}Machine"
     return GameMachine
+
+
+# -- rule tests in ten lines: positions, forced dice, answers ----------------------------------
+# A rule test starts a match from a position at the phase the rule belongs to, forces the
+# rolls it means by section and purpose, answers the decisions it needs, and checks the
+# outcome and that every forced roll came up.
+
+def start(game: Game, *, forced: Sequence[ForcedRoll | StackedShuffle] = (),
+          dice_script: list[int] | None = None, **fields: Any) -> Match:
+    """A match from a position given as keyword fields of :class:`Position` (``start``,
+    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``off_board``,
+    ``dice``...), its pending decision computed from the position. ``forced`` adds forced
+    rolls (``force("9.1 CRT", 6)``) or stacked shuffles (``stack(...)``); all go into the
+    record, so the match replays."""
+    return Match.from_position(game, Position.build(game, **fields), forced=forced,
+                               dice_script=dice_script)
+
+
+def answer(match: Match, *values: JSON) -> None:
+    """Answer the pending decisions with these option values, in order; an answer that is
+    not legal fails the test naming the decision, its rule section and the legal values."""
+    for n, value in enumerate(values, start=1):
+        decision = match.pending
+        assert decision is not None, f"answer {n} ({value!r}): the match is over"
+        assert decision.is_legal(value), (
+            f"answer {n}: {value!r} is not legal for {decision.prompt!r} ({decision.section}); "
+            f"legal: {[o.value for o in decision.options][:20]}")
+        match.decide(value)
+
+
+def check_dice_used(match: Match) -> None:
+    """Fail if a forced roll never came up (its section and purpose were never rolled), a
+    stacked shuffle never happened, or scripted dice are left unused."""
+    left = match.dice.unused_forced()
+    assert not left, "forced dice never rolled: " + "; ".join(
+        f"{f.key!r} ({f.left} face(s) left)" if isinstance(f, ForcedRoll)
+        else f"shuffle {f.key!r}" for f in left)
+    if isinstance(match.dice, ScriptedDice):
+        assert match.dice.remaining == 0, \
+            f"{match.dice.remaining} scripted dice left unused: {match.dice.script[-match.dice.remaining:]}"
+
+
+def texts(match: Match, kind: str, *, since: int = 0) -> list[str]:
+    """The texts of the events of one kind in the log (from event ``since``)."""
+    return [e.text for e in match.log.since(since) if e.kind == kind]
+
+
+def rolls(match: Match, *, since: int = 0) -> list[tuple[str, str, list[int]]]:
+    """Every roll in the log as (section, purpose, faces), to see what a rule rolled."""
+    return [(e.section, str(e.data.get("purpose")), list(e.data.get("faces") or []))
+            for e in match.log.since(since) if e.kind == "roll"]

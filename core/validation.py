@@ -20,6 +20,11 @@ def data_models() -> dict[str, type[BaseModel]]:
         "AreaMapSpec": AreaMapSpec,
         "SequenceOfPlay": SequenceOfPlay,
     }
+    from .coverage import SectionsFile
+    from .position import Position
+
+    models["SectionsFile"] = SectionsFile
+    models["Position"] = Position
     try:
         from .tables import TableSpec
 
@@ -40,6 +45,10 @@ def guess_model(data: Any) -> type[BaseModel] | None:
         return models["AreaMapSpec"]
     if "phases" in data and "last_turn" in data:
         return models["SequenceOfPlay"]
+    if "rulebook" in data and "sections" in data:
+        return models["SectionsFile"]
+    if "game" in data and ("pieces" in data or "start" in data or "state" in data):
+        return models["Position"]
     if "columns" in data and "lines" in data and "TableSpec" in models:
         return models["TableSpec"]
     return None

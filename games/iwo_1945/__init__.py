@@ -9,14 +9,25 @@ turn), victory.py (7.0), bots.py. docs/games/iwo_1945.md maps every rule to its 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from tabletop.core.areamap import AreaMap
 from tabletop.core.canonical import JSON
-from tabletop.core.match import AgentFactory, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.errors import TabletopError
+from tabletop.core.match import (
+    AgentFactory,
+    EntryPoint,
+    Game,
+    GameInfo,
+    GameOption,
+    Match,
+    Result,
+)
 from tabletop.core.pieces import Piece
+from tabletop.core.visibility import PUBLIC
 
 from . import positions as P
 
@@ -58,11 +69,26 @@ class Iwo1945(Game):
                        "rotation is made by the 'payer' (6.0) or by 'both' regiments that are "
                        "not exhausted (4.0: a regiment performing an action)", "payer",
                        ("payer", "both")),
+            GameOption("beach_infiltration", "2.0 vs 6.0: an infiltration cube may enter a "
+                       "USMC beach position with an empty slot ('allowed', 6.0) or never "
+                       "('forbidden': 2.0 'Only USMC regiments may occupy beach positions')",
+                       "allowed", ("allowed", "forbidden")),
+            GameOption("cube_slot", "2.0 vs 6.0: an infiltration cube's slot binds only its "
+                       "entry ('entry': a whole regiment may then join it) or holds while it "
+                       "stays ('always': never more than three markers and the cube together)",
+                       "entry", ("entry", "always")),
             GameOption("japanese_move_route", "6.0 Japanese marker movement: the way must be "
                        "'clear' of USMC positions unless the card says 'through' (9.0 #2), or "
                        "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
         ),
     )
+    #: 2.0 control and occupation, the USMC turn's bookkeeping (6.0), the Japanese card in
+    #: play (8.0) and the landing dice are on the table for everyone to see
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        "held": PUBLIC, "control": PUBLIC, "turn": PUBLIC, "japanese_card": PUBLIC,
+        "landing_dice": PUBLIC}
+    #: 5.0: the draw decks and the cards set aside unseen are face down
+    secret_piles: ClassVar[frozenset[str]] = frozenset({"draw", "out"})
 
     # -- data ----------------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
@@ -88,24 +114,109 @@ class Iwo1945(Game):
         """6.0 Sequence of Play: the Special Landing Phase, then rounds of a USMC turn and a
         Japanese AI turn; 7.0 the end: all island positions USMC at the end of a USMC
         turn, or the USMC turn after the last Japanese card."""
-        from .japanese_turn import japanese_turn
         from .setup import special_landing
+
+        yield from special_landing(match)
+        return (yield from self.rounds(match))
+
+    def rounds(self, match: Match, start: str | None = None) -> P.Flow:
+        """6.0: round after round, a USMC turn then a Japanese AI turn, until 7.0 ends the
+        game. ``start`` begins inside the current round (a position): at its ``usmc`` turn
+        or its ``japanese`` turn; None begins the next round."""
+        from .japanese_turn import japanese_turn
         from .usmc_turn import usmc_turn
         from .victory import result
 
-        yield from special_landing(match)
         while True:
-            match.state.turn += 1
-            match.state.phase = "usmc"
-            match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
-            yield from usmc_turn(match)
-            if P.usmc_controls_all(match):
-                return result(match, "the USMC controls every island position (7.0 #2)")
-            if not match.state.decks["japanese"].pile("draw"):
-                return result(match, "the USMC turn after the last Japanese card (7.0 #1)")
+            if start != "japanese":
+                if start is None:
+                    match.state.turn += 1
+                match.state.phase = "usmc"
+                match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
+                yield from usmc_turn(match)
+                if P.usmc_controls_all(match):
+                    return result(match, "the USMC controls every island position (7.0 #2)")
+                if not match.state.decks["japanese"].pile("draw"):
+                    return result(match, "the USMC turn after the last Japanese card (7.0 #1)")
+            start = None
             match.state.phase = "japanese"
             match.emit("phase", "6.0", f"Round {match.state.turn}: Japanese AI turn")
             yield from japanese_turn(match)
+
+    # -- positions: entry points, places, status ---------------------------------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """6.0: the Special Landing Phase, a round's USMC turn, a round's Japanese AI turn
+        (which draws its card as it opens, so an edit cannot restart it)."""
+        return (EntryPoint("landing", "6.0", "Special Landing Phase, then round 1"),
+                EntryPoint("usmc", "6.0", "the USMC turn of the position's round"),
+                EntryPoint("japanese", "6.0", "the Japanese AI turn of the position's round",
+                           reenter=False))
+
+    def play_from(self, match: Match, entry: str) -> P.Flow:
+        """6.0 from an entry point: the landing phase, or a turn of round ``state.turn``."""
+        from .setup import special_landing
+
+        if entry == "landing":
+            match.state.turn = 0
+            yield from special_landing(match)
+            return (yield from self.rounds(match))
+        match.state.turn = max(1, match.state.turn)
+        return (yield from self.rounds(match, entry))
+
+    def places(self, match: Match) -> frozenset[str]:
+        """2.0: every board position and box."""
+        board = P.comps().board
+        return frozenset([*P.positions(), *(b.id for b in board.boxes)])
+
+    def statuses(self) -> dict[str, str]:
+        """The status a position sets on a USMC marker, for its whole regiment."""
+        return {"cohesion": "4.0 the regiment's cohesion, 1 to 12 (track and cube together)",
+                "exhausted": "4.0 true: the regiment's red exhaustion cube is with it"}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """4.0 cohesion and exhaustion of a marker's regiment, through positions' helpers."""
+        if name not in self.statuses():
+            super().set_status(match, piece, name, value)
+        if piece.kind != "marine":
+            raise TabletopError(f"{name} is set on a USMC marker (for its regiment)")
+        rid = str(piece.attrs["regiment"])
+        if name == "cohesion":
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
+                raise TabletopError(f"4.0: cohesion is 1 to 12, not {value!r}")
+            P.set_cohesion(match, rid, value)
+        else:
+            if not isinstance(value, bool):
+                raise TabletopError(f"exhausted is true or false, not {value!r}")
+            try:
+                P.set_exhausted(match, rid, value)
+            except ValueError as exc:
+                raise TabletopError(str(exc)) from None
+
+    def settle_position(self, match: Match, position: Any) -> None:
+        """2.0: positions whose control the position file did not set are held by the side
+        whose markers stand there (else as at set-up), and control follows; 3.0 exhaustion
+        cubes follow their regiments."""
+        given = position.vars if position.state is None else match.state.vars
+        held_given = set((given.get("held") or {}).keys())
+        control_given = set((given.get("control") or {}).keys())
+        for pos in P.positions():
+            if pos not in held_given:
+                match.state.vars["held"][pos] = P.held_by(match, pos)
+        for pos in P.positions():
+            if pos not in control_given:
+                match.state.vars["control"][pos] = P.expected_control(match, pos)
+        for rid in P.regiment_ids():
+            cube = P.exhaustion_cube(match, rid)
+            where = P.regiment_pos(match, rid)
+            if cube is not None and where is not None and cube.location != where \
+                    and not any(pid == cube.id for pid in position.pieces):
+                match.state.pieces.move(cube.id, where)
+
+    def position_problems(self, match: Match) -> list[str]:
+        """The invariants, 2.0 control against the pieces, 4.0 each regiment's cohesion cube
+        against its track and exhaustion against cohesion."""
+        return [*self.invariants(match), *P.control_problems(match),
+                *P.regiment_problems(match)]
 
     def final_result(self, match: Match) -> Result:
         """7.0: the result now (used if the flow is cut short)."""
@@ -119,29 +230,26 @@ class Iwo1945(Game):
 
         return dict(scores(match))
 
-    def view(self, match: Match, player: str) -> dict[str, JSON]:
-        """What a side sees: the set-aside cards stay unseen (5.0), like the draw piles."""
-        from tabletop.core.views import generic_view
-
-        v = generic_view(match, player)
-        decks = v["decks"]
-        assert isinstance(decks, dict)
-        for piles in decks.values():
-            if isinstance(piles, dict) and isinstance(piles.get("out"), list):
-                piles["out"] = {"count": len(piles["out"])}
-        return v
-
     # -- invariants --------------------------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:
-        """2.0 at most three markers a position (and a cube's slot), beaches USMC only; 6.0
-        an infiltration cube never with Japanese markers; 3.0
-        one bunker at most, in an occupied island position; 4.0 cohesion 1 to 12 on every
-        track; every marker, cube and card in exactly one place; 2.0 control."""
+        """2.0 at most three markers a position, and with the option ``cube_slot=always``
+        at most three markers and an infiltration cube together (with ``entry``, ours, the
+        cube's slot binds only its entry); beaches hold no Japanese marker, nor a cube with
+        ``beach_infiltration=forbidden``; 6.0 an infiltration cube never with Japanese
+        markers; 3.0 one bunker at most, in an occupied island position; 4.0 cohesion 1 to
+        12 on every track; every marker, cube and card in exactly one place; 2.0 control."""
         problems = match.state.pieces.check()
         for pos in P.positions():
             marks = P.markers_at(match, pos)
             if len(marks) > P.SLOTS:
                 problems.append(f"2.0: {pos} holds {len(marks)} markers")
+            cube = P.cube_at(match, pos)
+            if cube is not None and P.cube_keeps_its_slot(match) and len(marks) + 1 > P.SLOTS:
+                problems.append(f"2.0: {pos} holds {len(marks)} markers and {cube.id} "
+                                "(cube_slot=always: the cube keeps its slot)")
+            if cube is not None and P.is_beach(pos) \
+                    and match.options.get("beach_infiltration", "allowed") == "forbidden":
+                problems.append(f"2.0: {cube.id} on {pos} (beach_infiltration=forbidden)")
             if len({p.kind for p in marks}) > 1:
                 problems.append(f"2.0: USMC and Japanese markers share {pos}")
             if P.is_beach(pos) and P.japanese_at(match, pos):

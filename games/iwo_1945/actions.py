@@ -12,8 +12,9 @@ from .positions import (
     USMC,
     Flow,
     adjacent,
-    beaches,
+    can_new_wave,
     cohesion,
+    has_room_for,
     is_exhausted,
     is_infiltrated,
     is_japanese_occupied,
@@ -21,8 +22,10 @@ from .positions import (
     label,
     move_regiment,
     name,
+    new_wave_beaches,
     on_board,
     regiment_at,
+    regiment_markers,
     regiment_pos,
     reserves,
 )
@@ -47,17 +50,6 @@ def fresh(m: Match) -> list[str]:
 
 
 # -- who may do what ---------------------------------------------------------------------------
-def new_wave_beaches(m: Match) -> list[str]:
-    """6.0 Place a new wave: the vacant beach positions."""
-    return [b for b in beaches() if is_vacant(m, b)]
-
-
-def can_new_wave(m: Match) -> bool:
-    """6.0: a reserve regiment and a vacant beach, and no card forbids it this turn."""
-    return bool(reserves(m)) and bool(new_wave_beaches(m)) \
-        and "place_new_wave" not in _turn(m)["forbid"]
-
-
 def can_regroup(m: Match, rid: str) -> bool:
     """6.0 Regroup: any regiment (exhausted or infiltrated too) that can gain or rally."""
     return cohesion(m, rid) < 12 or is_exhausted(m, rid)
@@ -70,8 +62,9 @@ def move_destinations(m: Match, rid: str) -> list[str]:
     through positions without Japanese markers."""
     src = regiment_pos(m, rid)
     assert src is not None
+    size = len(regiment_markers(m, rid))
     if m.options.get("usmc_move", "adjacent") == "adjacent":
-        return [p for p in adjacent(src) if is_vacant(m, p)]
+        return [p for p in adjacent(src) if is_vacant(m, p) and has_room_for(m, size, p)]
     seen = {src}
     frontier = [src]
     out = []
@@ -83,7 +76,7 @@ def move_destinations(m: Match, rid: str) -> list[str]:
                     continue
                 seen.add(q)
                 nxt.append(q)
-                if is_vacant(m, q):
+                if is_vacant(m, q) and has_room_for(m, size, q):
                     out.append(q)
         frontier = nxt
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from math import factorial
 from typing import Any
@@ -87,7 +88,7 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
 class World:
     """The USMC view, indexed: what stands where, cohesion, exhaustion, control."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any]) -> None:
         self.at: dict[str, list[dict[str, Any]]] = {}
         for p in view["pieces"]:
             self.at.setdefault(p["location"], []).append(p)
@@ -161,7 +162,7 @@ class HeuristicBot:
         self._rng = random.Random(f"iwo_1945-heuristic:{seed}")
         self.plan: dict[str, str] = {}
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
         w = World(view)
         values = decision.values

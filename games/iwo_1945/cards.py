@@ -36,6 +36,7 @@ from .positions import (
     Flow,
     bunker_at,
     bunker_supply,
+    can_new_wave,
     cohesion,
     comps,
     is_exhausted,
@@ -93,8 +94,6 @@ def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> boo
         if eff.only and "place_new_wave" in eff.only:
             # 6.0 "If a card's effect cannot be played": an extra new wave needs a reserve,
             # a vacant beach and no Bad Weather this turn.
-            from .actions import can_new_wave
-
             return can_new_wave(m)
         return True
     if isinstance(eff, AddAttackDice):

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .positions import SUPPLY, cohesion, exhaustion_cube, is_exhausted, regiment_pos, set_cohesion
+from .positions import (
+    EXHAUSTION_THRESHOLD,
+    cohesion,
+    is_exhausted,
+    rally,
+    regiment_pos,
+    set_cohesion,
+    set_exhausted,
+)
 
 if TYPE_CHECKING:
     from tabletop.core.match import Match
-
-EXHAUSTION_THRESHOLD = 5  # 4.0: at 5 or less a regiment must check; 6+ never exhausted
-
 
 def reduce(m: Match, rid: str, amount: int, section: str, why: str) -> int:
     """4.0: lower a regiment's cohesion; at 1 further reductions are ignored (not converted
@@ -48,10 +53,7 @@ def exhaustion_check(m: Match, rid: str, why: str) -> bool:
     c = cohesion(m, rid)
     die = m.dice.d6(purpose=f"exhaustion check of {rid} (cohesion {c})", section="4.0")
     if die <= c:
-        cube = exhaustion_cube(m, rid)
-        if cube is not None:
-            cube.attrs.pop("regiment", None)
-            m.state.pieces.move(cube.id, SUPPLY)
+        set_exhausted(m, rid, False)
         m.emit("exhaustion", "4.0", f"{rid} exhaustion check ({why}): {die} <= {c}, not exhausted",
                regiment=rid, die=die, cohesion=c, exhausted=False)
         return False
@@ -63,23 +65,7 @@ def exhaustion_check(m: Match, rid: str, why: str) -> bool:
 
 def mark_exhausted(m: Match, rid: str) -> None:
     """3.0: place a red exhaustion cube in the regiment's position (or leave it there)."""
-    if is_exhausted(m, rid):
-        return
-    pos = regiment_pos(m, rid)
-    cube = next(p for p in m.state.pieces.at(SUPPLY) if p.kind == "exhaustion")
-    cube.attrs["regiment"] = rid
-    m.state.pieces.move(cube.id, pos or SUPPLY)
-
-
-def rally(m: Match, rid: str, section: str, why: str) -> None:
-    """6.0 Regroup: an exhausted regiment at 6 or more is rallied; its cube is removed."""
-    cube = exhaustion_cube(m, rid)
-    if cube is None:
-        return
-    cube.attrs.pop("regiment", None)
-    m.state.pieces.move(cube.id, SUPPLY)
-    m.emit("exhaustion", section, f"{rid} rallies: no longer exhausted ({why})", regiment=rid,
-           exhausted=False)
+    set_exhausted(m, rid, True)
 
 
 def after_action(m: Match, rids: list[str], why: str) -> None:

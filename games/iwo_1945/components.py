@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from tabletop.core.coverage import SectionsFile
 from tabletop.core.data import StrictModel, load_model, validate
 from tabletop.core.errors import DataError
 from tabletop.core.mapdata import AreaMapSpec
@@ -744,6 +745,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     FILES["victory"]: Victory,
     FILES["usmc_cards"]: UsmcDeck,
     FILES["japanese_cards"]: JapaneseDeck,
+    "sections.yaml": SectionsFile,  # the rulebook's sections (core.coverage)
 }
 
 

@@ -366,9 +366,14 @@ def effect_move(m: Match, eff: MoveMarkers, who: str) -> None:
 
 def infiltration_targets(m: Match) -> list[str]:
     """6.0 Infiltration Cubes: USMC-occupied positions with an empty slot, or USMC-controlled
-    positions with no Marine markers; none already holding a cube; by attack priority."""
+    positions with no Marine markers; none already holding a cube; by attack priority.
+    Beaches are among them (6.0 names no exception; 2.0's "only USMC regiments may occupy
+    beach positions" is read as a rule for formation markers) unless the option
+    ``beach_infiltration=forbidden`` reads 2.0 as closing beaches to cubes too."""
     isl = [p for p in islands()]
     bch = sorted(beaches(), key=lambda b: beach_rank(m, b))
+    if m.options.get("beach_infiltration", "allowed") == "forbidden":
+        bch = []
     out = []
     for p in isl + bch:
         if cube_at(m, p) is not None:

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.match import Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import OFF_BOARD, Piece
 
 from .components import Components, load_components
 
@@ -120,8 +120,25 @@ def bunker_at(m: Match, pos: str) -> Piece | None:
 
 
 def free_slots(m: Match, pos: str) -> int:
-    """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not."""
-    return SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0)
+    """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not.
+    Never below 0: with the reading ``cube_slot=entry`` a regiment of three markers may join
+    a cube (docs/games/iwo_1945.md §5), and the position then simply has no empty slot."""
+    return max(0, SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0))
+
+
+def cube_keeps_its_slot(m: Match) -> bool:
+    """2.0 vs 6.0: with ``cube_slot=always`` an infiltration cube holds its slot for as long
+    as it stays (no more than three markers and cube together); with ``entry`` (ours) the slot
+    rule binds only the cube's own entry."""
+    return bool(m.options.get("cube_slot", "entry") == "always")
+
+
+def has_room_for(m: Match, markers: int, pos: str) -> bool:
+    """2.0: may ``markers`` USMC markers enter a vacant position? Always, unless the cube
+    there keeps its slot (``cube_slot=always``) and they would make four."""
+    if not cube_keeps_its_slot(m) or cube_at(m, pos) is None:
+        return True
+    return len(markers_at(m, pos)) + markers + 1 <= SLOTS
 
 
 def is_japanese_occupied(m: Match, pos: str) -> bool:
@@ -148,7 +165,7 @@ def regiment_ids() -> list[str]:
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
     return [p for p in m.state.pieces.select(kind="marine")
-            if p.attrs["regiment"] == rid and p.location != USMC_ELIMINATED]
+            if p.attrs["regiment"] == rid and p.location not in (USMC_ELIMINATED, OFF_BOARD)]
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:
@@ -189,10 +206,66 @@ def cohesion(m: Match, rid: str) -> int:
 
 
 def set_cohesion(m: Match, rid: str, value: int) -> int:
-    """4.0: move a regiment's cohesion cube (never below 1 nor above 12); returns the value."""
+    """4.0: move a regiment's cohesion cube (never below 1 nor above 12); returns the value.
+
+    The track is the owner; the cube piece on the cohesion track (``attrs["value"]``) is a
+    view for the pictures, written here and nowhere else."""
     v = m.state.tracks[track_id(rid)].set(value)
-    m.state.pieces[f"cohesion {rid}"].attrs["value"] = v
+    m.state.pieces[cohesion_piece(rid)].attrs["value"] = v
     return v
+
+
+def cohesion_piece(rid: str) -> str:
+    """4.0: the id of the cube piece that shows a regiment's cohesion on its track."""
+    return f"cohesion {rid}"
+
+
+def set_exhausted(m: Match, rid: str, exhausted: bool) -> None:
+    """3.0, 4.0: place (or take back to the supply) the red exhaustion cube of a regiment,
+    with no check rolled (a position, a test); the one owner of exhaustion is that cube."""
+    cube = exhaustion_cube(m, rid)
+    if not exhausted:
+        if cube is not None:
+            cube.attrs.pop("regiment", None)
+            m.state.pieces.move(cube.id, SUPPLY)
+        return
+    if cube is not None:
+        return
+    free = next((p for p in m.state.pieces.at(SUPPLY) if p.kind == "exhaustion"), None)
+    if free is None:
+        raise ValueError("3.0: no exhaustion cube is left beside the board")
+    free.attrs["regiment"] = rid
+    m.state.pieces.move(free.id, regiment_pos(m, rid) or SUPPLY)
+
+
+def regiment_problems(m: Match) -> list[str]:
+    """3.0, 4.0: a cohesion cube that shows another value than its track, an exhaustion cube
+    not with its regiment or marking a regiment at 6 or more (never exhausted, 4.0 Note)."""
+    out = []
+    for rid in regiment_ids():
+        shown = m.state.pieces[cohesion_piece(rid)].attrs.get("value")
+        if shown != cohesion(m, rid):
+            out.append(f"4.0: piece {cohesion_piece(rid)!r} shows {shown} but the {rid} "
+                       f"cohesion track is at {cohesion(m, rid)} (set status cohesion on a "
+                       "marker of the regiment instead)")
+        cube = exhaustion_cube(m, rid)
+        if cube is not None and cohesion(m, rid) > EXHAUSTION_THRESHOLD:
+            out.append(f"4.0: {rid} is marked exhausted ({cube.id}) at cohesion "
+                       f"{cohesion(m, rid)}: regiments at 6 or higher are never exhausted")
+    return out
+
+
+EXHAUSTION_THRESHOLD = 5  # 4.0: at 5 or less a regiment must check; 6+ never exhausted
+
+
+def rally(m: Match, rid: str, section: str, why: str) -> None:
+    """4.0, 6.0 Regroup: an exhausted regiment at 6 or more is rallied; its cube is removed."""
+    cube = exhaustion_cube(m, rid)
+    if cube is None:
+        return
+    set_exhausted(m, rid, False)
+    m.emit("exhaustion", section, f"{rid} rallies: no longer exhausted ({why})", regiment=rid,
+           exhausted=False)
 
 
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
@@ -221,9 +294,12 @@ def label(rid: str, m: Match) -> str:
 
 
 # -- control (2.0) -------------------------------------------------------------------------
+# One owner: ``vars["held"]`` (the side whose markers last solely occupied a position) with
+# the pieces (markers, infiltration cubes). ``vars["control"]`` is a derived view, written
+# only by :func:`update_control` (bots and the log read it); :func:`control` derives it.
 def control(m: Match, pos: str) -> str:
-    """2.0: who controls a position (USMC or Japan)."""
-    return str(m.state.vars["control"][pos])
+    """2.0: who controls a position (USMC or Japan), derived from its owner (held + cube)."""
+    return expected_control(m, pos)
 
 
 def expected_control(m: Match, pos: str) -> str:
@@ -234,18 +310,65 @@ def expected_control(m: Match, pos: str) -> str:
     return str(m.state.vars["held"][pos])
 
 
-def update_control(m: Match) -> None:
+def held_by(m: Match, pos: str) -> str:
+    """2.0: the side whose markers last solely occupied a position (its markers now, if any)."""
+    markers = markers_at(m, pos)
+    if markers:
+        return USMC if markers[0].kind == "marine" else JAPAN
+    return str(m.state.vars["held"][pos])
+
+
+def set_held(m: Match, pos: str, side: str) -> None:
+    """2.0: record that ``side`` last solely occupied a vacant position (a position of a test
+    or a position file), and bring control up to date without logging."""
+    if side not in (USMC, JAPAN):
+        raise ValueError(f"2.0: a position is held by {USMC} or {JAPAN}, not {side!r}")
+    m.state.vars["held"][pos] = side
+    m.state.vars["control"][pos] = expected_control(m, pos)
+
+
+def control_problems(m: Match) -> list[str]:
+    """2.0: where the stored view of control, or who held a position, disagrees with the
+    pieces (each problem names the position and both sides of the disagreement)."""
+    out = []
+    for pos in positions():
+        held = str(m.state.vars["held"][pos])
+        if held != held_by(m, pos):
+            out.append(f"2.0: {pos} is held by {held} but holds {held_by(m, pos)} markers")
+        shown = str(m.state.vars["control"][pos])
+        if shown != expected_control(m, pos):
+            why = "an infiltration cube is there" if cube_at(m, pos) is not None \
+                else f"it is held by {held}"
+            out.append(f"2.0: {pos} control says {shown}, but {why}")
+    return out
+
+
+def update_control(m: Match, *, log: bool = True) -> None:
     """2.0: bring the control of every position up to date, logging each change."""
     held = m.state.vars["held"]
     ctl = m.state.vars["control"]
     for pos in positions():
-        markers = markers_at(m, pos)
-        if markers:
-            held[pos] = USMC if markers[0].kind == "marine" else JAPAN
+        held[pos] = held_by(m, pos)
         now = expected_control(m, pos)
         if ctl[pos] != now:
             ctl[pos] = now
-            m.emit("control", "2.0", f"{name(pos)} is now {now} controlled", position=pos, side=now)
+            if log:
+                m.emit("control", "2.0", f"{name(pos)} is now {now} controlled", position=pos,
+                       side=now)
+
+
+def new_wave_beaches(m: Match) -> list[str]:
+    """6.0 Place a new wave: the vacant beach positions (with room for a whole regiment, 2.0,
+    when an infiltration cube keeps its slot: option ``cube_slot=always``)."""
+    return [b for b in beaches() if is_vacant(m, b) and has_room_for(m, SLOTS, b)]
+
+
+def can_new_wave(m: Match) -> bool:
+    """6.0: a reserve regiment and a vacant beach, and no card forbids it this turn (the
+    turn's record, ``vars["turn"]``, lists what cards forbid)."""
+    turn = m.state.vars.get("turn") or {}
+    return bool(reserves(m)) and bool(new_wave_beaches(m)) \
+        and "place_new_wave" not in turn.get("forbid", ())
 
 
 def usmc_controls_all(m: Match) -> bool:
@@ -287,8 +410,6 @@ def suribachi_check(m: Match) -> None:
     regiment raised to 6 or more rallies (4.0 Note: "Regiments at 6 cohesion or higher are
     never exhausted"); one left at 4 or 5 stays exhausted (its checks come with regroups and
     cards, 4.0)."""
-    from .cohesion import EXHAUSTION_THRESHOLD, rally
-
     if not is_usmc_occupied(m, SURIBACHI):
         return
     cube = m.state.pieces["suribachi"]
@@ -317,10 +438,7 @@ def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
     m.emit("loss", section, f"{rid} loses a marker ({why}); {left} left", regiment=rid,
            position=pos, side=USMC)
     if left == 0:
-        cube = exhaustion_cube(m, rid)
-        if cube is not None:
-            cube.attrs.pop("regiment", None)
-            m.state.pieces.move(cube.id, SUPPLY)
+        set_exhausted(m, rid, False)
         m.emit("eliminated", "3.0", f"{rid} has lost all its markers and is out of the game",
                regiment=rid)
         vacate_check(m, pos)

@@ -14,15 +14,19 @@ Rule modules, one per chapter: ``common`` (shared state, losses, sectors 13.0, S
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
+from tabletop.core.errors import TabletopError
 from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import (
     AgentFactory,
+    EntryPoint,
     Flow,
     Game,
     GameInfo,
@@ -33,6 +37,7 @@ from tabletop.core.match import (
     ScenarioInfo,
 )
 from tabletop.core.pieces import Piece
+from tabletop.core.visibility import PUBLIC
 
 from . import common as c
 from .components import DATA_DIR, INITIAL_DEPLOYMENT
@@ -76,6 +81,17 @@ class Bonins(Game):
         rulebook="shared/rules/iwo_bonins.txt",
         description="Iwo Jima, 19 Feb - 17 Mar 1945, at battalion scale on 350-yard hexes.",
     )
+    #: what both sides may read of the game variables: the US side's own bookkeeping and the
+    #: public state of the battle. ``attacked`` and ``suppressed`` list Japanese units by id
+    #: (9.0, 8.3), which the US may not see under a fortification marker (14.2): they stay
+    #: the game master's.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        name: PUBLIC for name in (
+            c.V_BEACHHEAD, c.V_WEATHER, c.V_RESERVES, c.V_SURIBACHI, c.V_CLEARED,
+            c.V_REPLACEMENTS, c.V_LANDED, c.V_NO_LAND, c.V_NO_MOVE, c.V_MOVED, c.V_ATTACKERS,
+            c.V_MUST_ATTACK, c.V_TF_COLLINS, c.V_TWO_PLAYER, c.V_BOMBARDMENT, c.V_REPAIRABLE,
+            c.V_REBUILT)
+    }
 
     def __init__(self) -> None:
         self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
@@ -141,19 +157,27 @@ class Bonins(Game):
     # -- 5.0 sequence of play ---------------------------------------------------------
     def play(self, match: Match) -> Flow:
         """3.3 the beachhead, 18.1 the two-player deployment, then 5.1 turn after turn."""
-        from . import combat, japanese_bombardment, japanese_operations, movement, two_player
+        from . import two_player
 
         if match.state.vars[c.V_TWO_PLAYER]:
             yield from two_player.initial_deployment(match)
         side = yield from choose_beachhead(match)
         match.state.vars[c.V_BEACHHEAD] = side
         match.emit("beachhead", "3.3", f"the US invades the {side} beaches")
+        return (yield from self.turns(match))
+
+    def turns(self, match: Match, *, start_turn: int | None = None,
+              start_phase: str | None = None) -> Flow:
+        """5.1: the turns, phase after phase (from a given turn and phase for a position)."""
+        from . import combat, japanese_bombardment, japanese_operations, movement, two_player
+
         handlers = {
             "us_move_1": lambda m: movement.us_movement_phase(m, first=True),
             "us_combat_1": lambda m: combat.us_combat_phase(m, first=True),
             "us_move_2": lambda m: movement.us_movement_phase(m, first=False),
             "us_combat_2": lambda m: combat.us_combat_phase(m, first=False),
-            "jp_move": japanese_operations.japanese_movement_phase,
+            "jp_move": lambda m: japanese_operations.japanese_movement_phase(
+                m, player_moves=two_player.japanese_movement),
             "jp_combat": japanese_bombardment.japanese_combat_phase,
             "admin": self.administrative_phase,
         }
@@ -168,7 +192,55 @@ class Bonins(Game):
 
         return (yield from run_turns(match, self.sequence,
                                      {p.id: each_phase(p.id) for p in self.sequence.phases},
-                                     last_turn=last_turn, check_end=self.check_end))
+                                     last_turn=last_turn, check_end=self.check_end,
+                                     start_turn=start_turn, start_phase=start_phase))
+
+    # -- positions: entry points, places, status ---------------------------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """5.1: a position may start at the beginning of any phase of the sequence of play."""
+        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """5.1: the turns from the position's turn, starting with phase ``entry``."""
+        return (yield from self.turns(match, start_turn=max(1, match.state.turn),
+                                      start_phase=entry))
+
+    def places(self, match: Match) -> frozenset[str]:
+        """2.1, 3.0: every hex of the map, the map's boxes and the places it does not print."""
+        return _places()
+
+    def statuses(self) -> dict[str, str]:
+        """The piece statuses a position sets through the rules' own helpers."""
+        return {"dug_in": "14.2 a Japanese unit: true, fortification side up and hidden; "
+                          "false, face up",
+                "reduced": "2.3 a two-step US unit: true, on its reduced side (1 step); "
+                           "false, at full strength"}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """14.2 dug in / 2.3 reduced, set through ``common``'s helpers (one owner)."""
+        if name not in self.statuses():
+            super().set_status(match, piece, name, value)
+        if not isinstance(value, bool):
+            raise TabletopError(f"status {name} is true or false, not {value!r}")
+        if name == "dug_in":
+            if piece.side != c.JAPAN:
+                raise TabletopError("14.2: only Japanese units dig in")
+            (c.dig_in if value else c.reveal)(piece)
+        else:
+            if piece.side != c.US or piece.max_steps != 2:
+                raise TabletopError("2.3: only two-step US units are reduced")
+            (c.reduce_us if value else c.restore_us)(piece)
+
+    def position_problems(self, match: Match) -> list[str]:
+        """The invariants, each piece's status (:func:`common.status_problems`), and 3.3 a
+        beachhead chosen once US units are ashore."""
+        problems = self.invariants(match)
+        for p in match.state.pieces:
+            problems += c.status_problems(p)
+        if match.state.vars[c.V_BEACHHEAD] is None and c.units(match, c.US):
+            problems.append("3.3: US units stand on the map but no beachhead was chosen "
+                            "(set vars.beachhead to east or west)")
+        return problems
 
     def administrative_phase(self, match: Match) -> Flow:
         """5.1.7: b) roll on the Storm table by this turn's weather and flip the Turn marker;
@@ -279,6 +351,14 @@ class Bonins(Game):
     def default_bot(self, side: str) -> str:
         """--auto: the heuristic bots."""
         return "heuristic"
+
+
+@cache
+def _places() -> frozenset[str]:
+    comp = c.components()
+    return frozenset([*(comp.map.label(h) for h in comp.map.hexes()), *comp.map.boxes,
+                      c.MARKER_POOL, c.SET_ASIDE, c.TURN_TRACK, c.OUT_OF_GAME, c.JP_POOL,
+                      c.AVAILABLE, c.RESERVES, c.US_ELIMINATED, c.CONTAINER])
 
 
 def last_turn(match: Match) -> int:

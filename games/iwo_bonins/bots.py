@@ -13,6 +13,7 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -48,20 +49,20 @@ class Tuning:
 class _Seen:
     """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units."""
 
-    us: dict[str, dict[str, Any]]
+    us: dict[str, Mapping[str, Any]]
     jp_hexes: set[str]
-    jp_known: dict[str, dict[str, Any]]  # hex -> face-up Japanese piece
+    jp_known: dict[str, Mapping[str, Any]]  # hex -> face-up Japanese piece
     vars: dict[str, Any]
     turn: int
     memo: dict[tuple[str, str], Any] = field(default_factory=dict)  # per-view caches of the bot
 
 
-def _read(view: dict[str, JSON]) -> _Seen:
-    us: dict[str, dict[str, Any]] = {}
+def _read(view: Mapping[str, JSON]) -> _Seen:
+    us: dict[str, Mapping[str, Any]] = {}
     jp_hexes: set[str] = set()
-    known: dict[str, dict[str, Any]] = {}
+    known: dict[str, Mapping[str, Any]] = {}
     for p in view["pieces"]:  # type: ignore[union-attr,unused-ignore]
-        assert isinstance(p, dict)
+        assert isinstance(p, Mapping)
         loc = str(p.get("location", ""))
         if p.get("side") == c.US:
             us[str(p["id"])] = p
@@ -92,7 +93,7 @@ class USHeuristic:
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
         seen = _read(view)
         key = (seen.turn, str(view.get("phase")))
@@ -187,7 +188,7 @@ class USHeuristic:
         return best
 
     def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
-               unit: dict[str, Any]) -> float:
+               unit: Mapping[str, Any]) -> float:
         s = -self._target_distance(seen, hid)
         others = [p for p in seen.us.values() if p["location"] == hid and p["id"] != unit["id"]]
         if self._engaged(seen, hid):

@@ -25,6 +25,7 @@ It reads only its side's view and the decision (option values are hex ids and un
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import cache
 
 from tabletop.core.canonical import JSON
@@ -84,19 +85,19 @@ class JapaneseBot:
 
     # -- the view ----------------------------------------------------------------------
     @staticmethod
-    def _us_hexes(view: dict[str, JSON]) -> list[Hex]:
+    def _us_hexes(view: Mapping[str, JSON]) -> list[Hex]:
         pieces = view.get("pieces", [])
         assert isinstance(pieces, list)
         out = []
         for p in pieces:
-            if isinstance(p, dict) and p.get("side") == c.US and c.is_hex(str(p.get("location", ""))):
+            if isinstance(p, Mapping) and p.get("side") == c.US and c.is_hex(str(p.get("location", ""))):
                 out.append(_hex(str(p["location"])))
         return out
 
     @staticmethod
-    def _location(view: dict[str, JSON], unit: str) -> str:
+    def _location(view: Mapping[str, JSON], unit: str) -> str:
         for p in view.get("pieces", []) or []:
-            if isinstance(p, dict) and p.get("id") == unit:
+            if isinstance(p, Mapping) and p.get("id") == unit:
                 return str(p.get("location", ""))
         return ""
 
@@ -107,7 +108,7 @@ class JapaneseBot:
         return tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     # -- the choices -------------------------------------------------------------------
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind (19.3's advice); the first otherwise."""
         handler = {
             "jp_deploy_hex": self._deploy,
@@ -124,7 +125,7 @@ class JapaneseBot:
             return decision.values[0]
         return handler(view, decision)
 
-    def _deploy(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _deploy(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.1: fire support safe and spread over the sectors that need it; the rest
         front first, the strongest on the best ground."""
         unit = str(d.context.get("unit", ""))
@@ -143,7 +144,7 @@ class JapaneseBot:
                 score[str(v)] = front + _priority(str(v)) * (strength - 1) * 0.5
         return self._best(d.values, score)
 
-    def _action(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _action(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.2: dig in whatever may; tunnel threatened HQs and artillery; never move."""
         us = self._us_hexes(view)
         for v in d.values:
@@ -157,13 +158,13 @@ class JapaneseBot:
                     return v
         return "done"
 
-    def _tunnel(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _tunnel(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.2.1: the safest hex: furthest from the US, best terrain."""
         us = self._us_hexes(view)
         score = {str(v): -min(_nearest(str(v), us), 6) + _priority(str(v)) * 0.3 for v in d.values}
         return self._best(d.values, score)
 
-    def _place(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _place(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.4: hold the line: the eligible hex nearest a US unit (not adjacent if it can
         be helped), the best terrain breaking ties."""
         us = self._us_hexes(view)
@@ -173,7 +174,7 @@ class JapaneseBot:
             score[str(v)] = near + (1.5 if near == 1 else 0) + _priority(str(v)) * 0.4
         return self._best(d.values, score)
 
-    def _bombard(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _bombard(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.5: the hex with the most US units on the weakest cover."""
         stacks = view.get("stacks", {})
         score: dict[str, float] = {}
@@ -185,7 +186,7 @@ class JapaneseBot:
             score[str(v)] = -count * LINE_WORTH.get(c.crt_line(str(v)), 2)
         return self._best(d.values, score)
 
-    def _weakest(self, view: dict[str, JSON], d: Decision) -> JSON:
+    def _weakest(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.3 Ex: lose the unit worth least."""
         score = {str(v): float(_defense().get(str(v), 0)) for v in d.values}
         return self._best(d.values, score)

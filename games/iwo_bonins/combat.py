@@ -327,7 +327,8 @@ def commit_attack(match: Match, defender: Piece, attackers: list[Piece]) -> None
 
 def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
                    markers: int = 0, suppressed: bool = False) -> Procedure[bool]:
-    """9.1, 9.2.1: resolve a declared attack, first bombarding the defender with ``markers``
+    """9.1, 9.2.1, 15.2: resolve a declared attack (a dug-in defender read on the CRMT Dug-In
+    column, 15.2), first bombarding the defender with ``markers``
     (8.2, 8.3), or with ``suppressed`` its suppression by markers already rolled (8.3b,
     bombardment_step). Returns whether the defender left its hex (eliminated or redeployed)."""
     hex_id = defender.location
@@ -337,9 +338,9 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
         suppressed = us_bombardment.bombard(match, defender, markers)
     # 9.1 b-c: the defender's strength counts now; the player sees what it was.
     d = c.printed(defender, "defense")
-    match.emit("reveal", "9.1", f"the defender in {hex_id} is {defender.id} "
-               f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
-               f"{defender.kind})", unit=defender.id, hex=hex_id)
+    match.reveal(defender, "9.1", f"the defender in {hex_id} is {defender.id} "
+                 f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
+                 f"{defender.kind})", unit=defender.id, hex=hex_id)
     tanks = [p for p in attackers if c.is_tank(p)]
     stopped = set(support.anti_tank_fire(match, tanks, defender)) \
         if tanks and support.is_anti_tank(defender) else set()
@@ -419,7 +420,7 @@ def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Proc
     whether the defender's hex is now free of Japanese units."""
     hex_id = defender.location
     if c.in_suribachi_sector(hex_id):
-        defender.face, defender.hidden = "front", False
+        c.reveal(defender)
         match.emit("suribachi_holds", "17.0", f"{'DRIP' if in_place else 'DR'} on Suribachi is "
                    f"NE: {defender.id} stays in {hex_id}, face up", unit=defender.id)
         return False
@@ -432,8 +433,8 @@ def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Proc
 
 
 def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Procedure[None]:
-    """9.4, 12.2: on AA one attacking unit (with the support unit stacked with it) may
-    advance into the defender's vacated hex, ignoring EZOC."""
+    """9.4, 12.2, 7.2: on AA one attacking unit (with the support unit stacked with it) may
+    advance into the defender's vacated hex, ignoring EZOC (7.2)."""
     options = [Option("none", "Do not advance")]
     cands: dict[str, list[Piece]] = {}
     for h, units in groups.items():

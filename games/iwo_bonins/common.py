@@ -120,6 +120,49 @@ def is_dug_in(piece: Piece) -> bool:
     return piece.side == JAPAN and piece.face == "back"
 
 
+# -- status: set only through these helpers (one owner; face and hidden follow) ----------
+
+def dig_in(piece: Piece) -> None:
+    """14.2: turn a Japanese unit to its fortification side: dug in, and hidden from the US
+    (the US player may not examine it). The one place that sets both fields."""
+    piece.face, piece.hidden = "back", True
+
+
+def reveal(piece: Piece) -> None:
+    """14.2: turn a Japanese unit face up (Banzai 15.5, 17.0, two-player movement 18.2, a
+    fire-support unit on the Bombardment Track 16.1): seen by both sides."""
+    piece.face, piece.hidden = "front", False
+
+
+def reduce_us(piece: Piece) -> None:
+    """2.3: a full two-step US unit flips to its reduced side (one step left)."""
+    piece.steps, piece.face = 1, "back"
+
+
+def restore_us(piece: Piece) -> None:
+    """11.5, 11.7: a reduced US unit is flipped back to full strength."""
+    piece.steps, piece.face = piece.max_steps, "front"
+
+
+def status_problems(piece: Piece) -> list[str]:
+    """Where a piece's fields disagree about its status (14.2 dug in is the back face and
+    hidden together; 2.3 a two-step US unit shows its back exactly when reduced; a US unit
+    is never hidden)."""
+    out = []
+    if piece.side == JAPAN and (piece.face == "back") != piece.hidden:
+        out.append(f"14.2: Japanese unit {piece.id} shows its {piece.face} face but is "
+                   f"{'' if piece.hidden else 'not '}hidden (dug in is the back face, hidden; "
+                   "set status dug_in instead)")
+    if piece.side == US:
+        if piece.hidden:
+            out.append(f"2.3: US unit {piece.id} is hidden (US units are always face up)")
+        if (piece.max_steps == 2 and piece.steps >= 1 and "tf_collins" not in piece.attrs
+                and (piece.face == "back") != (piece.steps == 1)):
+            out.append(f"2.3: US unit {piece.id} has {piece.steps} step(s) but shows its "
+                       f"{piece.face} face (set status reduced instead)")
+    return out
+
+
 def is_support(piece: Piece) -> bool:
     """12.1: flamethrowers and tanks (the coloured band)."""
     return bool(piece.attrs.get("support"))
@@ -182,8 +225,7 @@ def beach_colour(hex_id: str) -> str | None:
 def us_step_loss(match: Match, piece: Piece, section: str, why: str = "") -> None:
     """9.3 Important: flip a full two-step unit to its reduced side; eliminate any other."""
     if piece.steps > 1:
-        piece.steps -= 1
-        piece.face = "back"
+        reduce_us(piece)
         match.emit("step_loss", section, f"{piece.id} is reduced{': ' + why if why else ''}",
                    piece=piece.id)
     else:
@@ -220,13 +262,13 @@ def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "") -> Non
     if piece.kind in FIRE_SUPPORT_TYPES:
         for box in components().tracks.bombardment_track.boxes:
             if not match.state.pieces.count_at(box.box):
-                piece.face, piece.hidden = "front", False
+                reveal(piece)
                 match.state.pieces.move(piece.id, box.box)
                 match.emit("eliminated", "16.1", f"{piece.id} is eliminated and covers "
                            f"box {box.value} of the Japanese Bombardment Track"
                            f"{': ' + why if why else ''}", piece=piece.id, box=box.box)
                 return
-    piece.face, piece.hidden = "back", True
+    dig_in(piece)
     match.state.pieces.move(piece.id, CONTAINER)
     match.emit("eliminated", section, f"{piece.id} is eliminated into the container"
                f"{': ' + why if why else ''}", piece=piece.id)
@@ -302,7 +344,8 @@ def _line_shift(line: str) -> int:
 # -- retreat (9.3) ----------------------------------------------------------------------
 
 def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, list[str]]:
-    """9.3: the hexes a US stack may retreat to, ``hexes`` hexes away, each with one path.
+    """9.3, 7.2: the hexes a US stack may retreat to, ``hexes`` hexes away, each with one path
+    (never into an enemy zone of control, 7.2).
 
     Each step moves one hex further from the starting hex, never into or through a hex
     holding an enemy unit, in an enemy zone of control (friendly units do not negate it),

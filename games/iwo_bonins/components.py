@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from tabletop.core.coverage import SectionsFile
 from tabletop.core.data import Section, StrictModel, load_model, read_data_file, validate
 from tabletop.core.errors import DataError
 from tabletop.core.hexgrid import Hex
@@ -468,11 +469,14 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     FILES["counters"]: CounterSheet,
     FILES["terrain"]: TerrainKey,
     FILES["tracks"]: Tracks,
+    "sections.yaml": SectionsFile,  # the rulebook's sections (core.coverage)
 }
 
 
 def load_components(data_dir: str | Path = DATA_DIR) -> Components:
-    """Load every data file of the game from ``data_dir`` and cross-check them.
+    """2.3.1, 20.0: load every data file of the game from ``data_dir`` and cross-check them
+    (the counters' attack-defense-movement values as 2.3.1 reads them, raised from the
+    orders of battle of 20.0).
 
     Raises DataError naming the file, the path inside it and what was expected.
     """

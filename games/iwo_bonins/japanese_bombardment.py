@@ -159,8 +159,9 @@ def strength_dice(match: Match, hex_id: str) -> tuple[int, str]:
 
 
 def bombard(match: Match, hex_id: str) -> None:
-    """16.3-16.5: roll the marker's strength, then resolve it separately against each US
-    unit in the hex on the CRT terrain line and the CRMT Bombardment column."""
+    """16.3-16.5, 9.2.2: roll the marker's strength, then resolve it separately against each
+    US unit in the hex on the CRT terrain line and the CRMT Bombardment column (9.2.2: (D)
+    a step loss, NE no effect)."""
     comp = c.components()
     dice, why = strength_dice(match, hex_id)
     strength = match.dice.total(dice, purpose=f"bombardment strength on {hex_id}", section="16.3")

@@ -19,6 +19,7 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter, has the who
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from tabletop.core.decisions import Option, choose
@@ -48,7 +49,7 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
         raise ValueError(f"15.3: {piece.id} is not on the map ({origin!r}) and cannot redeploy")
     if c.in_suribachi_sector(origin):
         ju.reveal(piece)
-        match.emit("redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
+        ju.emit_japanese(match, "redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
                    f"sector ({origin}) is NE: the defender stays in the hex, face up",
                    piece=piece.id, hex=origin, result="NE")
         return None
@@ -62,9 +63,11 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
                                context={"unit": piece.id, "hex": origin})
             if not use:
                 ju.place(match, piece, origin)
-                match.emit("redeploy", "18.4", f"{who} redeploys in place at {origin} "
-                           f"({section}); the Japanese player takes no substitute",
-                           piece=piece.id, hex=origin, in_place=True)
+                ju.emit_japanese(match, "redeploy", "18.4", f"{who} redeploys in place at {origin} "
+                                 f"({section}); the Japanese player takes no substitute",
+                                 mask=f"the unit at {origin} redeploys in place ({section}); the "
+                                 "Japanese player decides whether a substitute takes the hex",
+                                 piece=piece.id, hex=origin, in_place=True)
                 return None
         _fill(match, piece, origin, origin, section, "15.4",
               f"redeploys in place at {origin}", who)
@@ -76,7 +79,7 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
     if not hexes:
         why = "is cleared" if c.is_sector_cleared(match, sector) else \
             "has no unoccupied deployment hex within two hexes of a dug-in unit"
-        match.emit("redeploy", "15.3", f"{who} must redeploy ({section}): sector {sector} "
+        ju.emit_japanese(match, "redeploy", "15.3", f"{who} must redeploy ({section}): sector {sector} "
                    f"(rolled) {why}, so it remains eliminated in the container",
                    piece=piece.id, sector=sector, hex=None)
         return None
@@ -97,17 +100,19 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
         assert sub is not None
         ju.place(match, sub, target)
         same = sub.id == piece.id
-        match.emit("redeploy", rule, f"{who} {how} ({caller}): a blind substitute from the "
-                   f"container takes the hex{' (it drew the unit itself)' if same else ''}",
-                   piece=piece.id, substitute=sub.id, hex=target, origin=origin)
+        blind = f"{how} ({caller}): a blind substitute from the container takes the hex"
+        ju.emit_japanese(match, "redeploy", rule,
+                         f"{who} {blind}" + (" (it drew the unit itself)" if same else ""),
+                         mask=f"the unit from {origin} {blind}", piece=piece.id, substitute=sub.id,
+                         hex=target, origin=origin)
         return None
     taken = _take_from_map(match, exclude={target})
     if taken is None:
         ju.place(match, piece, target)
-        match.emit("redeploy", rule, f"{who} {how} ({caller}): it is alone in the "
-                   "container and no dug-in unit was taken from the map (every check rolled "
-                   "4-6), so the unit itself takes the hex", piece=piece.id, substitute=piece.id,
-                   hex=target, origin=origin)
+        alone = (f"{how} ({caller}): it is alone in the container and no dug-in unit was taken "
+                 "from the map (every check rolled 4-6), so the unit itself takes the hex")
+        ju.emit_japanese(match, "redeploy", rule, f"{who} {alone}", mask=f"the unit from {origin} {alone}",
+                         piece=piece.id, substitute=piece.id, hex=target, origin=origin)
         return None
     second_hex = taken.location
     ju.to_container(match, taken)
@@ -116,11 +121,12 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
     other = taken if first.id == piece.id else piece
     ju.place(match, first, target)
     ju.place(match, other, second_hex)
-    match.emit("redeploy", rule, f"{who} {how} ({caller}): it was alone in the container, "
-               f"so the dug-in unit at {second_hex} was taken (16.2 (2) order, 1-3); drawn "
-               f"blindly, one goes to {target} and the other back to {second_hex}",
-               piece=piece.id, substitute=first.id, hex=target, origin=origin,
-               taken=taken.id, taken_hex=second_hex)
+    swap = (f"{how} ({caller}): it was alone in the container, so the dug-in unit at {second_hex} "
+            f"was taken (16.2 (2) order, 1-3); drawn blindly, one goes to {target} and the other "
+            f"back to {second_hex}")
+    ju.emit_japanese(match, "redeploy", rule, f"{who} {swap}", mask=f"the unit from {origin} {swap}",
+                     piece=piece.id, substitute=first.id, hex=target, origin=origin,
+                     taken=taken.id, taken_hex=second_hex)
     return None
 
 
@@ -147,15 +153,17 @@ def ascending_land_hexes() -> list[str]:
 
 # -- 5.1.5 the Japanese Movement Phase -------------------------------------------------------
 
-def japanese_movement_phase(match: Match) -> Flow:
-    """5.1.5: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6); in the
-    two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1)."""
+def japanese_movement_phase(match: Match, *,
+                            player_moves: Callable[[Match], Procedure[None]] | None = None) -> Flow:
+    """5.1.5, 15.1: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6) —
+    in the solitaire game the only Japanese moves and attacks besides redeployment (15.1); in the
+    two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1):
+    ``player_moves`` is that procedure (``two_player.japanese_movement``), passed in by the
+    plugin so that this chapter does not import the 18.0 chapter built on it."""
     yield from ju.replacement(match)
     yield from banzai_attacks(match)
-    if ju.is_two_player(match):
-        from . import two_player
-
-        yield from two_player.japanese_movement(match)
+    if player_moves is not None and ju.is_two_player(match):
+        yield from player_moves(match)
     return None
 
 
@@ -251,15 +259,15 @@ def banzai_attacks(match: Match) -> Procedure[None]:
     first, sector, most = match.dice.roll(3, purpose="15.5 Banzai: attack?, sector, units to check",
                                           section="15.5")
     if first > cleared:
-        match.emit("banzai", "15.5", f"no Banzai attack: first die {first} is more than the "
+        ju.emit_japanese(match, "banzai", "15.5", f"no Banzai attack: first die {first} is more than the "
                    f"{cleared} cleared sector(s)", dice=[first, sector, most])
         return None
     if not any(c.sector_of(p.location) == sector for p in c.units(match, c.JAPAN)):
-        match.emit("banzai", "15.5", f"no Banzai attack: first die {first} called one (<= "
+        ju.emit_japanese(match, "banzai", "15.5", f"no Banzai attack: first die {first} called one (<= "
                    f"{cleared} cleared), but sector {sector} holds no Japanese unit",
                    dice=[first, sector, most])
         return None
-    match.emit("banzai", "15.5", f"Banzai! first die {first} <= {cleared} cleared sector(s): "
+    ju.emit_japanese(match, "banzai", "15.5", f"Banzai! first die {first} <= {cleared} cleared sector(s): "
                f"up to {most} unit(s) of sector {sector} are checked", dice=[first, sector, most],
                sector=sector)
     checked: set[str] = set()
@@ -267,7 +275,7 @@ def banzai_attacks(match: Match) -> Procedure[None]:
     while count < most:
         found = banzai_candidate(match, sector, checked)
         if found is None:
-            match.emit("banzai", "15.5", f"step 4: no more Japanese units in sector {sector} "
+            ju.emit_japanese(match, "banzai", "15.5", f"step 4: no more Japanese units in sector {sector} "
                        f"eligible to check (after {count} of {most})")
             break
         piece, nearest, why = found
@@ -284,10 +292,10 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
     attacks (step 3)."""
     ju.reveal(piece)
     start = piece.location
-    match.emit("banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
-               piece=piece.id, hex=start, nearest=nearest)
+    ju.emit_japanese(match, "banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
+                     piece=piece.id, hex=start, nearest=nearest, revealed=piece.id)
     if not (ju.can_attack(piece) and ju.can_move(piece)):
-        match.emit("banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
+        ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
                    "it redeploys in place (15.4)", piece=piece.id)
         yield from redeploy(match, piece, in_place=True, section="15.5")
         return None
@@ -298,7 +306,7 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         r = reach(match, piece, ma)
         ends = [comp.map.label(h) for h in r if comp.map.label(h) in goal]
         if not ends:
-            match.emit("banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
+            ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
                        f"unit at {' or '.join(nearest)}: it redeploys in place at {start} (15.4)",
                        piece=piece.id)
             yield from redeploy(match, piece, in_place=True, section="15.5")
@@ -307,7 +315,7 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         best = sorted(h for h in ends if r.cost(comp.map.hex(h)) == cheapest)
         dest = match.dice.choose(best, purpose="Banzai move among equally cheap hexes", section="15.5")
         match.state.pieces.move(piece.id, dest)
-        match.emit("banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
+        ju.emit_japanese(match, "banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
                    f"{ma} MP) adjacent to the US unit at {' or '.join(nearest)}", piece=piece.id, frm=start,
                    to=dest)
     yield from banzai_combat(match, piece)
@@ -336,7 +344,7 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
     branch = branches[0] if len(branches) == 1 else outcome_for(
         cell, match.dice.d6(purpose="CRMT (Banzai)", section="9.2.3"))
     names = "+".join(p.id for p in defenders)
-    match.emit("banzai_attack", "15.5", f"{piece.id} ({attack}) attacks {names} ({defense}) at "
+    ju.emit_japanese(match, "banzai_attack", "15.5", f"{piece.id} ({attack}) attacks {names} ({defense}) at "
                f"{target}: differential {attack - defense:+d} shifted two columns right on the "
                f"{line} line, roll {roll}: {result}; CRMT {column}: {cell}", piece=piece.id,
                hex=target, result=result, cell=cell)

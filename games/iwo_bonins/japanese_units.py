@@ -13,6 +13,7 @@ instead of 14.5's terrain priority; see :func:`choose_placement`.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import distance
@@ -43,14 +44,19 @@ def can_move(piece: Piece) -> bool:
     return c.printed(piece, "movement") > 0
 
 
-def dig_in(piece: Piece) -> None:
-    """14.2: turn a Japanese unit to its fortification side (dug in, hidden)."""
-    piece.face, piece.hidden = "back", True
+dig_in = c.dig_in  # 14.2 (the status helpers live in common)
+reveal = c.reveal
 
 
-def reveal(piece: Piece) -> None:
-    """14.2: turn a Japanese unit face up (Banzai 15.5, 17.0, two-player movement 18.2)."""
-    piece.face, piece.hidden = "front", False
+def emit_japanese(match: Match, kind: str, section: str, text: str, *, mask: str = "",
+                  **data: Any) -> None:
+    """Log an event about Japanese units (14.2): while a unit it names in its data is dug in,
+    the US player sees only ``mask`` (by default the text, which must then name no dug-in
+    unit), not the data."""
+    pieces = match.state.pieces
+    secret = any(isinstance(v, str) and v in pieces and pieces[v].hidden for v in data.values())
+    match.emit(kind, section, text, visible_to=(c.JAPAN,) if secret else (),
+               mask=(mask or text) if secret else "", **data)
 
 
 def shown(piece: Piece) -> str:
@@ -193,7 +199,7 @@ def replacement(match: Match) -> Procedure[str | None]:
     container and place it (14.5): roll the sector; place it on the best eligible hex; if
     none is eligible or the sector is cleared, it goes back. Returns the hex, or None."""
     if not container_units(match):
-        match.emit("replacement", "14.4", "no Japanese replacement: the container is empty "
+        emit_japanese(match, "replacement", "14.4", "no Japanese replacement: the container is empty "
                    "(a missed replacement is not accumulated)")
         return None
     piece = draw_blind(match, purpose="blind draw of a replacement from the container",
@@ -201,18 +207,18 @@ def replacement(match: Match) -> Procedure[str | None]:
     assert piece is not None
     sector = roll_sector(match, section="14.5", purpose="sector of the replacement")
     if c.is_sector_cleared(match, sector):
-        match.emit("replacement", "14.5", f"replacement rolled sector {sector}, which is "
+        emit_japanese(match, "replacement", "14.5", f"replacement rolled sector {sector}, which is "
                    "cleared: the unit returns to the container", piece=piece.id, sector=sector)
         return None
     hexes = eligible_hexes(match, sector)
     if not hexes:
-        match.emit("replacement", "14.5", f"replacement rolled sector {sector}: no unoccupied "
+        emit_japanese(match, "replacement", "14.5", f"replacement rolled sector {sector}: no unoccupied "
                    "deployment hex there within two hexes of a dug-in unit; the unit returns "
                    "to the container", piece=piece.id, sector=sector)
         return None
     hex_id, why = yield from choose_placement(match, hexes, section="14.5",
                                               what="the replacement")
     place(match, piece, hex_id)
-    match.emit("replacement", "14.5", f"a face-down Japanese replacement is placed on {hex_id} "
+    emit_japanese(match, "replacement", "14.5", f"a face-down Japanese replacement is placed on {hex_id} "
                f"in sector {sector} (rolled): {why}", piece=piece.id, sector=sector, hex=hex_id)
     return hex_id

@@ -189,8 +189,7 @@ def replace_step(match: Match, unit_id: str) -> None:
         match.emit("replacement", "11.6", f"{p.id} is rebuilt from the Eliminated Units box "
                    "to Available for Landing", unit=p.id)
         return
-    p.steps = p.max_steps
-    p.face = "front"
+    c.restore_us(p)
     if p.location == c.AVAILABLE:
         v[c.V_NO_LAND].append(p.id)
         match.emit("replacement", "11.6", f"{p.id} is rebuilt to full strength at sea", unit=p.id)

@@ -94,7 +94,7 @@ def initial_deployment(match: Match) -> Flow:
             sector = c.sector_of(str(answer))
             if sector is not None:
                 placed_fs.add(sector)
-    match.emit("setup", "18.1", f"the Japanese player has placed {len(order)} units face down, "
+    ju.emit_japanese(match, "setup", "18.1", f"the Japanese player has placed {len(order)} units face down, "
                "one on each initial deployment hex")
     return None
 
@@ -157,7 +157,7 @@ def japanese_movement(match: Match) -> Procedure[None]:
             yield from _tunnel(match, piece)
         else:
             ju.dig_in(piece)
-            match.emit("dig_in", "18.2", f"{pid} is turned face down at {piece.location} (a "
+            ju.emit_japanese(match, "dig_in", "18.2", f"{pid} is turned face down at {piece.location} (a "
                        "deployment hex, not adjacent to a US unit)", piece=pid)
 
 
@@ -178,7 +178,7 @@ def _move(match: Match, piece: Piece) -> Procedure[None]:
                              kind=KIND_MOVE, context={"unit": piece.id, "from": start})))
     if dest != start:
         match.state.pieces.move(piece.id, dest)
-    match.emit("jp_move", "18.2", f"{piece.id} is turned up at {start}"
+    ju.emit_japanese(match, "jp_move", "18.2", f"{piece.id} is turned up at {start}"
                + (f" and moves to {dest}" if dest != start else " and stays"),
                piece=piece.id, frm=start, to=dest)
     return None
@@ -189,9 +189,9 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
     redeployment hex eligible for replacement arrival (14.5)."""
     start = piece.location
     need = 2 if _adjacent_to_us(match, start) else 3
-    roll = match.dice.d6(purpose=f"tunnel movement of {piece.id}", section="18.2.1")
+    roll = match.dice.d6(purpose=f"tunnel movement from {start}", section="18.2.1")
     if roll > need:
-        match.emit("tunnel", "18.2.1", f"tunnel movement from {start} fails: roll {roll} "
+        ju.emit_japanese(match, "tunnel", "18.2.1", f"tunnel movement from {start} fails: roll {roll} "
                    f"(needs 1-{need})", piece=piece.id)
         return None
     hexes = ju.eligible_anywhere(match, exclude=piece.id)
@@ -202,7 +202,7 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
                              kind=KIND_TUNNEL, private=True,
                              context={"unit": piece.id, "from": start})))
     match.state.pieces.move(piece.id, dest)
-    match.emit("tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
+    ju.emit_japanese(match, "tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
                f"(needs 1-{need})", piece=piece.id, frm=start, to=dest)
     return None
 
@@ -268,7 +268,7 @@ def resolve_attack(match: Match, group: list[Piece], hex_id: str) -> Procedure[N
     roll = match.dice.d6(purpose="CRT (Japanese attack)", section="18.3")
     result = comp.tables["crt"].lookup(attack - defense, roll, line=line)
     names = "+".join(p.id for p in group)
-    match.emit("jp_attack", "18.3", f"{names} ({attack}) attack {hex_id} ({defense}): "
+    ju.emit_japanese(match, "jp_attack", "18.3", f"{names} ({attack}) attack {hex_id} ({defense}): "
                f"differential {attack - defense:+d} on the {line} line, roll {roll}: {result}",
                attackers=[p.id for p in group], hex=hex_id, result=result)
     if result in ("A1", "A2", "A3"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -68,8 +69,8 @@ def test_script_dice_mid_match() -> None:
 
 
 class _PiecePig(PigGame):
-    """Pig with a marker piece in play, whose attrs a view shares, and two bots: one that
-    only reads its view and one that writes into it."""
+    """Pig with a marker piece in play and three bots: one that only reads its view, one that
+    writes into its view, and one that reaches the match behind its view."""
 
     def setup(self, match: Match) -> None:
         """Pig's set-up plus the marker."""
@@ -77,33 +78,58 @@ class _PiecePig(PigGame):
 
         super().setup(match)
         match.state.pieces.add(Piece("marker", "marker", "A", location="table", attrs={"n": 0}))
+        self.current = match  # only for the meddling bot below
 
     def bots(self) -> dict[str, Any]:
-        """'reader' holds at once; 'vandal' also bumps the marker's attrs in its view."""
+        """'reader' holds at once; 'vandal' also bumps the marker's attrs in its view;
+        'meddler' bumps them in the match itself."""
+        game = self
+
         class Reader:
             name = "reader"
 
-            def choose(self, view: dict[str, Any], decision: Any) -> Any:
+            def choose(self, view: Any, decision: Any) -> Any:
                 return decision.values[-1]
 
         class Vandal(Reader):
             name = "vandal"
 
-            def choose(self, view: dict[str, Any], decision: Any) -> Any:
+            def choose(self, view: Any, decision: Any) -> Any:
                 for p in view["pieces"]:
                     if p["id"] == "marker":
-                        p["attrs"]["n"] += 1
+                        p["location"] = "elsewhere"  # its own copy
+                        with contextlib.suppress(TypeError):  # a read-only window on the piece
+                            p["attrs"]["n"] += 1
                 return decision.values[-1]
 
-        return {"reader": lambda side, seed: Reader(), "vandal": lambda side, seed: Vandal()}
+        class Meddler(Reader):
+            name = "meddler"
+
+            def choose(self, view: Any, decision: Any) -> Any:
+                game.current.state.pieces["marker"].attrs["n"] += 1
+                return decision.values[-1]
+
+        return {"reader": lambda side, seed: Reader(), "vandal": lambda side, seed: Vandal(),
+                "meddler": lambda side, seed: Meddler()}
 
 
-def test_check_agent_read_only_catches_an_agent_that_edits_its_view() -> None:
-    """check_agent_read_only passes an agent that only reads and fails one that writes into
-    the piece attrs its view shares with the state."""
+def test_views_are_copies_an_agent_cannot_write_through() -> None:
+    """Hidden information (views): a view is read-only, and what an agent does to the values it
+    reads from it never reaches the match; check_agent_read_only still fails an agent that
+    changes the match some other way."""
     from tabletop.core.testing import check_agent_read_only
 
     game = _PiecePig()
     check_agent_read_only(game, "reader", decisions=20)
-    with pytest.raises(AssertionError, match="agents must not edit their view"):
-        check_agent_read_only(game, "vandal", decisions=20)
+    check_agent_read_only(game, "vandal", decisions=20)
+    match = Match(game, seed=1)
+    view = match.view("A")
+    with pytest.raises(TypeError):
+        view["pieces"] = []  # type: ignore[index]
+    with pytest.raises(TypeError):
+        view["pieces"][0]["attrs"]["n"] = 99
+    view["pieces"][0]["location"] = "elsewhere"
+    assert match.state.pieces["marker"].attrs["n"] == 0
+    assert match.state.pieces["marker"].location == "table"
+    with pytest.raises(AssertionError, match="changed the match while choosing"):
+        check_agent_read_only(game, "meddler", decisions=20)

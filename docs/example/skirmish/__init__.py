@@ -7,8 +7,9 @@ procedures, each citing its section of ``RULES.md``. Play it with
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel, Field, RootModel
 
@@ -20,10 +21,11 @@ from tabletop.core.errors import DataError
 from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.hexmap import HexMap
-from tabletop.core.match import Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.match import EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
 from tabletop.core.movement import MoveCosts, reachable
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import OFF_BOARD, Piece
 from tabletop.core.tables import Table
+from tabletop.core.visibility import PUBLIC
 
 DATA = Path(__file__).parent / "data"
 ELIMINATED = "box:eliminated"
@@ -71,6 +73,8 @@ class Skirmish(Game):
         rulebook="docs/example/skirmish/RULES.md",
         human_side="Blue",
     )
+    #: 6.0: the losses of each side decide the game and are counted in the open
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {"lost": PUBLIC}
 
     def __init__(self) -> None:
         self.map = HexMap.load(DATA / "map.yaml")
@@ -124,6 +128,34 @@ class Skirmish(Game):
 
     def play(self, match: Match) -> Flow:
         """2.0 The sequence of play, turn after turn, until 6.0 decides."""
+        return (yield from self.turns(match))
+
+    # -- positions: where a match may start, where pieces may stand ----------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """2.0 A position may start at the beginning of any of the four phases."""
+        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """2.0 The turns from the position's turn, beginning with phase ``entry``."""
+        return (yield from self.turns(match, start_turn=max(1, match.state.turn),
+                                      start_phase=entry))
+
+    def places(self, match: Match) -> frozenset[str]:
+        """1.1 Every hex of the map, and the eliminated box (5.4)."""
+        return frozenset([*(self.map.label(h) for h in self.map.hexes()), ELIMINATED])
+
+    def position_problems(self, match: Match) -> list[str]:
+        """The invariants, and 5.4: a two-step unit shows its reduced side exactly when it
+        has lost a step."""
+        problems = self.invariants(match)
+        for p in match.state.pieces:
+            if p.max_steps == 2 and p.steps >= 1 and (p.face == "back") != (p.steps == 1):
+                problems.append(f"5.4: {p.id} has {p.steps} step(s) but shows its {p.face} side")
+        return problems
+
+    def turns(self, match: Match, *, start_turn: int | None = None,
+              start_phase: str | None = None) -> Flow:
+        """2.0 The turns, phase after phase (part-way for a position)."""
         handlers = {
             "blue_move": lambda m: self.movement(m, "Blue"),
             "blue_combat": lambda m: self.combat(m, "Blue"),
@@ -137,13 +169,16 @@ class Skirmish(Game):
                 handlers,
                 last_turn=lambda m: int(m.options["turns"]),
                 check_end=self.sudden_death,
+                start_turn=start_turn,
+                start_phase=start_phase,
             )
         )
 
     # -- helpers -----------------------------------------------------------------------
     def on_map(self, match: Match, side: str) -> list[Piece]:
         """A side's units on the map, in id order."""
-        return [p for p in match.state.pieces.select(side=side) if p.location != ELIMINATED]
+        return [p for p in match.state.pieces.select(side=side)
+                if p.location not in (ELIMINATED, OFF_BOARD)]
 
     def enemy_hexes(self, match: Match, side: str) -> set[Hex]:
         """Hexes holding at least one enemy unit."""
@@ -175,7 +210,7 @@ class Skirmish(Game):
             for p in match.state.pieces.at(self.map.label(n)):
                 if p.hidden:
                     p.hidden = False
-                    match.emit("reveal", "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
+                    match.reveal(p, "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
 
     # -- 3.0 movement ------------------------------------------------------------------
     def movement(self, match: Match, side: str) -> Flow:
@@ -207,7 +242,10 @@ class Skirmish(Game):
             frm = piece.location
             match.state.pieces.move(piece.id, str(dest))
             moved.add(piece.id)
-            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm, to=dest)
+            unseen = (side,) if piece.hidden else ()  # 4.1: the other side sees a hidden unit move
+            match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm,
+                       to=dest, visible_to=unseen,
+                       mask=f"a hidden {side} unit moves {frm} -> {dest}" if unseen else "")
             if side == "Blue":
                 self.reveal_adjacent(match, str(dest))
 
@@ -322,20 +360,16 @@ class Skirmish(Game):
         for p in pieces.at(hid):
             if p.hidden:
                 p.hidden = False
-                match.emit("reveal", "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+                match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
         attackers = [pieces[c] for c in chosen]
         diff, line, shift = self.attack_terms(match, hid, attackers)
         roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
         result = self.crt.lookup(diff, roll, line=line, shift=shift)
-        match.emit(
-            "combat",
-            "5.3",
-            f"{side} attacks {hid} at {diff:+d} ({line}{', stream' if shift else ''}): "
-            f"roll {roll} -> {result}",
-            target=hid,
-            attackers=chosen,
-            result=result,
-        )
+        stream = ", stream" if shift else ""
+        text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
+        unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
+        match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
+                   visible_to=unseen, mask=text if unseen else "")
         defender = SIDES[1 - SIDES.index(side)]
         if result in ("A1", "EX"):
             yield from self.step_loss(match, side, chosen)
@@ -422,7 +456,7 @@ class Skirmish(Game):
         """3.3 stacking, 3.1 no unit on a lake, steps in range, every piece in one place."""
         problems = match.state.pieces.check()
         for loc in match.state.pieces.occupied():
-            if loc == ELIMINATED:
+            if loc in (ELIMINATED, OFF_BOARD):
                 continue
             if match.state.pieces.count_at(loc) > STACK_LIMIT:
                 problems.append(f"3.3: {loc} holds more than {STACK_LIMIT} units")
@@ -431,7 +465,7 @@ class Skirmish(Game):
             if len({p.side for p in match.state.pieces.at(loc)}) > 1:
                 problems.append(f"3.1: both sides in {loc}")
         for p in match.state.pieces:
-            if not (0 if p.location == ELIMINATED else 1) <= p.steps <= p.max_steps:
+            if not (0 if p.location in (ELIMINATED, OFF_BOARD) else 1) <= p.steps <= p.max_steps:
                 problems.append(f"5.4: {p.id} has {p.steps} steps")
         return problems
 
@@ -470,7 +504,7 @@ class Pusher:
         self.game = game
         self.side = side
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
         values = [o.value for o in decision.options]
         hill = [self.game.map.hex(h) for h in self.game.objectives]

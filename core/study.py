@@ -1,0 +1,430 @@
+"""Balance studies: many bot games under one or several settings, in this process, in local
+processes or on a Dask cluster, with the same rows whatever plays them.
+
+A :class:`Study` is a game, a scenario, a run of seeds and one or more :class:`Setting`\\ s
+(game options and the bot of each side); every setting plays the same seeds, so settings are
+compared game by game. The work is cut into :class:`Chunk`\\ s of consecutive seeds of one
+setting (a few dozen games, not one task a game), interleaved across settings so that a study
+stopped early still has paired games. :func:`play_game` is the one place a game of a study is
+played and turned into its row; every runner calls it, which is why the rows are identical
+game for game whether the study ran sequentially (``jobs=1``), in a pool of local processes
+(``jobs=N``) or on a Dask scheduler (``scheduler=ADDRESS``). A pool whose worker dies is
+rebuilt and its unfinished chunks sent again; Dask's scheduler re-runs the tasks of a dead
+worker itself. Ctrl-C stops a study and keeps the games finished so far.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import itertools
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .canonical import JSON, dumps
+from .errors import TabletopError
+from .match import Game, Match
+from .registry import load_game, make_agent
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
+
+MAX_CHUNK = 20
+"""Most games in a chunk by default: small enough for a live progress bar and an even spread
+over workers, large enough that a 10,000-game study is a few hundred tasks."""
+
+POOL_RESTARTS = 3
+"""How many times in a row a pool of local processes may be rebuilt after a worker died
+without any chunk finishing in between, before the study gives up."""
+
+Row = dict[str, JSON]
+Progress = Callable[[int], object]
+"""Told how many more games have finished (the runners call it as chunks come back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One setting of a study: a label, the game options given, and the bot of every side."""
+
+    label: str
+    options: dict[str, JSON]
+    agents: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Study:
+    """What a study plays: a game (as it is loaded: name, ``module:attr`` or folder), a
+    scenario, ``count`` seeds from ``first_seed``, and the settings each seed is played under."""
+
+    game: str
+    scenario: str | None
+    first_seed: int
+    count: int
+    settings: tuple[Setting, ...]
+
+    @property
+    def planned(self) -> int:
+        """How many games the whole study plays."""
+        return self.count * len(self.settings)
+
+    @property
+    def seeds(self) -> range:
+        """The seeds every setting plays."""
+        return range(self.first_seed, self.first_seed + self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A task: consecutive seeds ``start`` to ``stop - 1`` of one setting (by index)."""
+
+    game: str
+    scenario: str | None
+    setting_index: int
+    setting: Setting
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        """How many games the chunk plays."""
+        return self.stop - self.start
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """A chunk's games as rows, and the seconds spent playing them (for the overhead figures)."""
+
+    setting_index: int
+    start: int
+    rows: list[Row]
+    game_seconds: float
+
+
+@dataclass(slots=True)
+class StudyRun:
+    """The outcome of running a study: the rows in (setting, seed) order and how it went."""
+
+    study: Study
+    rows: list[Row]
+    interrupted: bool = False
+    seconds: float = 0.0
+    game_seconds: float = 0.0
+    runner: str = "sequential"
+    pool_restarts: int = 0
+    by_setting: dict[int, list[Row]] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- planning
+
+def plan_settings(game: Game, options: Mapping[str, Sequence[JSON]],
+                  agents: Mapping[str, Sequence[str]]) -> tuple[Setting, ...]:
+    """The grid of settings: every combination of the option values and agent names given.
+
+    ``options`` and ``agents`` map a name (an option id, a side) to its values; a name with
+    one value is fixed, a name with several is swept, the grid being taken in the order the
+    names are given. Every option value and agent name is checked here, before any game.
+    The label of a setting names the swept values (``japanese_cards=27 USMC=random``); a study
+    with nothing swept is labelled by what was given, or ``defaults``.
+    """
+    info = game.info
+    for side, names in agents.items():
+        if side not in info.players:
+            raise TabletopError(f"game {info.id} has no side {side!r} (sides: {', '.join(info.players)})")
+        for name in names:
+            if name == "human":
+                raise TabletopError(f"simulate plays bots only: side {side} cannot be 'human'")
+            make_agent(game, side, name, 0)
+    dims: list[tuple[str, str, Sequence[JSON]]] = [("option", k, v) for k, v in options.items()]
+    dims += [("agent", k, v) for k, v in agents.items()]
+    swept = [d for d in dims if len(d[2]) > 1]
+    settings: list[Setting] = []
+    for combo in itertools.product(*(values for _, _, values in dims)):
+        chosen = {(kind, name): value for (kind, name, _), value in zip(dims, combo, strict=True)}
+        given = {name: value for (kind, name), value in chosen.items() if kind == "option"}
+        info.resolve_options(given)
+        sides = {side: str(chosen.get(("agent", side), game.default_bot(side))) for side in info.players}
+        shown = swept or dims
+        label = " ".join(f"{name}={_text(chosen[(kind, name)])}" for kind, name, _ in shown) or "defaults"
+        settings.append(Setting(label, given, sides))
+    return tuple(settings)
+
+
+def _text(value: JSON) -> str:
+    return value if isinstance(value, str) else dumps(value)
+
+
+def plan_chunks(study: Study, chunk_size: int) -> list[Chunk]:
+    """The study's tasks: blocks of ``chunk_size`` seeds, each block under every setting in
+    turn, so that the settings advance together."""
+    chunks: list[Chunk] = []
+    for start in range(study.first_seed, study.first_seed + study.count, chunk_size):
+        stop = min(start + chunk_size, study.first_seed + study.count)
+        for index, setting in enumerate(study.settings):
+            chunks.append(Chunk(study.game, study.scenario, index, setting, start, stop))
+    return chunks
+
+
+def default_chunk_size(games: int, workers: int) -> int:
+    """A chunk size giving each worker several chunks, at most :data:`MAX_CHUNK` games."""
+    return max(1, min(MAX_CHUNK, math.ceil(games / (4 * max(1, workers)))))
+
+
+# ----------------------------------------------------------------------------- playing
+
+@functools.lru_cache(maxsize=8)
+def _game(source: str) -> Game:
+    """The game of a study, loaded once a process (games are immutable rule sets)."""
+    return load_game(source)
+
+
+def play_game(game: Game, scenario: str | None, setting: Setting, seed: int) -> Row:
+    """Play one game of a study with bots and return its row.
+
+    The row holds everything needed to replay the game (game, version, scenario, options,
+    agents, seed) and to check the replay (turns, decisions, state hash), and nothing that
+    depends on where or how fast it was played.
+    """
+    agents = {side: make_agent(game, side, name, seed) for side, name in setting.agents.items()}
+    match = Match(game, scenario=scenario, seed=seed, options=setting.options)
+    result = match.run(agents)
+    if result is None:  # pragma: no cover - run() returns only at the end
+        raise TabletopError(f"game with seed {seed} did not finish")
+    scores = {k: float(v) for k, v in result.scores.items()
+              if isinstance(v, int | float) and not isinstance(v, bool)}
+    return {
+        "seed": seed,
+        "setting": setting.label,
+        "game": game.info.id,
+        "version": game.info.version,
+        "scenario": match.scenario,
+        "options": dict(match.options),
+        "agents": dict(setting.agents),
+        "result": result.level,
+        "winner": result.winner,
+        "turns": match.state.turn,
+        "decisions": len(match.decisions),
+        "scores": scores,
+        "state_hash": match.state_hash(),
+    }
+
+
+def _play_seeds(chunk: Chunk, seeds: Iterator[int], stop: Event | None) -> ChunkResult:
+    game = _game(chunk.game)
+    rows: list[Row] = []
+    began = time.perf_counter()
+    for seed in seeds:
+        if stop is not None and stop.is_set():
+            break
+        rows.append(play_game(game, chunk.scenario, chunk.setting, seed))
+    return ChunkResult(chunk.setting_index, chunk.start, rows, time.perf_counter() - began)
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play a chunk's games (the task a worker runs); stops between games when the study is
+    being stopped (local processes only)."""
+    return _play_seeds(chunk, iter(range(chunk.start, chunk.stop)), _STOP_IN_WORKER.get("event"))
+
+
+# A pool worker's handle on the study's stop signal, set once by the pool's initializer in that
+# worker process (multiprocessing events are shared by inheritance, not sent with each task).
+_STOP_IN_WORKER: dict[str, Event] = {}
+
+
+def _init_worker(stop: Event) -> None:
+    """Start a pool worker: Ctrl-C is the parent's to handle; the worker stops at its signal."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _STOP_IN_WORKER["event"] = stop
+
+
+# ----------------------------------------------------------------------------- running
+
+@contextlib.contextmanager
+def progress_bar(total: int, *, quiet: bool = False) -> Iterator[Progress]:
+    """A live progress bar on standard error (games done, games a second, time left), shown
+    only when standard error is a terminal and not ``quiet``; yields the function to advance it."""
+    from tqdm import tqdm
+
+    shown = not quiet and sys.stderr.isatty()
+    try:  # a terminal that does not tell its width (a bare pseudo-terminal) gets 80 columns
+        sized = os.get_terminal_size(sys.stderr.fileno()).columns > 0
+    except (OSError, ValueError):
+        sized = False
+    bar = tqdm(total=total, unit="game", file=sys.stderr, disable=not shown, dynamic_ncols=sized,
+               ncols=None if sized else 80, nrows=None if sized else 24, mininterval=0.5,
+               smoothing=0.05)
+    try:
+        yield bar.update
+    finally:
+        bar.close()
+
+
+def run_study(study: Study, *, jobs: int = 1, scheduler: str | None = None, chunk_size: int | None = None,
+              progress: Progress | None = None, check_version: str | None = None,
+              connect_timeout: float = 20.0) -> StudyRun:
+    """Play a study and return its rows in (setting, seed) order.
+
+    ``jobs=1`` plays in this process; ``jobs=N`` in a pool of N local processes; ``scheduler``
+    sends chunks to a Dask distributed scheduler at that address. Ctrl-C (KeyboardInterrupt)
+    stops the study: the returned run is marked ``interrupted`` and holds the games finished.
+    ``check_version`` refuses rows from a worker whose copy of the game has another version;
+    ``connect_timeout`` is how long to try reaching the scheduler, in seconds.
+    """
+    began = time.perf_counter()
+    tell = progress or (lambda n: None)
+    results: list[ChunkResult] = []
+    run = StudyRun(study, [])
+    try:
+        if scheduler is not None:
+            run.runner = f"dask scheduler {scheduler}"
+            _run_dask(study, scheduler, chunk_size, tell, results, connect_timeout)
+        elif jobs > 1:
+            run.runner = f"{jobs} local processes"
+            _run_pool(study, jobs, chunk_size or default_chunk_size(study.planned, jobs), tell, results, run)
+        else:
+            _run_here(study, chunk_size or default_chunk_size(study.planned, 1), tell, results)
+    except KeyboardInterrupt:
+        run.interrupted = True
+    run.seconds = time.perf_counter() - began
+    results.sort(key=lambda r: (r.setting_index, r.start))
+    for result in results:
+        run.by_setting.setdefault(result.setting_index, []).extend(result.rows)
+        run.game_seconds += result.game_seconds
+        for row in result.rows:
+            if check_version is not None and row["version"] != check_version:
+                raise TabletopError(f"a worker plays {row['game']} version {row['version']}, "
+                                    f"not {check_version} as here: install the same tabletop on every worker")
+    run.rows = [row for index in sorted(run.by_setting) for row in run.by_setting[index]]
+    return run
+
+
+def _run_here(study: Study, chunk_size: int, tell: Progress, results: list[ChunkResult]) -> None:
+    """Play the chunks in this process, a game at a time (Ctrl-C loses only the game in play)."""
+    for chunk in plan_chunks(study, chunk_size):
+        result = ChunkResult(chunk.setting_index, chunk.start, [], 0.0)
+        results.append(result)
+        for seed in range(chunk.start, chunk.stop):
+            one = _play_seeds(chunk, iter((seed,)), None)
+            result.rows.extend(one.rows)
+            result.game_seconds += one.game_seconds
+            tell(1)
+
+
+def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results: list[ChunkResult],
+              run: StudyRun) -> None:
+    """Play the chunks in a pool of local processes, rebuilding the pool if a worker dies."""
+    # Workers start from a fresh server process, not a fork of this one: this one has threads
+    # (the progress bar's), and forking a process with threads can copy a held lock.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    stop = context.Event()
+    todo = plan_chunks(study, chunk_size)
+    failures = 0
+    while todo:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                                   initargs=(stop,))
+        futures: dict[Future[ChunkResult], Chunk] = {pool.submit(play_chunk, c): c for c in todo}
+        try:
+            broken = _collect_pool(futures, tell, results)
+        except KeyboardInterrupt:
+            stop.set()  # workers finish the game in hand and return what they played
+            pool.shutdown(wait=True, cancel_futures=True)
+            _harvest(futures, tell, results)
+            raise
+        except BaseException:  # a game that fails: stop the other workers before reporting it
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True, cancel_futures=True)
+        if broken:  # chunks that finished before the pool broke are kept
+            _harvest(futures, tell, results)
+        done = {(r.setting_index, r.start) for r in results}
+        left = [c for c in todo if (c.setting_index, c.start) not in done]
+        if broken:
+            progressed = len(left) < len(todo)
+            failures = 0 if progressed else failures + 1
+            if failures > POOL_RESTARTS:
+                raise TabletopError(f"a worker process died {failures} times in a row without "
+                                    f"finishing a chunk of games (out of memory, or a crash in the game?)")
+            run.pool_restarts += 1
+        todo = left
+
+
+def _harvest(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
+             results: list[ChunkResult]) -> None:
+    """Keep the chunks of a stopped or broken pool that finished and are not kept yet."""
+    kept = {id(r) for r in results}
+    for future in futures:
+        if future.done() and not future.cancelled() and future.exception() is None:
+            result = future.result()
+            if id(result) not in kept:
+                results.append(result)
+                tell(len(result.rows))
+
+
+def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
+                  results: list[ChunkResult]) -> bool:
+    """Gather a pool's chunks as they finish; True if the pool broke (a worker died)."""
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                return True
+            results.append(result)
+            tell(len(result.rows))
+    return False
+
+
+def _run_dask(study: Study, address: str, chunk_size: int | None, tell: Progress,
+              results: list[ChunkResult], connect_timeout: float) -> None:
+    """Send the chunks to a Dask scheduler and gather them as they finish.
+
+    A worker that dies while playing a chunk is the scheduler's to handle: it sends the chunk
+    to another worker (up to its ``allowed-failures``, 3 by default).
+    """
+    try:  # untyped library: used through Any
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise TabletopError("--scheduler needs dask.distributed: "
+                            "pip install 'tabletop-engine[study]'") from None
+    try:
+        client = distributed.Client(address, timeout=connect_timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise TabletopError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        workers = sum(client.nthreads().values()) or 1
+        chunks = plan_chunks(study, chunk_size or default_chunk_size(study.planned, workers))
+        tag = uuid.uuid4().hex[:12]  # keys unique to this study on a shared scheduler
+        futures = client.map(play_chunk, chunks, pure=False,
+                             key=[f"tabletop-{tag}-{c.setting_index}-{c.start}" for c in chunks])
+        outstanding = set(futures)
+        try:
+            for future in distributed.as_completed(futures, loop=client.loop):
+                result = future.result()
+                outstanding.discard(future)
+                future.release()  # kept results would be played again if their worker died
+                results.append(result)
+                tell(len(result.rows))
+        except KeyboardInterrupt:
+            client.cancel(list(outstanding))
+            raise
+        except Exception as exc:
+            if isinstance(exc, TabletopError):
+                raise
+            raise TabletopError(f"a chunk of games failed on the cluster: "
+                                f"{type(exc).__name__}: {exc}") from None
+    finally:
+        client.close()

@@ -1,0 +1,117 @@
+"""Rule coverage (core/coverage.py, `tabletop rules`): sections read from a rulebook's
+headings, citations read from hooks' docstrings and section arguments and from tests'
+names and docstrings, and the shipped section lists of iwo_bonins and iwo_1945 checked
+against their rulebooks with no section unaccounted for."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tabletop.core.cli import main
+from tabletop.core.coverage import (
+    _name_sections,
+    collect,
+    coverage,
+    load_sections,
+    parse_sections,
+    resolve,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+RULEBOOKS = Path(os.environ.get("TABLETOP_RULEBOOKS", ROOT.parent / "shared" / "rules"))
+GAMES = ("iwo_bonins", "iwo_1945")
+
+TEXT = """\
+Table of Contents
+1.0 Introduction
+2.0 Movement
+2.1 Procedure
+Units move one at a time.
+2.1.1 Roads
+3.5 percent of the units are tanks, which is not a heading.
+2.0 Movement
+"""
+
+
+def test_sections_are_the_rulebooks_numbered_headings() -> None:
+    """Coverage: headings in order, each once; a sentence that starts with a number and a
+    lowercase word is not a heading."""
+    assert parse_sections(TEXT) == [("1.0", "Introduction"), ("2.0", "Movement"),
+                                    ("2.1", "Procedure"), ("2.1.1", "Roads")]
+
+
+def test_a_citation_means_its_section() -> None:
+    """Coverage: 9.1d is 9.1's item d; a deeper number than the rulebook's is its parent;
+    a number of no section is none; test names spell sections with underscores."""
+    known = ["2.0", "6.0", "9.1", "9.2", "9.2.1"]
+    assert resolve("9.1d", known) == "9.1" and resolve("9.2.1", known) == "9.2.1"
+    assert resolve("9.2.7", known) == "9.2" and resolve("7.6", known) is None
+    assert _name_sections("test_d2_and_advance_9_2_1_and_9_1", known) == ["9.2.1", "9.1"]
+    assert _name_sections("test_2_0_6_0_cube_on_a_beach", known) == ["2.0", "6.0"]
+
+
+def test_hooks_and_tests_are_read_from_the_code(tmp_path: Path) -> None:
+    """Coverage: a hook cites by its docstring or by a section argument; a test by its name
+    or docstring; an explicit citation of no section is reported."""
+    code = tmp_path / "game"
+    (code / "data").mkdir(parents=True)
+    (code / "data" / "sections.yaml").write_text(
+        'rulebook: x.txt\nsections:\n  - {id: "1.0", title: Intro, no_hook: "an introduction"}\n'
+        '  - {id: "2.1", title: Move}\n  - {id: "2.2", title: Stack}\n', encoding="utf-8")
+    (code / "rules.py").write_text(
+        'def move(m):\n    """2.1: move a unit."""\n    m.emit("move", "2.2", "x")\n'
+        '    m.emit("odd", "4.4", "y")\n', encoding="utf-8")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_rules.py").write_text(
+        'def test_move_2_1():\n    """Moving."""\n', encoding="utf-8")
+    rows, found = coverage(code, tests)
+    by_id = {r.id: r for r in rows}
+    assert by_id["2.1"].hooks == ("rules.move",) and by_id["2.1"].tests == ("test_rules::test_move_2_1",)
+    assert by_id["2.2"].flags == ["no test"] and by_id["1.0"].flags == ["no test"]
+    assert found.unknown == ["rules.move cites 4.4, no section of the rulebook"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_sections_are_the_rulebooks(game: str) -> None:
+    """Coverage: data/sections.yaml lists exactly the rulebook's numbered headings (checked
+    wherever the rulebook is at hand; the installed package carries the list as data)."""
+    book = RULEBOOKS / f"{game}.txt"
+    if not book.is_file():
+        pytest.skip(f"rulebook {book} not at hand")
+    shipped = load_sections(ROOT / "games" / game)
+    assert shipped.rulebook == book.name
+    assert [(s.id, s.title) for s in shipped.sections] == parse_sections(
+        book.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_section_is_unaccounted_for(game: str) -> None:
+    """Coverage: every section of the rulebook has a hook and a test, or a reason why not;
+    every explicit citation names a section."""
+    rows, found = coverage(ROOT / "games" / game, ROOT / "tests" / "games" / game)
+    assert [(r.id, r.flags) for r in rows if r.flags] == []
+    assert found.unknown == []
+
+
+def test_rules_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tabletop rules GAME`: the table and its summary; a game without a section list is
+    one clear line and a non-zero exit."""
+    assert main(["rules", "iwo_1945"]) == 0
+    out = capsys.readouterr().out
+    assert "6.0      Sequence of Play" in out and "0 unaccounted for" in out
+    assert main(["rules", "iwo_valor"]) == 2
+    assert "ships no data/sections.yaml" in capsys.readouterr().err
+
+
+def test_collect_reads_data_sections(tmp_path: Path) -> None:
+    """Coverage: a data file's `section:` field cites its section (a table, a phase)."""
+    code = tmp_path / "g"
+    (code / "data").mkdir(parents=True)
+    (code / "data" / "seq.yaml").write_text('phases:\n  - {id: a, section: "5.1"}\n',
+                                            encoding="utf-8")
+    found = collect(code, None, ["5.1"])
+    assert found.hooks == {"5.1": ["data/seq.yaml"]}

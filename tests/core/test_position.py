@@ -1,0 +1,245 @@
+"""Positions as data (core/position.py), forced dice and stacked shuffles (core/dice.py),
+edits of a running match, the off-board place, and `tabletop play --position`: the
+capabilities of the designer's toolkit, shown on the example game (docs/example/skirmish,
+rules in its RULES.md) whose sections the tests name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tabletop.core.cli import main
+from tabletop.core.dice import Dice, force, stack
+from tabletop.core.errors import DataError, TabletopError
+from tabletop.core.match import Match
+from tabletop.core.pieces import OFF_BOARD
+from tabletop.core.position import Position, PositionError, load_position
+from tabletop.core.record import make_record, replay
+from tabletop.core.registry import load_game
+from tabletop.core.testing import answer, check_dice_used, check_replay, rolls, start, texts
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
+#: B1 (two steps, 4-3-4 ... on its front) beside a revealed R1 on Hill 50, Blue to attack.
+DUEL = {"start": "blue_combat", "turn": 2,
+        "pieces": {"B1": {"at": "0503"}, "R1": {"at": "0504", "hidden": False}}}
+
+
+# -- forced dice and stacked shuffles ------------------------------------------------------
+
+def test_a_forced_roll_is_named_by_section_and_purpose() -> None:
+    """Dice: "9.1 CRT" forces a roll under 9.1 or a subsection (9.1d) whose purpose says
+    CRT; not 9.10, not another purpose; unmatched rolls come from the seed."""
+    dice = Dice(3, forced=[force("9.1 CRT", 6, 5)])
+    assert dice.d6(purpose="CRMT", section="9.2.1") == Dice(3).d6(purpose="x")
+    assert dice.roll(2, purpose="CRT", section="9.1d") == (6, 5)
+    assert dice.unused_forced() == []
+    lone = Dice(0, forced=[force("storm", 2)])
+    assert lone.d6(purpose="storm check", section="5.1.7") == 2
+    with pytest.raises(TabletopError, match="not on a 6-sided die"):
+        Dice(0, forced=[force("CRT", 7)]).d6(purpose="CRT")
+    with pytest.raises(TabletopError, match="whole numbers"):
+        force("CRT", 0)
+
+
+def test_a_forced_roll_leaves_other_sections_alone() -> None:
+    """Dice: a section token matches the section or a subsection, never a longer number."""
+    dice = Dice(0, forced=[force("9.1", 4)])
+    dice.d6(purpose="CRT", section="9.10")
+    dice.d6(purpose="CRT", section="19.1")
+    assert [f.left for f in dice.forced] == [1]
+    assert dice.d6(purpose="anything", section="9.1.2") == 4
+
+
+def test_a_stacked_shuffle_puts_the_named_cards_on_top() -> None:
+    """Dice: a stacked shuffle starts with the named cards in order, the rest as shuffled."""
+    dice = Dice(5, forced=[stack("deck", "c7", "c2")])
+    cards = [f"c{n}" for n in range(10)]
+    dice.shuffle(cards, purpose="shuffle the deck", section="5.0")
+    assert cards[:2] == ["c7", "c2"] and sorted(cards) == sorted(f"c{n}" for n in range(10))
+    assert dice.unused_forced() == []
+    with pytest.raises(TabletopError, match="not among the items"):
+        Dice(0, forced=[stack("deck", "zz")]).shuffle(["a"], purpose="deck")
+
+
+# -- a rule test in ten lines on the example game ------------------------------------------
+
+def test_5_4_a1_costs_the_attacker_a_step() -> None:
+    """5.3, 5.4 A1: a lone attack at -2 in woods rolling 6 costs the attacker a step; the
+    two-step B1 flips to its reduced side."""
+    m = start(GAME, **DUEL, forced=[force("5.3 combat", 6)])
+    answer(m, "0504", "B1")
+    assert texts(m, "combat") == ["Blue attacks 0504 at -2 (woods): roll 6 -> A1"]
+    assert (m.state.pieces["B1"].steps, m.state.pieces["B1"].face) == (1, "back")
+    assert rolls(m) == [("5.3", "combat against 0504", [6])]
+    check_dice_used(m)
+    check_replay(m)
+
+
+def test_2_0_a_position_starts_at_its_phase_with_its_decision() -> None:
+    """2.0: a match from a position starts at the phase it names, in its turn, with the
+    pending decision computed from the position."""
+    m = start(GAME, **DUEL)
+    assert (m.state.turn, m.state.phase) == (2, "blue_combat")
+    assert m.pending is not None and m.pending.section == "5.1"
+    assert m.pending.values == ["0504", "done"]
+    whole = start(GAME)  # "start": the whole game from its set-up
+    assert whole.pending is not None and whole.pending.section == "3.1"
+
+
+# -- files, errors, records -----------------------------------------------------------------
+
+def write(tmp_path: Path, text: str, name: str = "pos.yaml") -> Path:
+    """Write a position file."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GOOD = """\
+game: skirmish
+start: blue_combat
+turn: 2
+pieces:
+  B1: {at: "0503"}
+  R1: {at: "0504", hidden: false}
+dice:
+  - {roll: "5.3 combat", faces: [6]}
+"""
+
+
+def test_play_from_a_position_file_saves_and_replays(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    """`tabletop play GAME --position FILE`: the match starts from the file, its record
+    carries the position and the forced dice, and `tabletop replay` verifies it."""
+    pos = write(tmp_path, GOOD)
+    save = tmp_path / "s.json"
+    game = str(ROOT / "docs" / "example" / "skirmish")
+    assert main(["play", game, "--position", str(pos), "--auto", "--save", str(save), "--json"]) == 0
+    record = json.loads(save.read_text())
+    assert record["header"]["position"]["start"] == "blue_combat"
+    assert record["header"]["position"]["dice"] == [{"roll": "5.3 combat", "faces": [6]}]
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 0
+    assert "replay verified" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ('B1: {at: "0503"}', None),
+    ('B1: {at: "9999"}', "pos.yaml: pieces.B1.at: piece B1: no place '9999' in skirmish"),
+    ('B9: {at: "0503"}', "pos.yaml: pieces.B9: no piece 'B9' in skirmish"),
+    ('B1: {at: "0503", steps: 3}', "pos.yaml: pieces.B1.steps: piece B1 has at most 2 step(s)"),
+    ('B1: {at: "0503", face: back}', "pos.yaml: inconsistent position: 5.4: B1 has 2 step(s)"),
+    ('B1: {at: "0503", status: {dug_in: true}}', "pos.yaml: pieces.B1.status.dug_in: piece B1: "
+                                                 "skirmish has no piece status 'dug_in'"),
+    ('B1: {at: "0503", colour: red}', "pos.yaml: pieces.B1.colour: Extra inputs"),
+    ('B1: [', "pos.yaml: not valid YAML"),
+])
+def test_bad_position_files_get_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                         change: str, message: str | None) -> None:
+    """A bad position file: one line naming the file, the path inside it and the piece; a
+    non-zero exit; no traceback."""
+    pos = write(tmp_path, GOOD.replace('B1: {at: "0503"}', change))
+    game = str(ROOT / "docs" / "example" / "skirmish")
+    code = main(["play", game, "--position", str(pos), "--auto", "--json"])
+    err = capsys.readouterr().err
+    if message is None:
+        assert code == 0
+        return
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert message in err
+
+
+def test_a_position_for_another_game_or_entry_is_refused(tmp_path: Path) -> None:
+    """A position names its game and an entry point the game declares."""
+    with pytest.raises(TabletopError, match="is for game 'iwo_1945'"):
+        Match.from_position(GAME, Position(game="iwo_1945"))
+    with pytest.raises(PositionError, match=r"start: skirmish cannot start at 'melee' "
+                                            r"\(entry points: start, blue_move"):
+        start(GAME, start="melee")
+    with pytest.raises(PositionError, match=r"vars\.morale: skirmish has no variable 'morale'"):
+        start(GAME, vars={"morale": 3})
+    with pytest.raises(DataError, match="turn"):
+        load_position(write(tmp_path, "game: skirmish\nturn: soon\n"))
+
+
+def test_the_off_board_place_takes_pieces_out_of_play() -> None:
+    """Pieces: the neutral off-board place; a position's `clear` and `off_board` use it."""
+    m = start(GAME, **DUEL, clear=["Red"], off_board=["B2"])
+    assert m.state.pieces["R2"].location == OFF_BOARD and m.state.pieces["B2"].location == OFF_BOARD
+    assert m.state.pieces["R1"].location == "0504"  # listed, so kept
+    m.state.pieces.take_out_of_play("B3")
+    assert m.state.pieces["B3"].location == OFF_BOARD
+
+
+# -- editing a running match -----------------------------------------------------------------
+
+def test_an_edit_recomputes_the_pending_decision_2_0() -> None:
+    """2.0, 5.1: an edit at the start of a phase restarts the phase from the edited state, so
+    the decision offered is the edited position's, and the match still replays."""
+    m = start(GAME, **DUEL)
+    assert m.pending is not None and m.pending.values == ["0504", "done"]
+    with m.edit() as state:
+        state.pieces.move("R1", "0806")
+    # nothing left to attack: the Blue combat phase asks nothing and Red moves (2.3)
+    assert m.pending is not None and m.pending.player == "Red" and m.state.phase == "red_move"
+    assert m.state.pieces["R1"].location == "0806"
+    again = replay(GAME, json.loads(json.dumps(make_record(m))))
+    assert again.state_hash() == m.state_hash()
+    assert make_record(m)["header"]["edited_from"]["decisions"] == []
+
+
+def test_an_edit_after_a_decision_of_the_phase_is_refused_5_1() -> None:
+    """5.1: once a decision of the phase is taken, an edit would replay it: refused, and the
+    match is left as it was."""
+    m = start(GAME, **{**DUEL, "pieces": {**DUEL["pieces"], "B2": {"at": "0603"}}})
+    answer(m, "0504")
+    before = m.state_hash()
+    with pytest.raises(TabletopError, match="a decision was taken"), m.edit() as state:
+        state.pieces.move("R1", "0806")
+    assert m.state_hash() == before and m.state.pieces["R1"].location == "0504"
+
+
+def test_an_inconsistent_edit_is_refused_5_4() -> None:
+    """5.4: an edit that leaves a unit's face and steps disagreeing is refused whole."""
+    m = start(GAME, **DUEL)
+    before = m.state_hash()
+    with pytest.raises(PositionError, match="B1 has 2 step"), m.edit() as state:
+        state.pieces["B1"].face = "back"
+    assert m.state_hash() == before and m.pending is not None
+
+
+@pytest.mark.parametrize("path", sorted([*(ROOT / "docs" / "positions").glob("*.yaml"),
+                                         *(ROOT / "docs" / "example").rglob("positions/*.yaml")]))
+def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                           path: Path) -> None:
+    """`tabletop play GAME --position FILE` for every playable game: the documented position
+    files play to the end with bots, and their saves replay and resume."""
+    position = load_position(path)
+    game = str(ROOT / "docs" / "example" / "skirmish") if position.game == "skirmish" \
+        else position.game
+    save = tmp_path / "s.json"
+    assert main(["play", game, "--position", str(path), "--auto", "--seed", "3",
+                 "--save", str(save), "--json"]) == 0
+    assert main(["replay", str(save)]) == 0
+    assert main(["resume", str(save), "--auto", "--json"]) == 0
+    capsys.readouterr()
+
+
+def test_a_sides_save_carries_no_position_nor_forced_dice() -> None:
+    """4.1 (hidden Red units): a side's save never carries the position (it places hidden
+    units), the forced dice or an edited match's origin; the game master's record does."""
+    from tabletop.core.views import make_side_save
+
+    m = start(GAME, start="blue_combat", turn=2, pieces={"R1": {"at": "0504"}},
+              forced=[force("5.3 combat", 6)])
+    with m.edit() as state:
+        state.pieces.move("B1", "0503")
+    header = make_side_save(m, "Blue")["header"]
+    assert isinstance(header, dict)
+    assert not {"position", "forced_dice", "edited_from", "seed"} & set(header)
+    record = make_record(m)["header"]
+    assert {"position", "edited_from"} <= set(record)
+    assert record["forced_dice"] == [{"roll": "5.3 combat", "faces": [6]}]  # still to come
