@@ -81,8 +81,14 @@ class Valor(Game):
         description="Iwo Jima, 19 Feb - 25 Mar 1945, company level on 250 m hexes; solitaire.",
     )
 
-    #: Every game variable is public: none names a face-down unit (III.3).
-    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
+    #: Every game variable is public (on the map or the tracks for all to see); none names a
+    #: face-down unit (III.3): the opportunity-fire record names only units that fired, which
+    #: were revealed first.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        key: "public" for key in (
+            c.V_SCENARIO, c.V_BEACH, c.V_LANDED, c.V_IND, c.V_CLASS1, c.V_FLAG_TURN, c.V_MOVED,
+            c.V_HQ_HEXES, c.V_FIRED, c.V_STRUCK, c.V_ATTACKED, c.V_FIRST_TURN, c.V_LAST_TURN,
+            c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")}
 
     def __init__(self) -> None:
         self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
