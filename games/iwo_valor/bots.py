@@ -12,7 +12,7 @@ units whose fatigue is high; picks the least valuable unit for losses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tabletop.core.agents import Agent
@@ -32,9 +32,9 @@ class HeuristicMarines:
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
         self._moves_this_phase = 0
 
-    def choose(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """One option's value, by the decision's kind."""
-        handler: Callable[[dict[str, JSON], Decision], JSON] = getattr(
+        handler: Callable[[Mapping[str, JSON], Decision], JSON] = getattr(
             self, f"_{decision.kind}", self._default)
         value = handler(view, decision)
         return value
@@ -44,16 +44,16 @@ class HeuristicMarines:
     def _values(decision: Decision) -> list[JSON]:
         return [o.value for o in decision.options]
 
-    def _default(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
     @staticmethod
-    def _jp_hexes(view: dict[str, JSON]) -> list[str]:
+    def _jp_hexes(view: Mapping[str, JSON]) -> list[str]:
         return [str(p["location"]) for p in view["pieces"]
                 if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))]
 
     # -- set-up ---------------------------------------------------------------------------
-    def _beach(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         jp = self._jp_hexes(view)
         comp = c.components()
 
@@ -61,7 +61,7 @@ class HeuristicMarines:
             return sum(1 for b in comp.hexes_where("beach", beach) for j in jp if c.dist(b, j) <= 3)
         return min(self._values(decision), key=lambda b: (threat(str(b)), str(b)))
 
-    def _wave(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _wave(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         unit = str(decision.context.get("unit", ""))
         first = [o for o in decision.options if "first" in o.label]
         second = [o for o in decision.options if "second" in o.label]
@@ -69,7 +69,7 @@ class HeuristicMarines:
             else (second or first)
         return pool[len(pool) // 2].value
 
-    def _setup(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _setup(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         jp = self._jp_hexes(view)
         occupied = {str(p["location"]) for p in view["pieces"] if p["side"] == c.US}
         opts = [o for o in decision.options if str(o.value) not in occupied] or list(decision.options)
@@ -78,27 +78,27 @@ class HeuristicMarines:
                                         str(o.value))).value
 
     # -- planning -----------------------------------------------------------------------------
-    def _independent(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _independent(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         vals = self._values(decision)
         if view["vars"].get(c.V_SCENARIO) == c.VERY_SHORT and "28" in vals:
             return "28"
         return vals[0]
 
-    def _borrow(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _borrow(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
-    def _withdraw(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _withdraw(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
     # -- movement ---------------------------------------------------------------------------
-    def _us_at(self, view: dict[str, JSON]) -> dict[str, list[str]]:
+    def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for p in view["pieces"]:
             if p["side"] == c.US and c.is_hex(str(p["location"])):
                 out.setdefault(str(p["location"]), []).append(str(p["kind"]))
         return out
 
-    def _select_unit(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
         jp = self._jp_hexes(view)
         if not units or not jp:
@@ -116,7 +116,7 @@ class HeuristicMarines:
             return min(rest, key=lambda o: (gap(o), str(o.value))).value
         return "done"
 
-    def _destination(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
         opts = [o for o in decision.options if o.value != "done"]
@@ -159,16 +159,16 @@ class HeuristicMarines:
         safe = [o for o in opts if fire(o) == 0 and d(o) >= 3]
         return min(safe or opts, key=lambda o: (abs(d(o) - 3), hexes(o), str(o.value))).value
 
-    def _select_landing(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
         return units[0].value if units else "done"
 
-    def _land(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _land(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return min(decision.options, key=lambda o: (int(o.detail.get("near", 0)) if o.detail else 0,
                                                     str(o.value))).value
 
     # -- combat ---------------------------------------------------------------------------
-    def _support(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _support(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         best = decision.options[-1]
         strength = int(decision.options[0].detail.get("strength", 0)) if decision.options[0].detail else 0
         left = int(view["tracks"].get("support", 0))
@@ -176,7 +176,7 @@ class HeuristicMarines:
             return best.value
         return decision.options[min(1, len(decision.options) - 1)].value
 
-    def _attack(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         attacks = [o for o in decision.options if o.value != "done"]
 
         def gain(o: Option) -> float:
@@ -188,14 +188,14 @@ class HeuristicMarines:
             return "done"
         return max(good, key=lambda o: (gain(o), str(o.value))).value
 
-    def _armour(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _armour(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return True if decision.is_legal(True) else decision.options[0].value
 
-    def _replacement(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _replacement(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
         return units[0].value if units else "done"
 
-    def _loss(self, view: dict[str, JSON], decision: Decision) -> JSON:
+    def _loss(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return max(decision.options, key=lambda o: (" 3 steps" in o.label, str(o.value))).value
 
 
