@@ -1,11 +1,269 @@
-"""Iwo Jima: Valor of Arms: the game plugin, announced (its rules are not written yet).
+"""Iwo Jima: Valor of Arms (SPI, S&T #92): the game plugin.
 
-Rulebook: shared/rules/iwo_valor.txt. Until the game's own issue lands, `tabletop list` shows it
-as not yet playable and no match can be started.
+Rulebook: shared/rules/iwo_valor.txt. The components the rulebook does not print are
+reconstructed in ``data/`` (see docs/games/iwo_valor.md). Solitaire: the player is the
+Marine task force commander; the Japanese side is the rules' own procedure (mandatory
+attacks, the Attack Priorities Chart, the night rolls) and never decides anything.
+
+Rule modules, by part of the rulebook: ``setup`` (III, XI set-ups), ``planning`` (IV.A),
+``movement`` (IV.B, V, VI, landings), ``common`` (VII supply, III.3 fog of war, losses,
+the VP track), ``japanese_combat`` (IV.C, IX), ``marine_combat`` (IV.D, VIII),
+``turn_end`` (IV.E, IV.F, IV.G), this module (X victory, XI scenarios), ``bots``.
 """
 
 from __future__ import annotations
 
-from tabletop.core.match import announced_game
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, ClassVar
 
-GAME = announced_game("iwo_valor", 'Iwo Jima: Valor of Arms', ("US", "Japan"), "shared/rules/iwo_valor.txt")
+from pydantic import BaseModel
+
+from tabletop.core.canonical import JSON
+from tabletop.core.flow import SequenceOfPlay, run_turns
+from tabletop.core.hexmap import HexMap
+from tabletop.core.match import (
+    AgentFactory,
+    Flow,
+    Game,
+    GameInfo,
+    GameOption,
+    Match,
+    Result,
+    ScenarioInfo,
+)
+from tabletop.core.pieces import Piece
+from tabletop.core.tables import parse_span
+
+from . import common as c
+from .components import DATA_DIR, DATA_MODELS, VPLevel
+
+VERSION = "1.0.0"
+NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
+TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
+
+
+class Valor(Game):
+    """The game: identity, set-up (III), sequence of play (IV), victory (X), scenarios (XI)."""
+
+    info = GameInfo(
+        id="iwo_valor",
+        title="Iwo Jima: Valor of Arms",
+        version=VERSION,
+        players=(c.US, c.JAPAN),
+        scenarios=(
+            ScenarioInfo(c.FULL, "The 35-turn game (X)",
+                         "19 Feb - 25 Mar 1945: clear the island by the end of turn 35."),
+            ScenarioInfo(c.LOD, "Line of Departure (XI.A)", "Six turns; the schedule printed in XI.A."),
+            ScenarioInfo(c.SANDS, "Sands of Iwo Jima (XI.B)",
+                         "Fourteen turns; the schedule printed in XI.B."),
+            ScenarioInfo(c.NARROW, "The Narrow Game (XI.C, S. V. Cole)",
+                         "The 4th Division against the Southern and Eastern areas from turn 4; "
+                         "VP x 2.667 (the article's '2667') at the end."),
+            ScenarioInfo(c.VERY_SHORT, "The Very Short Game (XI.C, S. V. Cole) - partly RECONSTRUCTED",
+                         "D/312, E/312, B/312 on Suribachi against the 28th Marines from turn 2, 2 "
+                         "support points a turn, until the three are eliminated. Ours: the result "
+                         "(the Japanese VP total, no victory level), the cap at turn 35, the beach "
+                         "the 28th landed on (Minami), no replacements; see docs/games/iwo_valor.md."),
+        ),
+        options=(
+            GameOption("regular_fire", "IV.C.4 says a Japanese unit with Marines 'within two hexes' "
+                       "fires, IX.C says 'next to': 'adjacent' (IX.C) or 'within_two' (IV.C.4)",
+                       "adjacent", ("adjacent", "within_two")),
+            GameOption("borrow_support", "XI.C Narrow Game option: borrow support points, repaid "
+                       "next turn plus one", "no", ("no", "yes")),
+        ),
+        playable=True,
+        solitaire=True,
+        human_side=c.US,
+        rulebook="shared/rules/iwo_valor.txt",
+        description="Iwo Jima, 19 Feb - 25 Mar 1945, company level on 250 m hexes; solitaire.",
+    )
+
+    #: Every game variable is public (on the map or the tracks for all to see); none names a
+    #: face-down unit (III.3): the opportunity-fire record names only units that fired, which
+    #: were revealed first.
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+        key: "public" for key in (
+            c.V_SCENARIO, c.V_BEACH, c.V_LANDED, c.V_IND, c.V_CLASS1, c.V_FLAG_TURN, c.V_MOVED,
+            c.V_HQ_HEXES, c.V_FIRED, c.V_STRUCK, c.V_ATTACKED, c.V_FIRST_TURN, c.V_LAST_TURN,
+            c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")}
+
+    def __init__(self) -> None:
+        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
+
+    # -- data --------------------------------------------------------------------------
+    def data_models(self) -> dict[str, type[BaseModel]]:
+        """The models of the game's own data files (for `tabletop validate`)."""
+        return dict(DATA_MODELS)
+
+    def load_data(self) -> str:
+        """Load and cross-check every component."""
+        return c.components().summary()
+
+    # -- III set-up ----------------------------------------------------------------------
+    def setup(self, match: Match) -> None:
+        """II, III.1-3: every piece in place, the Japanese face-down in their areas."""
+        from .setup import build
+
+        build(match)
+        match.state.turn = match.state.vars[c.V_FIRST_TURN]
+
+    def play(self, match: Match) -> Flow:
+        """III.4-6 (or XI's set-up), then IV turn after turn until X ends the game."""
+        from . import japanese_combat, marine_combat, movement, planning, turn_end
+        from .setup import opening
+
+        yield from opening(match)
+
+        def phase(handler: Any) -> Any:
+            def run(m: Match) -> Flow:
+                c.reset_phase_vars(m)
+                yield from handler(m)
+                return None
+            return run
+
+        def record(m: Match) -> Flow:
+            turn_end.record_phase(m)
+            m.state.vars[c.V_STRUCK] = []
+            return None
+            yield  # a generator, though it asks nothing
+
+        handlers = {
+            "planning": phase(planning.planning_phase),
+            "movement": phase(movement.movement_phase),
+            "jp_combat": phase(japanese_combat.japanese_combat_phase),
+            "marine_combat": phase(marine_combat.combat_phase),
+            "replacement": phase(turn_end.replacement_phase),
+            "night": phase(turn_end.night_phase),
+            "record": record,
+        }
+        sequence = self.sequence.model_copy(update={"first_turn": match.state.vars[c.V_FIRST_TURN],
+                                                    "last_turn": match.state.vars[c.V_LAST_TURN]})
+        return (yield from run_turns(match, sequence, handlers, check_end=self.check_end))
+
+    # -- X victory -----------------------------------------------------------------------
+    def check_end(self, match: Match) -> Result | None:
+        """X.A: checked at the end of each Game Turn Record Phase."""
+        if match.state.phase != "record":
+            return None
+        turn, vp = match.state.turn, match.state.tracks["vp"].value
+        scenario = match.scenario
+        if not c.marines(match):
+            return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "X.A", self.scores(match),
+                          "no Marine units are left on the island")
+        if not c.japanese(match):
+            return self.final_result(match)
+        if scenario == c.NARROW:
+            if (turn <= 7 and vp >= 60) or (turn <= 15 and vp >= 120):
+                return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "XI.C", self.scores(match),
+                              f"{vp} VP by turn {turn} (60 by turn 7, 120 by turn 15)")
+        elif scenario != c.VERY_SHORT:
+            if turn < 7 and vp >= 160:
+                return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "X.A", self.scores(match),
+                              f"{vp} VP before turn 7: the Marines are withdrawn from the island")
+            if turn < 15 and vp >= 320:
+                return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "X.A", self.scores(match),
+                              f"{vp} VP before turn 15: the conquest is seriously delayed")
+        if turn >= match.state.vars[c.V_LAST_TURN]:
+            return self.final_result(match)
+        return None
+
+    def schedule(self, scenario: str) -> tuple[VPLevel, ...]:
+        """X.B, XI.A, XI.B: the VP schedule a scenario reads."""
+        tracks = c.components().tracks
+        return {c.LOD: tracks.line_of_departure_schedule,
+                c.SANDS: tracks.sands_schedule}.get(scenario, tracks.vp_schedule)
+
+    def scores(self, match: Match) -> dict[str, JSON]:
+        """The score fields of a result."""
+        pieces = match.state.pieces
+        return {"vp": match.state.tracks["vp"].value, "turn": match.state.turn,
+                "japanese_left": len(c.japanese(match)),
+                "marines_eliminated": sum(1 for p in pieces if p.location == c.US_ELIMINATED)}
+
+    def final_result(self, match: Match) -> Result:
+        """X.B: the VP total on the schedule (XI.C Narrow Game: times 2.667 first)."""
+        scores = self.scores(match)
+        vp = match.state.tracks["vp"].value
+        if match.scenario == c.VERY_SHORT:
+            return Result(None, f"Japanese VP total {vp}", "XI.C", scores,
+                          "the Very Short Game is played for the lowest Japanese VP total")
+        section = {c.LOD: "XI.A", c.SANDS: "XI.B", c.NARROW: "XI.C"}.get(match.scenario, "X.B")
+        read = vp
+        if match.scenario == c.NARROW:
+            read = math.floor(vp * NARROW_MULTIPLIER + Fraction(1, 2))  # half up
+            scores["vp_read"] = read
+        for row in self.schedule(match.scenario):
+            if parse_span(row.vp).contains(read):
+                return Result(row.winner, row.level, section, scores, f"{read} Japanese VP on the schedule")
+        raise AssertionError("the schedules cover every total")  # pragma: no cover
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """Score fields for --json."""
+        return self.scores(match)
+
+    # -- invariants, board, bots -----------------------------------------------------------
+    def invariants(self, match: Match) -> list[str]:
+        """V.M stacking after the movement phase; V.G no unit at sea (but the second wave
+        before it lands); V.J no armour in Bloody Gorge; steps in range; one place a piece;
+        tracks in range."""
+        problems = match.state.pieces.check()
+        s = c.Situation.of(match)
+        check_stack = match.state.phase not in ("planning", "movement", "")  # V.M: after movement
+        for hid, units in s.marine_hexes.items():
+            if hid in s.jp:
+                problems.append(f"V.B: Marine and Japanese units share {hid}")
+            if check_stack:
+                for kind in ("infantry", "armour", "hq"):
+                    n = sum(1 for p in units if p.kind == kind)
+                    if n > 1:
+                        problems.append(f"V.M: {n} {kind} units in {hid}")
+            for p in units:
+                if p.kind == "armour" and hid in c.GORGE_SET:
+                    problems.append(f"V.J: {p.id} is in Bloody Gorge ({hid})")
+        for p in match.state.pieces:
+            if p.side not in c.SIDES:
+                continue
+            at_sea = c.is_hex(p.location) and not c.is_land(p.location)
+            waiting = at_sea and p.side == c.US and match.state.turn == 1 \
+                and c.attr(p.location, "second_wave")
+            if at_sea and not waiting:
+                problems.append(f"V.G: {p.id} is on an all-sea hex {p.location}")
+            placed = c.is_hex(p.location)
+            lo = 1 if placed else 0
+            if not lo <= p.steps <= p.max_steps or (p.side == c.JAPAN and not 2 <= p.max_steps <= 4):
+                problems.append(f"II.C: {p.id} has {p.steps} of {p.max_steps} steps")
+        for t in match.state.tracks.values():
+            if not t.minimum <= t.value <= t.maximum:
+                problems.append(f"{t.section}: track {t.id} at {t.value}")
+        return problems
+
+    def board(self, match: Match | None) -> HexMap:
+        """The island."""
+        return c.components().map
+
+    def piece_label(self, piece: Piece) -> str:
+        """A unit's id and the strength its steps show (armour: its steps)."""
+        if piece.side not in c.SIDES:
+            return str(piece.name or piece.kind)
+        if piece.kind == "armour":
+            return f"{piece.id} ({piece.steps})"
+        if piece.kind == "hq" and piece.face == "back":
+            return f"{piece.id} DISRUPTED"
+        return f"{piece.id} {c.strength(piece)}"
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """The game's bots (see bots.py)."""
+        from .bots import BOTS
+
+        return dict(BOTS)
+
+    def default_bot(self, side: str) -> str:
+        """--auto: the heuristic Marine bot (the Japanese side is the rules)."""
+        return "heuristic"
+
+
+GAME = Valor()
+__all__ = ["GAME", "Valor"]

@@ -1,0 +1,450 @@
+"""What every part of Iwo Jima: Valor of Arms shares: state conventions and primitives.
+
+State conventions (``match.state``):
+
+- Pieces. Marine units are ``side="US"`` with kind ``infantry``, ``armour`` or ``hq``;
+  ``attrs`` hold division, regiment, battalion, entry turn, strengths (by steps, from 1 up)
+  and ``landed`` (the turn the unit entered the island, VII.B). A reduced infantry or armour
+  unit shows ``face="back"`` (II.C); a DISRUPTED HQ shows its back (IX.H). Japanese units are
+  ``side="Japan"``, kind ``japanese``, face-down (``hidden=True``) until revealed (III.3).
+  Markers (VP, Support, Replacement, IND, Flag, Turn, step-loss and Class "1") are kind
+  ``marker``; the Flag goes to 0304 when it is raised (VIII.E).
+- Places: hex ids, the Second Wave hexes (sea, III.4) and the boxes :data:`AVAILABLE`,
+  :data:`US_ELIMINATED`, :data:`WITHDRAWN`, :data:`JP_ELIMINATED`, :data:`MARKERS`,
+  :data:`OUT_OF_PLAY` (units a scenario does not use).
+- Tracks: ``vp`` (the Japanese VP Track, may be negative, X), ``support`` (IV.A.1),
+  ``repl_inf`` and ``repl_arm`` (IV.E), ``fatigue:<regiment>`` (IV.D, one per regiment).
+- ``state.vars`` keys are the constants ``V_*`` below, each with the rule that owns it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.fog import reveal_near
+from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+from tabletop.core.supply import trace
+from tabletop.core.trackgroups import value as family_value
+
+from .components import Components, load_components
+
+US, JAPAN = "US", "Japan"
+SIDES = (US, JAPAN)
+AVAILABLE, US_ELIMINATED, WITHDRAWN = "us_available", "us_eliminated", "us_withdrawn"
+JP_ELIMINATED, MARKERS, OUT_OF_PLAY = "jp_eliminated", "markers", "out_of_play"
+FATIGUE = "fatigue"
+
+# state.vars keys, with the rule that owns each.
+V_SCENARIO = "scenario"  # XI: the scenario id
+V_BEACH = "beach"  # III.4: the beach chosen for the assault
+V_LANDED = "landed_hexes"  # VII.A: beach hexes on which a Marine unit has landed
+V_IND = "independent"  # IV.A.3: the independent regiment ("23"), or None
+V_CLASS1 = "class1_hexes"  # III.6: Class 2 positions reduced to Class 1 (the "1" markers)
+V_FLAG_TURN = "flag_turn"  # VIII.E: the turn the Flag was raised, or None
+V_MOVED = "moved"  # V: Marine units that have moved this phase
+V_HQ_HEXES = "hq_hexes_moved"  # V: hexes moved this phase by each HQ (five at most)
+V_FIRED = "opportunity_fired"  # IX.A: Marine unit -> Japanese units that fired at it this phase
+V_STRUCK = "artillery_struck"  # IV.C.2: hexes struck by artillery this turn
+V_ATTACKED = "attacked_by"  # VIII.C: hex -> battalions ("bn/reg/div") that attacked it this phase
+V_FIRST_TURN = "first_turn"  # XI: the scenario's first turn
+V_LAST_TURN = "last_turn"  # XI: the scenario's last turn
+V_FRACTIONS = "fractions"  # XI.C Narrow Game: thirds of support/replacement points carried
+V_DEBT = "support_debt"  # XI.C Narrow Game option: borrowed support points owed
+V_PAYING = "support_paying"  # XI.C Narrow Game option: turns of repayment running
+V_WAVE_ROLLS = "first_wave_pending"  # III.4: first-wave units still to roll their landing
+
+V_ARMOUR_USED = "armour_used"  # VIII.A: attacks each Armour Unit has supported this phase
+
+PHASE_VARS: dict[str, Any] = {V_MOVED: [], V_HQ_HEXES: {}, V_FIRED: {}, V_ATTACKED: {}, V_ARMOUR_USED: {}}
+
+# Scenario ids (XI).
+FULL, LOD, SANDS, NARROW, VERY_SHORT = "campaign", "line_of_departure", "sands_of_iwo_jima", \
+    "narrow", "very_short"
+
+
+@cache
+def components() -> Components:
+    """The game's printed components, loaded and cross-checked once per process."""
+    return load_components()
+
+
+def reset_phase_vars(match: Match) -> None:
+    """Clear what lasts one phase (moves, opportunity fire, attacks made)."""
+    for key, value in PHASE_VARS.items():
+        match.state.vars[key] = type(value)()
+
+
+# -- places and pieces -------------------------------------------------------------------
+
+def is_hex(location: str) -> bool:
+    """True when a place is a map hex (a four-digit id) rather than a box."""
+    return len(location) == 4 and location.isdigit()
+
+
+@cache
+def _ids() -> tuple[dict[Hex, str], dict[str, Hex]]:
+    m = components().map
+    labels = {h: m.label(h) for h in m.hexes()}
+    return labels, {v: k for k, v in labels.items()}
+
+
+def hx(hex_id: str) -> Hex:
+    """The Hex of a printed id."""
+    try:
+        return _ids()[1][hex_id]
+    except KeyError:
+        return components().map.hex(hex_id)
+
+
+def hid_of(h: Hex) -> str:
+    """The printed id of a hex (cached)."""
+    return _ids()[0][h]
+
+
+@cache
+def _attrs(hex_id: str) -> dict[str, Any]:
+    m = components().map
+    h = m.hex(hex_id)
+    return {"_land": not m.is_prohibited(h), **dict(m._attrs[m.index(h)])}
+
+
+def attr(hex_id: str, key: str, default: Any = None) -> Any:
+    """A hex attribute of map.yaml."""
+    return _attrs(hex_id).get(key, default)
+
+
+def is_land(hex_id: str) -> bool:
+    """V.G: whether a hex is not all-sea."""
+    return bool(_attrs(hex_id)["_land"])
+
+
+def on_island(p: Piece) -> bool:
+    """Whether a unit is on a land hex of the island."""
+    return is_hex(p.location) and is_land(p.location)
+
+
+def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
+    """The Marine units on the island (of one kind if given), in registry order."""
+    return [p for p in match.state.pieces if p.side == US and on_island(p)
+            and (kind is None or p.kind == kind)]
+
+
+def japanese(match: Match) -> list[Piece]:
+    """The Japanese units on the map, in registry order."""
+    return [p for p in match.state.pieces if p.side == JAPAN and is_hex(p.location)]
+
+
+def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
+    """The units in a hex (markers excluded), of one side if given."""
+    return [p for p in match.state.pieces.at(hex_id)
+            if p.side in SIDES and (side is None or p.side == side)]
+
+
+def regiment_key(p: Piece) -> str:
+    """The regiment a Marine infantry unit belongs to ("23"), or "" for tanks and HQs."""
+    return str(p.attrs.get("regiment", ""))
+
+
+def battalion_key(p: Piece) -> str:
+    """A Marine infantry unit's battalion as "bn/reg/div" (VIII.C, IV.E.2)."""
+    return f"{p.attrs['battalion']}/{p.attrs['regiment']}/{p.attrs['division']}"
+
+
+def fatigue(match: Match, regiment: str) -> int:
+    """IV.D: a regiment's Fatigue Level."""
+    return family_value(match.state, FATIGUE, regiment) if regiment else 0
+
+
+def unit_fatigue(match: Match, p: Piece) -> int:
+    """IV.D.2: the Fatigue Level of a unit (its regiment's; tanks and HQs have none)."""
+    return fatigue(match, regiment_key(p))
+
+
+def strength(p: Piece) -> int:
+    """II.C: the Combat Strength a unit shows with its remaining steps."""
+    values = p.attrs.get("strengths") or []
+    if not values or p.steps < 1:
+        return 0
+    return int(values[min(p.steps, len(values)) - 1])
+
+
+def is_disrupted(p: Piece) -> bool:
+    """IX.H: a Marine HQ on its DISRUPTED side."""
+    return p.kind == "hq" and p.face == "back"
+
+
+def position_class(match: Match, hex_id: str) -> int:
+    """III.5-6, VIII.B.1: the defensive position class of a hex (1 once its "1" marker is on)."""
+    cls = attr(hex_id, "position")
+    if cls is None:
+        return 1
+    return 1 if hex_id in match.state.vars[V_CLASS1] else int(cls)
+
+
+def level(hex_id: str) -> int:
+    """IX.G, VIII.C: a hex's elevation, the lower of two printed levels."""
+    return int(attr(hex_id, "level", 1))
+
+
+@cache
+def dist(a: str, b: str) -> int:
+    """Hexes between two hex centres."""
+    return distance(hx(a), hx(b))
+
+
+@cache
+def hexside(a: str, b: str) -> frozenset[str]:
+    """The features of the hexside between two adjacent hexes (ridge, slope)."""
+    return components().map.hexside_features(hx(a), hx(b))
+
+
+@cache
+def _neighbours(hex_id: str) -> tuple[str, ...]:
+    m = components().map
+    return tuple(m.label(n) for n in m.neighbors(m.hex(hex_id)) if not m.is_prohibited(n))
+
+
+def neighbours(hex_id: str) -> tuple[str, ...]:
+    """The land hexes next to a hex."""
+    return _neighbours(hex_id)
+
+
+# -- the position at a moment: what ZOC, supply and fire read ----------------------------
+
+@dataclass
+class Situation:
+    """The position as the rules read it at one moment: who is where, ZOCs, 2-hex zones."""
+
+    jp: dict[str, str] = field(default_factory=dict)  # hex -> Japanese unit id
+    marine_hexes: dict[str, list[Piece]] = field(default_factory=dict)
+    zoc: set[str] = field(default_factory=set)  # VI: land hexes next to a Japanese unit
+    near: dict[str, int] = field(default_factory=dict)  # hex -> Japanese units within 2
+
+    @classmethod
+    def of(cls, match: Match) -> Situation:
+        """The situation now."""
+        s = cls()
+        for p in match.state.pieces:
+            if not is_hex(p.location):
+                continue
+            if p.side == JAPAN:
+                s.jp[p.location] = p.id
+            elif p.side == US and is_land(p.location):
+                s.marine_hexes.setdefault(p.location, []).append(p)
+        for hid in s.jp:
+            s.zoc.update(_neighbours(hid))
+            for x in _within2(hid):
+                s.near[x] = s.near.get(x, 0) + 1
+        return s
+
+    def has_infantry(self, hex_id: str) -> bool:
+        """Whether a Marine infantry unit is in the hex."""
+        return any(p.kind == "infantry" for p in self.marine_hexes.get(hex_id, ()))
+
+
+@cache
+def _within2(hex_id: str) -> tuple[str, ...]:
+    m = components().map
+    h = m.hex(hex_id)
+    from tabletop.core.hexgrid import within
+
+    return tuple(m.label(x) for x in within(h, 2) if x in m)
+
+
+def within2(hex_id: str) -> tuple[str, ...]:
+    """The on-map hexes within two hexes (one intervening hex) of a hex."""
+    return _within2(hex_id)
+
+
+# -- stepping rules shared by movement and supply (V, VII.A) -------------------------------
+
+def may_step(match: Match, unit_kind: str, a: str, b: str) -> bool:
+    """V.G-J (and XI.C's Narrow Game limits): terrain that a unit of this kind may cross."""
+    if not is_land(b):
+        return False
+    side = hexside(a, b)
+    if "ridge" in side:  # V.H
+        return False
+    if unit_kind == "armour" and ("slope" in side or b in GORGE_SET):  # V.I, V.J
+        return False
+    limit = match.state.vars.get("narrow_areas")
+    return not (limit and attr(b, "area") not in limit and not (b == "1220" and match.state.turn > 7))
+
+
+GORGE_SET = frozenset(("2732", "2733", "2831", "2832"))
+
+
+def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
+                max_length: int | None) -> list[Hex] | None:
+    """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets."""
+    m = components().map
+    lbl = _ids()[0]
+
+    def can_enter(a: Hex, b: Hex) -> bool:
+        bid = lbl[b]
+        if bid in s.jp:
+            return False
+        if not may_step(match, unit_kind, lbl[a], bid):
+            return False
+        # no unoccupied hex within 2 of a Japanese unit
+        return bid in s.marine_hexes or bid not in s.near
+
+    def can_leave(h: Hex) -> bool:  # enter, but not pass through, an occupied hex in ZOC
+        return lbl[h] not in s.zoc
+
+    def costly(h: Hex) -> bool:  # only one Marine-occupied hex within 2 of a Japanese unit
+        hid = lbl[h]
+        return hid in s.marine_hexes and hid in s.near
+
+    targets = [hx(x) for x in sources]
+    return trace(m, hx(start), targets, max_length=max_length, can_enter=can_enter,
+                 can_leave=can_leave, costly=costly, costly_limit=1)
+
+
+def landed_sources(match: Match, s: Situation) -> list[str]:
+    """VII.A: the beach hexes on which a Marine unit has landed, not Japanese-occupied."""
+    return [h for h in match.state.vars[V_LANDED] if h not in s.jp]
+
+
+def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] | None = None) -> bool:
+    """VII.A: an HQ provides Supply if undisrupted and tracing a path of any length to a
+    beach hex where Marines landed."""
+    if cache_ is not None and hq.id in cache_:
+        return cache_[hq.id]
+    ok = (on_island(hq) and not is_disrupted(hq)
+          and supply_path(match, s, hq.location, landed_sources(match, s), "hq", None) is not None)
+    if cache_ is not None:
+        cache_[hq.id] = ok
+    return ok
+
+
+def is_supplied(match: Match, p: Piece, s: Situation | None = None,
+                cache_: dict[str, bool] | None = None) -> bool:
+    """VII: whether a Marine unit is Supplied now (VII.B: all of turn 1, a unit's first turn
+    on the island; an Independent Regiment's units may trace to a landed beach instead)."""
+    if not on_island(p):
+        return False
+    turn = match.state.turn
+    if turn == 1 or p.attrs.get("landed") == turn:
+        return True
+    s = s or Situation.of(match)
+    if p.kind == "hq":
+        return hq_supplied(match, s, p, cache_)
+    hqs = [h for h in match.state.pieces if h.kind == "hq" and h.side == US
+           and h.attrs["division"] == p.attrs["division"]]
+    sources = [h.location for h in hqs if hq_supplied(match, s, h, cache_)]
+    if sources and supply_path(match, s, p.location, sources, p.kind, 5) is not None:
+        return True
+    ind = match.state.vars[V_IND]
+    if ind and p.kind == "infantry" and regiment_key(p) == ind:
+        beaches = landed_sources(match, s)
+        return supply_path(match, s, p.location, beaches, p.kind, 4) is not None
+    return False
+
+
+# -- fog of war (III.3) ----------------------------------------------------------------
+
+def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Piece]:
+    """III.3: a Marine unit within two hexes turns Japanese units face-up, for good."""
+    m = components().map
+    found = reveal_near(match.state.pieces, m, m.hex(hex_id), 2, observer=US)
+    for p in found:
+        match.emit("reveal", section, f"the Japanese unit in {p.location} is revealed: {p.id} "
+                   f"({describe_jp(p)})", unit=p.id, hex=p.location)
+    return found
+
+
+def describe_jp(p: Piece) -> str:
+    """A Japanese unit's face: designation, type, steps and strength."""
+    return f"{p.attrs['type']}, {p.steps} step(s), strength {strength(p)}"
+
+
+# -- losses and the VP track (IX.A.5, IX.H, X) ---------------------------------------------
+
+def add_vp(match: Match, delta: int, section: str, why: str) -> None:
+    """X: move the Japanese VP Track (it may go negative, II.C)."""
+    if not delta:
+        return
+    match.state.tracks["vp"].add(delta)
+    match.emit("vp", section, f"Japanese VP {delta:+d} ({why}): now {match.state.tracks['vp'].value}",
+               delta=delta, total=match.state.tracks["vp"].value)
+
+
+def disrupt(match: Match, hq: Piece, section: str) -> None:
+    """IX.H: an HQ that would lose a step is DISRUPTED instead (no extra effect if already)."""
+    if hq.face != "back":
+        hq.face = "back"
+        match.emit("disrupted", section, f"{hq.id} is DISRUPTED", unit=hq.id)
+
+
+def marine_loses(match: Match, p: Piece, steps: int, section: str) -> int:
+    """IX.A.5: a Marine unit loses steps: +1 VP a step, +1 more if it is eliminated; an HQ is
+    disrupted instead (IX.H). Returns the steps actually removed."""
+    if steps <= 0:
+        return 0
+    if p.kind == "hq":
+        disrupt(match, p, "IX.H")
+        return 0
+    lost = min(steps, p.steps)
+    p.steps -= lost
+    match.emit("loss", section, f"{p.id} loses {lost} step(s)", unit=p.id, steps=lost)
+    add_vp(match, lost, section, f"{p.id} lost {lost} step(s)")
+    if p.steps <= 0:
+        p.steps = 0
+        match.state.pieces.move(p.id, US_ELIMINATED)
+        match.emit("eliminated", section, f"{p.id} is eliminated", unit=p.id)
+        add_vp(match, 1, section, f"{p.id} eliminated")
+    else:
+        p.face = "back" if p.steps < p.max_steps else "front"
+    return lost
+
+
+def japanese_loses(match: Match, p: Piece, steps: int, section: str) -> None:
+    """II.C: a Japanese unit loses steps (a step-loss marker); at none left it is eliminated."""
+    lost = min(steps, p.steps)
+    p.steps -= lost
+    where = p.location
+    extra: dict[str, Any] = {} if p.hidden else {"unit": p.id}
+    match.emit("jp_loss", section, f"the Japanese unit in {where} loses {lost} step(s)"
+               + ("" if p.hidden else f" ({p.id})"), hex=where, steps=lost, **extra)
+    if p.steps <= 0:
+        p.steps = 0
+        p.hidden = False
+        match.state.pieces.move(p.id, JP_ELIMINATED)
+        match.emit("jp_eliminated", section, f"the Japanese unit in {where} ({p.id}) is eliminated",
+                   hex=where, unit=p.id)
+
+
+def hex_loses(match: Match, hex_id: str, steps: int, section: str) -> Procedure[None]:
+    """IX.C.4, IX.H: a hex's Marine units lose steps, distributed as the player chooses; an
+    HQ takes none while another unit can, and alone it is disrupted."""
+    for _ in range(steps):
+        here = [p for p in units_at(match, hex_id, US) if p.kind != "hq" and p.steps > 0]
+        if not here:
+            for hq in units_at(match, hex_id, US):
+                disrupt(match, hq, "IX.H")
+            return
+        if len(here) == 1:
+            victim = here[0]
+        else:
+            answer = yield choose(US, f"Which unit in {hex_id} loses a step?", "IX.C.4",
+                                  [Option(p.id, f"{p.id} ({p.steps} steps)") for p in here],
+                                  kind="loss", context={"hex": hex_id})
+            victim = match.state.pieces[str(answer)]
+        marine_loses(match, victim, 1, section)
+
+
+def roll_2d6(match: Match, purpose: str, section: str) -> int:
+    """Two dice, summed."""
+    return sum(match.dice.roll(2, 6, purpose=purpose, section=section))
+
+
+def d6(match: Match, purpose: str, section: str) -> int:
+    """One die."""
+    return match.dice.d6(purpose=purpose, section=section)

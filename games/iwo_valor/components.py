@@ -1,0 +1,327 @@
+"""The printed components of Iwo Jima: Valor of Arms as data: map, counters, tables, tracks.
+
+The rulebook prints none of them. ``games/iwo_valor/data/*.yaml`` reconstruct them (what is
+the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
+
+- ``map.yaml``: the island (II.B), a :class:`~tabletop.core.mapdata.HexMapSpec` whose hex
+  attributes are checked against :class:`HexAttrs` and against every hex the rules name;
+- ``counters.yaml``: the 200 pieces (:class:`CounterSheet`);
+- ``tracks.yaml``: the Game Turn Track, the Japanese Artillery Chart, the Attack Priorities
+  Chart, the VP schedules and the tracks' ranges (:class:`Tracks`);
+- ``mat.yaml``, ``jat.yaml``: the Marine and Japanese Attack Tables in the core table format.
+
+:func:`load_components` loads every file and cross-checks them; each failure is a
+:class:`~tabletop.core.errors.DataError` naming the file, the place in it and what was expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from tabletop.core.data import StrictModel, load_model, read_data_file, validate
+from tabletop.core.errors import DataError
+from tabletop.core.hexgrid import Hex
+from tabletop.core.hexmap import HexMap
+from tabletop.core.mapdata import HexMapSpec
+from tabletop.core.tables import Span, Table, parse_span
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+FILES = {"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
+         "mat": "mat.yaml", "jat": "jat.yaml"}
+
+AREAS: tuple[str, ...] = ("Sr", "S", "W", "E", "N")  # III.3 deployment areas (IV.C.1)
+CODES: tuple[str, ...] = (*AREAS, "R")  # III.3 deployment codes
+AREA_NAMES = {"Sr": "SURIBACHI", "S": "SOUTH", "W": "WEST", "E": "EAST", "N": "NORTH", "R": "RESERVE"}
+BEACHES: tuple[str, ...] = ("minami", "nishi")  # III.4
+BEACH_NAMES = {"minami": "South beach (Minami)", "nishi": "West beach (Nishi)"}
+FLAG_HEX = "0304"  # VIII.E
+GORGE: tuple[str, ...] = ("2732", "2733", "2831", "2832")  # V.J, VIII.A
+LINE_ENDS = {1: ("2420", "0725"), 2: ("2826", "0829")}  # IV.G.1-2
+SECOND_LINE_EXTRA = "0629"  # IV.G.2 "including the Japanese unit in hex 0629"
+NARROW_REMOVED: tuple[str, ...] = ("0816", "0818", "1019")  # XI.C The Narrow Game
+NARROW_LINE = ("0620", "1018")  # XI.C
+NARROW_EXTRA = "1220"  # XI.C "plus (after turn 7) hex 1220"
+VERY_SHORT_UNITS = {"D/312": "0305", "E/312": "0403", "B/312": "0506"}  # XI.C
+VERY_SHORT_CENTRE = "0709"  # XI.C
+
+
+class HexAttrs(StrictModel):
+    """The attributes a hex of map.yaml may carry (the file's header explains each)."""
+
+    level: int = Field(ge=1, le=3)
+    levels: tuple[int, int] | None = None
+    area: Literal["Sr", "S", "W", "E", "N"]
+    belt: int = Field(ge=1, le=3)
+    beach: Literal["minami", "nishi"] | None = None
+    airfield: int | None = Field(default=None, ge=1, le=3)
+    position: int | None = Field(default=None, ge=1, le=3)
+    deploy: Literal["Sr", "S", "W", "E", "N", "R"] | None = None
+    line: int | None = Field(default=None, ge=1, le=2)
+    narrow_setup: bool = False
+
+    @model_validator(mode="after")
+    def _lower(self) -> HexAttrs:
+        if self.levels is not None and self.level != min(self.levels):
+            raise ValueError(f"level {self.level} must be the lower of levels {self.levels} (IX.G)")
+        if self.deploy is not None and self.position is None:
+            raise ValueError("a deployment hex must be a defensive position (III.5-6)")
+        return self
+
+
+class SeaAttrs(StrictModel):
+    """A sea hex's attributes: only Second Wave deployment hexes carry one."""
+
+    second_wave: Literal["minami", "nishi"]
+
+
+class Division(StrictModel):
+    """One Marine division of the counter sheet: HQ and tank entry turns, regiments."""
+
+    id: str
+    hq_entry: int = Field(ge=1, le=35)
+    tanks: dict[str, int]
+    regiments: dict[str, dict[Literal["1", "2", "3"], int]]
+
+
+class MarineSheet(StrictModel):
+    """The Marine side of the sheet (II.C)."""
+
+    letters: dict[Literal["1", "2", "3"], tuple[str, str, str]]
+    infantry_strengths: tuple[int, int, int]
+    hq_strength: int = Field(ge=1)
+    armour_steps: int = Field(ge=1, le=3)
+    divisions: tuple[Division, ...]
+
+
+class JapaneseCounter(StrictModel):
+    """One Japanese company (II.C): designation, type symbol, deployment code, strengths."""
+
+    id: str
+    type: Literal["inf", "mg", "at", "nav", "tank", "hq"]
+    code: Literal["Sr", "S", "W", "E", "N", "R"]
+    strengths: tuple[int, ...] = Field(min_length=2, max_length=4)
+
+    @model_validator(mode="after")
+    def _rising(self) -> JapaneseCounter:
+        if list(self.strengths) != sorted(self.strengths):
+            raise ValueError("strengths are listed from 1 step up; the highest is full strength")
+        return self
+
+
+class CounterSheet(StrictModel):
+    """The whole sheet of 200 pieces (II.A)."""
+
+    marines: MarineSheet
+    japanese: tuple[JapaneseCounter, ...]
+    markers: dict[str, tuple[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class MarineCounter:
+    """One Marine counter as the game uses it (derived from the sheet's formations)."""
+
+    id: str
+    kind: str  # "infantry", "armour", "hq"
+    division: str
+    regiment: str  # "" for tanks and HQs
+    battalion: str  # "1".."3", "" for tanks and HQs
+    entry: int
+    strengths: tuple[int, ...]  # by steps, from 1 up; armour has none (II.C NOTE)
+    steps: int
+
+
+class VPLevel(StrictModel):
+    """One row of a VP schedule (X.B)."""
+
+    vp: str
+    level: str
+    winner: Literal["US", "Japan"]
+
+
+class Withdrawal(StrictModel):
+    """One withdrawal box of the Game Turn Track (IV.A.2)."""
+
+    turn: int = Field(ge=23, le=35)
+    division: str
+    what: Literal["regiment", "division"]
+
+
+class TurnTrack(StrictModel):
+    """The Game Turn Track (I): support, replacements and withdrawals by turn."""
+
+    first_day: str
+    last_turn: int
+    support: dict[str, int]
+    infantry_replacements: dict[str, int]
+    armour_replacements: dict[str, int]
+    withdrawals: tuple[Withdrawal, ...]
+
+
+class Priority(StrictModel):
+    """One criterion of the Attack Priorities Chart."""
+
+    id: Literal["armour", "hq", "most_steps", "fatigue", "airfield", "beach"]
+    text: str
+
+
+class Tracks(StrictModel):
+    """tracks.yaml: the Game Turn Track, the charts, the schedules, the tracks' ranges."""
+
+    game_turn_track: TurnTrack
+    artillery_chart: dict[str, dict[Literal["Sr", "S", "W", "E", "N"], int]]
+    attack_priorities: tuple[Priority, ...]
+    ranges: dict[str, tuple[int, int]]
+    vp_schedule: tuple[VPLevel, ...]
+    line_of_departure_schedule: tuple[VPLevel, ...]
+    sands_schedule: tuple[VPLevel, ...]
+
+
+DATA_MODELS: dict[str, type[BaseModel]] = {"map.yaml": HexMapSpec, "counters.yaml": CounterSheet,
+                                          "tracks.yaml": Tracks}
+
+
+def by_turn(table: dict[str, int], turn: int, *, where: str) -> int:
+    """The value of a by-turn span table for one turn (0 when no span holds it)."""
+    for key, value in table.items():
+        if parse_span(key).contains(turn):
+            return value
+    return 0
+
+
+def _spans_cover(table: dict[str, object], last: int, where: str) -> None:
+    spans: list[Span] = [parse_span(k) for k in table]
+    for turn in range(1, last + 1):
+        n = sum(1 for s in spans if s.contains(turn))
+        if n != 1:
+            raise DataError(f"{where}: turn {turn} is in {n} spans (expected exactly one)")
+
+
+@dataclass(frozen=True)
+class Components:
+    """Every printed component, loaded and cross-checked."""
+
+    map: HexMap
+    sheet: CounterSheet
+    marines: tuple[MarineCounter, ...]
+    tracks: Tracks
+    mat: Table
+    jat: Table
+
+    def hexes_where(self, key: str, value: object) -> list[str]:
+        """The ids of the hexes whose attribute ``key`` equals ``value``."""
+        return [self.map.label(h) for h in self.map.hexes_where(key, value)]
+
+    def summary(self) -> str:
+        """What was loaded, in one line."""
+        land = sum(1 for h in self.map if not self.map.is_prohibited(h))
+        return (f"map: {land} land hexes; counters: {len(self.marines)} Marine units, "
+                f"{len(self.sheet.japanese)} Japanese units, "
+                f"{sum(n for _, n in self.sheet.markers.values()) + len(self.regiments())} markers; "
+                f"tables: mat, jat; tracks: 35-turn track, artillery chart, schedules")
+
+    def regiments(self) -> list[tuple[str, str]]:
+        """Every (division, regiment) of the sheet, in sheet order."""
+        return [(d.id, r) for d in self.sheet.marines.divisions for r in d.regiments]
+
+
+def _marines(sheet: MarineSheet) -> tuple[MarineCounter, ...]:
+    out: list[MarineCounter] = []
+    for div in sheet.divisions:
+        out.append(MarineCounter(f"HQ/{div.id}", "hq", div.id, "", "", div.hq_entry,
+                                 (sheet.hq_strength,), 1))
+        for coy, entry in div.tanks.items():
+            out.append(MarineCounter(f"{coy}/{div.id}TK", "armour", div.id, "", "", entry, (),
+                                     sheet.armour_steps))
+        for reg, bns in div.regiments.items():
+            for bn, entry in bns.items():
+                for letter in sheet.letters[bn]:
+                    out.append(MarineCounter(f"{letter}/{bn}/{reg}/{div.id}", "infantry", div.id, reg,
+                                             bn, entry, sheet.infantry_strengths, 3))
+    return tuple(out)
+
+
+def _check_map(m: HexMap, source: str) -> None:
+    for h in m:
+        hid = m.label(h)
+        raw = dict(m._attrs[m.index(h)])
+        if m.is_prohibited(h):
+            if raw:
+                validate(SeaAttrs, raw, source=f"{source}: hexes.{hid}.attrs")
+            continue
+        validate(HexAttrs, raw, source=f"{source}: hexes.{hid}.attrs")
+    named = [FLAG_HEX, *GORGE, *(x for ends in LINE_ENDS.values() for x in ends), SECOND_LINE_EXTRA,
+             *NARROW_REMOVED, *NARROW_LINE, NARROW_EXTRA, *VERY_SHORT_UNITS.values(), VERY_SHORT_CENTRE]
+    for hid in named:
+        if m.is_prohibited(m.hex(hid)):
+            raise DataError(f"{source}: hex {hid}, named by the rules, must be land")
+    for n, (a, b) in LINE_ENDS.items():
+        for hid in (a, b):
+            h = m.hex(hid)
+            if m.attr(h, "line") != n or m.attr(h, "position") not in (2, 3):
+                raise DataError(f"{source}: hex {hid} must be a Class 2/3 position of line {n} (IV.G)")
+    for hid in NARROW_REMOVED:
+        if m.attr(m.hex(hid), "deploy") != "S":
+            raise DataError(f"{source}: hex {hid} must be a Southern deployment hex (XI.C)")
+    for hid in VERY_SHORT_UNITS.values():
+        if m.attr(m.hex(hid), "deploy") != "Sr":
+            raise DataError(f"{source}: hex {hid} must be a Suribachi deployment hex (XI.C)")
+    for beach in BEACHES:
+        hexes = m.hexes_where("beach", beach)
+        waves = m.hexes_where("second_wave", beach)
+        if len(hexes) < 17 or len(waves) < len(hexes):
+            raise DataError(f"{source}: beach {beach} needs 17 beach hexes and as many Second "
+                            f"Wave hexes (III.4: 33 units in two waves); has {len(hexes)}, {len(waves)}")
+
+
+def _check_sheet(sheet: CounterSheet, marines: tuple[MarineCounter, ...], m: HexMap, source: str) -> None:
+    ids = [u.id for u in sheet.japanese] + [u.id for u in marines]
+    if len(set(ids)) != len(ids):
+        raise DataError(f"{source}: two counters share an id")
+    regiments = sum(len(d.regiments) for d in sheet.marines.divisions)
+    total = len(marines) + len(sheet.japanese) + sum(n for _, n in sheet.markers.values()) + regiments
+    if total != 200:
+        raise DataError(f"{source}: the sheet has {total} pieces, not 200 (II.A)")
+    for code in CODES:
+        units = sum(1 for u in sheet.japanese if u.code == code)
+        hexes = len(m.hexes_where("deploy", code))
+        if units != hexes:
+            raise DataError(f"{source}: {units} Japanese units coded {code} but {hexes} deployment "
+                            f"hexes (III.3: one unit in each deployment hex)")
+    first = {u.id for u in marines if u.entry == 1}
+    wanted = {"HQ/4", "A/4TK", "C/4TK", "HQ/5", "A/5TK", "C/5TK"}
+    battalions = (("4", "23", "1"), ("4", "23", "2"), ("4", "25", "1"), ("4", "25", "2"), ("4", "25", "3"),
+                  ("5", "27", "1"), ("5", "27", "2"), ("5", "28", "1"), ("5", "28", "2"))
+    wanted |= {f"{x}/{bn}/{reg}/{d}" for d, reg, bn in battalions
+               for x in sheet.marines.letters[bn]}  # type: ignore[index]
+    if first != wanted:
+        raise DataError(f"{source}: the units marked '1' must be exactly those III.4 lists; "
+                        f"differ: {sorted(first ^ wanted)}")
+
+
+def load_components(data_dir: Path = DATA_DIR) -> Components:
+    """Load and cross-check every data file (raises DataError)."""
+    map_path = data_dir / FILES["map"]
+    hexmap = HexMap.load(map_path)
+    _check_map(hexmap, str(map_path))
+    sheet_path = data_dir / FILES["counters"]
+    sheet = load_model(CounterSheet, sheet_path)
+    marines = _marines(sheet.marines)
+    _check_sheet(sheet, marines, hexmap, str(sheet_path))
+    tracks_path = data_dir / FILES["tracks"]
+    tracks = load_model(Tracks, tracks_path)
+    gtt = tracks.game_turn_track
+    for name in ("support", "infantry_replacements", "armour_replacements"):
+        _spans_cover(getattr(gtt, name), gtt.last_turn, f"{tracks_path}: game_turn_track.{name}")
+    _spans_cover(dict(tracks.artillery_chart), gtt.last_turn, f"{tracks_path}: artillery_chart")
+    mat = Table.from_data(read_data_file(data_dir / FILES["mat"]), source=str(data_dir / FILES["mat"]))
+    jat = Table.from_data(read_data_file(data_dir / FILES["jat"]), source=str(data_dir / FILES["jat"]))
+    return Components(hexmap, sheet, marines, tracks, mat, jat)
+
+
+def hex_id(m: HexMap, h: Hex) -> str:
+    """The printed id of a hex."""
+    return m.label(h)

@@ -1,0 +1,298 @@
+"""IX Japanese Combat and IV.C the Japanese Combat Phase: the rules' own, mandatory attacks.
+
+The Japanese side never decides anything: IX lists six kinds of attack, each required by a
+rule. Where the rules leave a choice "yours" (the order of regular fire, ties on the Attack
+Priorities Chart, how a hex distributes its losses, support points) the Marine player is asked.
+
+- :func:`modified_strength` is IX.G (and IX.F.1 for artillery): elevation, crossfire, beach,
+  airfield, armour, turns 1 and 2, clamped 1-10 - one function for the rules, the odds
+  shown to the player and the bots.
+- :func:`opportunity_fire` (IX.A), :func:`ambush` (IX.B), the phase's artillery strikes
+  (IV.C.1-3, IX.F) and regular fire (IV.C.4, IX.C).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+
+OF, AMBUSH, REGULAR, ARTILLERY, BANZAI = "opportunity", "ambush", "regular", "artillery", "banzai"
+ROW = {OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art", BANZAI: "OF/CP"}
+FIRE_KINDS = (OF, AMBUSH, REGULAR)
+
+
+def modifiers(match: Match, kind: str, target_hex: str, attacker_hex: str | None,
+              s: c.Situation) -> list[tuple[str, int]]:
+    """IX.G (IX.F.1 for artillery): the modifiers an attack on ``target_hex`` gets."""
+    mods: list[tuple[str, int]] = []
+    if kind in FIRE_KINDS and attacker_hex is not None:
+        if c.level(attacker_hex) > c.level(target_hex):
+            mods.append(("elevation", 1))
+        if s.near.get(target_hex, 0) > 1:
+            mods.append(("crossfire", 1))
+        if any(p.kind == "armour" for p in s.marine_hexes.get(target_hex, ())):
+            mods.append(("armour", 1))
+    if kind in (*FIRE_KINDS, ARTILLERY):
+        if c.attr(target_hex, "beach"):
+            mods.append(("beach", 1))
+        if c.attr(target_hex, "airfield"):
+            mods.append(("airfield", 2))
+    if kind == ARTILLERY and match.state.turn < 5 and spotted(match, target_hex):
+        mods.append(("spotters", 1))
+    if kind != BANZAI:
+        bonus = {1: 2, 2: 1}.get(match.state.turn, 0)
+        if bonus:
+            mods.append((f"turn {match.state.turn}", bonus))
+    return mods
+
+
+def spotted(match: Match, hex_id: str) -> bool:
+    """IX.F.1: a hex of the beach invaded on turn 1, or within 3 hexes of one."""
+    beach = match.state.vars[c.V_BEACH]
+    if not beach:
+        return False
+    return any(c.dist(hex_id, b) <= 3 for b in c.components().hexes_where("beach", beach))
+
+
+def clamp(value: int) -> int:
+    """IX.G: strengths above 10 read 10, below 1 read 1."""
+    return max(1, min(10, value))
+
+
+def modified_strength(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str | None,
+                      s: c.Situation, support: int = 0) -> tuple[int, str]:
+    """IX.A.1-3 / IX.C.1-3 / IX.F.1: the strength read on the table, and why."""
+    mods = modifiers(match, kind, target_hex, attacker_hex, s)
+    total = base + sum(v for _, v in mods) - support
+    why = f"{base}" + "".join(f" {v:+d} {n}" for n, v in mods) + (f" -{support} support" if support else "")
+    return clamp(total), why
+
+
+def odds_text(kind: str, value: int) -> tuple[str, dict[str, float]]:
+    """The exact odds of each result on the Japanese Attack Table."""
+    odds = c.components().jat.odds(value, line=ROW[kind])
+    return (", ".join(f"{'no effect' if r == '-' else r + ' step(s)'} {float(p):.0%}"
+                      for r, p in odds.items()),
+            {r: float(p) for r, p in odds.items()})
+
+
+def expected_loss(kind: str, value: int) -> Fraction:
+    """The mean steps an attack at this strength removes (for bots and priorities)."""
+    odds = c.components().jat.odds(value, line=ROW[kind])
+    return sum((Fraction(int(r)) * p for r, p in odds.items() if r != "-"), Fraction(0))
+
+
+def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str,
+                  s: c.Situation, section: str, why_fire: str) -> Procedure[int]:
+    """IX.A.2 / IX.C.2: the player commits up to 2 Support Points to weaken the attack."""
+    available = match.state.tracks["support"].value
+    if available <= 0:
+        return 0
+    options = []
+    for n in range(0, min(2, available) + 1):
+        value, why = modified_strength(match, kind, base, target_hex, attacker_hex, s, n)
+        text, odds = odds_text(kind, value)
+        options.append(Option(n, f"{n} support point(s): strength {value}", f"{why} = {value}: {text}",
+                              {"strength": value, "odds": odds}))
+    answer = yield choose(c.US, f"{why_fire}: commit how many Support Points (you have {available})?",
+                          section, options, kind="support", context={"hex": target_hex})
+    n = int(str(answer))
+    if n:
+        match.state.tracks["support"].add(-n)
+        match.emit("support", section, f"{n} Support Point(s) committed", points=n)
+    return n
+
+
+def resolve(match: Match, kind: str, value: int, section: str, text: str) -> int:
+    """Roll 2d6 on the Japanese Attack Table's row for the kind; the steps it removes."""
+    roll = c.roll_2d6(match, f"{kind} attack", section)
+    result = c.components().jat.lookup(value, roll, line=ROW[kind])
+    steps = 0 if result == "-" else int(result)
+    match.emit("jp_attack", section, f"{text}: strength {value}, roll {roll}: "
+               f"{'no effect' if steps == 0 else f'{steps} step(s)'}", attack=kind, strength=value,
+               roll=roll, steps=steps)
+    return steps
+
+
+def armour_loss_roll(match: Match, armour: list[Piece], lost: int, section: str) -> Procedure[None]:
+    """IX.B.4 / IX.F.4: after an infantry loss, a supporting or stacked Armour Unit loses a step
+    on a 6 (one step lost) or a 5-6 (two steps lost); the player picks which of several."""
+    armour = [a for a in armour if a.steps > 0 and c.on_island(a)]
+    if lost <= 0 or not armour:
+        return
+    roll = c.d6(match, "armour loss", section)
+    if roll < (6 if lost == 1 else 5):
+        return
+    victim = armour[0]
+    if len(armour) > 1:
+        answer = yield choose(c.US, "Which supporting Armour Unit loses a step?", section,
+                              [Option(a.id, a.id) for a in armour], kind="loss")
+        victim = match.state.pieces[str(answer)]
+    c.marine_loses(match, victim, 1, section)
+
+
+# -- IX.A Opportunity Fire ----------------------------------------------------------------
+
+def opportunity_fire(match: Match, jp: Piece, mover: Piece) -> Procedure[None]:
+    """IX.A: a Japanese unit fires at a Marine unit that moved within two hexes of it."""
+    s = c.Situation.of(match)
+    base = c.strength(jp)
+    why_fire = f"{jp.id} in {jp.location} fires at {mover.id} in {mover.location} (opportunity fire)"
+    match.emit("why_fire", "IX.A", f"{why_fire}: {mover.id} moved within two hexes of it",
+               unit=jp.id, target=mover.id)
+    support = yield from spend_support(match, OF, base, mover.location, jp.location, s, "IX.A.2", why_fire)
+    value, why = modified_strength(match, OF, base, mover.location, jp.location, s, support)
+    steps = resolve(match, OF, value, "IX.A.4", f"opportunity fire ({why})")
+    c.marine_loses(match, mover, steps, "IX.A.5")
+
+
+# -- IX.B Ambush --------------------------------------------------------------------------
+
+def ambush(match: Match, jp: Piece, attacker: Piece, armour: list[Piece]) -> Procedure[None]:
+    """IX.B: an "A" result: the attacked Japanese unit attacks the Marine attacker at once,
+    on the OF/CP row, with no Support Points; supporting armour may lose a step."""
+    s = c.Situation.of(match)
+    match.emit("why_fire", "IX.B", f"{jp.id} in {jp.location} springs an ambush on {attacker.id}",
+               unit=jp.id, target=attacker.id)
+    value, why = modified_strength(match, AMBUSH, c.strength(jp), attacker.location, jp.location, s)
+    steps = resolve(match, AMBUSH, value, "IX.B.3", f"ambush ({why})")
+    lost = c.marine_loses(match, attacker, steps, "IX.B.5")
+    yield from armour_loss_roll(match, armour, lost, "IX.B.4")
+
+
+# -- IV.C the Japanese Combat Phase -----------------------------------------------------------
+
+def japanese_combat_phase(match: Match) -> Procedure[None]:
+    """IV.C: artillery strikes area by area (1-3), then every mandatory regular fire (4)."""
+    yield from artillery(match)
+    yield from regular_fire(match)
+
+
+def strikes(match: Match, area: str) -> int:
+    """IV.C.1: the Japanese Artillery Chart's strikes against an area this turn."""
+    for key, row in c.components().tracks.artillery_chart.items():
+        from tabletop.core.tables import parse_span
+
+        if parse_span(key).contains(match.state.turn):
+            return int(row.get(area, 0))  # type: ignore[call-overload]
+    return 0
+
+
+def priority_key(match: Match, hex_id: str, s: c.Situation) -> tuple[int, ...]:
+    """The Attack Priorities Chart as a sort key (higher first), criterion by criterion."""
+    here = s.marine_hexes.get(hex_id, [])
+    key: list[int] = []
+    for crit in c.components().tracks.attack_priorities:
+        if crit.id == "armour":
+            key.append(int(any(p.kind == "armour" for p in here)))
+        elif crit.id == "hq":
+            key.append(int(any(p.kind == "hq" for p in here)))
+        elif crit.id == "most_steps":
+            key.append(sum(p.steps for p in here if p.kind != "hq"))
+        elif crit.id == "fatigue":
+            key.append(max((c.unit_fatigue(match, p) for p in here if p.kind == "infantry"), default=0))
+        elif crit.id == "airfield":
+            key.append(int(bool(c.attr(hex_id, "airfield"))))
+        else:
+            key.append(int(bool(c.attr(hex_id, "beach"))))
+    return tuple(key)
+
+
+def pick_by_priority(match: Match, hexes: list[str], s: c.Situation, prompt: str,
+                     section: str) -> Procedure[str]:
+    """The Attack Priorities Chart picks among hexes; a tie it cannot break is yours."""
+    best = max(priority_key(match, h, s) for h in hexes)
+    tied = sorted(h for h in hexes if priority_key(match, h, s) == best)
+    if len(tied) == 1:
+        return tied[0]
+    answer = yield choose(c.US, f"{prompt} (tied on the Attack Priorities Chart: the choice is yours)",
+                          section, [Option(h, h) for h in tied], kind="priority_tie")
+    return str(answer)
+
+
+def artillery(match: Match) -> Procedure[None]:
+    """IV.C.1-3, IX.F: each area's strikes, each on a different hex with a Marine infantry unit."""
+    struck: list[str] = match.state.vars[c.V_STRUCK]
+    for area in ("Sr", "S", "W", "E", "N"):
+        for _ in range(strikes(match, area)):
+            s = c.Situation.of(match)
+            targets = [h for h, ps in s.marine_hexes.items() if c.attr(h, "area") == area
+                       and h not in struck and any(p.kind == "infantry" for p in ps)]
+            if not targets:
+                break  # IV.C.2: excess strikes are ignored
+            target = yield from pick_by_priority(match, targets, s, f"Artillery strike in area {area}: "
+                                                 "which hex?", "IV.C.2")
+            struck.append(target)
+            yield from artillery_strike(match, target, s)
+
+
+def artillery_strike(match: Match, target: str, s: c.Situation) -> Procedure[None]:
+    """IX.F.1-4: strength 4 (+ beach, airfield, spotters, turn) on the Reg/Art row; the result
+    hits the infantry unit; a stacked Armour Unit may lose a step too."""
+    value, why = modified_strength(match, ARTILLERY, 4, target, None, s)
+    match.emit("why_fire", "IV.C.2", f"Japanese artillery strikes {target} (area "
+               f"{c.attr(target, 'area')}, Attack Priorities Chart)", hex=target)
+    steps = resolve(match, ARTILLERY, value, "IX.F.3", f"artillery strike on {target} ({why})")
+    infantry = [p for p in c.units_at(match, target, c.US) if p.kind == "infantry"]
+    armour = [p for p in c.units_at(match, target, c.US) if p.kind == "armour"]
+    if not infantry:
+        return
+    lost = c.marine_loses(match, infantry[0], steps, "IX.F.3")
+    yield from armour_loss_roll(match, armour, lost, "IX.F.4")
+
+
+def fire_range(match: Match) -> int:
+    """IV.C.4 says "within two hexes", IX.C "next to": option ``regular_fire`` picks."""
+    return 2 if match.options.get("regular_fire") == "within_two" else 1
+
+
+def regular_targets(match: Match, jp: Piece, s: c.Situation) -> list[str]:
+    """IX.C: the hexes with Marine units a Japanese unit may fire at."""
+    reach = fire_range(match)
+    return sorted(h for h in s.marine_hexes if c.dist(h, jp.location) <= reach)
+
+
+def regular_fire(match: Match) -> Procedure[None]:
+    """IV.C.4, IX.C: every Japanese unit next to a Marine unit fires once, in the order you
+    choose; each at the hex it can attack at the highest modified strength (priorities, then
+    your choice, break ties); you may commit Support Points; you distribute the losses."""
+    fired: set[str] = set()
+    while True:
+        s = c.Situation.of(match)
+        ready = [p for p in c.japanese(match) if p.id not in fired and regular_targets(match, p, s)]
+        if not ready:
+            return
+        if len(ready) == 1:
+            jp = ready[0]
+        else:
+            answer = yield choose(c.US, "Which Japanese unit fires next? (IX.C: the order is yours)",
+                                  "IX.C", [Option(p.location, f"the unit in {p.location}"
+                                                  + ("" if p.hidden else f" ({p.id})"))
+                                           for p in sorted(ready, key=lambda p: p.location)],
+                                  kind="fire_order")
+            jp = next(p for p in ready if p.location == answer)
+        fired.add(jp.id)
+        if jp.hidden:  # only with the within_two reading can a face-down unit fire; it shows itself
+            c.reveal_around(match, jp.location, "IX.C")
+            jp.hidden = False
+        base = c.strength(jp)
+        values = {h: modified_strength(match, REGULAR, base, h, jp.location, s)[0]
+                  for h in regular_targets(match, jp, s)}
+        top = max(values.values())
+        best = [h for h, v in values.items() if v == top]
+        target = best[0] if len(best) == 1 else (yield from pick_by_priority(
+            match, best, s, f"{jp.id} in {jp.location} fires: which hex?", "IX.C"))
+        why_fire = f"{jp.id} in {jp.location} fires at {target} (regular fire)"
+        reason = "the only hex it can fire at" if len(values) == 1 else \
+            f"the hex it attacks at the highest strength ({top})" + \
+            (", chosen by the Attack Priorities Chart" if len(best) > 1 else "")
+        match.emit("why_fire", "IX.C", f"{why_fire}: {reason}", unit=jp.id, hex=target)
+        support = yield from spend_support(match, REGULAR, base, target, jp.location, s, "IX.C.2", why_fire)
+        value, why = modified_strength(match, REGULAR, base, target, jp.location, s, support)
+        steps = resolve(match, REGULAR, value, "IX.C.4", f"regular fire ({why})")
+        yield from c.hex_loses(match, target, steps, "IX.C.4")

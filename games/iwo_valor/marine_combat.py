@@ -1,0 +1,203 @@
+"""IV.D the Marine Combat Phase and VIII Marine Combat.
+
+1-3 fatigue by regiment; 4 the player announces attacks (one Marine infantry unit against
+one adjacent Japanese unit each, the odds shown before committing) and commits armour;
+5 the attacks are resolved in the order announced, supply checked at the moment of each:
+modified strength (VIII.C) on the defender's class row of the Marine Attack Table, 2d6 +1
+an armour unit, then "—", "A" (an ambush, IX.B) or steps lost by the Japanese unit (VIII.D).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+from tabletop.core.trackgroups import shift
+
+from . import common as c
+from .japanese_combat import ambush
+
+DONE = "done"
+
+
+def fatigue_steps(match: Match) -> None:
+    """IV.D.1-3: a regiment with units of two or more battalions next to Japanese units gains a
+    Fatigue Level; every other regiment loses one."""
+    s = c.Situation.of(match)
+    engaged: dict[str, set[str]] = {}
+    for p in c.marines(match, kind="infantry"):
+        if p.location in s.zoc:
+            engaged.setdefault(c.regiment_key(p), set()).add(str(p.attrs["battalion"]))
+    for reg in regiments_on_map(match):
+        delta = 1 if len(engaged.get(reg, ())) >= 2 else -1
+        before = c.fatigue(match, reg)
+        after = shift(match.state, c.FATIGUE, reg, delta)
+        if after != before:
+            match.emit("fatigue", "IV.D.2" if delta > 0 else "IV.D.3",
+                       f"{reg}th Marines fatigue {before} -> {after}", regiment=reg, level=after)
+
+
+def regiments_on_map(match: Match) -> list[str]:
+    """The regiments with at least one unit on the island, in sheet order."""
+    present = {c.regiment_key(p) for p in c.marines(match, kind="infantry")}
+    return [r for _, r in c.components().regiments() if r in present]
+
+
+def hq_with(match: Match, p: Piece) -> Piece | None:
+    """VIII.A: an undisrupted HQ in the attacker's hex joins its attack."""
+    for q in c.units_at(match, p.location, c.US):
+        if q.kind == "hq" and not c.is_disrupted(q):
+            return q
+    return None
+
+
+def attack_strength(match: Match, p: Piece, target: str, *, banzai: bool = False) -> tuple[int, str]:
+    """VIII.C: the attacker's modified Combat Strength, and why (never below 1)."""
+    base = c.strength(p)
+    mods: list[tuple[str, int]] = []
+    hq = None if banzai else hq_with(match, p)
+    if hq is not None:
+        mods.append((f"{hq.id}", c.strength(hq)))
+    attacked = match.state.vars[c.V_ATTACKED].get(target, [])
+    if c.battalion_key(p) in attacked:
+        mods.append(("battalion integrity", 1))
+    if not banzai and c.level(target) > c.level(p.location):
+        mods.append(("elevation", -1))
+    if banzai:
+        mods.append(("Banzai Charge (night)", -3))
+    tired = c.unit_fatigue(match, p) // 2
+    if tired:
+        mods.append(("fatigue", -tired))
+    if match.state.vars[c.V_FLAG_TURN] == match.state.turn:
+        mods.append(("flag", 1))
+    total = max(1, base + sum(v for _, v in mods))
+    why = f"{base}" + "".join(f" {v:+d} {n}" for n, v in mods) + f" = {total}"
+    return total, why
+
+
+def mat_line(match: Match, target: str, *, banzai: bool = False) -> str:
+    """VIII.B.1: the Marine Attack Table row of the defender's position (Class 1 at night)."""
+    return "class_1" if banzai else f"class_{c.position_class(match, target)}"
+
+
+def attack_odds(match: Match, p: Piece, target: str, armour: int = 0) -> dict[str, Fraction]:
+    """The exact odds of each Marine Attack Table result for this attack now."""
+    value, _ = attack_strength(match, p, target)
+    return c.components().mat.odds(value, line=mat_line(match, target), modifier=armour)
+
+
+def describe(odds: dict[str, Fraction]) -> str:
+    """Odds as a line a person reads."""
+    names = {"A": "ambush", "-": "no effect"}
+    return ", ".join(f"{names.get(r, r + ' step(s)')} {float(q):.0%}" for r, q in odds.items())
+
+
+def attack_pairs(match: Match, announced: list[tuple[str, str]]) -> list[tuple[Piece, str]]:
+    """VIII.A: (Supplied Marine infantry unit, adjacent Japanese hex) pairs still open to announce."""
+    s = c.Situation.of(match)
+    done = {a for a, _ in announced}
+    cache: dict[str, bool] = {}
+    out: list[tuple[Piece, str]] = []
+    for p in c.marines(match, kind="infantry"):
+        if p.id in done:
+            continue
+        for h in c.neighbours(p.location):
+            # VIII.A: not across a ridge; only Supplied units attack
+            if h in s.jp and "ridge" not in c.hexside(p.location, h) and c.is_supplied(match, p, s, cache):
+                out.append((p, h))
+    return out
+
+
+def combat_phase(match: Match) -> Procedure[None]:
+    """IV.D.1-5."""
+    fatigue_steps(match)
+    announced: list[tuple[str, str]] = []
+    while True:
+        pairs = attack_pairs(match, announced)
+        if not pairs:
+            break
+        options = [Option(DONE, "Resolve the attacks announced")]
+        for p, h in pairs:
+            odds = attack_odds(match, p, h)
+            value, why = attack_strength(match, p, h)
+            options.append(Option([p.id, h], f"{p.id} attacks {h}",
+                                  f"strength {why} vs Class {c.position_class(match, h)}: {describe(odds)}",
+                                  {"strength": value, "odds": {r: float(q) for r, q in odds.items()}}))
+        answer = yield choose(c.US, "Announce an attack (IV.D.4)?", "IV.D.4", options, kind="attack")
+        if answer == DONE:
+            break
+        assert isinstance(answer, list)
+        announced.append((str(answer[0]), str(answer[1])))
+    if not announced:
+        return
+    support = yield from commit_armour(match, announced)
+    for attacker_id, target in announced:
+        yield from resolve_attack(match, attacker_id, target, support)
+
+
+def armour_can_support(match: Match, tank: Piece, attacker: Piece, target: str) -> bool:
+    """VIII.A: same division, no slope hexside, not against Bloody Gorge."""
+    return (tank.attrs["division"] == attacker.attrs["division"]
+            and "slope" not in c.hexside(attacker.location, target)
+            and target not in c.GORGE_SET)
+
+
+def commit_armour(match: Match, announced: list[tuple[str, str]]) -> Procedure[dict[str, list[str]]]:
+    """IV.D.4, VIII.A: each Armour Unit stacked with an announced attacker of its division may
+    be committed to the hex that unit attacks; it then supports attacks there by units of its
+    division, as many as it has steps, in the order they are resolved."""
+    committed: dict[str, list[str]] = {}
+    by_id = dict(announced)
+    for tank in c.marines(match, kind="armour"):
+        mates = [q for q in c.units_at(match, tank.location, c.US) if q.kind == "infantry"
+                 and q.id in by_id and armour_can_support(match, tank, q, by_id[q.id])]
+        if not mates:
+            continue
+        target = by_id[mates[0].id]
+        answer = yield choose(c.US, f"Commit {tank.id} ({tank.steps} step(s)) to support the "
+                              f"attacks on {target}?", "IV.D.4",
+                              [Option(True, f"yes: +1 to up to {tank.steps} attack roll(s) on {target}"),
+                               Option(False, "no")], kind="armour", context={"unit": tank.id})
+        if answer:
+            committed.setdefault(target, []).append(tank.id)
+            match.emit("armour", "IV.D.4", f"{tank.id} supports the attacks on {target}", unit=tank.id,
+                       hex=target)
+    return committed
+
+
+def resolve_attack(match: Match, attacker_id: str, target: str,
+                   committed: dict[str, list[str]]) -> Procedure[None]:
+    """VIII.B: one announced attack, if its unit is still there, Supplied and adjacent."""
+    p = match.state.pieces[attacker_id]
+    s = c.Situation.of(match)
+    if not c.on_island(p) or target not in s.jp or target not in c.neighbours(p.location):
+        return
+    if not c.is_supplied(match, p, s):
+        match.emit("no_attack", "VIII.A", f"{p.id} is not Supplied and cannot attack {target}", unit=p.id)
+        return
+    jp = match.state.pieces[s.jp[target]]
+    used = match.state.vars.setdefault("armour_used", {})
+    support: list[Piece] = []
+    for tid in committed.get(target, []):
+        tank = match.state.pieces[tid]
+        if (c.on_island(tank) and int(used.get(tid, 0)) < tank.steps
+                and armour_can_support(match, tank, p, target)):
+            support.append(tank)
+            used[tid] = int(used.get(tid, 0)) + 1
+    value, why = attack_strength(match, p, target)
+    line = mat_line(match, target)
+    roll = c.roll_2d6(match, "Marine attack", "VIII.B.3")
+    result = c.components().mat.lookup(value, roll, line=line, modifier=len(support))
+    match.emit("attack", "VIII.B", f"{p.id} attacks {jp.id} in {target} (Class "
+               f"{c.position_class(match, target)}): strength {why}, roll {roll}"
+               f"{f' +{len(support)} armour' if support else ''}: {result}",
+               unit=p.id, hex=target, strength=value, roll=roll, result=result)
+    attacked = match.state.vars[c.V_ATTACKED].setdefault(target, [])
+    if c.battalion_key(p) not in attacked:
+        attacked.append(c.battalion_key(p))
+    if result == "A":
+        yield from ambush(match, jp, p, support)
+    elif result != "-":
+        c.japanese_loses(match, jp, int(result), "VIII.D")

@@ -1,0 +1,319 @@
+"""IV.B the Marine Movement Phase, V How to Move, VI Zones of Control, and the landings.
+
+A move is one decision for the unit and one for its destination; the engine walks the path.
+A destination is any hex the unit can reach without passing a hex within two hexes of a
+Japanese unit that has not yet fired at it (V.D): the move ends there, each such unit fires
+(IX.A), and the unit may then go on moving (a new destination) or stop. The search is the
+core's :func:`~tabletop.core.movement.reachable` with ``zoc_to_zoc=False`` (V.E, VI.A), the
+trigger zone of :mod:`tabletop.core.opportunity` as ``must_stop``, and a step rule for
+terrain (V.F-J), HQs in ZOC (V.C) and stacking (V.M) as ``can_end``.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import Hex, HexSide
+from tabletop.core.match import Match, Procedure
+from tabletop.core.movement import MoveCosts, Reach, reachable
+from tabletop.core.opportunity import FireRecord, firers_at
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .japanese_combat import opportunity_fire
+
+DONE = "done"
+HQ_HEXES = 5  # V: "Marine HQ units may be moved up to five hexes"
+STACK = {"infantry": 1, "armour": 1, "hq": 1}  # V.M
+
+
+def can_stack(match: Match, p: Piece, hex_id: str, s: c.Situation) -> bool:
+    """V.M: one infantry, one armour and one HQ a hex (and never with a Japanese unit)."""
+    if hex_id in s.jp:
+        return False
+    here = [q for q in s.marine_hexes.get(hex_id, ()) if q.id != p.id]
+    return sum(1 for q in here if q.kind == p.kind) < STACK[p.kind]
+
+
+@cache
+def terrain_costs(kind: str, areas: tuple[str, ...], open_1220: bool) -> MoveCosts:
+    """V.G-J (and XI.C's area limit): the fixed terrain a unit kind may cross, compiled once:
+    no all-sea hex, no Ridge hexside, for armour no Slope hexside and no Bloody Gorge."""
+    m = c.components().map
+    lbl = c.hid_of
+
+    def enter(h: Hex) -> float | None:
+        hid = lbl(h)
+        if m.is_prohibited(h):
+            return None
+        if kind == "armour" and hid in c.GORGE_SET:
+            return None
+        if areas and c.attr(hid, "area") not in areas and not (hid == "1220" and open_1220):
+            return None
+        return 1
+
+    cross: dict[HexSide, float | None] = {}
+    for side, feats in m.hexsides().items():
+        if "ridge" in feats or (kind == "armour" and "slope" in feats):
+            cross[side] = None
+    return MoveCosts(m, enter, cross)
+
+
+def closed_hexes(match: Match, p: Piece, s: c.Situation) -> set[str]:
+    """V.B, V.C, V.F, VI.B: hexes this unit may not enter now (enemy units; for an HQ, ZOC
+    hexes without Marine infantry; Class 2/3 positions in a Japanese ZOC)."""
+    closed = set(s.jp)
+    for hid in s.zoc:
+        hq_barred = p.kind == "hq" and not s.has_infantry(hid)
+        if hq_barred or (c.attr(hid, "position") and c.position_class(match, hid) >= 2):
+            closed.add(hid)
+    return closed
+
+
+def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach | None:
+    """Every hex the unit may move to now (with the path there), or None."""
+    s = s or c.Situation.of(match)
+    m = c.components().map
+    fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
+    zone = [c.hx(x) for h, jid in s.jp.items() if jid not in fired for x in c.within2(h)]
+    max_hexes = None
+    if p.kind == "hq":
+        max_hexes = HQ_HEXES - int(match.state.vars[c.V_HQ_HEXES].get(p.id, 0))
+        if max_hexes <= 0:
+            return None
+    areas = tuple(match.state.vars.get("narrow_areas") or ())
+    costs = terrain_costs(p.kind, areas, match.state.turn > 7)
+    reach = reachable(m, c.hx(p.location), math.inf, costs,
+                      enemy=[c.hx(h) for h in closed_hexes(match, p, s)], ezoc=[c.hx(h) for h in s.zoc],
+                      zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
+                      can_end=lambda h: can_stack(match, p, c.hid_of(h), s), max_hexes=max_hexes)
+    return reach if len(reach) else None
+
+
+def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
+    """How many Japanese units would fire at the unit in each hex (IX.A)."""
+    fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
+    out: dict[str, int] = {}
+    for h, jid in s.jp.items():
+        if jid not in fired:
+            for x in c.within2(h):
+                out[x] = out.get(x, 0) + 1
+    return out
+
+
+def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
+    """V.K, IV.B.1/3: the units that may still move: Supplied (HQs need not be), not moved."""
+    moved = set(match.state.vars[c.V_MOVED])
+    s = c.Situation.of(match)
+    cache: dict[str, bool] = {}
+    out = []
+    for p in c.marines(match):
+        if p.id in moved or (only is not None and p.id not in only):
+            continue
+        if p.kind != "hq" and not c.is_supplied(match, p, s, cache):
+            continue
+        out.append(p)
+    return out
+
+
+def movement_phase(match: Match) -> Procedure[None]:
+    """IV.B: 1 move Supplied units; 2 land reinforcements (turn 1: the second wave); 3 move
+    the units just landed; then V.M stacking and HQs in ZOC."""
+    yield from move_units(match, None, "IV.B.1")
+    landed = yield from landings(match)
+    if landed:
+        yield from move_units(match, set(landed), "IV.B.3")
+    end_of_movement(match)
+
+
+def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[None]:
+    """IV.B.1 / IV.B.3: move units one at a time until the player is done."""
+    while True:
+        units = movable(match, only)
+        if not units:
+            return
+        options = [Option(DONE, "Done moving")] + [
+            Option(p.id, f"{p.id} in {p.location}", f"{p.kind}, {p.steps} step(s)") for p in units]
+        answer = yield choose(c.US, "Move which unit?", section, options, kind="select_unit")
+        if answer == DONE:
+            return
+        unit = match.state.pieces[str(answer)]
+        match.state.vars[c.V_MOVED].append(unit.id)
+        if destinations(match, unit) is None:
+            match.emit("no_move", "V", f"{unit.id} has nowhere to go", unit=unit.id)
+            continue
+        yield from move_one(match, unit, section)
+
+
+def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
+    """V.A-D: pick a destination; walk there; opportunity fire where the move ends; go on."""
+    first = True
+    while c.on_island(unit):
+        s = c.Situation.of(match)
+        reach = destinations(match, unit, s)
+        if reach is None:
+            return
+        fires = fire_counts(match, unit, s)
+        options = [] if first else [Option(DONE, f"Stop in {unit.location}")]
+        for h, cost in sorted((c.hid_of(h), int(k)) for h, k in reach.costs.items()):
+            fire = fires.get(h, 0)
+            options.append(Option(h, f"to {h}", f"{cost} hex(es)"
+                                  + (f"; {fire} Japanese unit(s) will fire" if fire else ""),
+                                  {"hexes": cost, "fire": fire}))
+        answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
+                              options, kind="destination", context={"unit": unit.id})
+        if answer == DONE:
+            return
+        first = False
+        path = [c.hid_of(h) for h in reach.path_to(c.hx(str(answer)))]
+        before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
+        yield from walk(match, unit, path, section)
+        if not c.on_island(unit):
+            return
+        if len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id)) == before:
+            return  # V.D: nothing interrupted this leg, so the move is over
+
+
+def walk(match: Match, unit: Piece, path: list[str], section: str) -> Procedure[None]:
+    """V.A, V.D: move along the path; at its end reveal (III.3), raise the Flag (VIII.E), and
+    take the opportunity fire of each Japanese unit within two hexes that has not yet fired."""
+    pieces = match.state.pieces
+    start = unit.location
+    pieces.move(unit.id, path[-1])
+    if unit.kind == "hq":
+        moved = match.state.vars[c.V_HQ_HEXES]
+        moved[unit.id] = int(moved.get(unit.id, 0)) + len(path) - 1
+    match.emit("move", "V.A", f"{unit.id} moves {start} -> {path[-1]} ({len(path) - 1} hexes)",
+               unit=unit.id, path=path)
+    for hid in path[1:]:
+        if hid == "0304" and match.state.vars[c.V_FLAG_TURN] is None:
+            raise_flag(match)
+    yield from arrive(match, unit)
+
+
+def arrive(match: Match, unit: Piece) -> Procedure[None]:
+    """III.3 then V.D / IX.A: reveal, then each Japanese unit within two hexes that has not
+    fired at this unit this phase fires, one after another, before it goes on."""
+    c.reveal_around(match, unit.location)
+    record = FireRecord(match.state.vars[c.V_FIRED])
+    s = c.Situation.of(match)
+    watchers = {j: c.hx(h) for h, j in s.jp.items()}
+    for jid in firers_at(watchers, c.hx(unit.location), 2, exclude=record.fired_at(unit.id)):
+        if not c.on_island(unit):
+            return
+        record.record(jid, unit.id)
+        yield from opportunity_fire(match, match.state.pieces[jid], unit)
+
+
+def raise_flag(match: Match) -> None:
+    """VIII.E: the first Marine unit in 0304 raises the Flag: -2 VP, +1 to attacks this turn."""
+    match.state.vars[c.V_FLAG_TURN] = match.state.turn
+    match.state.pieces.move("flag", "0304")
+    match.emit("flag", "VIII.E", "the American Flag is raised on Mount Suribachi (0304)")
+    c.add_vp(match, -2, "VIII.E", "flag raised")
+
+
+# -- IV.B.2 landings -------------------------------------------------------------------------
+
+def landing_roll(match: Match, unit: Piece, hex_id: str) -> None:
+    """IV.B.2: 2d6 - 1 a Japanese unit within two hexes - 1 on a West beach after turn 1;
+    3 or less loses a step, and below 2 as many steps as it falls short of 2."""
+    s = c.Situation.of(match)
+    near = s.near.get(hex_id, 0)
+    west = 1 if c.attr(hex_id, "beach") == "nishi" and match.state.turn > 1 else 0
+    roll = c.roll_2d6(match, "landing losses", "IV.B.2")
+    result = roll - near - west
+    lost = 0 if result > 3 else max(1, 2 - result)
+    match.emit("landing", "IV.B.2", f"{unit.id} lands in {hex_id}: roll {roll} - {near} (Japanese "
+               f"within two hexes){' - 1 (West beach)' if west else ''} = {result}: "
+               f"{'no loss' if not lost else f'{lost} step(s) lost'}", unit=unit.id, hex=hex_id, lost=lost)
+    c.marine_loses(match, unit, lost, "IV.B.2")
+
+
+def place_on_beach(match: Match, unit: Piece, hex_id: str) -> Procedure[None]:
+    """IV.B.2: land a unit: place it, roll its losses, note the landed beach hex (VII.A)."""
+    match.state.pieces.move(unit.id, hex_id)
+    unit.attrs["landed"] = match.state.turn
+    landed = match.state.vars[c.V_LANDED]
+    if hex_id not in landed:
+        landed.append(hex_id)
+        landed.sort()
+    landing_roll(match, unit, hex_id)
+    if c.on_island(unit):
+        c.reveal_around(match, hex_id, "III.3")
+    return
+    yield  # a generator, though it asks nothing
+
+
+def beach_options(match: Match, unit: Piece, hexes: list[str]) -> list[Option]:
+    """Beach hexes a unit may land in (no Japanese unit; room in the stack, V.M)."""
+    s = c.Situation.of(match)
+    out = []
+    for h in sorted(hexes):
+        if h in s.jp or not can_stack(match, unit, h, s):
+            continue
+        out.append(Option(h, f"{h} ({c.attr(h, 'beach')})",
+                          f"{s.near.get(h, 0)} Japanese unit(s) within two hexes",
+                          {"near": s.near.get(h, 0)}))
+    return out
+
+
+def reinforcements(match: Match) -> list[Piece]:
+    """IV.B.2 NOTE: units whose entry turn has come and that have not landed."""
+    return [p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE
+            and int(p.attrs["entry"]) <= match.state.turn]
+
+
+def landings(match: Match) -> Procedure[list[str]]:
+    """IV.B.2: on turn 1 every second-wave unit lands next to its hex; then any reinforcements
+    the player wishes, one at a time, on the beach hexes of the player's choice."""
+    landed: list[str] = []
+    comp = c.components()
+    if match.state.turn == 1:
+        for unit in sorted((p for p in match.state.pieces if p.side == c.US and c.is_hex(p.location)
+                            and not c.is_land(p.location)), key=lambda p: p.location):
+            near = [h for h in c.neighbours(unit.location) if c.attr(h, "beach")]
+            options = beach_options(match, unit, near) or [Option(h, h) for h in sorted(near)]
+            answer = yield choose(c.US, f"Second wave: land {unit.id} in which adjacent beach hex?",
+                                  "IV.B.2", options, kind="land", context={"unit": unit.id})
+            yield from place_on_beach(match, unit, str(answer))
+            landed.append(unit.id)
+    beaches = [h for b in ("minami", "nishi") for h in comp.hexes_where("beach", b)]
+    while True:
+        waiting = reinforcements(match)
+        if not waiting:
+            return landed
+        options = [Option(DONE, "No more landings this turn")] + [
+            Option(p.id, f"land {p.id}", f"{p.kind}, entry turn {p.attrs['entry']}") for p in waiting]
+        answer = yield choose(c.US, "Land which reinforcement?", "IV.B.2", options, kind="select_landing")
+        if answer == DONE:
+            return landed
+        unit = match.state.pieces[str(answer)]
+        spots = beach_options(match, unit, beaches)
+        if not spots:
+            continue
+        where = yield choose(c.US, f"Land {unit.id} on which beach hex?", "IV.B.2", spots,
+                             kind="land", context={"unit": unit.id})
+        yield from place_on_beach(match, unit, str(where))
+        landed.append(unit.id)
+
+
+def end_of_movement(match: Match) -> None:
+    """V.M: excess units in a hex are removed (they count as eliminated); an HQ in a Japanese
+    ZOC without a Marine infantry unit is DISRUPTED."""
+    s = c.Situation.of(match)
+    for hid, units in sorted(s.marine_hexes.items()):
+        for kind, cap in STACK.items():
+            extra = [p for p in units if p.kind == kind][cap:]
+            for p in extra:
+                match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id)
+                add = p.steps if p.kind != "hq" else 0
+                match.state.pieces.move(p.id, c.US_ELIMINATED)
+                p.steps = 0
+                c.add_vp(match, add + 1, "V.M", f"{p.id} removed by stacking")
+        if hid in s.zoc and not s.has_infantry(hid):
+            for p in units:
+                if p.kind == "hq" and c.on_island(p):
+                    c.disrupt(match, p, "V.M")

@@ -1,0 +1,203 @@
+"""III How to Set Up, and the set-ups of the scenarios of XI.
+
+:func:`build` puts every piece in its box and the Japanese face-down on their deployment
+hexes (III.3, no decision: the mix is the dice's); :func:`opening` is the part the player
+decides - the beach and the two waves (III.4) or a scenario's own set-up - followed by the
+pre-invasion bombardment (III.5-6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+from tabletop.core.trackgroups import create_family
+
+from . import common as c
+from .components import AREAS, BEACH_NAMES, NARROW_REMOVED, VERY_SHORT_CENTRE, VERY_SHORT_UNITS
+
+FIRST_TURN = {c.FULL: 1, c.LOD: 1, c.SANDS: 1, c.NARROW: 4, c.VERY_SHORT: 2}
+LAST_TURN = {c.FULL: 35, c.LOD: 6, c.SANDS: 14, c.NARROW: 35, c.VERY_SHORT: 35}
+
+
+def build(match: Match) -> None:
+    """II, III.1-3: the pieces, the tracks, and the Japanese face-down in their areas."""
+    comp = c.components()
+    scenario = match.scenario
+    state = match.state
+    lo, hi = comp.tracks.ranges["vp"]
+    state.track("vp", 0, lo, hi, section="X")
+    state.track("support", 0, *comp.tracks.ranges["support"], section="IV.A.1")
+    state.track("repl_inf", 0, *comp.tracks.ranges["replacements"], section="IV.E")
+    state.track("repl_arm", 0, *comp.tracks.ranges["replacements"], section="IV.E")
+    create_family(state, c.FATIGUE, [r for _, r in comp.regiments()], 0, *comp.tracks.ranges["fatigue"],
+                  section="IV.D")
+    state.vars.update({
+        c.V_SCENARIO: scenario, c.V_BEACH: None, c.V_LANDED: [], c.V_IND: None, c.V_CLASS1: [],
+        c.V_FLAG_TURN: None, c.V_STRUCK: [], c.V_FIRST_TURN: FIRST_TURN[scenario],
+        c.V_LAST_TURN: LAST_TURN[scenario], c.V_FRACTIONS: {}, c.V_DEBT: 0, c.V_PAYING: 0,
+        **{k: type(v)() for k, v in c.PHASE_VARS.items()},
+    })
+    if scenario == c.NARROW:
+        state.vars["narrow_areas"] = ["S", "E"]
+    pieces = state.pieces
+    for u in comp.marines:
+        attrs: dict[str, Any] = {"division": u.division, "entry": u.entry, "strengths": list(u.strengths)}
+        if u.kind == "infantry":
+            attrs.update(regiment=u.regiment, battalion=u.battalion)
+        values = {"front": {"strength": u.strengths[-1]}} if u.strengths else {}
+        where = c.AVAILABLE
+        if scenario == c.NARROW and u.division != "4":
+            where = c.OUT_OF_PLAY
+        if scenario == c.VERY_SHORT and u.regiment != "28":
+            where = c.OUT_OF_PLAY
+        pieces.add(Piece(u.id, u.kind, c.US, u.id, where, steps=u.steps, max_steps=u.steps,
+                         values=values, attrs=attrs))
+    for mid, (name, count) in comp.sheet.markers.items():
+        for n in range(1, count + 1):
+            pieces.add(Piece(mid if count == 1 else f"{mid}-{n}", "marker", "", name, c.MARKERS))
+    for _, reg in comp.regiments():
+        pieces.add(Piece(f"fatigue-{reg}", "marker", "", f"Fatigue {reg}th Marines", c.MARKERS))
+    groups: dict[str, list[str]] = {code: [] for code in (*AREAS, "R")}
+    for j in comp.sheet.japanese:
+        pieces.add(Piece(j.id, "japanese", c.JAPAN, j.id, c.OUT_OF_PLAY, steps=len(j.strengths),
+                         max_steps=len(j.strengths), values={"front": {"strength": j.strengths[-1]}},
+                         hidden=True, attrs={"type": j.type, "code": j.code, "strengths": list(j.strengths)}))
+        groups[j.code].append(j.id)
+    if scenario == c.VERY_SHORT:
+        for jid, hid in VERY_SHORT_UNITS.items():
+            pieces.move(jid, hid)
+        match.emit("setup", "XI.C", "the Very Short Game: three Japanese units on Suribachi, face-down")
+        return
+    wanted = ("S", "E") if scenario == c.NARROW else (*AREAS, "R")
+    for code in wanted:
+        units = groups[code]
+        match.dice.shuffle(units, purpose=f"mix the face-down {code} units", section="III.3")
+        hexes = sorted(comp.hexes_where("deploy", code))
+        for jid, hid in zip(units, hexes, strict=True):
+            pieces.move(jid, hid)
+        match.emit("setup", "III.3", f"{len(units)} Japanese units of area {code} placed face-down, "
+                   f"one in each of its deployment hexes", area=code)
+    if scenario == c.NARROW:
+        for hid in NARROW_REMOVED:  # XI.C: cleared by the 5th Division
+            jp = c.units_at(match, hid, c.JAPAN)
+            for p in jp:
+                pieces.move(p.id, c.OUT_OF_PLAY)
+        match.emit("setup", "XI.C", f"the Japanese units in {', '.join(NARROW_REMOVED)} are removed")
+
+
+def opening(match: Match) -> Procedure[None]:
+    """III.4-6 (or the scenario's own set-up of XI.C)."""
+    scenario = match.scenario
+    if scenario == c.VERY_SHORT:
+        yield from very_short_setup(match)
+        return
+    if scenario == c.NARROW:
+        yield from narrow_setup(match)
+        bombardment(match)
+        return
+    beach = yield from choose_beach(match)
+    yield from waves(match, beach)
+    bombardment(match)
+
+
+def choose_beach(match: Match) -> Procedure[str]:
+    """III.4: the Marines assault one beach; the choice is final."""
+    answer = yield choose(c.US, "Which beach do the Marines assault?", "III.4",
+                          [Option(b, BEACH_NAMES[b]) for b in ("minami", "nishi")], kind="beach")
+    beach = str(answer)
+    match.state.vars[c.V_BEACH] = beach
+    match.emit("beach", "III.4", f"the Marines will assault the {BEACH_NAMES[beach]}", beach=beach)
+    return beach
+
+
+def waves(match: Match, beach: str) -> Procedure[None]:
+    """III.4: the units marked "1" go to the first wave (on the beach hexes, one a hex) or the
+    second (on the Second Wave hexes, one a hex), so no wave is larger than the beach. The
+    first wave rolls its landing losses as it is placed (IV.B.2: "as each unit is placed in a
+    Beach Hex")."""
+    from .movement import landing_roll
+
+    comp = c.components()
+    beach_hexes = comp.hexes_where("beach", beach)
+    wave_hexes = comp.hexes_where("second_wave", beach)
+    first = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE
+                    and int(p.attrs["entry"]) == 1), key=lambda p: p.id)
+    for unit in first:
+        free = [h for h in beach_hexes + wave_hexes if not match.state.pieces.count_at(h)
+                or all(q.side != c.US for q in match.state.pieces.at(h))]
+        options = [Option(h, f"{h}: {'first wave (beach)' if h in beach_hexes else 'second wave'}")
+                   for h in sorted(free)]
+        answer = yield choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
+                              kind="wave", context={"unit": unit.id})
+        hid = str(answer)
+        match.state.pieces.move(unit.id, hid)
+        unit.attrs["landed"] = 1
+        if hid in beach_hexes:
+            if hid not in match.state.vars[c.V_LANDED]:
+                match.state.vars[c.V_LANDED].append(hid)
+                match.state.vars[c.V_LANDED].sort()
+            landing_roll(match, unit, hid)
+            if c.on_island(unit):
+                c.reveal_around(match, hid)
+
+
+def bombardment(match: Match) -> None:
+    """III.5-6: the pre-invasion bombardment: 2d6 for each Japanese unit in a Class 1 position
+    (6 or less: a step lost), then each in a Class 2 (4 or less: the hex becomes Class 1)."""
+    for cls, section in ((1, "III.5"), (2, "III.6")):
+        for p in sorted(c.japanese(match), key=lambda p: p.location):
+            if c.position_class(match, p.location) != cls:
+                continue
+            roll = c.roll_2d6(match, f"pre-invasion bombardment (Class {cls})", section)
+            if cls == 1 and roll <= 6:
+                c.japanese_loses(match, p, 1, section)
+            elif cls == 2 and roll <= 4:
+                match.state.vars[c.V_CLASS1].append(p.location)
+                match.emit("class1", section, f"the position in {p.location} is reduced to Class 1",
+                           hex=p.location)
+    match.state.vars[c.V_CLASS1].sort()
+
+
+def _place(match: Match, units: list[Piece], hexes: list[str], section: str, prompt: str,
+           stacking: bool) -> Procedure[None]:
+    from .movement import can_stack
+
+    for unit in units:
+        s = c.Situation.of(match)
+        free = [h for h in hexes if h not in s.jp and (not stacking or can_stack(match, unit, h, s))]
+        answer = yield choose(c.US, prompt.format(unit=unit.id), section,
+                              [Option(h, h) for h in sorted(free)], kind="setup", context={"unit": unit.id})
+        match.state.pieces.move(unit.id, str(answer))
+        unit.attrs["landed"] = match.state.turn
+        c.reveal_around(match, str(answer), "III.3")
+
+
+def narrow_setup(match: Match) -> Procedure[None]:
+    """XI.C The Narrow Game: the 4th Division in the Southern area, 0620-1018 and south."""
+    comp = c.components()
+    match.state.turn = 4
+    match.state.vars[c.V_LANDED] = sorted(h for h in comp.hexes_where("beach", "minami")
+                                          if c.attr(h, "area") == "S")
+    match.state.vars[c.V_BEACH] = "minami"
+    hexes = sorted(comp.hexes_where("narrow_setup", True))
+    units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),
+                   key=lambda p: ({"hq": 0, "armour": 1, "infantry": 2}[p.kind], p.id))
+    yield from _place(match, units, hexes, "XI.C", "Set up {unit} (Southern area, 0620-1018 and south)",
+                      stacking=True)
+
+
+def very_short_setup(match: Match) -> Procedure[None]:
+    """XI.C The Very Short Game: the 28th Marines within one hex of 0709 (the stacking limit
+    of V.M binds at the end of the first movement phase, so the player may set up 9
+    companies in 7 hexes and must spread them)."""
+    comp = c.components()
+    match.state.turn = 2
+    match.state.vars[c.V_LANDED] = sorted(comp.hexes_where("beach", "minami"))
+    match.state.vars[c.V_BEACH] = "minami"
+    hexes = [h for h in c.within2(VERY_SHORT_CENTRE) if c.dist(h, VERY_SHORT_CENTRE) <= 1 and c.is_land(h)]
+    units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),
+                   key=lambda p: p.id)
+    yield from _place(match, units, hexes, "XI.C", "Set up {unit} within one hex of 0709", stacking=False)

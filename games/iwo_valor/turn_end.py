@@ -1,0 +1,206 @@
+"""IV.E Replacements, IV.F the Night Phase (IX.D infiltration, IX.E Banzai), IV.G the Game
+Turn Record Phase."""
+
+from __future__ import annotations
+
+from tabletop.core.decisions import Option, choose
+from tabletop.core.match import Match, Procedure
+from tabletop.core.pieces import Piece
+
+from . import common as c
+from .components import by_turn
+from .japanese_combat import BANZAI, REGULAR, modified_strength, resolve
+from .marine_combat import attack_strength
+from .planning import share
+
+DONE = "done"
+
+
+# -- IV.E ----------------------------------------------------------------------------------
+
+def replacement_phase(match: Match) -> Procedure[None]:
+    """IV.E.1-2: add the turn's Replacement Steps; allocate them one step at a time."""
+    gtt = c.components().tracks.game_turn_track
+    if match.state.vars[c.V_SCENARIO] != c.VERY_SHORT:
+        for kind, table in (("inf", gtt.infantry_replacements), ("arm", gtt.armour_replacements)):
+            due = share(match, f"repl_{kind}", by_turn(table, match.state.turn, where=kind))
+            if due:
+                match.state.tracks[f"repl_{kind}"].add(due)
+                match.emit("replacements", "IV.E.1", f"{due} {'infantry' if kind == 'inf' else 'armour'} "
+                           "Replacement Step(s) arrive", replacement=kind, steps=due)
+    while True:
+        eligible = replaceable(match)
+        if not eligible:
+            return
+        options = [Option(DONE, "Keep the rest")] + [
+            Option(p.id, f"{p.id} in {p.location} ({p.steps}/{p.max_steps} steps)") for p in eligible]
+        inf, arm = match.state.tracks["repl_inf"].value, match.state.tracks["repl_arm"].value
+        answer = yield choose(c.US, f"Allocate a Replacement Step (infantry {inf}, armour {arm})?",
+                              "IV.E.2", options,
+                              kind="replacement")
+        if answer == DONE:
+            return
+        p = match.state.pieces[str(answer)]
+        match.state.tracks["repl_inf" if p.kind == "infantry" else "repl_arm"].add(-1)
+        p.steps += 1
+        p.face = "back" if p.steps < p.max_steps else "front"
+        match.emit("replaced", "IV.E.2", f"{p.id} regains a step ({p.steps})", unit=p.id)
+
+
+def replaceable(match: Match) -> list[Piece]:
+    """IV.E.2: reduced, Supplied units out of Japanese ZOC; for infantry, every unit of the
+    battalion Supplied and out of ZOC too; and a Replacement Step of the unit's type left."""
+    s = c.Situation.of(match)
+    cache: dict[str, bool] = {}
+
+    def ok(p: Piece) -> bool:
+        return p.location not in s.zoc and c.is_supplied(match, p, s, cache)
+
+    inf, arm = match.state.tracks["repl_inf"].value, match.state.tracks["repl_arm"].value
+    out = []
+    for p in c.marines(match):
+        if p.kind == "hq" or p.steps >= p.max_steps or not (inf if p.kind == "infantry" else arm):
+            continue
+        if not ok(p):
+            continue
+        if p.kind == "infantry":
+            mates = [q for q in c.marines(match, kind="infantry") if c.battalion_key(q) == c.battalion_key(p)]
+            if not all(ok(q) for q in mates):
+                continue
+        out.append(p)
+    return out
+
+
+# -- IV.F ----------------------------------------------------------------------------------
+
+def night_phase(match: Match) -> Procedure[None]:
+    """IV.F.1: 1-5 infiltration by that many units; 6: roll again (-1 turns 7-14, -2 later),
+    3 or less a Banzai Charge, more no effect."""
+    roll = c.d6(match, "night", "IV.F.1")
+    if roll <= 5:
+        yield from infiltration(match, roll)
+        return
+    turn = match.state.turn
+    again = c.d6(match, "night (second roll)", "IV.F.1")
+    mod = 1 if 7 <= turn <= 14 else 2 if turn > 14 else 0
+    match.emit("night", "IV.F.1", f"night roll 6, again {again} - {mod} = {again - mod}")
+    if again - mod <= 3:
+        yield from banzai(match)
+
+
+def infiltration(match: Match, count: int) -> Procedure[None]:
+    """IV.F.2, IX.D: pick that many Marine infantry units next to Japanese units, the most
+    fatigued first (ties yours); each rolls 2d6 - Fatigue - 1 (an adjacent Japanese unit with
+    more than 2 steps): 2 or less loses a step."""
+    s = c.Situation.of(match)
+    pool = [p for p in c.marines(match, kind="infantry") if p.location in s.zoc]
+    picked: list[Piece] = []
+    while pool and len(picked) < count:
+        top = max(c.unit_fatigue(match, p) for p in pool)
+        tier = [p for p in pool if c.unit_fatigue(match, p) == top]
+        room = count - len(picked)
+        if len(tier) <= room:
+            chosen = tier
+        else:
+            answer = yield choose(c.US, f"Infiltration: which unit (fatigue {top}) is attacked?", "IV.F.2",
+                                  [Option(p.id, f"{p.id} in {p.location}") for p in tier],
+                                  kind="infiltration")
+            chosen = [match.state.pieces[str(answer)]]
+        picked += chosen
+        pool = [p for p in pool if p not in chosen]
+    match.emit("night", "IV.F.2", f"Japanese infiltration: {len(picked)} unit(s) attacked",
+               units=[p.id for p in picked])
+    for p in picked:
+        strong = any(q.steps > 2 for h in c.neighbours(p.location) for q in c.units_at(match, h, c.JAPAN))
+        roll = c.roll_2d6(match, "infiltration", "IX.D")
+        result = roll - c.unit_fatigue(match, p) - (1 if strong else 0)
+        lost = 1 if result <= 2 else 0
+        match.emit("infiltration", "IV.F.2", f"infiltration against {p.id}: roll {roll} - fatigue "
+                   f"{c.unit_fatigue(match, p)}{' - 1' if strong else ''} = {result}: "
+                   f"{'1 step lost' if lost else 'no effect'}", unit=p.id)
+        c.marine_loses(match, p, lost, "IV.F.2")
+
+
+def banzai(match: Match) -> Procedure[None]:
+    """IV.F.3-6, IX.E: the Japanese unit with most steps next to a Marine infantry unit charges
+    (best attack, then your choice); its target is the adjacent infantry it attacks best (then
+    the most fatigued, then yours); the Marine unit fires first as against Class 1 at -3, no
+    armour; then the survivor charges (step 6, reconstructed: OF/CP row, no modifiers)."""
+    s = c.Situation.of(match)
+    cands: list[tuple[Piece, list[tuple[int, Piece]]]] = []
+    for jp in c.japanese(match):
+        targets = [q for h in c.neighbours(jp.location) for q in c.units_at(match, h, c.US)
+                   if q.kind == "infantry"]
+        if targets:
+            scored = [(modified_strength(match, REGULAR, c.strength(jp), q.location, jp.location, s)[0], q)
+                      for q in targets]
+            cands.append((jp, scored))
+    if not cands:
+        match.emit("night", "IV.F.3", "no Japanese unit is next to a Marine infantry unit: no Banzai Charge")
+        return
+    most = max(jp.steps for jp, _ in cands)
+    cands = [(jp, sc) for jp, sc in cands if jp.steps == most]
+    best = max(max(v for v, _ in sc) for _, sc in cands)
+    cands = [(jp, sc) for jp, sc in cands if max(v for v, _ in sc) == best]
+    if len(cands) == 1:
+        jp, scored = cands[0]
+    else:
+        answer = yield choose(c.US, "Banzai: which Japanese unit charges? (the choice is yours)", "IV.F.3",
+                              [Option(j.location, f"the unit in {j.location}") for j, _ in cands],
+                              kind="banzai")
+        jp, scored = next((j, sc) for j, sc in cands if j.location == answer)
+    if jp.hidden:
+        jp.hidden = False
+    top = [q for v, q in scored if v == best]
+    fat = max(c.unit_fatigue(match, q) for q in top)
+    top = [q for q in top if c.unit_fatigue(match, q) == fat]
+    if len(top) == 1:
+        target = top[0]
+    else:
+        answer = yield choose(c.US, f"Banzai by {jp.id}: which Marine unit is charged? (the choice is yours)",
+                              "IV.F.4", [Option(q.id, q.id) for q in top], kind="banzai_target")
+        target = match.state.pieces[str(answer)]
+    match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} "
+               f"(most steps next to a Marine infantry unit)", unit=jp.id, target=target.id)
+    value, why = attack_strength(match, target, jp.location, banzai=True)
+    roll = c.roll_2d6(match, "Marine fire at the Banzai Charge", "IV.F.5")
+    result = c.components().mat.lookup(value, roll, line="class_1")
+    match.emit("attack", "IV.F.5", f"{target.id} fires at the charging {jp.id}: strength {why}, "
+               f"roll {roll}: {result}", unit=target.id, result=result)
+    if result == "A":
+        from .japanese_combat import ambush
+
+        yield from ambush(match, jp, target, [])
+    elif result != "-":
+        c.japanese_loses(match, jp, int(result), "IV.F.5")
+    if c.is_hex(jp.location) and c.on_island(target):
+        value, why = modified_strength(match, BANZAI, c.strength(jp), target.location, jp.location, s)
+        steps = resolve(match, BANZAI, value, "IV.F.6", f"Banzai Charge ({why})")
+        c.marine_loses(match, target, steps, "IV.F.6")
+
+
+# -- IV.G ----------------------------------------------------------------------------------
+
+def record_phase(match: Match) -> None:
+    """IV.G.1-5: VP for Japanese units holding the lines, the B-29 roll, HQs recover."""
+    jp = c.japanese(match)
+    belt = {p.id: int(c.attr(p.location, "belt")) for p in jp}
+    first = sum(1 for p in jp if belt[p.id] == 1)
+    c.add_vp(match, first, "IV.G.1", f"{first} Japanese unit(s) in or south of the First Defensive Line")
+    if match.state.turn > 6:
+        second = sum(1 for p in jp if belt[p.id] <= 2)
+        c.add_vp(match, second, "IV.G.2",
+                 f"{second} Japanese unit(s) in or south of the Second Defensive Line")
+    if match.state.turn > 14:
+        north = sum(1 for p in jp if belt[p.id] == 3)
+        c.add_vp(match, north, "IV.G.3", f"{north} Japanese unit(s) north of the Second Defensive Line")
+    south = [p for p in jp if belt[p.id] == 1 or (belt[p.id] == 2 and c.attr(p.location, "line") != 2
+                                                   and p.location != "0629")]
+    if south:
+        roll = c.d6(match, "B-29s lost", "IV.G.4")
+        c.add_vp(match, roll, "IV.G.4", "B-29s lost for want of a forward base")
+    s = c.Situation.of(match)
+    for p in c.marines(match, kind="hq"):
+        if c.is_disrupted(p) and not (p.location in s.zoc and not s.has_infantry(p.location)):
+            p.face = "front"
+            match.emit("recovered", "IV.G.5", f"{p.id} is no longer DISRUPTED", unit=p.id)

@@ -1,0 +1,154 @@
+"""Tests of the generic capabilities core.supply (supply paths), core.fog (reveal by
+distance), core.opportunity (fire during movement) and core.trackgroups (per-formation tracks)."""
+
+from __future__ import annotations
+
+import networkx as nx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.core.fog import hidden_near, reveal_all_near, reveal_near
+from tabletop.core.hexgrid import Hex, distance, within
+from tabletop.core.hexmap import HexMap
+from tabletop.core.mapdata import HexMapSpec
+from tabletop.core.movement import reachable
+from tabletop.core.opportunity import FireRecord, firers_at, trigger_hexes
+from tabletop.core.pieces import Piece, Pieces
+from tabletop.core.state import State
+from tabletop.core.supply import supplied, trace
+from tabletop.core.trackgroups import create_family, family, shift, track_id, value
+
+
+def small_map(sea: tuple[str, ...] = ()) -> HexMap:
+    """A 7x7 map of clear ground, some hexes sea."""
+    spec = HexMapSpec.model_validate({
+        "name": "t", "columns": (1, 7), "rows": (1, 7), "default_terrain": "clear",
+        "terrain_types": {"clear": {"name": "clear"}, "sea": {"name": "sea", "prohibited": True}},
+        "hexes": {h: "sea" for h in sea},
+    })
+    return HexMap.from_spec(spec)
+
+
+# -- supply -------------------------------------------------------------------------------
+
+def test_supply_shortest_path_and_length_limit() -> None:
+    """supply: the path is the shortest; a path longer than max_length does not supply."""
+    m = small_map()
+    a, b = m.hex("0101"), m.hex("0104")
+    path = trace(m, a, [b], max_length=5)
+    assert path is not None and path[0] == a and path[-1] == b and len(path) == 4
+    assert trace(m, a, [b], max_length=2) is None
+    assert trace(m, a, [a]) == [a]
+
+
+def test_supply_blocked_hexes_and_enter_but_not_through() -> None:
+    """supply: can_enter blocks hexes; can_leave makes a hex a dead end (may enter it, not pass)."""
+    m = small_map()
+    wall = {m.hex(f"02{r:02d}") for r in range(1, 8)}
+    a, b = m.hex("0104"), m.hex("0304")
+    assert trace(m, a, [b], can_enter=lambda x, y: y not in wall) is None
+    # every route crosses column 02, and no path may pass through it ...
+    assert not supplied(m, a, [b], can_leave=lambda h: h not in wall)
+    assert supplied(m, a, [b])
+    # ... but a source standing in column 02 may still be entered as the last hex.
+    src = m.hex("0204")
+    assert trace(m, a, [src], can_leave=lambda h: h not in wall) == [a, src]
+
+
+def test_supply_costly_hexes_limited() -> None:
+    """supply: at most costly_limit costly hexes may be entered."""
+    m = small_map()
+    col2 = {m.hex(f"02{r:02d}") for r in range(1, 8)}
+    col3 = {m.hex(f"03{r:02d}") for r in range(1, 8)}
+    a, b = m.hex("0104"), m.hex("0404")
+    costly = col2 | col3
+    assert trace(m, a, [b], costly=lambda h: h in costly, costly_limit=1) is None
+    assert trace(m, a, [b], costly=lambda h: h in costly, costly_limit=2) is not None
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sets(st.sampled_from([f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]),
+               max_size=15),
+       st.integers(min_value=0, max_value=12))
+def test_supply_agrees_with_graph_search(blocked: set[str], limit: int) -> None:
+    """supply: with only blocked hexes and a length limit, trace agrees with networkx."""
+    m = small_map()
+    a, b = m.hex("0101"), m.hex("0707")
+    bad = {m.hex(x) for x in blocked} - {a, b}
+    g = nx.Graph()
+    for h in m:
+        if h in bad:
+            continue
+        g.add_node(h)
+        for n in m.neighbors(h):
+            if n not in bad:
+                g.add_edge(h, n)
+    try:
+        best: int | None = nx.shortest_path_length(g, a, b)
+    except nx.NetworkXNoPath:
+        best = None
+    path = trace(m, a, [b], max_length=limit, can_enter=lambda x, y: y not in bad)
+    if best is None or best > limit:
+        assert path is None
+    else:
+        assert path is not None and len(path) - 1 == best
+
+
+# -- fog of war ---------------------------------------------------------------------------
+
+def test_fog_reveal_within_radius_is_permanent_and_side_aware() -> None:
+    """fog: hidden enemy pieces within the radius turn face-up; own and far ones stay as they are."""
+    m = small_map()
+    reg = Pieces([Piece("near", "inf", "J", location="0103", hidden=True),
+                  Piece("far", "inf", "J", location="0107", hidden=True),
+                  Piece("mine", "inf", "M", location="0102", hidden=True)])
+    where = m.hex("0101")
+    assert [p.id for p in hidden_near(reg, m, where, 2, observer="M")] == ["near"]
+    assert [p.id for p in reveal_near(reg, m, where, 2, observer="M")] == ["near"]
+    assert not reg["near"].hidden and reg["far"].hidden and reg["mine"].hidden
+    assert reveal_near(reg, m, where, 2, observer="M") == []  # already face-up
+    assert [p.id for p in reveal_all_near(reg, m, [m.hex("0106")], 1, observer="M")] == ["far"]
+
+
+# -- opportunity fire ---------------------------------------------------------------------
+
+def test_opportunity_trigger_zone_stops_movement_once_per_watcher() -> None:
+    """opportunity fire: a move ends at the first hex within range of a watcher that has not
+    fired; firers are listed nearest first; a watcher that fired no longer stops the mover."""
+    m = small_map()
+    watchers = {"w1": m.hex("0405"), "w2": m.hex("0605")}
+    zone = trigger_hexes(m, watchers, 2)
+    assert zone == frozenset(h for w in watchers.values() for h in within(w, 2) if h in m)
+    start = m.hex("0101")
+    reach = reachable(m, start, float("inf"), lambda a, b: 1, must_stop=zone)
+    for h in reach:
+        path = reach.path_to(h)
+        assert all(x not in zone for x in path[1:-1])  # nobody passes through fire
+    assert firers_at(watchers, m.hex("0505"), 2) == ["w1", "w2"]
+    record = FireRecord({})
+    record.record("w1", "m")
+    assert record.has_fired("w1", "m") and not record.has_fired("w2", "m")
+    assert firers_at(watchers, m.hex("0505"), 2, exclude=record.fired_at("m")) == ["w2"]
+    assert trigger_hexes(m, watchers, 2, exclude=["w1", "w2"]) == frozenset()
+    record.clear()
+    assert record.fired_at("m") == []
+
+
+def test_opportunity_fire_distance() -> None:
+    """opportunity fire: a watcher fires only within its radius."""
+    m = small_map()
+    w = {"w": m.hex("0404")}
+    for h in m:
+        assert (firers_at(w, h, 2) == ["w"]) == (distance(h, Hex(*w["w"])) <= 2)
+
+
+# -- per-formation tracks -------------------------------------------------------------------
+
+def test_trackgroups_family_of_tracks() -> None:
+    """per-regiment tracks: one bounded track per key, read and moved by key, in the state."""
+    state = State()
+    create_family(state, "fatigue", ["23", "24"], 0, 0, 9, section="IV.D")
+    assert set(family(state, "fatigue")) == {"23", "24"}
+    assert shift(state, "fatigue", "23", 12) == 9 and value(state, "fatigue", "24") == 0
+    assert shift(state, "fatigue", "23", -20) == 0
+    assert track_id("fatigue", "23") in state.to_json()["tracks"]  # type: ignore[operator]

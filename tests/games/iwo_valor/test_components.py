@@ -1,0 +1,120 @@
+"""The reconstructed components (II): the map agrees with every hex the rules name, the
+200-piece sheet, the tables and charts; bad data is refused with one clear message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tabletop.core.errors import DataError
+from tabletop.games.iwo_valor import common as c
+from tabletop.games.iwo_valor import mapbuilder
+from tabletop.games.iwo_valor.components import DATA_DIR, load_components
+
+COMP = c.components()
+
+
+def test_map_is_drawn_by_its_builder() -> None:
+    """II.B: data/map.yaml is exactly what mapbuilder draws (so the drawing can be redone)."""
+    built = yaml.safe_load(yaml.safe_dump(mapbuilder.build(), sort_keys=False))
+    assert yaml.safe_load((DATA_DIR / "map.yaml").read_text(encoding="utf-8")) == built
+
+
+def test_named_hexes_II_B_V_J_VIII_E_IV_G_XI_C() -> None:
+    """V.J, VIII.E, IV.G, XI.C: every hex the rules name is land with the role they give it."""
+    assert c.attr("0304", "level") == 3  # VIII.E the summit
+    for hid in ("2732", "2733", "2831", "2832"):  # V.J
+        assert c.is_land(hid) and c.attr(hid, "area") == "N"
+    for n, ends in ((1, ("2420", "0725")), (2, ("2826", "0829"))):  # IV.G.1-2
+        for hid in ends:
+            assert c.attr(hid, "line") == n and c.attr(hid, "position") in (2, 3)
+    assert c.attr("0629", "belt") == 2  # IV.G.2 "including ... 0629"
+    for hid in ("0816", "0818", "1019"):  # XI.C
+        assert c.attr(hid, "deploy") == "S"
+    for hid in ("0305", "0403", "0506"):
+        assert c.attr(hid, "deploy") == "Sr"
+    assert c.attr("1220", "area") not in ("S", "E")  # XI.C "plus (after turn 7) hex 1220"
+
+
+def test_three_southernmost_S_units_XI_C() -> None:
+    """XI.C: 0816, 0818 and 1019 are the three southernmost Southern deployment hexes."""
+    from tabletop.games.iwo_valor.mapbuilder import uv
+
+    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: uv(c.hx(h))[0])
+    assert set(south[:3]) == {"0816", "0818", "1019"}
+
+
+def test_beaches_and_waves_III_4() -> None:
+    """III.4: each beach has 17 beach hexes (33 units in two waves no larger than the beach)
+    and a Second Wave hex next to each; both beaches on their own coasts."""
+    for beach in ("minami", "nishi"):
+        hexes = COMP.hexes_where("beach", beach)
+        waves = COMP.hexes_where("second_wave", beach)
+        assert len(hexes) == 17 and len(waves) == 17
+        for w in waves:
+            assert not c.is_land(w)
+            assert any(c.attr(n, "beach") == beach for n in c.components().map.neighbors(c.hx(w))
+                       for n in [c.hid_of(n)] if c.is_land(n))
+    assert 2 * 17 >= sum(1 for u in COMP.marines if u.entry == 1) == 33
+
+
+def test_areas_and_deployment_III_3() -> None:
+    """III.3: six codes; one Japanese unit per deployment hex of its code; R hexes only for R."""
+    for code in ("Sr", "S", "W", "E", "N", "R"):
+        assert len(COMP.hexes_where("deploy", code)) == sum(1 for u in COMP.sheet.japanese if u.code == code)
+    assert all(2 <= len(u.strengths) <= 4 for u in COMP.sheet.japanese)  # II.C
+
+
+def test_counter_sheet_II_A_II_C() -> None:
+    """II.A, II.C: 200 pieces; every company of the 4th, 5th and 3rd Divisions (no 3rd
+    Marines), nine tank companies, three HQs of one step, Marine units of three steps."""
+    infantry = [u for u in COMP.marines if u.kind == "infantry"]
+    assert len(infantry) == 72
+    assert {u.regiment for u in infantry} == {"23", "24", "25", "26", "27", "28", "21", "9"}
+    assert all(u.steps == 3 for u in COMP.marines if u.kind != "hq")
+    assert [u.steps for u in COMP.marines if u.kind == "hq"] == [1, 1, 1]
+    assert {u.id for u in COMP.marines if u.kind == "armour"} >= {"A/4TK", "C/4TK", "A/5TK", "C/5TK"}
+    total = len(COMP.marines) + len(COMP.sheet.japanese) + sum(n for _, n in COMP.sheet.markers.values()) \
+        + len(COMP.regiments())
+    assert total == 200
+
+
+def test_marine_attack_table_IV_D_5_VIII_B() -> None:
+    """IV.D.5, VIII.B: a roll of 4 or less is always "A"; higher class rows are harder."""
+    mat = COMP.mat
+    for line in ("class_1", "class_2", "class_3"):
+        for s in range(1, 11):
+            for roll in (2, 3, 4):
+                assert mat.lookup(s, roll, line=line) == "A"
+    assert mat.odds(6, line="class_1").get("A") == mat.odds(6, line="class_3").get("A")
+
+    def hits(line: str) -> float:  # the mean steps a strength-6 attack takes off
+        return float(sum(int(r) * p for r, p in mat.odds(6, line=line).items() if r not in "A-"))
+    assert hits("class_1") > hits("class_2") > hits("class_3")
+
+
+def test_japanese_attack_table_IX() -> None:
+    """IX.A.3, IX.C.3: strengths 1-10 on both rows; results are Marine step losses."""
+    for row in ("OF/CP", "Reg/Art"):
+        for s in range(1, 11):
+            assert set(COMP.jat.odds(s, line=row)) <= {"-", "1", "2"}
+
+
+def test_tracks_and_charts_I() -> None:
+    """I, IV.A.2: the Game Turn Track covers 35 turns; withdrawals come after turn 22 only."""
+    gtt = COMP.tracks.game_turn_track
+    assert gtt.last_turn == 35
+    assert all(w.turn > 22 for w in gtt.withdrawals)
+    assert next(r.level for r in COMP.tracks.line_of_departure_schedule) == "MARINE DECISIVE VICTORY"
+
+
+def test_bad_data_is_refused(tmp_path: Path) -> None:
+    """Data: a broken counter sheet is refused with the file and what was expected."""
+    for name in ("map.yaml", "tracks.yaml", "mat.yaml", "jat.yaml", "sequence.yaml"):
+        (tmp_path / name).write_text((DATA_DIR / name).read_text(encoding="utf-8"), encoding="utf-8")
+    text = (DATA_DIR / "counters.yaml").read_text(encoding="utf-8").replace('code: Sr', 'code: N', 1)
+    (tmp_path / "counters.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=r"counters\.yaml.*deployment"):
+        load_components(tmp_path)

@@ -1,0 +1,204 @@
+"""III.3 fog of war, IV.B landings, V How to Move, VI Zones of Control, VII Supply."""
+
+from __future__ import annotations
+
+import itertools
+
+from tabletop.core.testing import run_procedure
+from tabletop.games.iwo_valor import common as c
+from tabletop.games.iwo_valor import movement as mv
+
+from .helpers import empty_match, put
+
+INF, INF2, TANK, HQ = "A/1/23/4", "B/1/23/4", "A/4TK", "HQ/4"
+
+
+def dests(m, unit: str) -> set[str]:  # type: ignore[no-untyped-def]
+    reach = mv.destinations(m, m.state.pieces[unit])
+    return set() if reach is None else {c.hid_of(h) for h in reach}
+
+
+J = "0922"  # a Japanese hex with no defensive position within two hexes
+
+
+def test_fog_III_3_reveal_within_two_hexes_for_good() -> None:
+    """III.3: a Marine unit within two hexes turns a face-down unit face-up, for good."""
+    m = empty_match()
+    jp = put(m, "A/310", J, hidden=True)
+    put(m, INF, "0919")
+    assert c.reveal_around(m, "0919") == [] and jp.hidden
+    m.state.pieces.move(INF, "0920")
+    assert c.reveal_around(m, "0920") == [jp] and not jp.hidden
+    m.state.pieces.move(INF, "0918")
+    assert not jp.hidden
+
+
+def test_hidden_unit_not_named_in_the_marine_view_III_3() -> None:
+    """III.3 and the hidden-information model: a face-down unit shows only place and side."""
+    m = empty_match()
+    put(m, "A/310", J, hidden=True)
+    shown = [p for p in m.view(c.US)["pieces"] if p["location"] == J]  # type: ignore[index,union-attr]
+    assert shown == [{"id": f"hidden:{J}:0", "kind": "hidden", "side": c.JAPAN, "location": J}]
+
+
+def test_V_D_move_stops_within_two_hexes_and_fire_once_per_unit() -> None:
+    """V.D, IX.A: a move ends at the first hex within two hexes of a Japanese unit; after it
+    fired, the unit may go on, and that Japanese unit never fires at it again this phase."""
+    m = empty_match(dice=[1, 1] * 10)
+    put(m, "A/310", J)
+    put(m, INF, "0918")
+    reach = dests(m, INF)
+    assert "0920" in reach and "0921" not in reach
+    m.state.tracks["support"].set(0)
+    run_procedure(mv.walk(m, m.state.pieces[INF], ["0918", "0919", "0920"], "IV.B.1"))
+    assert m.state.vars[c.V_FIRED] == {INF: ["A/310"]}
+    assert "0921" in dests(m, INF)  # may now close in
+    run_procedure(mv.walk(m, m.state.pieces[INF], ["0920", "0921"], "IV.B.1"))
+    assert m.state.vars[c.V_FIRED] == {INF: ["A/310"]}  # no second shot
+
+
+def test_V_E_no_zoc_to_zoc_and_V_B_no_enemy_hex() -> None:
+    """V.E, VI.A: never directly from one Japanese ZOC hex to another; V.B never into a unit."""
+    m = empty_match()
+    put(m, "A/310", J)
+    put(m, INF, "0921")
+    m.state.vars[c.V_FIRED] = {INF: ["A/310"]}
+    reach = mv.destinations(m, m.state.pieces[INF])
+    assert reach is not None and c.hx(J) not in reach
+    zoc = set(c.neighbours(J))
+    for h in reach:
+        path = [c.hid_of(x) for x in reach.path_to(h)]
+        assert not any(a in zoc and b in zoc for a, b in itertools.pairwise(path))
+
+
+def test_V_C_hq_not_into_zoc_without_infantry() -> None:
+    """V.C: an HQ may enter a ZOC hex only where a Marine infantry unit already is."""
+    m = empty_match()
+    put(m, "A/310", J)
+    put(m, HQ, "0920")
+    m.state.vars[c.V_FIRED] = {HQ: ["A/310"]}
+    assert "0921" not in dests(m, HQ)
+    put(m, INF, "0921")
+    assert "0921" in dests(m, HQ)
+
+
+def test_V_F_class_2_position_in_zoc_closed() -> None:
+    """V.F, VI.B: a vacant Class 2/3 position in a Japanese ZOC may not be entered."""
+    m = empty_match()
+    assert c.attr("1627", "position") == 2 and "1627" in c.neighbours("1626")
+    put(m, "A/310", "1628")
+    put(m, INF, "1626")
+    m.state.vars[c.V_FIRED] = {INF: ["A/310"]}
+    assert "1627" not in dests(m, INF)
+    m.state.vars[c.V_CLASS1].append("1627")  # III.6: reduced to Class 1, it may be entered
+    assert "1627" in dests(m, INF)
+
+
+def test_V_G_to_V_J_terrain() -> None:
+    """V.G sea, V.H ridge hexsides, V.I armour and slope hexsides, V.J armour and the Gorge."""
+    m = empty_match(turn=3)
+    put(m, INF, "0404")
+    put(m, TANK, "0404")
+    inf, tank = dests(m, INF), dests(m, TANK)
+    assert all(c.is_land(h) for h in inf | tank)
+    assert "0304" in inf and "0304" not in tank  # a slope hexside into the summit
+    ridge = [(s.a, s.b) for s, f in c.components().map.hexsides().items() if "ridge" in f]
+    assert ridge
+    for a, b in ridge:  # V.H: a ridge hexside is crossed by no move of one hex
+        m2 = empty_match(turn=3)
+        put(m2, INF, c.hid_of(a))
+        reach = mv.destinations(m2, m2.state.pieces[INF])
+        if reach is not None and b in reach:
+            assert len(reach.path_to(b)) > 2
+        break
+    m3 = empty_match()
+    put(m3, TANK, "2630")
+    assert not dests(m3, TANK) & {"2732", "2733", "2831", "2832"}
+    put(m3, INF, "2630")
+    assert dests(m3, INF) & {"2732", "2733", "2831", "2832"}
+
+
+def test_V_K_only_supplied_units_move_VII_A() -> None:
+    """V.K, VII.A: a unit farther than 5 hexes from its HQ is not Supplied and cannot move."""
+    m = empty_match()
+    put(m, HQ, "0512")
+    put(m, INF, "1525")
+    assert INF not in {p.id for p in mv.movable(m)}
+    m.state.pieces.move(INF, "0515")
+    assert INF in {p.id for p in mv.movable(m)}
+
+
+def test_VII_B_supplied_on_turn_1_and_first_turn_ashore() -> None:
+    """VII.B: everyone on turn 1; a unit on the turn it landed."""
+    m = empty_match(turn=1)
+    p = put(m, INF, "1525")
+    assert c.is_supplied(m, p)
+    m.state.turn = 4
+    assert not c.is_supplied(m, p)
+    p.attrs["landed"] = 4
+    assert c.is_supplied(m, p)
+
+
+def test_VII_A_supply_path_rules_and_IV_A_3_independent_regiment() -> None:
+    """VII.A: a disrupted HQ supplies no one; no path through an empty hex within two hexes
+    of a Japanese unit; IV.A.3: the independent regiment traces 4 hexes to a landed beach."""
+    m = empty_match()
+    hq = put(m, HQ, "0512")
+    p = put(m, INF, "0515")
+    assert c.is_supplied(m, p)
+    hq.face = "back"
+    assert not c.is_supplied(m, p)
+    m.state.vars[c.V_IND] = "23"
+    assert c.is_supplied(m, p)  # 0515 is a landed Minami beach hex itself
+    s = c.Situation.of(m)
+    m2 = empty_match()
+    put(m2, "A/310", J)
+    s = c.Situation.of(m2)
+    assert c.supply_path(m2, s, "0918", ["0920"], "infantry", 5) is None  # 0920 empty, near J
+    put(m2, INF2, "0920")
+    s = c.Situation.of(m2)
+    assert c.supply_path(m2, s, "0918", ["0920"], "infantry", 5) is not None
+
+
+def test_IV_B_2_landing_roll() -> None:
+    """IV.B.2: 2d6 - Japanese within two hexes - 1 on a West beach after turn 1: 3 or less
+    loses a step, below 2 the shortfall."""
+    nishi = c.components().hexes_where("beach", "nishi")[8]
+    minami = c.components().hexes_where("beach", "minami")[8]
+    for dice, hid, lost in (([1, 1], nishi, 1), ([1, 1], minami, 1), ([1, 2], minami, 1),
+                            ([2, 2], minami, 0), ([2, 2], nishi, 1), ([3, 2], nishi, 0)):
+        m = empty_match(turn=3, dice=dice)
+        p = m.state.pieces[INF]
+        run_procedure(mv.place_on_beach(m, p, hid))
+        assert p.max_steps - p.steps == lost, (dice, hid)
+        assert hid in m.state.vars[c.V_LANDED]
+    m = empty_match(turn=3, dice=[1, 1])
+    for jid, near in zip(("A/310", "B/310"), [h for h in c.within2(minami) if c.is_land(h) and h != minami],
+                         strict=False):
+        put(m, jid, near)
+    p = m.state.pieces[INF]
+    run_procedure(mv.place_on_beach(m, p, minami))
+    assert p.steps == 1  # roll 2 - 2 = 0: two steps lost ("a modified die roll of 0 ... 2 steps")
+
+
+def test_V_M_stacking_at_end_of_movement() -> None:
+    """V.M: excess units are removed and count as eliminated; an HQ alone in ZOC is disrupted."""
+    m = empty_match()
+    put(m, INF, "0918")
+    put(m, INF2, "0918")
+    put(m, "A/310", J)
+    hq = put(m, HQ, "0921")
+    before = m.state.tracks["vp"].value
+    mv.end_of_movement(m)
+    assert sum(1 for p in c.units_at(m, "0918", c.US) if p.kind == "infantry") == 1
+    assert m.state.tracks["vp"].value == before + 4  # three steps and the elimination
+    assert c.is_disrupted(hq)
+
+
+def test_VIII_E_flag_raised() -> None:
+    """VIII.E: the first Marine unit into 0304 raises the Flag: -2 VP, +1 to attacks this turn."""
+    m = empty_match(turn=4)
+    p = put(m, INF, "0404")
+    run_procedure(mv.walk(m, p, ["0404", "0304"], "IV.B.1"))
+    assert m.state.vars[c.V_FLAG_TURN] == 4 and m.state.tracks["vp"].value == -2
+    assert m.state.pieces["flag"].location == "0304"

@@ -1,0 +1,196 @@
+"""III set-up, IV.A planning, IV.E replacements, IV.F night, IV.G record, X victory, XI scenarios."""
+
+from __future__ import annotations
+
+from tabletop.core.match import Match
+from tabletop.core.testing import run_procedure
+from tabletop.core.trackgroups import shift
+from tabletop.games.iwo_valor import GAME, NARROW_MULTIPLIER, planning, setup, turn_end
+from tabletop.games.iwo_valor import common as c
+
+from .helpers import empty_match, put
+
+INF, INF2, TANK, HQ = "A/1/23/4", "B/1/23/4", "A/4TK", "HQ/4"
+J = "0922"
+
+
+def test_III_3_face_down_by_area() -> None:
+    """III.3: every Japanese unit face-down in a deployment hex of its own code."""
+    m = Match(GAME, scenario=c.FULL, seed=3)
+    for p in c.japanese(m):
+        assert p.hidden and c.attr(p.location, "deploy") == p.attrs["code"]
+    assert len(c.japanese(m)) == 80
+    assert m.pending is not None and m.pending.kind == "beach"
+
+
+def test_III_4_waves_no_larger_than_the_beach() -> None:
+    """III.4: 33 units, one a hex on the 17 beach hexes (first wave) or 17 Second Wave hexes."""
+    m = Match(GAME, scenario=c.FULL, seed=3)
+    m.decide("minami")
+    n = 0
+    while m.pending is not None and m.pending.kind == "wave":
+        m.decide_index(0)
+        n += 1
+    assert n == 33
+    comp = c.components()
+    for h in comp.hexes_where("beach", "minami") + comp.hexes_where("second_wave", "minami"):
+        assert len(c.units_at(m, h, c.US)) <= 1
+
+
+def test_III_5_6_bombardment() -> None:
+    """III.5: Class 1 units lose a step on 6 or less; III.6: Class 2 become Class 1 on 4 or less."""
+    m = empty_match(turn=1, dice=[3, 3, 2, 2, 4, 1])
+    one = next(h for h in c.components().hexes_where("position", 1))
+    two = [h for h in c.components().hexes_where("position", 2)][:2]
+    a = put(m, "A/310", one, hidden=True)
+    put(m, "B/310", two[0], hidden=True)
+    put(m, "C/310", two[1], hidden=True)
+    setup.bombardment(m)
+    assert a.steps == a.max_steps - 1
+    assert m.state.vars[c.V_CLASS1] == [two[0]]
+    assert c.position_class(m, two[0]) == 1 and c.position_class(m, two[1]) == 2
+
+
+def test_IV_A_1_support_not_carried_over() -> None:
+    """IV.A.1: the Support Track shows this turn's points; last turn's are lost."""
+    m = empty_match(turn=6)
+    m.state.tracks["support"].set(7)
+    run_procedure(planning.support_points(m))
+    assert m.state.tracks["support"].value == 8
+
+
+def test_IV_A_2_withdrawal_lowest_fatigue() -> None:
+    """IV.A.2: a regiment withdrawn has no Fatigue Level above one that stays; never returns."""
+    m = empty_match(turn=24)
+    put(m, INF, "0918")
+    put(m, "A/1/24/4", "0920")
+    put(m, "A/1/25/4", "0820")
+    shift(m.state, c.FATIGUE, "23", 3)
+    shift(m.state, c.FATIGUE, "25", 1)
+    run_procedure(planning.withdraw(m))
+    assert m.state.pieces["A/1/24/4"].location == c.WITHDRAWN
+    assert m.state.pieces[INF].location == "0918"
+
+
+def test_IV_A_3_independent_regiment() -> None:
+    """IV.A.3: one Independent Regiment at a time; it may be moved or removed."""
+    m = empty_match()
+    put(m, INF, "0918")
+    put(m, "A/1/25/4", "0820")
+    run_procedure(planning.independent_regiment(m), ["23"])
+    assert m.state.vars[c.V_IND] == "23"
+    run_procedure(planning.independent_regiment(m), ["25"])
+    assert m.state.vars[c.V_IND] == "25"
+    run_procedure(planning.independent_regiment(m), ["none"])
+    assert m.state.vars[c.V_IND] is None
+
+
+def test_IV_E_replacements_whole_battalion() -> None:
+    """IV.E.2: a reduced Supplied unit out of ZOC gets a step if its whole battalion is
+    Supplied and out of ZOC; armour steps only for armour."""
+    m = empty_match(turn=1)
+    p = put(m, INF, "0512")
+    p.steps = 2
+    m.state.tracks["repl_inf"].set(1)
+    assert [q.id for q in turn_end.replaceable(m)] == [INF]
+    put(m, "A/310", J)
+    put(m, "C/1/23/4", "0921")
+    assert turn_end.replaceable(m) == []
+    tank = put(m, TANK, "0512")
+    tank.steps = 1
+    assert turn_end.replaceable(m) == []  # no armour replacement step
+
+
+def test_IV_F_2_infiltration() -> None:
+    """IV.F.2: the most fatigued units next to Japanese units; 2d6 - fatigue (-1 more if a
+    Japanese neighbour has more than 2 steps): 2 or less loses a step."""
+    m = empty_match(dice=[4, 4])
+    put(m, "A/310", J)
+    p = put(m, INF, "0921")
+    put(m, "A/1/25/4", "0923")
+    shift(m.state, c.FATIGUE, "23", 5)
+    run_procedure(turn_end.infiltration(m, 1))
+    assert p.steps == 2  # 8 - 5 - 1 = 2
+
+
+def test_IV_F_3_6_banzai() -> None:
+    """IV.F.3-6: the unit with most steps charges; the Marine fires first (Class 1, -3); then
+    the charge (our step 6) on the OF/CP row."""
+    m = empty_match(turn=10, dice=[6, 6, 1, 1])
+    put(m, "A/310", J)
+    put(m, "1/145", "0925")
+    p = put(m, INF, "0923")
+    run_procedure(turn_end.banzai(m))
+    assert any("BANZAI" in e.text for e in m.log)
+    assert any(e.section == "IV.F.5" and e.kind == "attack" for e in m.log)
+    assert p.steps <= 3
+
+
+def test_IV_G_victory_points_for_the_lines() -> None:
+    """IV.G.1-4: +1 a unit in or south of the First Line; after turn 6 the Second; after turn
+    14 north of it; a B-29 die while any unit is south of the Second Line."""
+    m = empty_match(turn=15, dice=[3])
+    put(m, "A/310", "0816")  # belt 1
+    put(m, "B/310", "0629")  # IV.G.2 counted in the Second Line
+    put(m, "C/310", "2832")  # north
+    turn_end.record_phase(m)
+    assert m.state.tracks["vp"].value == 1 + 2 + 1 + 3
+
+
+def test_IV_G_5_hq_recovers_unless_alone_in_zoc() -> None:
+    """IV.G.5: disrupted HQs recover, except one alone in a Japanese ZOC."""
+    m = empty_match(dice=[1] * 5)
+    put(m, "A/310", J)
+    a = put(m, HQ, "0921")
+    b = put(m, "HQ/5", "0918")
+    a.face = b.face = "back"
+    turn_end.record_phase(m)
+    assert c.is_disrupted(a) and not c.is_disrupted(b)
+
+
+def test_X_A_sudden_death_and_X_B_schedule() -> None:
+    """X.A: 160 VP before turn 7 ends the game; X.B the schedule reads the total."""
+    m = empty_match(turn=6)
+    put(m, INF, "0918")
+    put(m, "A/310", J)
+    m.state.phase = "record"
+    m.state.tracks["vp"].set(160)
+    r = GAME.check_end(m)
+    assert r is not None and r.level == "JAPANESE DECISIVE VICTORY"
+    m.state.tracks["vp"].set(100)
+    m.state.vars[c.V_LAST_TURN] = 6
+    r = GAME.check_end(m)
+    assert r is not None and r.section == "X.B"
+    m.state.tracks["vp"].set(-5)
+    assert GAME.final_result(m).level == "MARINE DECISIVE VICTORY"  # II.C: the track may be negative
+
+
+def test_XI_A_B_printed_schedules() -> None:
+    """XI.A, XI.B: the scenario schedules are used as printed."""
+    for scen, vp, level in ((c.LOD, 100, "MARINE MARGINAL VICTORY"),
+                            (c.LOD, 141, "JAPANESE DECISIVE VICTORY"),
+                            (c.SANDS, 246, "MARINE SUBSTANTIAL VICTORY"),
+                            (c.SANDS, 305, "JAPANESE MARGINAL VICTORY")):
+        m = empty_match(scenario=scen)
+        m.state.tracks["vp"].set(vp)
+        assert GAME.final_result(m).level == level
+
+
+def test_XI_C_narrow_game() -> None:
+    """XI.C: S and E areas only, three units removed, turn 4, VP x 2.667 (the article's 2667)."""
+    m = Match(GAME, scenario=c.NARROW, seed=1)
+    assert {c.attr(p.location, "area") for p in c.japanese(m)} <= {"S", "E"}
+    assert not any(p.location in ("0816", "0818", "1019") for p in c.japanese(m))
+    assert m.state.turn == 4 and m.pending is not None and m.pending.kind == "setup"
+    assert float(NARROW_MULTIPLIER) == 2.667
+    m.state.tracks["vp"].set(150)
+    assert GAME.final_result(m).scores["vp_read"] == 400
+
+
+def test_XI_C_very_short_game() -> None:
+    """XI.C: three units on Suribachi, the 28th Marines within one hex of 0709, from turn 2."""
+    m = Match(GAME, scenario=c.VERY_SHORT, seed=1)
+    assert sorted(p.location for p in c.japanese(m)) == ["0305", "0403", "0506"]
+    assert m.state.turn == 2
+    assert all(c.dist(str(o.value), "0709") <= 1 for o in m.pending.options)  # type: ignore[union-attr]
+    assert "RECONSTRUCTED" in GAME.info.scenario(c.VERY_SHORT).name
