@@ -67,3 +67,14 @@ class SecretSetup(PigGame):
 
 
 SECRET = SecretSetup()
+
+
+class AnnouncedGame(Game):
+    """A game announced but not yet playable (no rules, no map): what `list` marks and
+    `play` and `render` refuse."""
+
+    info = GameInfo(id="announced", title="Announced", version="0.1", players=("A", "B"),
+                    playable=False)
+
+
+ANNOUNCED = AnnouncedGame()

@@ -10,6 +10,7 @@ import pytest
 from tabletop.core.cli import main
 
 PIG = "tests.core.piggame:GAME"
+ANNOUNCED = "tests.core.piggame:ANNOUNCED"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -119,12 +120,12 @@ def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     (("play", PIG, "--agent", "nonsense"), "NAME=VALUE"),
     (("play", PIG, "--option", "target=7", "--auto"), "not one of"),
     (("play", PIG, "--scenario", "moon", "--auto"), "no scenario 'moon'"),
-    (("play", "iwo_valor", "--auto"), "not playable yet"),
+    (("play", ANNOUNCED, "--auto"), "not playable yet"),
     (("replay", "/nonexistent/file.json"), "cannot read"),
     (("simulate", PIG, "-n", "0"), "-n"),
     (("render", PIG, "-o", "x.png"), "must end in .svg"),
     (("schema", "--model", "Nope"), "no model 'Nope'"),
-    (("render", "iwo_valor", "-o", "x.svg"), "no map to draw yet"),
+    (("render", ANNOUNCED, "-o", "x.svg"), "no map to draw yet"),
     (("resume", "/etc/hostname"), "not a JSON record"),
     (("play",), "Missing argument"),
 ])

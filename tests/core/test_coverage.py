@@ -103,7 +103,7 @@ def test_rules_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["rules", "iwo_1945"]) == 0
     out = capsys.readouterr().out
     assert "6.0      Sequence of Play" in out and "0 unaccounted for" in out
-    assert main(["rules", "iwo_valor"]) == 2
+    assert main(["rules", "tests.core.piggame:GAME"]) == 2
     assert "ships no data/sections.yaml" in capsys.readouterr().err
 
 
