@@ -1,0 +1,67 @@
+"""Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
+(positions, forced dice, answers): 3.2, 4.3, 6.5, 8.12, 9.2, 9.5.
+
+The game declares no entry point yet, so every position starts at ``start``: the Japanese
+set-up (given whole as the ``setup`` option, 3.2), then turn 1 with the US entry (3.4).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core.errors import TabletopError
+from tabletop.core.match import Match
+from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.games.manila45 import GAME
+from tabletop.games.manila45 import common as c
+from tabletop.games.manila45.bots import heuristic_setup
+from tabletop.games.manila45.setup import is_setup_hex
+
+
+def layout(**moves: str) -> dict[str, str]:
+    """3.2: the Japanese bot's set-up (seed 0) as the ``setup`` option, with some units moved
+    (unit id with '-' written '_')."""
+    setup = dict(heuristic_setup(Match(GAME, seed=0), 0))
+    setup.update({uid.replace("_", "-"): hex_id for uid, hex_id in moves.items()})
+    return setup
+
+
+def test_3_2_a_set_up_next_to_the_map_edge_is_refused() -> None:
+    """3.2: no Japanese unit sets up in a map-edge hex or next to one (3402 is next to 3401)."""
+    with pytest.raises(TabletopError, match=r"3\.2: j-nf-2p may not set up in 3402"):
+        start(GAME, options={"setup": layout(j_nf_2p="3402")})
+
+
+@pytest.mark.parametrize("roll, result", [(2, "E"), (3, "-")])
+def test_9_2_9_5_defensive_fire_at_an_entering_unit(roll: int, result: str) -> None:
+    """9.2, 9.5, 6.5: 1/129 steps from 2932 to 2931, next to 2 P NF (5 factors) in 2831;
+    Japan fires on the <=9 column with 9.5's -1, so a 2 eliminates (E up to 1) and a 3 does
+    not; the firer is flipped face-up."""
+    m = start(GAME, options={"setup": layout(j_nf_2p="2831")},
+              forced=[force("9.2 defensive fire", roll)])
+    answer(m, "37id", "i-1-129", "2932", "2931", True)  # 3.4 entry, 8.1 a step, 9.2 fire
+    assert texts(m, "fire")[0].endswith(f"roll {roll}, DRM -1 -> {result} [-1 defensive fire (9.5)]")
+    assert (m.state.pieces["i-1-129"].location == c.US_DEAD) == (result == "E")
+    assert not m.state.pieces["j-nf-2p"].hidden
+    check_dice_used(m)
+
+
+def test_4_3_no_japanese_unit_north_west_is_a_us_sudden_death_victory() -> None:
+    """4.3: a set-up leaving no Japanese unit north of the Pasig and west of the San Juan
+    ends the game at once, a US victory."""
+    setup = layout()
+    spare = (h for h in sorted({h for h in map(c.label, c.components().hexmap.hexes())
+                                if is_setup_hex(h) and not c.is_north_west(h)} - set(setup.values())))
+    setup.update({u: next(spare) for u, h in sorted(setup.items()) if c.is_north_west(h)})
+    m = start(GAME, options={"setup": setup})
+    assert m.result is not None and (m.result.section, m.result.winner) == ("4.3", "US")
+    assert start(GAME, options={"setup": layout()}).result is None  # the bot's set-up holds it
+
+
+def test_8_12_rubble_costs_one_more_to_enter() -> None:
+    """8.12, 8.5: an urban hex costs 2 MP, 3 with rubble; entering 3732 leaves 13 of 16 MP."""
+    m = start(GAME, options={"setup": layout()}, vars={"rubble": ["3732"]})
+    answer(m, "37id", "i-1-129")
+    assert "3732 (urban, 3 MP)" in [o.label for o in m.pending.options]
+    answer(m, "3732")
+    assert m.pending is not None and m.pending.context["mp"] == 13
