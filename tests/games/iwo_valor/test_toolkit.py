@@ -5,6 +5,10 @@ The game declares no entry point yet, so every position here starts at ``start``
 opening (III.4 beach and waves, III.5-6 bombardment), with the pieces the position leaves on
 the board. A forced roll is named by its purpose alone ("landing losses"): the core reads a
 section token only when it starts with a digit, and this rulebook's sections are Roman.
+
+These port, through the game's own flow, checks made by hand-built matches elsewhere:
+test_turn.py's test_III_5_6_bombardment, test_movement_supply.py's test_IV_B_2_landing_roll
+and test_fog_III_3_reveal_within_two_hexes_for_good.
 """
 
 from __future__ import annotations
@@ -47,6 +51,18 @@ def test_IV_B_2_landing_roll_less_1_a_japanese_unit_within_two_hexes(
               forced=[force("landing losses", 2, 2)])
     answer(m, "minami", "0616")                  # III.4: A/1/23/4 in the first wave, on 0616
     assert m.state.pieces["A/1/23/4"].steps == steps
+    check_dice_used(m)
+
+
+def test_IV_B_2_a_landing_roll_of_0_costs_two_steps() -> None:
+    """IV.B.2: two Japanese units within two hexes of 0617 take 2 off a roll of 2; a
+    modified 0 falls 2 short of 2 and costs two steps."""
+    m = start(GAME, scenario=LOD, clear=["US", "Japan"],
+              pieces={"A/1/23/4": {}, "2/12 AT": {"at": "0816"}, "B/309": {"at": "0818"}},
+              forced=[force("landing losses", 1, 1)])
+    answer(m, "minami", "0617")
+    assert m.state.pieces["A/1/23/4"].steps == 1
+    assert "roll 2 - 2 (Japanese within two hexes) = 0" in texts(m, "landing")[0]
     check_dice_used(m)
 
 

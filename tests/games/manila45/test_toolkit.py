@@ -1,8 +1,12 @@
 """Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
-(positions, forced dice, answers): 3.2, 4.3, 6.5, 8.12, 9.2, 9.5.
+(positions, forced dice, answers): 3.2, 4.3, 6.1, 6.5, 8.12, 9.2, 9.5.
 
 The game declares no entry point yet, so every position starts at ``start``: the Japanese
 set-up (given whole as the ``setup`` option, 3.2), then turn 1 with the US entry (3.4).
+
+These port, through the game's own flow, checks that test_rules.py makes on hand-built
+matches (test_3_2_*, test_4_3_sudden_death, test_8_5_8_7_8_11_8_12_costs,
+test_9_1_9_6_defensive_fire).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from tabletop.core.testing import answer, check_dice_used, force, start, texts
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.bots import heuristic_setup
+from tabletop.games.manila45.components import components
 from tabletop.games.manila45.setup import is_setup_hex
 
 
@@ -30,6 +35,18 @@ def test_3_2_a_set_up_next_to_the_map_edge_is_refused() -> None:
     """3.2: no Japanese unit sets up in a map-edge hex or next to one (3402 is next to 3401)."""
     with pytest.raises(TabletopError, match=r"3\.2: j-nf-2p may not set up in 3402"):
         start(GAME, options={"setup": layout(j_nf_2p="3402")})
+
+
+def test_3_2_6_1_placing_one_by_one_offers_only_legal_hexes() -> None:
+    """3.2: no set-up on a map-edge hex (3401) or next to one (3402), 3403 allowed; 6.1:
+    once two units share 3403 it is offered no more."""
+    m = start(GAME)
+    answer(m, "one_by_one")                      # 3.2: place each unit yourself
+    assert m.pending is not None
+    offered = [o.value for o in m.pending.options]
+    assert "3401" not in offered and "3402" not in offered and "3403" in offered
+    answer(m, "3403", "3403")                    # j-nf-1p and j-nf-2p, both mobile
+    assert m.pending is not None and m.pending.context["unit"] == "j-nf-n" and not m.pending.is_legal("3403")
 
 
 @pytest.mark.parametrize("roll, result", [(2, "E"), (3, "-")])
@@ -50,7 +67,7 @@ def test_4_3_no_japanese_unit_north_west_is_a_us_sudden_death_victory() -> None:
     """4.3: a set-up leaving no Japanese unit north of the Pasig and west of the San Juan
     ends the game at once, a US victory."""
     setup = layout()
-    spare = (h for h in sorted({h for h in map(c.label, c.components().hexmap.hexes())
+    spare = (h for h in sorted({h for h in map(c.label, components().hexmap.hexes())
                                 if is_setup_hex(h) and not c.is_north_west(h)} - set(setup.values())))
     setup.update({u: next(spare) for u, h in sorted(setup.items()) if c.is_north_west(h)})
     m = start(GAME, options={"setup": setup})
@@ -62,6 +79,6 @@ def test_8_12_rubble_costs_one_more_to_enter() -> None:
     """8.12, 8.5: an urban hex costs 2 MP, 3 with rubble; entering 3732 leaves 13 of 16 MP."""
     m = start(GAME, options={"setup": layout()}, vars={"rubble": ["3732"]})
     answer(m, "37id", "i-1-129")
-    assert "3732 (urban, 3 MP)" in [o.label for o in m.pending.options]
+    assert m.pending is not None and "3732 (urban, 3 MP)" in [o.label for o in m.pending.options]
     answer(m, "3732")
     assert m.pending is not None and m.pending.context["mp"] == 13
