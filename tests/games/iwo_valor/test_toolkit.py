@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.core.registry import make_agent
-from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.testing import answer, check_dice_used, force, start
 from tabletop.games.iwo_valor import GAME
 
 LOD = "line_of_departure"
@@ -38,7 +38,7 @@ def test_III_6_a_class_2_position_hit_on_4_or_less_becomes_class_1() -> None:
               forced=[force("pre-invasion bombardment (class 2)", 1, 3)])
     answer(m, "minami")
     assert m.state.vars["class1_hexes"] == ["0506"] and m.state.pieces["C/312"].steps == 3
-    assert texts(m, "class1") == ["the position in 0506 is reduced to Class 1"]
+    assert [(e.section, e.data["hex"]) for e in m.log.of_kind("class1")] == [("III.6", "0506")]
     check_dice_used(m)
 
 
@@ -62,7 +62,7 @@ def test_IV_B_2_a_landing_roll_of_0_costs_two_steps() -> None:
               forced=[force("landing losses", 1, 1)])
     answer(m, "minami", "0617")
     assert m.state.pieces["A/1/23/4"].steps == 1
-    assert "roll 2 - 2 (Japanese within two hexes) = 0" in texts(m, "landing")[0]
+    assert [(e.section, e.data["lost"]) for e in m.log.of_kind("landing")] == [("IV.B.2", 2)]
     check_dice_used(m)
 
 

@@ -14,21 +14,26 @@ from __future__ import annotations
 import pytest
 
 from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
 from tabletop.core.testing import answer, check_dice_used, force, start, texts
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
-from tabletop.games.manila45.bots import heuristic_setup
-from tabletop.games.manila45.components import components
+from tabletop.games.manila45.components import JAPAN, components
+from tabletop.games.manila45.movement import entry_hexes
 from tabletop.games.manila45.setup import is_setup_hex
 
 
-def layout(**moves: str) -> dict[str, str]:
-    """3.2: the Japanese bot's set-up (seed 0) as the ``setup`` option, with some units moved
-    (unit id with '-' written '_')."""
-    setup = dict(heuristic_setup(Match(GAME, seed=0), 0))
-    setup.update({uid.replace("_", "-"): hex_id for uid, hex_id in moves.items()})
-    return setup
+def layout(*, north_west: bool = True, **moves: str) -> dict[str, str]:
+    """3.2: a legal Japanese set-up as the ``setup`` option: one unit a hex, none within four
+    hexes of an entry edge (so a test's entering units meet only the units it moves there),
+    the first in the north-west unless ``north_west`` is false (4.3); then the named units
+    moved (unit id with '-' written '_')."""
+    edges = entry_hexes("37id") + entry_hexes("11ab")
+    far = sorted(h for h in map(c.label, components().hexmap.hexes())
+                 if is_setup_hex(h) and min(c.distance(h, e) for e in edges) > 4)
+    hexes = [h for h in far if c.is_north_west(h)][:1 if north_west else 0] \
+        + [h for h in far if not c.is_north_west(h)]
+    units = sorted(u for u, counter in components().counters.items() if counter.side == JAPAN)
+    return dict(zip(units, hexes, strict=False)) | {u.replace("_", "-"): h for u, h in moves.items()}
 
 
 def test_3_2_a_set_up_next_to_the_map_edge_is_refused() -> None:
@@ -65,14 +70,10 @@ def test_9_2_9_5_defensive_fire_at_an_entering_unit(roll: int, result: str) -> N
 
 def test_4_3_no_japanese_unit_north_west_is_a_us_sudden_death_victory() -> None:
     """4.3: a set-up leaving no Japanese unit north of the Pasig and west of the San Juan
-    ends the game at once, a US victory."""
-    setup = layout()
-    spare = (h for h in sorted({h for h in map(c.label, components().hexmap.hexes())
-                                if is_setup_hex(h) and not c.is_north_west(h)} - set(setup.values())))
-    setup.update({u: next(spare) for u, h in sorted(setup.items()) if c.is_north_west(h)})
-    m = start(GAME, options={"setup": setup})
+    ends the game at once, a US victory; one unit there keeps it going."""
+    m = start(GAME, options={"setup": layout(north_west=False)})
     assert m.result is not None and (m.result.section, m.result.winner) == ("4.3", "US")
-    assert start(GAME, options={"setup": layout()}).result is None  # the bot's set-up holds it
+    assert start(GAME, options={"setup": layout()}).result is None
 
 
 def test_8_12_rubble_costs_one_more_to_enter() -> None:
