@@ -54,7 +54,8 @@ def machinery(games: int) -> float:
     began = time.process_time()
     run = run_study(study, progress=tell)
     spent = time.process_time() - began
-    assert len(run.rows) == games == done[0]
+    assert run.games == games == done[0]
+    run.close()
     return spent
 
 

@@ -510,12 +510,15 @@ def simulate(game_name: str, count: int, seed: int, scenario: str | None, option
     with progress_bar(study.planned, quiet=quiet) as advance:
         run = run_study(study, jobs=jobs, scheduler=scheduler, chunk_size=chunk_size, progress=advance,
                         check_version=game.info.version)
-    if rows_path:
-        write_rows(rows_path, run.rows)
-    summary = study_summary(run, game)
+    try:  # the rows are on disk (the run's files), read back as they are written out
+        if rows_path:
+            write_rows(rows_path, run.all_rows)
+        summary = study_summary(run, game)
+    finally:
+        run.close()
     click.echo(json.dumps(summary, sort_keys=True) if as_json else format_summary(summary))
     if run.interrupted:
-        click.echo(f"interrupted: kept the {len(run.rows)} games finished of {study.planned}"
+        click.echo(f"interrupted: kept the {run.games} games finished of {study.planned}"
                    + (f" (rows in {rows_path})" if rows_path else ""), err=True)
         return 130
     return 0

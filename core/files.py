@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import SaveError
@@ -15,6 +16,12 @@ from .errors import SaveError
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write text to a file atomically: a temporary file in the same folder, then rename."""
+    atomic_write_lines(path, (text,))
+
+
+def atomic_write_lines(path: str | Path, pieces: Iterable[str]) -> None:
+    """Write text given piece by piece (never held whole) to a file atomically, as
+    :func:`atomic_write_text` does."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -23,7 +30,8 @@ def atomic_write_text(path: str | Path, text: str) -> None:
         raise SaveError(f"{target}: cannot write ({exc.strerror or exc})") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            for text in pieces:
+                fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)

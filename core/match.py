@@ -23,7 +23,7 @@ from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
-from .pieces import Piece
+from .pieces import CLOCK, Piece
 from .position import (
     START,
     Position,
@@ -34,7 +34,7 @@ from .position import (
     forced_from_json,
 )
 from .state import State
-from .views import View
+from .views import SharedBoard, View
 from .visibility import check_declarations, find_leaks, is_hidden_from, is_secret_pile, secrets_of
 
 if TYPE_CHECKING:
@@ -373,7 +373,8 @@ class Match:
         self.result: Result | None = None
         self._flow: Flow | None = None
         self._version = 0
-        self.view_cache: dict[str, tuple[Any, Any]] = {}  # views.piece_view's windows, by piece
+        self.shared_board = SharedBoard()  # the pieces as views show them (views.py)
+        self._secrets: dict[str, tuple[int, Any, dict[str, str]]] = {}  # see _secrets_of
         self.game.setup(self)
         if position is None or position.start == START:
             if position is not None:
@@ -469,10 +470,19 @@ class Match:
     def _told_secrets(self, player: str, said: JSON) -> list[str]:
         """The other players who would learn, from what ``player`` said, the identity of one
         of ``player``'s pieces hidden from them (the decision's log line is masked for them)."""
-        if not any(p.hidden and p.side == player for p in self.state.pieces):
+        if not self.state.pieces.any_hidden(player):
             return []
         return [other for other in self.game.info.players
-                if other != player and find_leaks(secrets_of(self, other), "", said)]
+                if other != player and find_leaks(self._secrets_of(other), "", said)]
+
+    def _secrets_of(self, player: str) -> dict[str, str]:
+        """:func:`~.visibility.secrets_of` ``player``, kept while no piece changes (the pieces'
+        revision clock, :data:`~.pieces.CLOCK`, has not moved): the caller must not change it."""
+        reg, now = self.state.pieces, CLOCK.now
+        held = self._secrets.get(player)
+        if held is None or held[0] != now or held[1] is not reg:
+            held = self._secrets[player] = (now, reg, secrets_of(self, player))
+        return held[2]
 
     def progress(self) -> tuple[int, int]:
         """A stamp that changes whenever the match moves on (decisions, undo, events)."""

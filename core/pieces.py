@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .canonical import JSON, thaw
@@ -17,6 +18,83 @@ from .errors import TabletopError
 
 OFF_BOARD = "off_board"
 """The neutral off-board place: pieces out of play, in no box of the game, seen by no rule."""
+
+
+class RevisionClock:
+    """Counts every change to any piece, its status or any stack, in every match of the
+    process: a change stamps what changed with the next count. What is derived from the
+    pieces (the views' shared board, :mod:`.views`) keeps the count it was built at and
+    rebuilds only what carries a later one."""
+
+    __slots__ = ("now",)
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def tick(self) -> int:
+        """The next count (and now the current one)."""
+        self.now += 1
+        return self.now
+
+
+CLOCK = RevisionClock()
+"""The revision clock of all pieces (see :class:`RevisionClock`)."""
+
+_tick = CLOCK.tick
+
+
+class Attrs(dict[str, Any]):
+    """A piece's game status: a dict that stamps every change with :data:`CLOCK`'s next count
+    (its ``revision``). Only changes to the dict itself are stamped: a list or dict kept
+    inside it and changed in place is not (the views show such a piece's status by a copy
+    made for each view)."""
+
+    __slots__ = ("revision",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.revision = _tick()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.revision = _tick()
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self.revision = _tick()
+
+    def __ior__(self, other: Any) -> Attrs:  # type: ignore[override,misc]
+        super().update(other)
+        self.revision = _tick()
+        return self
+
+    def pop(self, *args: Any) -> Any:
+        """Remove a key and return its value (stamped as a change)."""
+        value = super().pop(*args)
+        self.revision = _tick()
+        return value
+
+    def popitem(self) -> tuple[str, Any]:
+        """Remove and return the last item (stamped as a change)."""
+        item = super().popitem()
+        self.revision = _tick()
+        return item
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        """The value of a key, set to ``default`` first if absent (stamped as a change)."""
+        value = super().setdefault(key, default)
+        self.revision = _tick()
+        return value
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """Add or replace keys (stamped as a change)."""
+        super().update(*args, **kwargs)
+        self.revision = _tick()
+
+    def clear(self) -> None:
+        """Remove every key (stamped as a change)."""
+        super().clear()
+        self.revision = _tick()
 
 
 @dataclass(slots=True)
@@ -34,6 +112,15 @@ class Piece:
     values: dict[str, dict[str, int]] = field(default_factory=dict)  # face -> name -> value
     hidden: bool = False  # face-down to the other players (fog of war, dug-in positions)
     attrs: dict[str, Any] = field(default_factory=dict)  # game status: suppressed, moved, ...
+    #: the :data:`CLOCK` count of the piece's last change (any field set; ``attrs`` counts
+    #: its own changes): what the views' shared board rebuilds by
+    revision: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "attrs" and type(value) is not Attrs:
+            value = Attrs(value)  # a copy that stamps its changes
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "revision", _tick())
 
     def value(self, name: str, default: int | None = None) -> int:
         """A printed value on the face that is up (attack, defense, movement...)."""
@@ -66,6 +153,9 @@ class Piece:
         return cls(**data)
 
 
+_HIDDEN = attrgetter("hidden")
+
+
 class Pieces:
     """The registry of all pieces of a match, indexed by id, by place (stack order kept), by
     kind and by side.
@@ -78,9 +168,14 @@ class Pieces:
     same order as a scan would give them: registry (insertion) order, or stack order.
     """
 
-    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_order")
+    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_order", "layout",
+                 "stamps")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
+        #: the :data:`CLOCK` count of the last change of place or stack order of any piece,
+        #: and of each place's (kept when a place empties): what the views' board rebuilds by
+        self.layout = _tick()
+        self.stamps: dict[str, int] = {}
         self._by_id: dict[str, Piece] = {}
         self._order: dict[str, int] = {}  # id -> registry position, for scan-order answers
         self._at: dict[str, list[Piece]] = {}  # place -> its stack, top first
@@ -107,6 +202,7 @@ class Pieces:
             raise TabletopError(f"piece {piece.id} has no location")
         self._register(piece)
         self._at.setdefault(piece.location, []).append(piece)
+        self.layout = self.stamps[piece.location] = _tick()
         return piece
 
     def __getitem__(self, piece_id: str) -> Piece:
@@ -142,12 +238,14 @@ class Pieces:
         self._take(old, piece)
         if not old:
             del self._at[piece.location]
+        self.stamps[piece.location] = _tick()
         piece.location = location
         stack = self._at.setdefault(location, [])
         if top:
             stack.insert(0, piece)
         else:
             stack.append(piece)
+        self.layout = self.stamps[location] = _tick()
         return piece
 
     def take_out_of_play(self, piece_id: str) -> Piece:
@@ -160,6 +258,7 @@ class Pieces:
         stack = self._at[piece.location]
         self._take(stack, piece)
         stack.insert(0, piece)
+        self.layout = self.stamps[piece.location] = _tick()
 
     def at(self, location: str) -> list[Piece]:
         """The pieces at a place, top of the stack first."""
@@ -178,6 +277,10 @@ class Pieces:
         """The top piece at a place, or None when it is empty."""
         stack = self._at.get(location)
         return stack[0] if stack else None
+
+    def stack(self, location: str) -> tuple[Piece, ...]:
+        """The pieces at a place, top of the stack first, as a tuple."""
+        return tuple(self._at.get(location, ()))
 
     def occupied(self) -> set[str]:
         """Every place holding at least one piece."""
@@ -218,6 +321,10 @@ class Pieces:
             groups = self._groups[(kind, key)] = {v: tuple(ps) for v, ps in lists.items()}
         return groups
 
+    def any_hidden(self, side: str) -> bool:
+        """Whether any piece of a side is hidden (face-down to the others)."""
+        return any(map(_HIDDEN, self._by_side.get(side, ())))
+
     def places_of(self, side: str) -> set[str]:
         """The places holding at least one piece of a side."""
         return {p.location for p in self._by_side.get(side, ())}
@@ -240,6 +347,8 @@ class Pieces:
                 reg._at[loc] = [reg._by_id[i] for i in ids]
             except KeyError as exc:
                 raise TabletopError(f"the stack at {loc} names an unknown piece {exc.args[0]!r}") from None
+        reg.layout = _tick()
+        reg.stamps = dict.fromkeys(reg._at, reg.layout)
         return reg
 
     def check(self) -> list[str]:

@@ -14,13 +14,13 @@ import importlib
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from .canonical import JSON, dumps
 from .errors import TabletopError
-from .record import atomic_write_text
+from .files import atomic_write_lines
 
 NESTED = {"options": "option.", "agents": "agent.", "scores": "score."}
 """The nested fields of a row and the prefix of their columns in a table."""
@@ -48,50 +48,74 @@ def check_row_format(path: str | Path) -> None:
                                 "pip install 'tabletop-engine[study]'") from None
 
 
-def write_rows(path: str | Path, rows: Sequence[Row]) -> None:
-    """Write rows atomically in the format the extension names."""
+def write_rows(path: str | Path, rows: Iterable[Row] | Callable[[], Iterable[Row]]) -> None:
+    """Write rows atomically in the format the extension names.
+
+    ``rows`` may be a function giving the rows afresh each time it is called: JSON Lines and
+    CSV are then written as the rows come, never all held at once (CSV reads them twice, once
+    for its columns); Parquet is written from a table of all of them."""
+    again: Callable[[], Iterable[Row]] = rows if callable(rows) else (lambda: rows)
     kind = row_format(path)
     if kind == "jsonl":
-        atomic_write_text(path, "".join(dumps(row) + "\n" for row in rows))
+        atomic_write_lines(path, (dumps(row) + "\n" for row in again()))
         return
-    table = flatten(rows)
     if kind == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        columns = list(table)
-        writer.writerow(columns)
-        for i in range(len(rows)):
-            writer.writerow(["" if table[c][i] is None else _cell(table[c][i]) for c in columns])
-        atomic_write_text(path, out.getvalue())
+        order = _columns(again())
+        atomic_write_lines(path, _csv_lines(order, again()))
         return
-    _write_parquet(path, table)
+    _write_parquet(path, flatten(list(again())))
 
 
 def _cell(value: JSON) -> str:
     return value if isinstance(value, str) else dumps(value)
 
 
-def flatten(rows: Sequence[Row]) -> dict[str, list[JSON]]:
-    """Rows as table columns: nested fields spread over prefixed columns, in a fixed order."""
-    nested_keys: dict[str, list[str]] = {}
-    for field, _ in NESTED.items():
-        keys: dict[str, None] = {}
-        for row in rows:
+def _columns(rows: Iterable[Row]) -> list[tuple[str, str | None]]:
+    """The columns of a table of rows, as (field, nested key or None), in a fixed order:
+    the fixed fields first, option and agent columns, results, scores, any other field,
+    the state hash."""
+    nested: dict[str, dict[str, None]] = {field: {} for field in NESTED}
+    fields: set[str] = set()
+    for row in rows:
+        fields.update(row)
+        for field, keys in nested.items():
             keys.update(dict.fromkeys(row.get(field) or {}))
-        nested_keys[field] = sorted(keys) if field != "agents" else list(keys)
-    other = sorted({k for row in rows for k in row} - set(FIRST) - set(LAST) - set(NESTED) - {"state_hash"})
-    columns: dict[str, list[JSON]] = {}
+    nested_keys = {field: sorted(keys) if field != "agents" else list(keys)
+                   for field, keys in nested.items()}
+    other = sorted(fields - set(FIRST) - set(LAST) - set(NESTED) - {"state_hash"})
     order: list[tuple[str, str | None]] = [(k, None) for k in FIRST]
     order += [("options", k) for k in nested_keys["options"]] + [("agents", k) for k in nested_keys["agents"]]
     order += [(k, None) for k in LAST] + [("scores", k) for k in nested_keys["scores"]]
     order += [(k, None) for k in other] + [("state_hash", None)]
-    for field, key in order:
-        name = field if key is None else NESTED[field] + key
-        if key is None:
-            columns[name] = [row.get(field) for row in rows]
-        else:
-            columns[name] = [(row.get(field) or {}).get(key) for row in rows]
-    return columns
+    return order
+
+
+def _column_name(field: str, key: str | None) -> str:
+    return field if key is None else NESTED[field] + key
+
+
+def _value(row: Row, field: str, key: str | None) -> JSON:
+    return row.get(field) if key is None else (row.get(field) or {}).get(key)
+
+
+def _csv_lines(order: Sequence[tuple[str, str | None]], rows: Iterable[Row]) -> Iterator[str]:
+    """The lines of a CSV table of rows, its header first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([_column_name(field, key) for field, key in order])
+    yield out.getvalue()
+    for row in rows:
+        out.seek(0)
+        out.truncate()
+        cells = (_value(row, field, key) for field, key in order)
+        writer.writerow(["" if v is None else _cell(v) for v in cells])
+        yield out.getvalue()
+
+
+def flatten(rows: Sequence[Row]) -> dict[str, list[JSON]]:
+    """Rows as table columns: nested fields spread over prefixed columns, in a fixed order."""
+    return {_column_name(field, key): [_value(row, field, key) for row in rows]
+            for field, key in _columns(rows)}
 
 
 def _write_parquet(path: str | Path, table: dict[str, list[JSON]]) -> None:

@@ -10,6 +10,7 @@ intervals are 95% (z = 1.96). Everything here is plain Python over row dictionar
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections import Counter
@@ -76,35 +77,87 @@ def paired_difference(first: Sequence[bool], second: Sequence[bool], z: float = 
     """
     if len(first) != len(second):
         raise ValueError("paired samples must have the same length")
-    n = len(first)
-    if n == 0:
-        return {"pairs": 0}
-    both = sum(1 for a, b in zip(first, second, strict=True) if a and b)
-    only_second = sum(1 for a, b in zip(first, second, strict=True) if b and not a)
-    only_first = sum(1 for a, b in zip(first, second, strict=True) if a and not b)
-    neither = n - both - only_second - only_first
-    p2, p1 = (both + only_second) / n, (both + only_first) / n
-    low2, high2 = wilson(both + only_second, n, z)
-    low1, high1 = wilson(both + only_first, n, z)
-    margins = (both + only_second) * (only_first + neither) * (both + only_first) * (only_second + neither)
-    phi = 0.0
-    if margins > 0:
-        cross = both * neither - only_second * only_first
-        if cross > n / 2:
-            phi = (cross - n / 2) / math.sqrt(margins)
-        elif cross < 0:
-            phi = cross / math.sqrt(margins)
-    estimate = p2 - p1
-    down = math.sqrt(max(0.0, (p2 - low2) ** 2 - 2 * phi * (p2 - low2) * (high1 - p1) + (high1 - p1) ** 2))
-    up = math.sqrt(max(0.0, (high2 - p2) ** 2 - 2 * phi * (high2 - p2) * (p1 - low1) + (p1 - low1) ** 2))
-    low, high = max(-1.0, estimate - down), min(1.0, estimate + up)
-    return {
-        "pairs": n,
-        "difference": round(estimate, DIGITS),
-        "ci95": [round(low, DIGITS), round(high, DIGITS)],
-        "excludes_zero": low > 0 or high < 0,
-        "discordant": [only_first, only_second],
-    }
+    pairs = Pairs()
+    for a, b in zip(first, second, strict=True):
+        pairs.add(a, b)
+    return pairs.difference(z)
+
+
+class Pairs:
+    """Paired outcomes counted as they come: pairs, both, only the first, only the second."""
+
+    __slots__ = ("both", "n", "only_first", "only_second")
+
+    def __init__(self) -> None:
+        self.n = self.both = self.only_first = self.only_second = 0
+
+    def add(self, a: bool, b: bool) -> None:
+        """Count one pair (the first setting's outcome, the second's)."""
+        self.n += 1
+        if a and b:
+            self.both += 1
+        elif b:
+            self.only_second += 1
+        elif a:
+            self.only_first += 1
+
+    def difference(self, z: float = Z95) -> dict[str, Any]:
+        """The difference of the success rates with its interval (see :func:`paired_difference`)."""
+        n, both, only_first, only_second = self.n, self.both, self.only_first, self.only_second
+        if n == 0:
+            return {"pairs": 0}
+        neither = n - both - only_second - only_first
+        p2, p1 = (both + only_second) / n, (both + only_first) / n
+        low2, high2 = wilson(both + only_second, n, z)
+        low1, high1 = wilson(both + only_first, n, z)
+        margins = ((both + only_second) * (only_first + neither)
+                   * (both + only_first) * (only_second + neither))
+        phi = 0.0
+        if margins > 0:
+            cross = both * neither - only_second * only_first
+            if cross > n / 2:
+                phi = (cross - n / 2) / math.sqrt(margins)
+            elif cross < 0:
+                phi = cross / math.sqrt(margins)
+        estimate = p2 - p1
+        down = math.sqrt(max(0.0, (p2 - low2) ** 2 - 2 * phi * (p2 - low2) * (high1 - p1)
+                             + (high1 - p1) ** 2))
+        up = math.sqrt(max(0.0, (high2 - p2) ** 2 - 2 * phi * (high2 - p2) * (p1 - low1)
+                           + (p1 - low1) ** 2))
+        low, high = max(-1.0, estimate - down), min(1.0, estimate + up)
+        return {
+            "pairs": n,
+            "difference": round(estimate, DIGITS),
+            "ci95": [round(low, DIGITS), round(high, DIGITS)],
+            "excludes_zero": low > 0 or high < 0,
+            "discordant": [only_first, only_second],
+        }
+
+
+class Sample:
+    """Numbers counted as they come, by value: what a summary needs of a sample (its size,
+    and every order statistic) in memory that grows with the distinct values, not the count.
+    Every figure computed from it is exact whatever the order the numbers came in (means by
+    ``fsum``, deviations in exact arithmetic), so it equals the figure of the whole list."""
+
+    __slots__ = ("counts", "n")
+
+    def __init__(self) -> None:
+        self.counts: Counter[float] = Counter()
+        self.n = 0
+
+    def add(self, value: float) -> None:
+        """Count one number."""
+        self.counts[value] += 1
+        self.n += 1
+
+    def ordered(self) -> list[float]:
+        """The numbers in order: a list of references to the distinct values (8 bytes a
+        number, for as long as the caller keeps it)."""
+        out: list[float] = []
+        for value in sorted(self.counts):
+            out.extend(itertools.repeat(value, self.counts[value]))
+        return out
 
 
 def numeric_scores(row: Row) -> dict[str, float]:
@@ -118,48 +171,66 @@ def _is_nan(value: float) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
-def summarise(rows: Sequence[Row], sides: Iterable[str]) -> dict[str, Any]:
-    """The statistics of one setting's games: results, each side's win rate, scores, length."""
-    n = len(rows)
+def summarise(rows: Iterable[Row], sides: Iterable[str]) -> dict[str, Any]:
+    """The statistics of one setting's games: results, each side's win rate, scores, length.
+    The rows are read once, as they come (a study's are read from disk)."""
+    levels: Counter[str] = Counter()
+    winners: Counter[Any] = Counter()
+    scores: dict[str, Sample] = {}
+    turns, decisions = Sample(), Sample()
+    n = 0
+    for r in rows:
+        n += 1
+        levels[str(r["result"])] += 1
+        winners[r["winner"]] += 1
+        for key, value in numeric_scores(r).items():
+            scores.setdefault(key, Sample()).add(value)
+        turns.add(float(r["turns"]))
+        if r.get("decisions") is not None:
+            decisions.add(float(r["decisions"]))
     if n == 0:
         return {"games": 0}
-    levels = Counter(str(r["result"]) for r in rows)
-    winners = Counter(r["winner"] for r in rows)
     sides = list(dict.fromkeys([*sides, *sorted(w for w in winners if w is not None)]))
-    scores: dict[str, list[float]] = {}
-    for r in rows:
-        for key, value in numeric_scores(r).items():
-            scores.setdefault(key, []).append(value)
     return {
         "games": n,
         "results": {level: share(k, n) for level, k in levels.most_common()},
         "win_rate": {side: share(winners.get(side, 0), n) for side in sides},
         "draws": share(winners.get(None, 0), n),
-        "scores": {key: describe(values) for key, values in sorted(scores.items())},
-        "turns": describe([float(r["turns"]) for r in rows]),
-        "decisions": describe([float(r["decisions"]) for r in rows if r.get("decisions") is not None]),
+        "scores": {key: describe(values.ordered()) for key, values in sorted(scores.items())},
+        "turns": describe(turns.ordered()),
+        "decisions": describe(decisions.ordered()),
     }
 
 
-def compare(baseline: Sequence[Row], other: Sequence[Row], sides: Iterable[str]) -> dict[str, Any]:
+def compare(baseline: Iterable[Row], other: Iterable[Row], sides: Iterable[str]) -> dict[str, Any]:
     """Paired differences of ``other`` against ``baseline``, seed by seed (seeds both played).
 
     For each side, the difference in win rate with its interval; for each score given in both
     games of a pair, the mean paired difference with a normal-approximation interval.
     """
     base_by_seed = {int(r["seed"]): r for r in baseline}
-    pairs = [(base_by_seed[int(r["seed"])], r) for r in other if int(r["seed"]) in base_by_seed]
-    out: dict[str, Any] = {"pairs": len(pairs), "win_rate": {}, "scores": {}}
-    for side in sides:
-        out["win_rate"][side] = paired_difference([a["winner"] == side for a, _ in pairs],
-                                                  [b["winner"] == side for _, b in pairs])
-    deltas: dict[str, list[float]] = {}
+    return compare_pairs(((base_by_seed[int(r["seed"])], r) for r in other
+                          if int(r["seed"]) in base_by_seed), sides)
+
+
+def compare_pairs(pairs: Iterable[tuple[Row, Row]], sides: Iterable[str]) -> dict[str, Any]:
+    """:func:`compare` of pairs of rows (the baseline's, the other's) given as they come."""
+    sides = list(sides)
+    wins = {side: Pairs() for side in sides}
+    deltas: dict[str, Sample] = {}
+    count = 0
     for a, b in pairs:
+        count += 1
+        for side in sides:
+            wins[side].add(a["winner"] == side, b["winner"] == side)
         sa, sb = numeric_scores(a), numeric_scores(b)
         for key in sorted(sa.keys() & sb.keys()):
-            deltas.setdefault(key, []).append(sb[key] - sa[key])
+            deltas.setdefault(key, Sample()).add(sb[key] - sa[key])
+    out: dict[str, Any] = {"pairs": count, "win_rate": {}, "scores": {}}
+    for side in sides:
+        out["win_rate"][side] = wins[side].difference()
     for key, values in sorted(deltas.items()):
-        out["scores"][key] = mean_difference(values)
+        out["scores"][key] = mean_difference(values.ordered())
     return out
 
 

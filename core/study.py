@@ -19,17 +19,20 @@ import contextlib
 import functools
 import importlib
 import itertools
+import json
 import math
 import multiprocessing
 import os
 import signal
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, dumps
@@ -111,18 +114,113 @@ class ChunkResult:
     game_seconds: float
 
 
+class Spool:
+    """A study's rows as they come, kept on disk, not in memory: one JSON Lines file a
+    setting in a temporary folder, each in seed order (a chunk that comes before the chunks
+    ahead of it waits for them). Read back setting by setting (:meth:`rows`), the rows are
+    those the games gave, fields in the same order. The folder is removed by :meth:`close`
+    (or when the spool is collected, or at exit)."""
+
+    def __init__(self, settings: int, check_version: str | None = None) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="tabletop-study-")
+        self._files = [Path(self._folder.name) / f"setting-{i}.jsonl" for i in range(settings)]
+        for path in self._files:
+            path.touch()
+        self._next: list[int | None] = [None] * settings  # the chunk start each file waits for
+        self._waiting: list[dict[int, ChunkResult]] = [{} for _ in range(settings)]
+        self._check_version = check_version
+        self.chunks: set[tuple[int, int]] = set()  # (setting index, start) of the chunks kept
+        self.games = 0
+        self.game_seconds = 0.0
+
+    def expect(self, chunks: Sequence[Chunk]) -> None:
+        """Say which chunk each setting starts with (the first of its seeds)."""
+        for chunk in chunks:
+            first = self._next[chunk.setting_index]
+            if first is None or chunk.start < first:
+                self._next[chunk.setting_index] = chunk.start
+
+    def append(self, result: ChunkResult) -> None:
+        """Keep a chunk's rows (written as soon as the chunks before it are)."""
+        for row in result.rows:
+            if self._check_version is not None and row["version"] != self._check_version:
+                raise TabletopError(f"a worker plays {row['game']} version {row['version']}, "
+                                    f"not {self._check_version} as here: install the same "
+                                    f"tabletop on every worker")
+        self.chunks.add((result.setting_index, result.start))
+        self.games += len(result.rows)
+        self.game_seconds += result.game_seconds
+        index = result.setting_index
+        waiting = self._waiting[index]
+        waiting[result.start] = result
+        nxt = self._next[index]
+        while nxt is not None and nxt in waiting:
+            ready = waiting.pop(nxt)
+            self._write(index, ready.rows)
+            nxt = self._next[index] = ready.start + max(1, len(ready.rows))
+
+    def finish(self) -> None:
+        """Write the chunks still waiting (a stopped study leaves gaps), in seed order."""
+        for index, waiting in enumerate(self._waiting):
+            for start in sorted(waiting):
+                self._write(index, waiting.pop(start).rows)
+
+    def _write(self, index: int, rows: Sequence[Row]) -> None:
+        if rows:
+            with self._files[index].open("a", encoding="utf-8") as fh:
+                fh.writelines(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+                              for row in rows)
+
+    def rows(self, index: int) -> Iterator[Row]:
+        """The rows of one setting, in seed order, read from disk as they are asked for."""
+        with self._files[index].open(encoding="utf-8") as fh:
+            for line in fh:
+                yield json.loads(line)
+
+    def close(self) -> None:
+        """Remove the spool's files."""
+        self._folder.cleanup()
+
+
 @dataclass(slots=True)
 class StudyRun:
-    """The outcome of running a study: the rows in (setting, seed) order and how it went."""
+    """The outcome of running a study: its rows, kept on disk setting by setting
+    (:meth:`setting_rows`, :meth:`all_rows`), and how it went. :meth:`close` removes them."""
 
     study: Study
-    rows: list[Row]
+    spool: Spool
     interrupted: bool = False
     seconds: float = 0.0
-    game_seconds: float = 0.0
     runner: str = "sequential"
     pool_restarts: int = 0
-    by_setting: dict[int, list[Row]] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        """How many games were played (all of them unless interrupted)."""
+        return self.spool.games
+
+    @property
+    def game_seconds(self) -> float:
+        """Seconds the games took to play, summed over whoever played them."""
+        return self.spool.game_seconds
+
+    def setting_rows(self, index: int) -> Iterator[Row]:
+        """The rows of the setting at ``index``, in seed order, read as they are asked for."""
+        return self.spool.rows(index)
+
+    def all_rows(self) -> Iterator[Row]:
+        """Every row in (setting, seed) order, read as they are asked for."""
+        for index in range(len(self.study.settings)):
+            yield from self.spool.rows(index)
+
+    @property
+    def rows(self) -> list[Row]:
+        """Every row in (setting, seed) order, all in memory (for small studies and tests)."""
+        return list(self.all_rows())
+
+    def close(self) -> None:
+        """Remove the rows kept on disk."""
+        self.spool.close()
 
 
 # ----------------------------------------------------------------------------- planning
@@ -272,7 +370,8 @@ def progress_bar(total: int, *, quiet: bool = False) -> Iterator[Progress]:
 def run_study(study: Study, *, jobs: int = 1, scheduler: str | None = None, chunk_size: int | None = None,
               progress: Progress | None = None, check_version: str | None = None,
               connect_timeout: float = 20.0) -> StudyRun:
-    """Play a study and return its rows in (setting, seed) order.
+    """Play a study and return its run, the rows kept on disk in (setting, seed) order as
+    they come (close the run to remove them).
 
     ``jobs=1`` plays in this process; ``jobs=N`` in a pool of N local processes; ``scheduler``
     sends chunks to a Dask distributed scheduler at that address. Ctrl-C (KeyboardInterrupt)
@@ -282,45 +381,39 @@ def run_study(study: Study, *, jobs: int = 1, scheduler: str | None = None, chun
     """
     began = time.perf_counter()
     tell = progress or (lambda n: None)
-    results: list[ChunkResult] = []
-    run = StudyRun(study, [])
+    spool = Spool(len(study.settings), check_version)
+    run = StudyRun(study, spool)
     try:
         if scheduler is not None:
             run.runner = f"dask scheduler {scheduler}"
-            _run_dask(study, scheduler, chunk_size, tell, results, connect_timeout)
+            _run_dask(study, scheduler, chunk_size, tell, spool, connect_timeout)
         elif jobs > 1:
             run.runner = f"{jobs} local processes"
-            _run_pool(study, jobs, chunk_size or default_chunk_size(study.planned, jobs), tell, results, run)
+            _run_pool(study, jobs, chunk_size or default_chunk_size(study.planned, jobs), tell, spool, run)
         else:
-            _run_here(study, chunk_size or default_chunk_size(study.planned, 1), tell, results)
+            _run_here(study, chunk_size or default_chunk_size(study.planned, 1), tell, spool)
     except KeyboardInterrupt:
         run.interrupted = True
+    except BaseException:
+        spool.close()
+        raise
+    spool.finish()
     run.seconds = time.perf_counter() - began
-    results.sort(key=lambda r: (r.setting_index, r.start))
-    for result in results:
-        run.by_setting.setdefault(result.setting_index, []).extend(result.rows)
-        run.game_seconds += result.game_seconds
-        for row in result.rows:
-            if check_version is not None and row["version"] != check_version:
-                raise TabletopError(f"a worker plays {row['game']} version {row['version']}, "
-                                    f"not {check_version} as here: install the same tabletop on every worker")
-    run.rows = [row for index in sorted(run.by_setting) for row in run.by_setting[index]]
     return run
 
 
-def _run_here(study: Study, chunk_size: int, tell: Progress, results: list[ChunkResult]) -> None:
+def _run_here(study: Study, chunk_size: int, tell: Progress, spool: Spool) -> None:
     """Play the chunks in this process, a game at a time (Ctrl-C loses only the game in play)."""
-    for chunk in plan_chunks(study, chunk_size):
-        result = ChunkResult(chunk.setting_index, chunk.start, [], 0.0)
-        results.append(result)
+    chunks = plan_chunks(study, chunk_size)
+    spool.expect(chunks)
+    for chunk in chunks:
         for seed in range(chunk.start, chunk.stop):
             one = _play_seeds(chunk, iter((seed,)), None)
-            result.rows.extend(one.rows)
-            result.game_seconds += one.game_seconds
+            spool.append(ChunkResult(chunk.setting_index, seed, one.rows, one.game_seconds))
             tell(1)
 
 
-def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results: list[ChunkResult],
+def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results: Spool,
               run: StudyRun) -> None:
     """Play the chunks in a pool of local processes, rebuilding the pool if a worker dies."""
     # Workers start from a fresh server process, not a fork of this one: this one has threads
@@ -329,6 +422,7 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     stop = context.Event()
     todo = plan_chunks(study, chunk_size)
+    results.expect(todo)
     failures = 0
     while todo:
         pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
@@ -348,8 +442,7 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
         pool.shutdown(wait=True, cancel_futures=True)
         if broken:  # chunks that finished before the pool broke are kept
             _harvest(futures, tell, results)
-        done = {(r.setting_index, r.start) for r in results}
-        left = [c for c in todo if (c.setting_index, c.start) not in done]
+        left = [c for c in todo if (c.setting_index, c.start) not in results.chunks]
         if broken:
             progressed = len(left) < len(todo)
             failures = 0 if progressed else failures + 1
@@ -360,20 +453,17 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
         todo = left
 
 
-def _harvest(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
-             results: list[ChunkResult]) -> None:
+def _harvest(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress, results: Spool) -> None:
     """Keep the chunks of a stopped or broken pool that finished and are not kept yet."""
-    kept = {id(r) for r in results}
     for future in futures:
         if future.done() and not future.cancelled() and future.exception() is None:
             result = future.result()
-            if id(result) not in kept:
+            if (result.setting_index, result.start) not in results.chunks:
                 results.append(result)
                 tell(len(result.rows))
 
 
-def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
-                  results: list[ChunkResult]) -> bool:
+def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress, results: Spool) -> bool:
     """Gather a pool's chunks as they finish; True if the pool broke (a worker died)."""
     pending = set(futures)
     while pending:
@@ -389,7 +479,7 @@ def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress,
 
 
 def _run_dask(study: Study, address: str, chunk_size: int | None, tell: Progress,
-              results: list[ChunkResult], connect_timeout: float) -> None:
+              results: Spool, connect_timeout: float) -> None:
     """Send the chunks to a Dask scheduler and gather them as they finish.
 
     A worker that dies while playing a chunk is the scheduler's to handle: it sends the chunk
@@ -407,6 +497,7 @@ def _run_dask(study: Study, address: str, chunk_size: int | None, tell: Progress
     try:
         workers = sum(client.nthreads().values()) or 1
         chunks = plan_chunks(study, chunk_size or default_chunk_size(study.planned, workers))
+        results.expect(chunks)
         tag = uuid.uuid4().hex[:12]  # keys unique to this study on a shared scheduler
         futures = client.map(play_chunk, chunks, pure=False,
                              key=[f"tabletop-{tag}-{c.setting_index}-{c.start}" for c in chunks])

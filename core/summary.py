@@ -12,64 +12,87 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .canonical import JSON
 from .match import Game
-from .stats import compare, numeric_scores, share, summarise
+from .stats import Sample, compare_pairs, numeric_scores, share, summarise
 from .study import Row, StudyRun
 
 
-def sides_of(game: Game, rows: Sequence[Row]) -> list[str]:
+def sides_of(game: Game, rows: Iterable[Row]) -> list[str]:
     """The sides whose win rates a summary shows: the game's players, then any other winner."""
     winners = sorted({str(r["winner"]) for r in rows if r.get("winner") is not None})
     return list(dict.fromkeys([*game.info.players, *winners]))
 
 
 def study_summary(run: StudyRun, game: Game) -> dict[str, JSON]:
-    """Every statistic of a study run, as JSON (no timings: the same whatever played it)."""
+    """Every statistic of a study run, as JSON (no timings: the same whatever played it).
+
+    The rows are read from the run's files a setting at a time, as they come; what is kept
+    of them is counts (:class:`~.stats.Sample`), so a study of any size is summarised in
+    the same memory."""
     study = run.study
-    sides = sides_of(game, run.rows)
+    sides = sides_of(game, run.all_rows())
     settings: list[dict[str, Any]] = []
     for index, setting in enumerate(study.settings):
-        rows = run.by_setting.get(index, [])
         settings.append({"setting": setting.label, "options": game.info.resolve_options(setting.options),
-                         "agents": dict(setting.agents), **summarise(rows, sides)})
+                         "agents": dict(setting.agents), **summarise(run.setting_rows(index), sides)})
     comparisons = [
         {"baseline": study.settings[0].label, "setting": setting.label,
-         **compare(run.by_setting.get(0, []), run.by_setting.get(index, []), sides)}
+         **compare_pairs(_by_seed(run.setting_rows(0), run.setting_rows(index)), sides)}
         for index, setting in enumerate(study.settings) if index > 0]
     out: dict[str, JSON] = {
         "game": game.info.id, "version": game.info.version,
         "scenario": game.info.scenario(study.scenario).id,
-        "games": len(run.rows), "planned": study.planned, "interrupted": run.interrupted,
+        "games": run.games, "planned": study.planned, "interrupted": run.interrupted,
         "seeds": [study.first_seed, study.first_seed + study.count - 1],
         "sides": sides, "settings": settings, "comparisons": comparisons,
     }
     if len(study.settings) == 1:
         out["options"] = game.info.resolve_options(study.settings[0].options)
-        out.update(_legacy(run.rows))
+        out.update(_legacy(lambda: run.setting_rows(0)))
     return out
 
 
-def _legacy(rows: Sequence[Row]) -> dict[str, JSON]:
-    """The fields of a one-setting summary that ``simulate --json`` gave before sweeps."""
-    if not rows:
-        return {"results": {}, "winners": {}, "mean_turns": None, "mean_scores": {}, "score_spread": {}}
-    levels = Counter(str(r["result"]) for r in rows)
-    winners = Counter(str(r["winner"]) if r["winner"] is not None else "draw" for r in rows)
-    values: dict[str, list[float]] = {}
-    for r in rows:
+def _by_seed(first: Iterator[Row], second: Iterator[Row]) -> Iterator[tuple[Row, Row]]:
+    """The pairs of rows of the same seed of two settings, each given in seed order (as a
+    study keeps them), in that order."""
+    a = next(first, None)
+    for b in second:
+        while a is not None and int(a["seed"]) < int(b["seed"]):
+            a = next(first, None)
+        if a is not None and int(a["seed"]) == int(b["seed"]):
+            yield a, b
+
+
+def _legacy(rows: Callable[[], Iterator[Row]]) -> dict[str, JSON]:
+    """The fields of a one-setting summary that ``simulate --json`` gave before sweeps; the
+    rows are read again for the sums (added in the rows' order, as they always were)."""
+    levels: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    values: dict[str, Sample] = {}
+    for r in rows():
+        levels[str(r["result"])] += 1
+        winners[str(r["winner"]) if r["winner"] is not None else "draw"] += 1
         for key, value in numeric_scores(r).items():
-            values.setdefault(key, []).append(value)
+            values.setdefault(key, Sample()).add(value)
+    n = sum(levels.values())
+    if not n:
+        return {"results": {}, "winners": {}, "mean_turns": None, "mean_scores": {}, "score_spread": {}}
+    spread: dict[str, JSON] = {}
+    for k, v in sorted(values.items()):
+        ordered = v.ordered()
+        spread[k] = {"n": v.n, "sd": round(statistics.pstdev(ordered), 3), "min": ordered[0],
+                     "max": ordered[-1]}
     return {
         "results": dict(levels.most_common()), "winners": dict(winners.most_common()),
-        "mean_turns": round(sum(float(r["turns"]) for r in rows) / len(rows), 3),
+        "mean_turns": round(sum(float(r["turns"]) for r in rows()) / n, 3),
         # each score over the games whose result gives it (a draw may give none)
-        "mean_scores": {k: round(sum(v) / len(v), 3) for k, v in sorted(values.items())},
-        "score_spread": {k: {"n": len(v), "sd": round(statistics.pstdev(v), 3), "min": min(v), "max": max(v)}
-                         for k, v in sorted(values.items())},
+        "mean_scores": {k: round(sum(numeric_scores(r)[k] for r in rows() if k in numeric_scores(r))
+                                 / v.n, 3) for k, v in sorted(values.items())},
+        "score_spread": spread,
     }
 
 

@@ -9,6 +9,11 @@ made of new lists and dicts, a piece's values and attrs being read-only windows
 (``MappingProxyType``) rather than copies, so nothing an agent does to a view reaches the
 match, and an agent that reads only the entries it needs pays only for those.
 
+The pieces a side is shown are built once and shared from one decision to the next until the
+pieces change (:class:`SharedBoard`, the one cache here, rebuilt piece by piece from the
+revision stamps the pieces keep, :class:`~.pieces.RevisionClock`); a view hands out copies
+of its lists and piece dicts, never the shared ones.
+
 A view describes the match at the moment it was made: reading an entry not yet computed
 after the match has moved on raises :class:`StaleView` rather than mixing two positions.
 """
@@ -16,16 +21,19 @@ after the match has moved on raises :class:`StaleView` rather than mixing two po
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from itertools import chain
+from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .canonical import JSON, thaw
 from .errors import TabletopError
+from .pieces import CLOCK, Attrs
 from .visibility import is_secret_pile, visible_vars
 
 if TYPE_CHECKING:
     from .match import Match
-    from .pieces import Piece
+    from .pieces import Piece, Pieces
 
 
 class StaleView(TabletopError):
@@ -53,7 +61,7 @@ def _read_only(value: Any) -> Any:
     kind = type(value)
     if kind in _SCALAR_TYPES:
         return value
-    if kind is dict:
+    if kind is dict or kind is Attrs:
         for v in value.values():
             if type(v) not in _SCALAR_TYPES:
                 return MappingProxyType({k: _read_only(v) for k, v in value.items()})
@@ -66,18 +74,151 @@ def _read_only(value: Any) -> Any:
 _NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
 
 
-def piece_view(p: Piece, cache: dict[str, tuple[Any, Any]]) -> dict[str, Any]:
-    """A piece as a view shows it: a new dict of its fields as they are now, its values and
-    attrs through read-only windows, so that nothing an agent does reaches the piece. ``cache``
-    keeps each piece's window on its printed values from one view to the next (a live window:
-    reusing one shows the same as making it anew)."""
-    held = cache.get(p.id)
-    if held is None or held[0] is not p.values:
-        held = (p.values, MappingProxyType({f: MappingProxyType(v) for f, v in p.values.items()}))
-        cache[p.id] = held
+def _is_flat(attrs: Mapping[str, Any]) -> bool:
+    """Whether a status holds scalars only (a live read-only window on it is safe to keep)."""
+    return _SCALAR_TYPES.issuperset(map(type, attrs.values()))
+
+
+def piece_view(p: Piece, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A piece as a view shows it: a dict of its fields as they are now, ``values`` (a
+    read-only window on its printed values) and its status through a read-only window, so
+    that nothing an agent does reaches the piece. A flat status is shown through a live
+    window; a status holding lists or dicts, by a read-only copy."""
+    attrs = p.attrs
     return {"id": p.id, "kind": p.kind, "side": p.side, "name": p.name, "location": p.location,
-            "face": p.face, "steps": p.steps, "max_steps": p.max_steps, "values": held[1],
-            "hidden": p.hidden, "attrs": _read_only(p.attrs) if p.attrs else _NO_ATTRS}
+            "face": p.face, "steps": p.steps, "max_steps": p.max_steps, "values": values,
+            "hidden": p.hidden,
+            "attrs": (MappingProxyType(attrs) if _is_flat(attrs) else _read_only(dict(attrs)))
+            if attrs else _NO_ATTRS}
+
+
+_REVISIONS = attrgetter("revision", "attrs.revision")
+"""A piece's revision stamps: its fields', and its status's (pieces.CLOCK)."""
+
+
+class SharedBoard:
+    """The pieces as the views of one match show them, built once and shared by every view
+    until the pieces change: the one cache of views, and its invalidation.
+
+    Every change to a piece's fields or status, and every change to a place's stack, is
+    stamped by the pieces themselves (:class:`~.pieces.RevisionClock`). Each piece's shown
+    form (:func:`piece_view`) is kept with the stamps it was built from, and each side's
+    pieces and stacks are kept place by place: nothing is rebuilt while the clock has not
+    moved; when it has, only the pieces stamped since are, and only the places where they
+    stand or whose stack changed. A status holding lists or dicts may change in place,
+    unstamped: such a piece is compared with a copy of its status at every update. The
+    shared objects never reach an agent: a view hands out copies (:class:`View`)."""
+
+    __slots__ = ("_at", "_clock", "_full", "_layout", "_lists", "_places", "_reg", "_revs",
+                 "_sides", "_values", "_volatile")
+
+    def __init__(self) -> None:
+        self._reset(None)
+
+    def _reset(self, reg: Pieces | None) -> None:
+        self._reg = reg
+        self._clock = -1  # CLOCK.now when last brought up to date
+        self._layout = -1  # the registry's layout then
+        self._revs: list[tuple[int, int]] = []  # the stamps of the shown pieces, registry order
+        self._full: dict[str, dict[str, Any]] = {}  # piece id -> its shown form
+        self._values: dict[str, tuple[Any, Mapping[str, Any]]] = {}  # id -> (values, window)
+        self._volatile: dict[str, JSON] = {}  # id -> a copy of a status holding lists or dicts
+        self._at: dict[str, tuple[Piece, ...]] = {}  # place -> its stack, top first
+        self._places: list[str] = []  # the occupied places, sorted
+        # side -> place -> (the pieces it shows there, their ids)
+        self._sides: dict[str | None, dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]] = {}
+        # side -> (all the pieces it sees in order, place -> ids), built from _sides when asked
+        self._lists: dict[str | None, tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]] = {}
+
+    def _show(self, p: Piece) -> None:
+        held = self._values.get(p.id)
+        if held is None or held[0] is not p.values:
+            window = MappingProxyType({f: MappingProxyType(v) for f, v in p.values.items()})
+            held = self._values[p.id] = (p.values, window)
+        self._full[p.id] = piece_view(p, held[1])
+        if p.attrs and not _is_flat(p.attrs):
+            self._volatile[p.id] = thaw(p.attrs)
+        else:
+            self._volatile.pop(p.id, None)
+
+    def _update(self, reg: Pieces) -> None:
+        """Bring the shown pieces up to date with the registry."""
+        if reg is self._reg and CLOCK.now == self._clock and not self._volatile:
+            return
+        if reg is not self._reg:
+            self._reset(reg)
+        changed: list[Piece] = []
+        if CLOCK.now != self._clock:
+            pieces = list(reg)
+            revs = list(map(_REVISIONS, pieces))
+            if revs != self._revs:  # else only other matches' pieces changed
+                old = self._revs + [(-1, -1)] * (len(revs) - len(self._revs))  # new pieces
+                changed = [p for p, now, then in zip(pieces, revs, old, strict=True) if now != then]
+                self._revs = revs
+        for pid, status in self._volatile.items():
+            p = reg[pid]
+            if p.attrs != status:
+                changed.append(p)
+        for p in changed:
+            self._show(p)
+        places = {p.location for p in changed}
+        if reg.layout != self._layout:
+            since, at = self._layout, self._at
+            moved = [loc for loc, stamp in reg.stamps.items() if stamp > since]
+            for loc in moved:
+                stack = reg.stack(loc)
+                if stack:
+                    at[loc] = stack
+                else:
+                    at.pop(loc, None)
+            if len(at) != len(self._places) or any(loc not in at for loc in moved):
+                self._places = sorted(at)
+            places.update(moved)
+            self._layout = reg.layout
+        if places:
+            for player, shown in self._sides.items():
+                for loc in places:
+                    self._show_place(shown, loc, player)
+            self._lists.clear()
+        self._clock = CLOCK.now
+
+    def _show_place(self, shown: dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]],
+                    loc: str, player: str | None) -> None:
+        """What ``player`` sees at a place: the pieces there and their ids."""
+        stack = self._at.get(loc)
+        if not stack:
+            shown.pop(loc, None)
+            return
+        full = self._full
+        entries = [{"id": f"hidden:{loc}:{n}", "kind": "hidden", "side": p.side, "location": loc}
+                   if p.hidden and player is not None and p.side != player  # is_hidden_from
+                   else full[p.id] for n, p in enumerate(stack)]
+        shown[loc] = (entries, tuple(e["id"] for e in entries))
+
+    def _seen(self, reg: Pieces, player: str | None
+              ) -> tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]:
+        self._update(reg)
+        held = self._lists.get(player)
+        if held is None:
+            shown = self._sides.get(player)
+            if shown is None:
+                shown = self._sides[player] = {}
+                for loc in self._places:
+                    self._show_place(shown, loc, player)
+            order = [shown[loc] for loc in self._places]
+            held = self._lists[player] = (list(chain.from_iterable(e for e, _ in order)),
+                                          dict(zip(self._places, (ids for _, ids in order),
+                                                   strict=True)))
+        return held
+
+    def pieces(self, reg: Pieces, player: str | None) -> list[dict[str, Any]]:
+        """The pieces ``player`` sees (None: the game master), place by place, each stack top
+        first: shared, never to be handed out or changed."""
+        return self._seen(reg, player)[0]
+
+    def stacks(self, reg: Pieces, player: str | None) -> dict[str, tuple[str, ...]]:
+        """Place -> the ids of the pieces there as ``player`` sees them: shared, as above."""
+        return self._seen(reg, player)[1]
 
 
 def _plain(value: Any) -> JSON:
@@ -89,27 +230,6 @@ def _plain(value: Any) -> JSON:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
-
-
-def _pieces(view: View) -> tuple[list[Mapping[str, JSON]], dict[str, list[str]]]:
-    match, player = view._match, view._player
-    state = match.state
-    pieces: list[Mapping[str, JSON]] = []
-    stacks: dict[str, list[str]] = {}
-    reg = state.pieces
-    cache = match.view_cache
-    for loc in sorted(reg.occupied()):
-        shown: list[str] = []
-        for n, p in enumerate(reg.at(loc)):
-            if p.hidden and player is not None and p.side != player:  # visibility.is_hidden_from
-                pid = f"hidden:{loc}:{n}"
-                pieces.append({"id": pid, "kind": "hidden", "side": p.side, "location": loc})
-            else:
-                pid = p.id
-                pieces.append(piece_view(p, cache))
-            shown.append(pid)
-        stacks[loc] = shown
-    return pieces, stacks
 
 
 def _decks(match: Match, player: str | None) -> dict[str, JSON]:
@@ -139,8 +259,11 @@ Entries = Callable[["View"], dict[str, JSON]]
 
 
 def _board(v: View) -> dict[str, JSON]:
-    pieces, stacks = _pieces(v)
-    return {"pieces": pieces, "stacks": stacks}
+    match, player = v._match, v._player
+    board, reg = match.shared_board, match.state.pieces
+    pieces, stacks = board._seen(reg, player)
+    return {"pieces": list(map(dict.copy, pieces)),  # the agent's own copies
+            "stacks": dict(zip(stacks, map(list, stacks.values()), strict=True))}
 
 
 def _progress(v: View) -> dict[str, JSON]:

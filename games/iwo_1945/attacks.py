@@ -321,6 +321,15 @@ def _describe_chances(m: Match, target: str, kind: str,
     from .positions import japanese_at
 
     cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
+    return _chance_texts(cap, kind, chances)
+
+
+@lru_cache(maxsize=4096)
+def _chance_texts(cap: int, kind: str, chances: tuple[tuple[tuple[int, int, int], Fraction], ...]
+                  ) -> tuple[str, str]:
+    """6.0: the texts of :func:`_describe_chances` once the markers that can be removed are
+    counted (a pure function of its arguments, kept: worked out for every reroll option
+    otherwise)."""
     hits: dict[str, Fraction] = {}
     losses: dict[str, Fraction] = {}
     for (jap, marker, coh_lost), p in chances:

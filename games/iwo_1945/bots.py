@@ -10,10 +10,9 @@ action is wasted.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache, cached_property
 from math import factorial
 from typing import Any
@@ -36,13 +35,24 @@ _OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolle
 def _outcomes(k: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """The distribution of k settled dice as counts of 1, 2, 4, 5, 6."""
     res = []
-    for comp in itertools.product(range(k + 1), repeat=5):
-        if sum(comp) == k:
-            p = factorial(k)
-            for n in comp:
-                p //= factorial(n)
-            res.append((comp, p / 5 ** k))
+    for comp in _compositions(k, 5):
+        p = factorial(k)
+        for n in comp:
+            p //= factorial(n)
+        res.append((comp, p / 5 ** k))
     return tuple(res)
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` counts (zeros allowed), in lexicographic
+    order: the tuples of ``itertools.product(range(total + 1), repeat=parts)`` that add up to
+    ``total``, without walking the others."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
 
 
 def _stop_value(s: tuple[int, int, int, int], need: int) -> float:

@@ -152,8 +152,26 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
                    suribachi: bool) -> dict[tuple[str, ...], Fraction]:
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each whole outcome of an attack (the
     effects that happen together, in EFFECT_NAMES order); the chances add up to one."""
-    return dict(_outcome_combos(attack, tuple(tank_attacks), line, tuple(sorted(
-        kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0))), suppress, suribachi))
+    return dict(_outcome_combos(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress,
+                                suribachi))
+
+
+def outcome_text(attack: int, tank_attacks: list[int], line: str,
+                 kinds: Counter[DefenderKind], *, suppress: Fraction, suribachi: bool) -> str:
+    """9.1, 9.2.1: :func:`describe` of :func:`outcome_combos` (the same text, kept for the
+    same attack: the text is a pure function of the outcomes)."""
+    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress, suribachi)
+
+
+def _kind_items(kinds: Counter[DefenderKind]) -> tuple[tuple[DefenderKind, int], ...]:
+    return tuple(sorted(kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0)))
+
+
+@lru_cache(maxsize=65536)
+def _outcome_text(attack: int, tank_attacks: tuple[int, ...], line: str,
+                  kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
+                  suribachi: bool) -> str:
+    return describe(dict(_outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi)))
 
 
 @lru_cache(maxsize=65536)
@@ -283,14 +301,14 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
     suribachi = c.in_suribachi_sector(hex_id)
     chances = outcome_odds(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
-    combos = outcome_combos(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
+    text = outcome_text(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
     if len(kinds) == 1:
         d = next(iter(kinds)).defense
         head = f"attack {attack} vs defense {d} = {attack - d:+d} on the {line} line"
     else:
         mean = sum(k.defense * n for k, n in kinds.items()) / sum(kinds.values())
         head = f"attack {attack} vs a dug-in unit (defense about {mean:.1f}) on the {line} line"
-    return f"{head}: {describe(combos)}", chances
+    return f"{head}: {text}", chances
 
 
 # -- the combat phase --------------------------------------------------------------------

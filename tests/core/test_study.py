@@ -188,3 +188,42 @@ def test_an_unreachable_scheduler_is_one_clear_error(capsys: pytest.CaptureFixtu
         run_study(skirmish_study(2), scheduler="tcp://127.0.0.1:9", connect_timeout=1.0)
     code, _, err = run(capsys, "simulate", PIG, "-n", "2", "--scheduler", "tcp://127.0.0.1:9", "--jobs", "2")
     assert code == 2 and "give one of them" in err and err.count("\n") == 1
+
+
+# ----------------------------------------------------------------------------- memory
+
+def test_the_spool_writes_chunks_in_seed_order_whatever_order_they_come_in() -> None:
+    """Studies keep rows on disk, not in memory: chunks that come early wait only for the
+    chunks before them, and each setting's rows read back in seed order, fields in order."""
+    from tabletop.core.study import ChunkResult, Spool
+
+    def chunk(setting: int, start: int) -> ChunkResult:
+        return ChunkResult(setting, start, [{"seed": s, "setting": str(setting), "z": 1, "a": [s]}
+                                            for s in range(start, start + 3)], 0.5)
+
+    spool = Spool(2)
+    spool.expect(plan_chunks(skirmish_study(9), 3))
+    for setting, start in ((1, 4), (0, 7), (0, 1), (1, 1), (1, 7), (0, 4)):
+        spool.append(chunk(setting, start))
+    assert spool._waiting == [{}, {}]  # everything written as it became due
+    spool.finish()
+    rows = list(spool.rows(0))
+    assert [r["seed"] for r in rows] == list(range(1, 10)) and list(rows[0]) == ["seed", "setting", "z", "a"]
+    assert [r["seed"] for r in spool.rows(1)] == list(range(1, 10))
+    assert spool.games == 18 and spool.game_seconds == 3.0
+    spool.close()
+
+
+def test_statistics_read_rows_once_as_they_come() -> None:
+    """Summaries of a study: the figures from rows given one at a time (a generator) are the
+    figures from the list, whatever order the games came in."""
+    from tabletop.core.stats import compare, summarise
+
+    rows = [{"seed": s, "result": "win" if s % 3 else "loss", "winner": "A" if s % 3 else "B",
+             "turns": 5 + s % 4, "decisions": 40 + s, "scores": {"vp": float(s % 5) - 1.5}}
+            for s in range(1, 40)]
+    other = [dict(r, winner="A" if r["seed"] % 2 else "B") for r in rows]
+    assert summarise(iter(rows), ["A", "B"]) == summarise(rows, ["A", "B"]) \
+        == summarise(list(reversed(rows)), ["A", "B"]) | {"results": summarise(rows, ["A", "B"])["results"]}
+    assert compare(iter(rows), iter(other), ["A", "B"]) == compare(rows, list(reversed(other)), ["A", "B"])
+    assert summarise(rows, ["A"])["scores"]["vp"] == describe([float(s % 5) - 1.5 for s in range(1, 40)])

@@ -67,3 +67,18 @@ def test_6_0_bot_rerolls_a_pair_of_ones_and_keeps_a_winning_pair() -> None:
     plan = reroll_plan((2, 0, 0, 1), need=2, lam=0.15)
     assert plan is not None and plan[0] == 2
     assert reroll_plan((0, 0, 0, 2), need=1, lam=0.15) is None
+
+
+def test_settled_dice_outcomes_are_every_composition_in_order() -> None:
+    """6.0 (the bot's dice plan): k settled dice as counts of 1, 2, 4, 5, 6 are exactly the
+    5-tuples adding up to k, in the order a filtered product gives them, with chances adding
+    up to one."""
+    import itertools
+
+    from tabletop.games.iwo_1945.bots import _outcomes
+
+    for k in range(0, 11):
+        comps = [c for c in itertools.product(range(k + 1), repeat=5) if sum(c) == k]
+        got = _outcomes(k)
+        assert [c for c, _ in got] == comps
+        assert abs(sum(p for _, p in got) - 1) < 1e-9
