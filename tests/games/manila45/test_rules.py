@@ -177,6 +177,29 @@ def test_6_5_fog_of_war_views() -> None:
     assert any(p.get("id") == "j-cf-1" for p in m.view("US").to_json()["pieces"])
 
 
+def test_6_5_pictures_show_what_the_view_shows() -> None:
+    """6.5: the SVG and the text map drawn for the Japanese side show the top unit of a US
+    stack and nothing of the unit beneath it or of the US dead pile, as the Japanese view
+    does; drawn for the US side they show every US unit, and a face-down Japanese unit only
+    as a battle flag."""
+    from tabletop.core.render.ascii import render_match as text_map
+    from tabletop.core.render.svg import render_match as svg_map
+
+    m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
+    m.state.pieces.move("c-1-7", c.US_DEAD)
+    top, below = (P(m, pid) for pid in m.state.pieces.ids_at("3030"))
+    view = m.view("Japan").to_json()
+    named = {p["id"] for p in view["pieces"]}
+    assert top.id in named and below.id not in named and "c-1-7" not in named
+    for picture in (svg_map(m, hidden_from="Japan"), text_map(m, player="Japan")):
+        assert below.name not in picture and "1/7 Cav" not in picture
+        assert below.id not in picture and "c-1-7" not in picture
+    assert top.name in svg_map(m, hidden_from="Japan")
+    us_svg = svg_map(m, hidden_from="US")
+    assert top.name in us_svg and below.name in us_svg and "1/7 Cav" in us_svg
+    assert "1 CF" not in us_svg and "1 CF" not in text_map(m, player="US")
+
+
 # -- 7.0 replacements -----------------------------------------------------------------------
 
 def test_7_1_7_5_air_and_7_2_7_4_replacements() -> None:
