@@ -1,6 +1,7 @@
 """Whole-game throughput of each playable game with its default bots: what a balance study costs.
 
-Run: python benchmarks/bench_games.py [--games N]   (prints figures; never a timed test)
+Run: python benchmarks/bench_games.py [--games N] [--only GAME ...]   (prints figures; never a
+timed test)
 
 Each game is timed in one process after one warm-up game (the first game also loads and
 cross-checks the data files and fills the rules' caches, a cost `tabletop simulate` pays once
@@ -45,12 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     """Print a line of figures per playable game (and the example game)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games a game id (default 20)")
+    parser.add_argument("--only", nargs="+", default=None, metavar="GAME",
+                        help="time only these games (ids, or 'example' for the example game)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     print(f"python {sys.version.split()[0]}; {args.games} games each, default bots, one process")
     names = [n for n in sorted(registered()) if load_game(n).info.playable]
     names.append(str(ROOT / "docs" / "example" / "skirmish"))
+    if args.only:
+        wanted = set(args.only)
+        names = [n for n in names if Path(n).name in wanted
+                 or ("example" in wanted and Path(n).name == "skirmish")]
+        if not names:
+            parser.error(f"--only: no playable game among {sorted(wanted)}")
     for name in names:
         first, per_game, per_decision, length = bench(name, args.games)
         label = Path(name).name

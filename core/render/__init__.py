@@ -56,6 +56,24 @@ def face_down_for(side: str | None) -> FaceDown:
     return lambda piece: piece.hidden and piece.side != side
 
 
+def face_down_in_view(match: Match, side: str | None) -> FaceDown:
+    """The face-down rule of ``side``'s picture of a match, read from that side's own view:
+    a piece the view does not name (a hidden piece, or anything more the game's view keeps
+    from the side, such as the lower units of an enemy stack) is drawn face-down, so a
+    picture never shows more than the view. With no side every piece is face-up."""
+    if side is None:
+        return face_down_for(None)
+    stacks = match.view(side)["stacks"]
+    reg = match.state.pieces
+    down: set[str] = set()
+    for loc in reg.occupied():
+        shown = stacks.get(loc, ())
+        for n, piece in enumerate(reg.at(loc)):
+            if n >= len(shown) or shown[n] != piece.id:
+                down.add(piece.id)
+    return lambda piece: piece.id in down
+
+
 def cards_text(cards: Sequence[str] | int) -> str:
     """Cards in a box as one line of text: "3 cards face down" or "Snipers, Banzai Charge"."""
     if isinstance(cards, int):

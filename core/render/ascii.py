@@ -33,7 +33,7 @@ from . import (
     PieceLabel,
     cards_text,
     default_piece_label,
-    face_down_for,
+    face_down_in_view,
     is_hidden,
     match_pieces,
     side_letters,
@@ -296,7 +296,7 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
     board = game.board(match)
     taken = Symbols(board).taken() if isinstance(board, HexMap) else set()
     marks = side_letters(sides_of(pieces, info.players), taken=taken)
-    down = face_down_for(player)
+    down = face_down_in_view(match, player)
     head = [info.title, info.scenario(match.scenario).name, f"turn {match.state.turn}"]
     if match.state.phase:
         head.append(match.state.phase)

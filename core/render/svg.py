@@ -32,7 +32,7 @@ from . import (
     assign_side_colors,
     cards_text,
     default_piece_label,
-    face_down_for,
+    face_down_in_view,
     is_hidden,
     match_pieces,
     sides_of,
@@ -1051,7 +1051,8 @@ def render_match(match: Match, *, hidden_from: str | None = None) -> str:
     colors = assign_side_colors(sides_of(pieces, game.info.players))
     return render_board(game.board(match), pieces, title=title, subtitle=subtitle,
                         piece_label=game.piece_label, side_colors=colors,
-                        face_down=face_down_for(hidden_from), cards=game.box_cards(match, hidden_from))
+                        face_down=face_down_in_view(match, hidden_from),
+                        cards=game.box_cards(match, hidden_from))
 
 
 def render_game(game: Game, match: Match | None = None, *, hidden_from: str | None = None) -> str:

@@ -112,7 +112,8 @@ class Manila45(Game):
             raise TabletopError("option setup must be a mapping unit id -> hex id")
 
     def play(self, match: Match) -> Flow:
-        """3.2 the Japanese set-up, then ten turns of 5.2."""
+        """3.2 the Japanese set-up, then ten game turns of two player turns each (5.1), in
+        the order of 5.2 (no Japanese replacement phase, 5.3)."""
         from .movement import movement_phase
         from .offensive_fire import offensive_fire_phase
         from .replacements import reinforcement_phase

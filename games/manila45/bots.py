@@ -2,19 +2,23 @@
 
 The Japanese heuristic bot sets up a defence in depth (static guns in the heavy structures,
 Intramuros held two-deep, the north-west of 4.3 never empty, the south held at Nichols Field
-and Fort McKinley), stays put (moving draws US defensive fire, 9.1), fires defensively at every
-chance, demolishes bridges from turn 3 (10.19) and concentrates its offensive fire.
-The US heuristic bot enters the divisions where the fighting is, steps each unit toward the
-nearest Japanese unit it can see, stops artillery within range, bridges rivers with its
-engineers (8.9), fires everything it can at the target most units can reach, close assaults
-(10.17) and advances after combat.
+and Fort McKinley) with a few mobile outposts alone far from the city (4.2: one unit left
+anywhere wins), fires defensively at every chance, demolishes bridges from turn 3 (10.19),
+concentrates its offensive fire, and from turn 3 slips mobile units outside Intramuros away
+from US units closing on them, never into a hex next to one (9.1).
+The US heuristic bot enters the divisions where the fighting is, sends each direct-fire unit
+toward the nearest Japanese position not already crowded by its own units (so the force
+spreads over every position), stops artillery within range, bridges rivers with its
+engineers (8.9), plans each fire with the adjacent units first and long-range artillery and
+air only where they add to the chance of E (10.13), close assaults (10.17) and advances
+after combat.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from tabletop.core.canonical import JSON
@@ -23,6 +27,10 @@ from tabletop.core.match import Match
 
 from . import common as c
 from .components import JAPAN, US, components
+
+OUTPOSTS = 6  # mobile units the Japanese bot sets up alone, away from the city (ours)
+OUTPOST_AWAY = 10  # hexes at least from Intramuros (3822)
+OUTPOST_APART = 5  # hexes at least between two outposts
 
 
 def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
@@ -64,6 +72,19 @@ def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
         for h in static_spots:
             if put(p.id, h, True):
                 break
+    # Outposts: a few mobile units alone in cover far from the city and from each other,
+    # which the US must hunt down before turn 10 (4.2).
+    far = [h for h in urban + heavy + airfields if c.distance(h, "3822") >= OUTPOST_AWAY]
+    rng.shuffle(far)
+    outposts: list[str] = []
+    for h in far:
+        if len(outposts) >= OUTPOSTS:
+            break
+        if all(c.distance(h, o) >= OUTPOST_APART for o in outposts) and count.get(h, 0) == 0:
+            outposts.append(h)
+    for p, h in zip(mobiles, outposts, strict=False):
+        put(p.id, h, False)
+    mobiles = mobiles[len(outposts):]
     mobile_spots = ([h for h in heavy if c.inside_wall(h)] * 1 + nw_urban[:6] + heavy
                     + core_urban + airfields + nw_urban + urban)
     for p in mobiles:
@@ -83,11 +104,20 @@ class HeuristicAgent:
 
     name = "heuristic"
     enough = 50  # fire factors after which a fire is resolved (10.3 columns)
+    crowd = 3  # friendly units around an enemy hex before others look elsewhere
+    crowd_penalty = 4  # path steps a unit would go further per unit of crowding
+    candidates = 10  # nearest enemy hexes a moving unit considers
+    evade_from = 3  # the turn from which Japanese mobile units slip away from the US
+    threat = 4  # how near US units come before a Japanese unit slips away
+    flexible_cost = 0.004  # a fire's cost per factor of units that could fire elsewhere
 
     def __init__(self, side: str = "", seed: int = 0) -> None:
         self.side = side
         self._rng = random.Random(f"manila45-heuristic:{side}:{seed}")
         self._enemy: tuple[tuple[Any, Any], list[str]] | None = None
+        self._plan_stamp: tuple[Any, Any] | None = None
+        self._assigned: dict[str, str] = {}
+        self._claims: dict[str, int] = {}
 
     def _enemy_hexes(self, view: Mapping[str, Any]) -> list[str]:
         """The hexes holding enemy units, read once per phase during one's own movement
@@ -175,7 +205,9 @@ class HeuristicAgent:
                 continue
             target = str(v.get("fire", ""))
             group, p_e = _plan_fire(free, target, self.side, turn)
-            score = p_e * len(stacks.get(target, ())) - 0.001 * sum(f for _, f, _ in group)
+            flexible = sum(f for uid, f, band in group if band > 0 or _is_air(uid))
+            score = (p_e * len(stacks.get(target, ())) - 0.001 * sum(f for _, f, _ in group)
+                     - self.flexible_cost * flexible)
             if best is None or score > best[0]:
                 best = (score, v)
         if best is None or best[0] <= 0.05:
@@ -185,7 +217,7 @@ class HeuristicAgent:
     # -- movement -----------------------------------------------------------------------
     def _select_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
-            return "end"
+            return self._japanese_mover(view, d)
         enemy = self._enemy_hexes(view)
         for o in d.options:
             if not isinstance(o.value, str) or o.value == "end":
@@ -195,9 +227,52 @@ class HeuristicAgent:
                 return o.value
         return "end"
 
+    def _japanese_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """From turn 3 (4.3 no longer at stake), a mobile unit outside Intramuros that US units
+        are closing on (within ``threat`` hexes, none adjacent) slips away (4.2: one unit left
+        anywhere wins)."""
+        turn = int(view.get("turn", 1) or 1)
+        if turn < self.evade_from:
+            return "end"
+        enemy = self._enemy_hexes(view)
+        if not enemy:
+            return "end"
+        for o in d.options:
+            if not isinstance(o.value, str) or o.value == "end":
+                continue
+            where = o.label.rsplit(" in ", 1)[-1]
+            if len(where) != 4 or c.inside_wall(where):
+                continue
+            near = min(_hex_distance(where, e) for e in enemy)
+            if 1 < near <= self.threat:
+                return o.value
+        return "end"
+
+    def _evade_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """One step away from the US units, never next to one (9.1), into cover if it can."""
+        here = str(d.context.get("from", ""))
+        enemy = self._enemy_hexes(view)
+        if not here or not enemy:
+            return "stop"
+
+        def score(h: str) -> float:
+            near = min(_hex_distance(h, e) for e in enemy)
+            if near <= 1:
+                return -99.0
+            return min(near, 6) + {"heavy": 1.5, "urban": 1.0}.get(c.terrain(h), 0.0)
+
+        best = ("stop", score(here))
+        for o in d.options:
+            if o.value == "stop":
+                continue
+            v = score(str(o.value))
+            if v > best[1] + 0.01:
+                best = (str(o.value), v)
+        return best[0]
+
     def _move_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
-            return "stop"
+            return self._evade_step(view, d)
         unit = str(d.context.get("unit", ""))
         here = str(d.context.get("from", "")) or _location(view, unit)
         enemy = self._enemy_hexes(view)
@@ -209,7 +284,12 @@ class HeuristicAgent:
         if near_now <= max(1, reach - 2):
             return "stop"
         crossings = _crossings(view)
-        field = _path_field(tuple(enemy), crossings)
+        if reach <= 1:
+            target = self._target_for(view, unit, here, enemy, crossings)
+            field = _path_field((target,), crossings)
+            near_now = _hex_distance(here, target)
+        else:
+            field = _path_field(tuple(enemy), crossings)
         if ctr is not None and ctr.has("bridging") and field.get(here, 999) > 3:
             # 8.9: an engineer cut off by the Pasig heads for the bank facing the enemy
             bank = _best_bank(tuple(enemy), crossings, here)
@@ -231,6 +311,39 @@ class HeuristicAgent:
             if key < (now, near_now) and (best is None or key < best[0]):
                 best = (key, h)
         return best[1] if best else "stop"
+
+    def _target_for(self, view: Mapping[str, Any], unit: str, here: str, enemy: list[str],
+                    crossings: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
+        """The enemy hex a direct-fire unit heads for this phase: the nearest by path among
+        those not already crowded by friendly units (adjacent ones, or others sent there this
+        phase), so that the force spreads over every enemy position instead of piling onto
+        the nearest one (4.2 needs every Japanese unit gone)."""
+        stamp = (view.get("turn"), view.get("phase"))
+        if self._plan_stamp != stamp:
+            self._plan_stamp = stamp
+            self._assigned = {}
+            claims: dict[str, int] = {}
+            for p in view.get("pieces", ()):
+                if p.get("side") != self.side or p.get("kind") == "hidden":
+                    continue
+                ctr = components().counters.get(str(p.get("id")))
+                where = str(p.get("location", ""))
+                if ctr is None or ctr.has("ifc") or ctr.has("air") or where.startswith("box:"):
+                    continue
+                for e in enemy:
+                    if _hex_distance(where, e) <= 1:
+                        claims[e] = claims.get(e, 0) + 1
+            self._claims = claims
+        held = self._assigned.get(unit)
+        if held in enemy:
+            return held
+        near = sorted(enemy, key=lambda e: (_hex_distance(here, e), e))[:self.candidates]
+        best = min(near, key=lambda e: (_path_field((e,), crossings).get(here, 999)
+                                        + self.crowd_penalty
+                                        * max(0, self._claims.get(e, 0) - self.crowd), e))
+        self._assigned[unit] = best
+        self._claims[best] = self._claims.get(best, 0) + 1
+        return best
 
     # -- US entry and support -------------------------------------------------------------
     def _entry_org(self, view: Mapping[str, Any], d: Decision) -> JSON:
@@ -297,32 +410,51 @@ def _lof(a: str, b: str) -> bool:
 
 def _plan_fire(free: list[tuple[str, str]], target: str, side: str, turn: int
                ) -> tuple[list[tuple[str, int, int]], float]:
-    """A greedy fire at a target: add the unit that raises the chance of E most; returns the
-    group (id, fire, band) and its chance."""
+    """A fire at a target from the free units: for each range band of 10.13 (adjacent units
+    only, up to four hexes, any range) the units that can reach it, adjacent ones first (they
+    can fire nowhere else), then the strongest, up to the top column (>=50); then units whose
+    absence does not lower the chance of E are left out to fire elsewhere. Returns the best
+    group (id, fire, band) and its chance of E."""
     base = _target_drm(target)
     cands = []
     for uid, where in free:
         band = _can_reach(uid, where, target, side, turn)
         if band is not None:
             cands.append((uid, components().counters[uid].fire, band))
-    crt = components().crt
     best: tuple[float, int, list[tuple[str, int, int]]] = (-1.0, 0, [])
     for limit in (0, 1, 2):  # 10.13: only adjacent units, up to four hexes, any range
-        pool = sorted((x for x in cands if x[2] <= limit), key=lambda x: (-x[1], x[0]))
+        pool = sorted((x for x in cands if x[2] <= limit),
+                      key=lambda x: (x[2] > 0 or _is_air(x[0]), -x[1], x[0]))
         group: list[tuple[str, int, int]] = []
-        strength = 0
         for x in pool:
-            if strength >= 42:
-                break  # enough for a high column; the rest fire elsewhere
+            if sum(f for _, f, _ in group) >= 50:
+                break  # the top column; the rest fire elsewhere
             group.append(x)
-            strength += x[1]
         if not group:
             continue
-        band = max(x[2] for x in group)
-        p = float(crt.odds(strength, modifier=base + band).get("E", 0))
+        p = _group_odds(group, base)
+        for x in sorted(group, key=lambda x: (not (x[2] > 0 or _is_air(x[0])), x[1])):
+            rest = [y for y in group if y is not x]
+            if rest and _group_odds(rest, base) >= p - 1e-9:
+                group = rest
+        strength = sum(f for _, f, _ in group)
         if p > best[0] + 1e-9 or (abs(p - best[0]) < 1e-9 and strength < best[1]):
             best = (p, strength, group)
     return best[2], max(best[0], 0.0)
+
+
+def _is_air(uid: str) -> bool:
+    return components().counters[uid].has("air")
+
+
+def _group_odds(group: list[tuple[str, int, int]], base: int) -> float:
+    """The chance of E of a group: its strength's column, the target's terrain, the range
+    band of its farthest unit (10.13) and -1 when half its factors are adjacent CAC units."""
+    strength = sum(f for _, f, _ in group)
+    cac = sum(f for uid, f, band in group if band == 0 and not _is_air(uid)
+              and components().counters[uid].has("cac"))
+    drm = base + max(x[2] for x in group) - (1 if cac and 2 * cac >= strength else 0)
+    return float(components().crt.odds(strength, modifier=drm).get("E", 0))
 
 
 @cache
@@ -348,7 +480,7 @@ def _crossings(view: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...
             tuple(sorted(public.get(c.V_PONTOONS, {}).values())))
 
 
-@cache
+@lru_cache(maxsize=2048)
 def _path_field(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[str, ...]]
                 ) -> dict[str, int]:
     """Steps from every land hex to the nearest enemy hex, crossing a major river only by a

@@ -237,7 +237,8 @@ def distance(a: str, b: str) -> int:
 
 
 def has_lof(match: Match, a: str, b: str) -> bool:
-    """10.7-10.9: whether a direct line of fire runs from hex a to hex b."""
+    """10.7-10.9: whether a direct line of fire runs from hex a to hex b (urban and heavy
+    structures block, 10.8; the wall stops it, 10.9)."""
     return _lof(a, b, str(match.options.get("lof_along", "both")))
 
 

@@ -115,6 +115,9 @@ _FLAGS = ("armored", "ifc", "cac", "anti_armor", "field_artillery", "combat_engi
 
 
 def _counter(row: tuple[Any, ...], side: str, types: dict[str, UnitType], where: str) -> Counter:
+    """2.5-2.11: one unit counter from its row — identification (2.7), organisation or
+    mobility (2.6, 2.9), type (2.10) and size (2.8), fire factor and range (2.5), and the
+    special characteristics of its type (2.11) with any the counter overrides."""
     if len(row) not in (7, 8):
         raise DataError(f"{where}: a counter is [id, name, org, type, size, fire, range] with "
                         f"optional flags, got {list(row)}")
@@ -166,6 +169,8 @@ class Components:
 
 
 def _check_map(hexmap: HexMap, where: str) -> None:
+    """2.2, 10.9: the map sheet's hex facts the rules name: the four hexes inside the wall,
+    every printed bridge over a river (four-digit ids are the grid's own labels)."""
     for h in hexmap.hexes():
         for key in ("north_west", "intramuros"):
             value = hexmap.attr(h, key)
@@ -184,7 +189,9 @@ def _check_map(hexmap: HexMap, where: str) -> None:
 
 @cache
 def components() -> Components:
-    """Load and cross-check every data file of the game (once per process)."""
+    """Load and cross-check every data file of the game (once per process): the map sheet
+    (2.2), the counter sheet of 146 counters (2.1, 2.4), the CRT rolled with one die (2.1,
+    10.3), the sequence of play (5.2)."""
     map_path = DATA_DIR / "map.yaml"
     spec = load_model(HexMapSpec, map_path)
     hexmap = HexMap.from_spec(spec, source=str(map_path))

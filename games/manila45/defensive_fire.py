@@ -43,7 +43,7 @@ def defensive_fire_drms(match: Match, mover: Piece, hex_id: str, shooters: list[
 
 def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
     """9.1-9.6: offer defensive fire at a unit that has just entered ``hex_id``; returns True
-    when the mover is eliminated."""
+    when the mover is eliminated. Only adjacent units fire (9.4), never indirectly (11.3)."""
     if not can_be_fired_on_defensively(mover):
         return False
     side = c.other(mover.side)

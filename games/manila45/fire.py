@@ -65,6 +65,9 @@ def resolve(match: Match, firers: Sequence[Piece], strength: int, drms: Sequence
             target: str, section: str, purpose: str) -> str:
     """10.3: roll on the CRT for a fire of ``strength`` with these DRM; returns E or -.
 
+    One six-sided die (2.1); the final DRM is added to the roll, never to the strength, so it
+    never changes the column (10.11).
+
     Firers and targets named in the text have been revealed before this is called (6.5)."""
     total = sum(d for d, _, _ in drms)
     roll = match.dice.d6(purpose=purpose, section=section)

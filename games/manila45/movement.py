@@ -36,7 +36,9 @@ RIVERS = frozenset({"major_river", "minor_river"})
 
 
 def step_cost(match: Match, piece: Piece, a: str, b: str, cross: Crossing) -> int | None:
-    """8.5-8.14: the MP to step from a into adjacent b, or None when the step is forbidden."""
+    """8.5-8.14: the MP to step from a into adjacent b, or None when the step is forbidden:
+    in-hex cost (8.5), hexside costs (8.6: rivers 8.7, wall, contour 8.11), rubble (8.12),
+    never all-sea (8.13) or an enemy hex (8.14)."""
     if c.terrain(b) == "sea":
         return None  # 8.13
     if not c.can_stack(match, piece, b):
@@ -87,7 +89,8 @@ def _leave(match: Match, piece: Piece) -> None:
 
 
 def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure[None]:
-    """8.1-8.14: step one unit hex by hex; 9.1 defensive fire after every hex entered."""
+    """8.1-8.14: step one unit hex by hex, each step paid in full from what is left (8.2);
+    9.1 defensive fire after every hex entered."""
     left = mp
     private = piece.side == JAPAN
     while True:
@@ -178,7 +181,7 @@ def movable(match: Match, side: str) -> list[Piece]:
 
 
 def movement_phase(match: Match, side: str) -> Procedure[None]:
-    """8.1: move units one at a time, any number of them, each once."""
+    """8.1, 8.4: move units one at a time, never as a stack, any number of them, each once."""
     if side == US and match.state.turn == 1:
         yield from us_entry(match)
         return

@@ -24,7 +24,7 @@ from .components import JAPAN, US, components
 
 def build_pieces(match: Match) -> None:
     """3.1, 3.3: every counter in its place before set-up — the turn marker on "3-5 Feb",
-    markers aside, the Japanese units in the set-up pool face down (6.5), the US units sorted
+    markers aside (2.12), the Japanese units in the set-up pool face down (6.5), the US units sorted
     into one pile per organisation, the six air units waiting for turn 3 (7.1)."""
     comp = components()
     pieces = match.state.pieces

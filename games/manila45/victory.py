@@ -27,7 +27,7 @@ def scores(match: Match) -> dict[str, object]:
 
 
 def result_now(match: Match) -> Result | None:
-    """4.2, 4.3: the result if the game is decided at this moment (None otherwise)."""
+    """4.2, 4.3, 5.5: the result if the game is decided at this moment (None otherwise)."""
     if not match.state.vars.get(c.V_SETUP_DONE):
         return None
     if japanese_left(match) == 0:
@@ -47,7 +47,8 @@ def check_now(match: Match) -> None:
 
 
 def final(match: Match) -> Result:
-    """4.2: at the end of turn 10, any Japanese unit on the map wins for Japan."""
+    """4.1, 4.2, 5.5: at the end of turn 10, any Japanese unit on the map wins for Japan;
+    no draw."""
     now = result_now(match)
     if now is not None:
         return now

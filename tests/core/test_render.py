@@ -317,6 +317,18 @@ def test_render_match_hides_what_a_side_may_not_see() -> None:
     parse(everyone)
 
 
+def test_face_down_is_read_from_the_side_view() -> None:
+    """A side's picture turns face-down exactly the pieces its view does not name: with the
+    default view, the other sides' hidden pieces (a game's own view may keep back more)."""
+    from tabletop.core.render import face_down_for, face_down_in_view
+
+    match = Match(MapGame(), seed=1)
+    for side in ("us", "japan", None):
+        by_view, by_flag = face_down_in_view(match, side), face_down_for(side)
+        assert [by_view(p) for p in match.state.pieces] == [by_flag(p) for p in match.state.pieces]
+    assert any(face_down_in_view(match, "us")(p) for p in match.state.pieces)
+
+
 def test_render_game_picks_the_renderer() -> None:
     """render_game draws the bare map without a match, and an area board as an area map."""
     root = parse(svg.render_game(MapGame(), None))

@@ -106,6 +106,42 @@ def test_counter_mix_2_4() -> None:
     assert comp.turn_track.boxes[2] == "9-11 Feb" and comp.turn_track.boxes[9] == "2-4 Mar"
 
 
+def test_2_5_2_11_counter_faces() -> None:
+    """2.5: every combat unit shows its side, identification, type, size, fire factor and
+    range; 2.6 US units belong to one of the three divisions or XIV Corps, Japanese units are
+    mobile or static; 2.7 identifications are numbers and/or the listed abbreviations, static
+    artillery named by calibre; 2.8 sizes II (battalion) or I (company, battery), none for the
+    air units; 2.10 every unit has a type, armored or not; 2.11 the special characteristics
+    are those of the types (indirect fire, close assault, anti-armor)."""
+    import re
+
+    comp = components()
+    abbreviations = {"CF", "EF", "HQ", "HQS", "Ind", "IS", "K", "KS", "NF", "NP", "NS", "P",
+                     "SF", "SP", "SS", "T", "TS", "82C"}
+    spelled = {"Kempei": "K", "Toshio": "T", "Prov": "P"}
+    for x in comp.counters.values():
+        assert x.name and x.fire >= 1 and x.range >= 0 and x.type in comp.types  # 2.5, 2.10
+        if x.side == "US":
+            assert x.org in ("1cav", "37id", "11ab", "xiv")  # 2.6
+        else:
+            assert x.org in ("mobile", "static")  # 2.6, 2.9
+        if x.has("air"):
+            assert x.size == "-" and x.range == 0  # 2.8: sorties, no unit size
+        else:
+            assert x.size in ("II", "I")  # 2.8
+        tokens = x.name.split()
+        if x.side == "Japan" and x.org == "static":
+            assert re.fullmatch(r"\d+(\.\d+)?(mm|cm)", tokens[0]), x.name  # 2.7 Note
+        elif x.side == "Japan":
+            assert any(t.isdigit() or t in abbreviations or t in spelled for t in tokens), x.name
+        spec = comp.types[x.type]
+        assert x.has("armored") == spec.armored or x.id in ("j-450",)  # 2.10
+    flags = {f for x in comp.counters.values() for f in x.flags}
+    assert {"ifc", "cac", "anti_armor", "armored"} <= flags  # 2.11, 2.10
+    assert comp.counters["c-1-5"].has("cac") and comp.counters["x-465fa"].has("ifc")
+    assert comp.counters["x-44tk"].has("anti_armor") and not comp.counters["c-1-5"].has("ifc")
+
+
 def test_crt_errata() -> None:
     """10.3, Mapsheet Errata: columns from <=9 to >=50, results E and -."""
     crt = components().crt

@@ -31,7 +31,8 @@ def P(m: Match, pid: str):
 # -- 3.0 set up --------------------------------------------------------------------------
 
 def test_3_1_3_3_opening_layout() -> None:
-    """3.1 the turn marker on 3-5 Feb, markers aside; 3.3 the US sorted into four piles;
+    """3.1 the turn marker on 3-5 Feb, markers aside; 3.3 the US sorted into four piles, one
+    for each organisation of 2.6;
     3.2 / 6.5 every Japanese unit starts face down in the set-up pool; 7.1 air waits."""
     m = Match(GAME, seed=0)
     assert m.state.tracks["turn"].value == 1
@@ -77,7 +78,7 @@ def test_3_2_bot_setup_then_adjust() -> None:
 
 def test_3_4_3_5_entry() -> None:
     """3.4: each division enters whole before the next, one unit at a time, on its edge; XIV
-    Corps last (3.5), at 8 MP on turn 1 (3.5, 5.4)."""
+    Corps last (3.5), at 8 MP on turn 1 (3.5, 5.4), 16 otherwise (2.9)."""
     m = Match(GAME, seed=0, options={"setup": bot_setup()})
     d = m.pending
     assert d is not None and d.kind == "entry_org" and "xiv" not in d.values
@@ -93,7 +94,8 @@ def test_3_4_3_5_entry() -> None:
 # -- 4.0 victory -------------------------------------------------------------------------
 
 def test_4_2_normal_victory() -> None:
-    """4.2: Japanese units on the map after turn 10 win for Japan; none left wins for the US."""
+    """4.1, 4.2: the game runs to the end of turn 10; Japanese units on the map then win for
+    Japan; none left wins for the US."""
     m = position({"j-cf-1": "3822"}, {}, turn=10)
     assert final(m).winner == "Japan"
     P(m, "j-cf-1").location  # noqa: B018
@@ -116,8 +118,9 @@ def test_4_3_sudden_death() -> None:
 # -- 5.0 sequence -------------------------------------------------------------------------
 
 def test_5_1_5_3_sequence() -> None:
-    """5.1-5.3: each turn the US replacement, US movement, US fire, Japanese movement and
-    Japanese fire phases, in that order; no Japanese replacement phase."""
+    """5.1-5.3: each turn the US player turn then the Japanese (5.1); the phases of the outline
+    of 5.2 — US replacement, US movement, US fire, Japanese movement, Japanese fire — in that
+    order; no Japanese replacement phase (5.3)."""
     m = Match(GAME, seed=3, options={"setup": bot_setup(3)})
     from tabletop.core.registry import make_agent
 
@@ -174,6 +177,29 @@ def test_6_5_fog_of_war_views() -> None:
     assert any(p.get("id") == "j-cf-1" for p in m.view("US").to_json()["pieces"])
 
 
+def test_6_5_pictures_show_what_the_view_shows() -> None:
+    """6.5: the SVG and the text map drawn for the Japanese side show the top unit of a US
+    stack and nothing of the unit beneath it or of the US dead pile, as the Japanese view
+    does; drawn for the US side they show every US unit, and a face-down Japanese unit only
+    as a battle flag."""
+    from tabletop.core.render.ascii import render_match as text_map
+    from tabletop.core.render.svg import render_match as svg_map
+
+    m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
+    m.state.pieces.move("c-1-7", c.US_DEAD)
+    top, below = (P(m, pid) for pid in m.state.pieces.ids_at("3030"))
+    view = m.view("Japan").to_json()
+    named = {p["id"] for p in view["pieces"]}
+    assert top.id in named and below.id not in named and "c-1-7" not in named
+    for picture in (svg_map(m, hidden_from="Japan"), text_map(m, player="Japan")):
+        assert below.name not in picture and "1/7 Cav" not in picture
+        assert below.id not in picture and "c-1-7" not in picture
+    assert top.name in svg_map(m, hidden_from="Japan")
+    us_svg = svg_map(m, hidden_from="US")
+    assert top.name in us_svg and below.name in us_svg and "1/7 Cav" in us_svg
+    assert "1 CF" not in us_svg and "1 CF" not in text_map(m, player="US")
+
+
 # -- 7.0 replacements -----------------------------------------------------------------------
 
 def test_7_1_7_5_air_and_7_2_7_4_replacements() -> None:
@@ -220,6 +246,37 @@ def test_8_5_8_7_8_11_8_12_costs() -> None:
     assert step_cost(m, u, "3719", "3720", x) is None  # Japanese-occupied
 
 
+def test_8_1_8_2_one_unit_at_a_time_within_its_mp() -> None:
+    """8.1: units move one at a time from 16 MP, each once a phase; 8.2 a hex is offered only
+    when the unit has the MP to pay for it."""
+    from tabletop.games.manila45.movement import move_unit, movement_phase
+
+    m = position({"j-cf-1": "3720"}, {"c-1-5": "2730", "c-2-5": "2830"})
+    for box in c.ENTRY_BOX.values():  # no unit left to enter (3.4)
+        for p in m.state.pieces.at(box):
+            m.state.pieces.move(p.id, c.US_DEAD)
+    gen = movement_phase(m, "US")
+    d = next(gen)
+    assert d.kind == "select_mover" and {"c-1-5", "c-2-5", "end"} <= set(map(str, d.values))
+    d = gen.send("c-1-5")
+    assert d.kind == "move_step" and d.context["mp"] == 16
+    assert all(o.detail["mp"] <= 16 for o in d.options if o.value != "stop")
+    d = gen.send("2731")
+    assert d.context["mp"] == 16 - step_cost(m, P(m, "c-1-5"), "2730", "2731", Crossing("x"))
+    d = gen.send("stop")
+    assert d.kind == "select_mover" and "c-1-5" not in d.values and "c-2-5" in d.values
+    u = P(m, "c-2-5")
+    m.state.pieces.move("c-2-5", "3226")
+    assert step_cost(m, u, "3226", "3225", Crossing("x")) == 2
+    costs = {n: step_cost(m, u, "3226", n, Crossing("x")) for n in c.neighbours("3226")}
+    step = next(move_unit(m, u, 2, Crossing("3226")))
+    assert set(step.values) - {"stop"} == {n for n, k in costs.items() if k is not None and k <= 2}
+    assert "3225" in step.values
+    if all(k is None or k > 1 for k in costs.values()):  # with 1 MP nothing is payable
+        with pytest.raises(StopIteration):
+            next(move_unit(m, u, 1, Crossing("3226")))
+
+
 def test_8_6_wall() -> None:
     """8.6: crossing the wall into a heavy structures hex costs 3 + 1."""
     m = position({}, {"c-1-5": "3720"})
@@ -227,7 +284,7 @@ def test_8_6_wall() -> None:
 
 
 def test_8_3_static_units_never_move() -> None:
-    """8.3, 8.4: static units are never offered for movement; units move one at a time."""
+    """2.9, 8.3, 8.4: static units are immobile, never offered for movement; mobile ones are."""
     m = position({"j-s-120a": "3720", "j-cf-1": "3620"}, {})
     ids = {p.id for p in movable(m, "Japan")}
     assert "j-cf-1" in ids and "j-s-120a" not in ids
@@ -342,7 +399,8 @@ def test_10_12_10_14_drms() -> None:
 
 
 def test_10_2_10_5_offensive_fire_phase() -> None:
-    """10.2 each unit fires once a phase; 10.5 a hex is attacked once a phase; 10.15 both units
+    """10.1 in its offensive fire phase a side fires at enemy units in range; 10.2 each unit
+    fires once a phase; 10.5 a hex is attacked once a phase; 10.15 both units
     of a stack share the result; 10.16 E eliminates; 10.17 advance after combat; 10.20 rubble
     roll on E in an urban hex; 6.5 the target is revealed."""
     m = position({"j-cf-1": "3225", "j-cf-2": "3225", "j-cf-3": "3525"},
@@ -359,6 +417,43 @@ def test_10_2_10_5_offensive_fire_phase() -> None:
     assert P(m, "c-1-5").location == "3225"
     assert not d.is_legal({"fire": "3225"})
     assert all(not (isinstance(v, dict) and v.get("fire") == "3225") for v in d.values)
+
+
+def test_10_4_one_division_a_fire() -> None:
+    """10.4: units fire alone or in groups at one hex; US divisional units firing together
+    belong to one division; XIV Corps units join any group."""
+    near = [n for n in c.neighbours("3225") if c.terrain(n) != "sea"]
+    m = position({"j-cf-1": "3225"}, {"c-1-5": near[0], "i-1-129": near[1], "x-44tk": near[2]})
+    gen = offensive_fire_phase(m, "US")
+    next(gen)
+    d = gen.send({"fire": "3225"})
+    assert {"c-1-5", "i-1-129", "x-44tk"} <= set(map(str, d.values))
+    d = gen.send("c-1-5")
+    assert "i-1-129" not in d.values and "x-44tk" in d.values and "resolve" in d.values
+    m2 = position({"j-cf-1": "3225"}, {"c-1-5": near[0], "i-1-129": near[1], "x-44tk": near[2]})
+    gen = offensive_fire_phase(m2, "US")
+    next(gen)
+    gen.send({"fire": "3225"})
+    d = gen.send("x-44tk")
+    assert {"c-1-5", "i-1-129"} <= set(map(str, d.values))
+
+
+def test_10_11_drm_on_the_roll_not_the_column() -> None:
+    """10.11: the final DRM is added to the die roll, not to the fire strength: eight factors
+    with +2 still fire on the <=9 column, and a roll of 1 becomes 3 there (no effect, where
+    ten factors or an unmodified 1 would eliminate); 2.1 one six-sided die."""
+    from tabletop.games.manila45.components import components
+    from tabletop.games.manila45.fire import resolve
+
+    crt = components().crt
+    assert crt.dice == (1, 6)
+    m = position({"j-cf-1": "3225"}, {"c-1-5": "3226"})
+    m.script_dice([1])
+    result = resolve(m, [P(m, "c-1-5")], 8, [(2, "10.12", "urban")], "3225", "10.3", "test")
+    fire = [e for e in m.log if e.kind == "fire"][-1]
+    assert "column <=9" in fire.text and fire.data["roll"] == 1 and fire.data["drm"] == 2
+    assert result == "-" == crt.lookup(8, 3)
+    assert crt.lookup(8, 1) == "E" and crt.lookup(10, 1) == "E"
 
 
 def test_10_19_bridge_demolition() -> None:

@@ -1,0 +1,78 @@
+"""Manila '45 heuristic bots: a legal set-up that holds the north-west (3.2, 6.3, 4.3), the US
+force spread over the Japanese positions, Japanese units slipping away from the US from
+turn 3 (4.2) and never into a hex next to a US unit (9.1)."""
+
+from __future__ import annotations
+
+from tabletop.core.match import Match
+from tabletop.games.manila45 import GAME
+from tabletop.games.manila45 import common as c
+from tabletop.games.manila45.bots import (
+    OUTPOST_AWAY,
+    OUTPOSTS,
+    HeuristicAgent,
+    _crossings,
+    heuristic_setup,
+)
+from tabletop.games.manila45.movement import movement_phase
+from tabletop.games.manila45.setup import check_setup_mapping
+
+from .conftest import position
+
+
+def test_3_2_4_3_bot_setup_is_legal_holds_the_north_west_and_sets_outposts() -> None:
+    """3.2, 6.3: the bot's set-up passes the set-up checks; 4.3 it holds the north-west; its
+    outposts stand alone, far from Intramuros."""
+    for seed in range(4):
+        m = Match(GAME, seed=seed)
+        setup = dict(heuristic_setup(m, seed))
+        check_setup_mapping(m, setup)
+        assert any(c.is_north_west(h) for h in setup.values())
+        count: dict[str, int] = {}
+        for h in setup.values():
+            count[h] = count.get(h, 0) + 1
+        alone_far = [h for h, n in count.items() if n == 1 and c.distance(h, "3822") >= OUTPOST_AWAY]
+        assert len(alone_far) >= OUTPOSTS
+
+
+def _us_target(crowd: dict[str, str]) -> str:
+    m = position({"j-cf-1": "2730", "j-cf-2": "2724"}, {"i-1-129": "2728", **crowd})
+    view = m.view("US")
+    bot = HeuristicAgent("US", 0)
+    return bot._target_for(view, "i-1-129", "2728", ["2724", "2730"], _crossings(view))
+
+
+def test_4_2_us_bot_spreads_over_the_japanese_positions() -> None:
+    """4.2 needs every Japanese unit gone: a US unit heads for the nearest Japanese hex, unless
+    more than enough of its own units already stand around it."""
+    assert _us_target({"c-1-5": "2830", "c-2-5": "2830"}) == "2730"
+    crowded = {"c-1-5": "2830", "c-2-5": "2830", "c-1-7": "2631", "c-2-7": "2631"}
+    assert _us_target(crowded) == "2724"
+
+
+def test_4_3_9_1_japanese_bot_slips_away_from_turn_3() -> None:
+    """4.3: before turn 3 the Japanese bot keeps still; from turn 3 a mobile unit with US units
+    three hexes off moves away from them, never into a hex next to one (9.1)."""
+    for turn, moves in ((2, False), (4, True)):
+        m = position({"j-cf-1": "2724", "j-s-120a": "2723"}, {"c-1-5": "2727"}, turn=turn)
+        bot = HeuristicAgent("Japan", 0)
+        gen = movement_phase(m, "Japan")
+        d = next(gen)
+        pick = bot.choose(m.view("Japan"), d)
+        assert (pick == "j-cf-1") is moves
+        if not moves:
+            assert pick == "end"
+            continue
+        d = gen.send(pick)
+        while d.kind == "move_step":
+            step = bot.choose(m.view("Japan"), d)
+            if step == "stop":
+                break
+            assert c.distance(str(step), "2727") > 1
+            assert c.distance(str(step), "2727") >= c.distance(P_loc(m), "2727")
+            d = gen.send(step)
+        assert c.distance(P_loc(m), "2727") > 3
+
+
+def P_loc(m: Match) -> str:
+    return m.state.pieces["j-cf-1"].location
