@@ -17,7 +17,7 @@ from tabletop.core.pieces import Piece
 
 from . import common as c
 from .components import JAPAN
-from .fire import Drm, odds_of_e, resolve, terrain_drms
+from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 
 
 def can_fire_defensively(piece: Piece) -> bool:
@@ -58,7 +58,7 @@ def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
     target = c.who(mover, side)
     yes = yield choose(side, f"9.2: {target} enters {hex_id}: defensive fire with "
                        f"{len(shooters)} adjacent unit(s), {strength} factors, DRM {total:+d}?",
-                       "9.2", [Option(True, f"fire (E {float(chance):.0%})",
+                       "9.2", [Option(True, "fire", shown_chances(strength, drms, shooters),
                                       detail={"p_e": float(chance)}),
                                Option(False, "hold fire")],
                        kind="defensive_fire", context={"hex": hex_id, "strength": strength,

@@ -79,3 +79,23 @@ def resolve(match: Match, firers: Sequence[Piece], strength: int, drms: Sequence
                f"{result} [{why}]", target=target, strength=strength, roll=roll, drm=total,
                result=result, firers=[p.id for p in firers])
     return result
+
+
+ARMOUR_DRM = "10.14"
+
+
+def shown_chances(strength: int, drms: Sequence[Drm], firers: Sequence[Piece]) -> str:
+    """10.3, 10.14: the chances a player reads before a fire, adding up to 100%: E or no
+    effect at the fire's DRM without the armoured-target DRM, and again with it when no firer
+    is anti-armour. Whether the target is armoured is never looked at, so the line tells the
+    firer nothing the fog of war (6.5) hides."""
+    from tabletop.core.odds import describe
+
+    base = sum(d for d, sec, _ in drms if sec != ARMOUR_DRM)
+    could = not any(c.has(f, "anti_armor") for f in firers)
+
+    def line(drm: int) -> str:
+        e = odds_of_e(strength, drm)
+        return describe({"eliminated (E)": e, "no effect": 1 - e})
+
+    return line(base) + (f"; if the target is armoured: {line(base + 2)}" if could else "")

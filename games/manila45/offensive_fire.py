@@ -21,7 +21,7 @@ from tabletop.core.pieces import Piece
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
-from .fire import Drm, odds_of_e, resolve, terrain_drms
+from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
 
 URBANISH = ("urban", "heavy")
@@ -148,7 +148,11 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
     while True:
         opts: list[Option] = []
         if group:
-            opts.append(Option("resolve", f"resolve ({sum(c.counter(p).fire for p in group)} factors)"))
+            strength = sum(c.counter(p).fire for p in group)
+            chances = (shown_chances(strength, offensive_drms(match, side, target, group,
+                                                              c.units_at(match, target), []), group)
+                       + " (before any close assault)") if kind == "fire" else ""
+            opts.append(Option("resolve", f"resolve ({strength} factors)", chances))
         opts += [Option(p.id, f"{p.name} ({c.counter(p).fire}) in "
                         f"{p.location if c.is_hex(p.location) else 'the air'}")
                  for p in eligible if p not in group and _group_ok(group, p)]

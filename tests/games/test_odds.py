@@ -123,3 +123,26 @@ def test_1945_reroll_outcomes_add_up_to_one(kept: list[int], dice: int) -> None:
     assert total(chances) == 1
     if not kept and dice:
         assert chances == dict(attacks_1945.outcome_chances(dice))
+
+
+@settings(max_examples=100, deadline=None)
+@given(strength=st.integers(1, 70), drm=st.integers(-4, 6), armoured=st.booleans(),
+       anti_armour=st.booleans())
+def test_manila_fire_chances_add_up_and_never_tell_the_armour(strength: int, drm: int, armoured: bool,
+                                                              anti_armour: bool) -> None:
+    """Manila '45 10.3, 10.14, 6.5: the chances shown before a fire (E or no effect) add up to
+    100% in each part, and are the same whether or not the hidden target is armoured."""
+    from tabletop.core.pieces import Piece
+    from tabletop.games.manila45 import fire as manila_fire
+    from tabletop.games.manila45.components import components as manila_components
+
+    counters = manila_components().counters
+    firer_id = next(i for i, k in counters.items() if ("anti_armor" in k.flags) == anti_armour)
+    firer = Piece(firer_id, "unit", "US")
+    drms = [(drm, "10.12", "terrain")]
+    shown = manila_fire.shown_chances(strength, [*drms, (2, "10.14", "armoured")] if armoured else drms,
+                                      [firer])
+    assert shown == manila_fire.shown_chances(strength, drms, [firer])
+    groups = shown_groups(shown)
+    assert groups and all(sum(g) == 100 for g in groups)
+    assert ("armoured" in shown) == (not anti_armour)
