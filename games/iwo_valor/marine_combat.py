@@ -169,7 +169,8 @@ def commit_armour(match: Match, announced: list[tuple[str, str]]) -> Procedure[d
 
 def resolve_attack(match: Match, attacker_id: str, target: str,
                    committed: dict[str, list[str]]) -> Procedure[None]:
-    """VIII.B: one announced attack, if its unit is still there, Supplied and adjacent."""
+    """Part VIII, VIII.B: one announced attack, if its unit is still there, Supplied and
+    adjacent."""
     p = match.state.pieces[attacker_id]
     s = c.Situation.of(match)
     if not c.on_island(p) or target not in s.jp or target not in c.neighbours(p.location):
