@@ -92,12 +92,14 @@ class HeuristicMarines:
         s = c.Situation(base.jp, {**base.marine_hexes, where: []}, base.zoc, base.near)
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
-        if hqs and c.supply_path(probe, s, where, hqs, kind, 5) is not None:
+        near_hqs = [h for h in hqs if c.dist(where, h) <= 5]  # a path is never shorter
+        if near_hqs and c.supply_path(probe, s, where, near_hqs, kind, 5) is not None:
             return True
         ind = view["vars"].get(c.V_IND)
         if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
-            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
-            return c.supply_path(probe, s, where, beaches, kind, 4) is not None
+            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp
+                       and c.dist(where, h) <= 4]
+            return bool(beaches) and c.supply_path(probe, s, where, beaches, kind, 4) is not None
         return False
 
     # -- set-up ---------------------------------------------------------------------------
@@ -196,8 +198,13 @@ class HeuristicMarines:
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
 
-        def d(o: Option) -> int:
-            return min(c.dist(str(o.value), j) for j in jp)
+        gaps: dict[str, int] = {}
+
+        def d(o: Option) -> int:  # hexes to the nearest Japanese unit, once a hex
+            h = str(o.value)
+            if h not in gaps:
+                gaps[h] = min(c.dist(h, j) for j in jp)
+            return gaps[h]
 
         def fire(o: Option) -> int:
             return int(o.detail.get("fire", 0)) if o.detail else 0

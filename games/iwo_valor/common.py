@@ -341,13 +341,15 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
         return hq_supplied(match, s, p, cache_)
     hqs = [h for h in match.state.pieces if h.kind == "hq" and h.side == US
            and h.attrs["division"] == p.attrs["division"]]
-    sources = [h.location for h in hqs if hq_supplied(match, s, h, cache_)]
+    # a path is never shorter than the distance: farther sources are skipped unsearched
+    sources = [h.location for h in hqs if on_island(h) and dist(p.location, h.location) <= 5
+               and hq_supplied(match, s, h, cache_)]
     if sources and supply_path(match, s, p.location, sources, p.kind, 5) is not None:
         return True
     ind = match.state.vars[V_IND]
     if ind and p.kind == "infantry" and regiment_key(p) == ind:
-        beaches = landed_sources(match, s)
-        return supply_path(match, s, p.location, beaches, p.kind, 4) is not None
+        beaches = [b for b in landed_sources(match, s) if dist(p.location, b) <= 4]
+        return bool(beaches) and supply_path(match, s, p.location, beaches, p.kind, 4) is not None
     return False
 
 
