@@ -10,6 +10,7 @@ source with faces in order, whatever the roll is for.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -32,9 +33,10 @@ class ForcedRoll:
     """Faces a roll must show, named by the roll's rule section and purpose.
 
     ``key`` is ``"<section> <words>"``, ``"<section>"`` or ``"<words>"``: a section token
-    (it starts with a digit) matches a roll whose section is it or one of its subsections
-    ("9.1" matches "9.1" and "9.1d", not "9.10"); the words must appear in the roll's
-    purpose (case ignored). Each die of a matching roll takes the next forced face.
+    (it starts with a digit, or is a part in Roman numerals such as ``IV.B.2``) matches a
+    roll whose section is it or one of its subsections ("9.1" matches "9.1" and "9.1d", not
+    "9.10"); the words must appear in the roll's purpose (case ignored). Each die of a
+    matching roll takes the next forced face.
     """
 
     key: str
@@ -48,7 +50,7 @@ class ForcedRoll:
             raise TabletopError(f"forced roll {self.key!r}: faces must be whole numbers from 1 "
                                 f"up, got {list(self.faces)}")
         first, _, rest = self.key.strip().partition(" ")
-        if first[:1].isdigit():
+        if _SECTION_TOKEN.match(first):
             self._section, self._words = first, rest.strip().lower()
         else:
             self._section, self._words = "", self.key.strip().lower()
@@ -80,11 +82,23 @@ class ForcedRoll:
         return {"roll": self.key, "faces": list(self.faces)}
 
 
+_SECTION_TOKEN = re.compile(r"^(\d|[IVXL]+(\.|$))")
+"""A section number: "9.1", "9.1d", or a part in Roman numerals with its rules ("IV",
+"IV.B.2", "XI.A")."""
+
+
 def _section_matches(wanted: str, section: str) -> bool:
+    """Whether a roll's section is ``wanted`` or one of its subsections: after a number any
+    but a digit may follow ("9.1" takes "9.1d" and "9.1.2", not "9.10"); after a letter or
+    numeral only a dot ("IV.B" takes "IV.B.2", "IV" takes "IV.A", not "IVX")."""
     for part in section.replace(";", ",").split(","):
         part = part.strip()
-        if part == wanted or (part.startswith(wanted) and not part[len(wanted)].isdigit()):
+        if part == wanted:
             return True
+        if part.startswith(wanted):
+            nxt = part[len(wanted)]
+            if (not nxt.isdigit()) if wanted[-1].isdigit() else nxt == ".":
+                return True
     return False
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
@@ -581,10 +582,7 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
                     f"rows {grid.rows[0]:02d}-{grid.rows[1]:02d}") if x)
     _heading(doc, title or hexmap.name, sub)
     doc.open("g", cls="map", transform=f"translate({_num(ox)},{_num(oy)})")
-    _draw_hexes(doc, hexmap, s, show_ids)
-    _draw_hexsides(doc, hexmap, s)
-    _draw_features(doc, hexmap, s)
-    _draw_labels(doc, hexmap, s)
+    doc.parts.extend(_map_layers(hexmap, s, show_ids))
     doc.open("g", cls="pieces")
     for h in hexmap.hexes():
         stack = by_place.get(hexmap.label(h))
@@ -605,6 +603,26 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     width = panel.x + panel.width + MARGIN
     height = max(oy + map_h, panel.y) + MARGIN
     return _document(width, height, doc, title=title or hexmap.name)
+
+
+_MAP_LAYERS: weakref.WeakKeyDictionary[HexMap, dict[tuple[float, bool], tuple[str, ...]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _map_layers(hexmap: HexMap, s: float, show_ids: bool) -> tuple[str, ...]:
+    """The map's own drawing (hexes, hexsides, features, place names), drawn once per map,
+    hex size and id setting: a map does not change in play (what changes on it is pieces and
+    game variables), and on a big sheet it is most of the picture's cost."""
+    kept = _MAP_LAYERS.setdefault(hexmap, {})
+    parts = kept.get((s, show_ids))
+    if parts is None:
+        doc = _Doc()
+        _draw_hexes(doc, hexmap, s, show_ids)
+        _draw_hexsides(doc, hexmap, s)
+        _draw_features(doc, hexmap, s)
+        _draw_labels(doc, hexmap, s)
+        parts = kept[(s, show_ids)] = tuple(doc.parts)
+    return parts
 
 
 def _draw_hexes(doc: _Doc, hexmap: HexMap, s: float, show_ids: bool) -> None:

@@ -55,6 +55,18 @@ def test_a_forced_roll_leaves_other_sections_alone() -> None:
     assert dice.d6(purpose="anything", section="9.1.2") == 4
 
 
+def test_a_forced_roll_names_a_roman_section() -> None:
+    """Dice: a section in Roman numerals (Valor of Arms' "IV.B.2") is a section token too: it
+    matches its rules ("IV.B" takes "IV.B.2"), never a longer numeral or letter."""
+    dice = Dice(0, forced=[force("IV.B landing", 3), force("X", 5)])
+    dice.d6(purpose="landing", section="IV.BB")
+    dice.d6(purpose="landing", section="XI.A")
+    assert [f.left for f in dice.forced] == [1, 1]
+    assert dice.total(1, purpose="landing losses", section="IV.B.2") == 3
+    assert dice.d6(purpose="B-29 roll", section="X.C") == 5
+    assert dice.unused_forced() == []
+
+
 def test_a_stacked_shuffle_puts_the_named_cards_on_top() -> None:
     """Dice: a stacked shuffle starts with the named cards in order, the rest as shuffled."""
     dice = Dice(5, forced=[stack("deck", "c7", "c2")])

@@ -198,6 +198,103 @@ def undo_save_reload_replay(page: Any, server: dict[str, Any], shots: Path, name
     return path
 
 
+def play_by_clicking(page: Any, seed: int, most: int, *, to_the_end: bool = True) -> int:
+    """Play the seat's decisions as a person would, to the end of the game (or ``most``
+    decisions when not ``to_the_end``): click one of the highlighted places or counters on
+    the map (a random one), or one of the buttons when no option is on the map, confirming
+    in the menu when one opens (odds, or several options in one place); returns the number
+    of decisions taken."""
+    import random
+
+    rng = random.Random(seed)
+    taken = 0
+    while page.locator("#result").count() == 0:
+        if taken == most and not to_the_end:
+            break
+        assert taken < most, f"the game did not end in {most} decisions"
+        page.locator("#prompt, #result").first.wait_for()
+        if page.locator("#result").count():
+            break
+        version = page.evaluate("document.body.dataset.version")
+        targets = page.locator("#board .target")
+        if targets.count():
+            node = targets.nth(rng.randrange(targets.count()))
+            node.scroll_into_view_if_needed()
+            box = node.bounding_box()
+            assert box
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        else:
+            buttons = page.locator("#decision .options button.option")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        if page.locator("#menu").is_visible():
+            items = page.locator("#menu .menu-item")
+            items.nth(rng.randrange(items.count())).click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        taken += 1
+    assert not page.errors, page.errors
+    return taken
+
+
+def test_example_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
+    """Skirmish from the first decision to the result, every decision taken by a click on the
+    map or a button; the result shows with its rule section (example game 6.0)."""
+    page = _page(browser)
+    start_here(page, server, "skirmish", seed=5)
+    taken = play_by_clicking(page, seed=1, most=400)
+    assert taken > 10
+    result = page.locator("#result").text_content() or ""
+    assert "Game over" in result and "rule " in result
+    page.screenshot(path=str(shots / "skirmish-over.png"))
+    page.context.close()
+
+
+def test_iwo_1945_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
+    """Iwo Jima 1945 from the landing to the result (7.0), every USMC decision by a click on
+    the area map or a button, the Japanese cards played by the rules between them."""
+    page = _page(browser)
+    start_here(page, server, "iwo_1945", seed=2)
+    taken = play_by_clicking(page, seed=2, most=2000)
+    assert taken > 50
+    result = page.locator("#result").text_content() or ""
+    assert "Game over" in result and "rule 7.0" in result
+    page.screenshot(path=str(shots / "iwo1945-over.png"))
+    page.context.close()
+
+
+def test_bonins_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
+    """Bonins solitaire from the beach choice to the result (19.0), every US decision by a
+    click on the hex map or a button, the Japanese side played by the rules between them."""
+    page = _page(browser)
+    start_here(page, server, "iwo_bonins", scenario="solitaire", seed=4)
+    taken = play_by_clicking(page, seed=4, most=5000)
+    assert taken > 100
+    result = page.locator("#result").text_content() or ""
+    assert "Game over" in result and "rule " in result
+    page.screenshot(path=str(shots / "bonins-over.png"))
+    page.context.close()
+
+
+@pytest.mark.parametrize("game_id, scenario", [("iwo_valor", "line_of_departure"), ("manila45", None)])
+def test_big_maps_zoom_and_play_by_clicking(browser: Any, server: dict[str, Any], shots: Path,
+                                            game_id: str, scenario: str | None) -> None:
+    """The two big sheets (Valor of Arms V, Manila '45 3.2-3.4): the map zooms in and out and
+    fits again, and the first decisions are taken by clicking the highlighted hexes and
+    counters or the buttons, each adding to the log."""
+    page = _page(browser)
+    start_here(page, server, game_id, scenario=scenario, seed=3)
+    page.locator("#prompt").wait_for()
+    view = page.locator("#board svg").get_attribute("viewBox")
+    page.locator("#zoom-in").click()
+    assert page.locator("#board svg").get_attribute("viewBox") != view
+    page.locator("#zoom-out").click()
+    page.locator("#zoom-fit").click()
+    before = page.locator("#log li").count()
+    assert play_by_clicking(page, seed=3, most=12, to_the_end=False) == 12
+    assert page.locator("#log li").count() > before
+    page.screenshot(path=str(shots / f"{game_id}-played.png"))
+    page.context.close()
+
+
 def test_example_game_click_a_unit_then_a_hex(browser: Any, server: dict[str, Any], shots: Path) -> None:
     """Skirmish: pick a unit by clicking its counter, then a highlighted hex; the log shows the
     move with its rule section; undo, save, reload and replay."""

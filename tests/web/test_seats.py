@@ -163,3 +163,18 @@ def test_undo_never_takes_back_another_persons_decision(client: TestClient) -> N
     assert res.status_code == 409
     blue = _state(client, mid, tokens["Blue"])
     assert blue["can_undo"]
+
+
+def test_two_seats_of_manila_never_see_each_others_hidden_units(client: TestClient) -> None:
+    """Manila '45 6.5 (fog of war) through two seat links: the Japanese set-up is secret (3.2),
+    an unrevealed Japanese unit is never named to the US seat, and the US seat's answers
+    name no Japanese unit until the rules flip it face up."""
+    created = start(client, "manila45", seed=5, sides={"US": "link", "Japan": "link"})
+    mid = created["id"]
+    tokens = {"US": seat_of(created, "US"), "Japan": seat_of(created, "Japan")}
+    taken = _play_and_watch(client, mid, tokens, 160, seed=2)
+    assert taken == 160
+    match = room_match(client, mid)
+    assert any(e.data.get("player") == "US" for e in match.log.of_kind("decision")), \
+        "the US side has played"
+    assert secrets_of(match, "US"), "some Japanese units are still hidden"

@@ -1,0 +1,85 @@
+"""Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
+(positions, forced dice, answers): 3.2, 4.3, 6.1, 6.5, 8.12, 9.2, 9.5.
+
+The game declares no entry point yet, so every position starts at ``start``: the Japanese
+set-up (given whole as the ``setup`` option, 3.2), then turn 1 with the US entry (3.4).
+
+These port, through the game's own flow, checks that test_rules.py makes on hand-built
+matches (test_3_2_*, test_4_3_sudden_death, test_8_5_8_7_8_11_8_12_costs,
+test_9_1_9_6_defensive_fire).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.core.errors import TabletopError
+from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.games.manila45 import GAME
+from tabletop.games.manila45 import common as c
+from tabletop.games.manila45.components import JAPAN, components
+from tabletop.games.manila45.movement import entry_hexes
+from tabletop.games.manila45.setup import is_setup_hex
+
+
+def layout(*, north_west: bool = True, **moves: str) -> dict[str, str]:
+    """3.2: a legal Japanese set-up as the ``setup`` option: one unit a hex, none within four
+    hexes of an entry edge (so a test's entering units meet only the units it moves there),
+    the first in the north-west unless ``north_west`` is false (4.3); then the named units
+    moved (unit id with '-' written '_')."""
+    edges = entry_hexes("37id") + entry_hexes("11ab")
+    far = sorted(h for h in map(c.label, components().hexmap.hexes())
+                 if is_setup_hex(h) and min(c.distance(h, e) for e in edges) > 4)
+    hexes = [h for h in far if c.is_north_west(h)][:1 if north_west else 0] \
+        + [h for h in far if not c.is_north_west(h)]
+    units = sorted(u for u, counter in components().counters.items() if counter.side == JAPAN)
+    return dict(zip(units, hexes, strict=False)) | {u.replace("_", "-"): h for u, h in moves.items()}
+
+
+def test_3_2_a_set_up_next_to_the_map_edge_is_refused() -> None:
+    """3.2: no Japanese unit sets up in a map-edge hex or next to one (3402 is next to 3401)."""
+    with pytest.raises(TabletopError, match=r"3\.2: j-nf-2p may not set up in 3402"):
+        start(GAME, options={"setup": layout(j_nf_2p="3402")})
+
+
+def test_3_2_6_1_placing_one_by_one_offers_only_legal_hexes() -> None:
+    """3.2: no set-up on a map-edge hex (3401) or next to one (3402), 3403 allowed; 6.1:
+    once two units share 3403 it is offered no more."""
+    m = start(GAME)
+    answer(m, "one_by_one")                      # 3.2: place each unit yourself
+    assert m.pending is not None
+    offered = [o.value for o in m.pending.options]
+    assert "3401" not in offered and "3402" not in offered and "3403" in offered
+    answer(m, "3403", "3403")                    # j-nf-1p and j-nf-2p, both mobile
+    assert m.pending is not None and m.pending.context["unit"] == "j-nf-n" and not m.pending.is_legal("3403")
+
+
+@pytest.mark.parametrize("roll, result", [(2, "E"), (3, "-")])
+def test_9_2_9_5_defensive_fire_at_an_entering_unit(roll: int, result: str) -> None:
+    """9.2, 9.5, 6.5: 1/129 steps from 2932 to 2931, next to 2 P NF (5 factors) in 2831;
+    Japan fires on the <=9 column with 9.5's -1, so a 2 eliminates (E up to 1) and a 3 does
+    not; the firer is flipped face-up."""
+    m = start(GAME, options={"setup": layout(j_nf_2p="2831")},
+              forced=[force("9.2 defensive fire", roll)])
+    answer(m, "37id", "i-1-129", "2932", "2931", True)  # 3.4 entry, 8.1 a step, 9.2 fire
+    assert texts(m, "fire")[0].endswith(f"roll {roll}, DRM -1 -> {result} [-1 defensive fire (9.5)]")
+    assert (m.state.pieces["i-1-129"].location == c.US_DEAD) == (result == "E")
+    assert not m.state.pieces["j-nf-2p"].hidden
+    check_dice_used(m)
+
+
+def test_4_3_no_japanese_unit_north_west_is_a_us_sudden_death_victory() -> None:
+    """4.3: a set-up leaving no Japanese unit north of the Pasig and west of the San Juan
+    ends the game at once, a US victory; one unit there keeps it going."""
+    m = start(GAME, options={"setup": layout(north_west=False)})
+    assert m.result is not None and (m.result.section, m.result.winner) == ("4.3", "US")
+    assert start(GAME, options={"setup": layout()}).result is None
+
+
+def test_8_12_rubble_costs_one_more_to_enter() -> None:
+    """8.12, 8.5: an urban hex costs 2 MP, 3 with rubble; entering 3732 leaves 13 of 16 MP."""
+    m = start(GAME, options={"setup": layout()}, vars={"rubble": ["3732"]})
+    answer(m, "37id", "i-1-129")
+    assert m.pending is not None and "3732 (urban, 3 MP)" in [o.label for o in m.pending.options]
+    answer(m, "3732")
+    assert m.pending is not None and m.pending.context["mp"] == 13
