@@ -19,16 +19,23 @@ from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent, registered
 
 ROOT = Path(__file__).resolve().parents[1]
+# Scenarios timed besides each game's default one: iwo_valor's Very Short Game is played to
+# turn 35 whatever the score (its campaign games may end early by sudden death, X.A).
+EXTRA = (("iwo_valor", "very_short"),)
+LAST_TURNS: list[int] = []
 
 
-def bench(name: str, games: int) -> tuple[float, float, float, int]:
-    """(first-game CPU s, CPU s a game after it, µs a decision, decisions a game) over seeds 1..games."""
+def bench(name: str, games: int, scenario: str | None = None) -> tuple[float, float, float, int]:
+    """(first-game CPU s, CPU s a game after it, µs a decision, decisions a game) over seeds 1..games;
+    the timed games' last turns are left in ``LAST_TURNS``."""
     game = load_game(name)
+    turns: list[int] = []
 
     def play(seed: int) -> int:
         agents = {side: make_agent(game, side, game.default_bot(side), seed) for side in game.info.players}
-        match = Match(game, seed=seed)
+        match = Match(game, scenario=scenario, seed=seed)
         match.run(agents)
+        turns.append(match.state.turn)
         return len(match.decisions)
 
     t0 = time.process_time()
@@ -39,6 +46,7 @@ def bench(name: str, games: int) -> tuple[float, float, float, int]:
     for seed in range(1, games + 1):
         decisions += play(seed)
     spent = time.process_time() - t0
+    LAST_TURNS[:] = turns[1:]
     return first, spent / games, spent / decisions * 1e6, decisions // games
 
 
@@ -60,13 +68,16 @@ def main(argv: list[str] | None = None) -> int:
                  or ("example" in wanted and Path(n).name == "skirmish")]
         if not names:
             parser.error(f"--only: no playable game among {sorted(wanted)}")
-    for name in names:
-        first, per_game, per_decision, length = bench(name, args.games)
-        label = Path(name).name
+    runs: list[tuple[str, str | None]] = [(n, None) for n in names]
+    runs += [(n, s) for n, s in EXTRA if n in names]
+    for name, scenario in runs:
+        first, per_game, per_decision, length = bench(name, args.games, scenario)
+        label = Path(name).name + (f" {scenario}" if scenario else "")
         hours = per_game * 10_000 / 3600
+        turns = LAST_TURNS
         print(f"{label:<12} first game {first:6.2f} s; then {per_game * 1e3:8.1f} ms a game "
-              f"({length} decisions, {per_decision:6.1f} µs each); 10,000 games: "
-              f"{hours:5.2f} CPU hours")
+              f"({length} decisions, {per_decision:6.1f} µs each, last turn {min(turns)}-{max(turns)}); "
+              f"10,000 games: {hours:5.2f} CPU hours")
     return 0
 
 

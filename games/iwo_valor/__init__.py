@@ -77,7 +77,7 @@ class Valor(Game):
         playable=True,
         solitaire=True,
         human_side=c.US,
-        rulebook="shared/rules/iwo_valor.txt",
+        rulebook="Iwo Jima: Valor of Arms Rulebook",
         description="Iwo Jima, 19 Feb - 25 Mar 1945, company level on 250 m hexes; solitaire.",
     )
 

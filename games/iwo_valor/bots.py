@@ -1,18 +1,21 @@
 """Bots for the Marine side: the random-legal bot is the core's; this is the heuristic one.
 
 The heuristic Marine commander (it reads only its view and the decision's options):
-lands on the beach with fewer Japanese units near it, puts infantry in the first wave;
-keeps supply (moves only toward hexes next to Japanese units it can attack, HQs a few hexes
-behind the line); spends support points on the strongest fire; attacks where the odds are
-best (weak, revealed units first; never at odds of a loss below a third); commits every
-armour unit; allocates every replacement; rotates tired regiments by not attacking with
-units whose fatigue is high; picks the least valuable unit for losses.
+lands on the beach with fewer Japanese units near it, puts infantry in the first wave and
+moves it off the beach hexes on turn 1 (the second wave must land next to its hex); keeps
+Supply (VII.A read from the view: a company closes with a Japanese unit only where a Supply
+Path would hold, else takes the second rank two hexes off that links the first to its HQ;
+HQs move up behind their companies); spends support points on the strongest fire; attacks
+wherever the expected steps beat the cost of an ambush, first the units in or south of the
+First Line and those nearly dead; commits every armour unit; allocates every replacement;
+picks the least valuable unit for losses.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from tabletop.core.agents import Agent
@@ -31,6 +34,9 @@ class HeuristicMarines:
         self.side = side
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
         self._moves_this_phase = 0
+        self._probe_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._probe_unit = ""
+        self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """One option's value, by the decision's kind."""
@@ -51,6 +57,50 @@ class HeuristicMarines:
     def _jp_hexes(view: Mapping[str, JSON]) -> list[str]:
         return [str(p["location"]) for p in view["pieces"]
                 if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))]
+
+    @staticmethod
+    def _division(view: Mapping[str, JSON], unit: str) -> str:
+        for p in view["pieces"]:
+            if p["id"] == unit:
+                return str(p["attrs"].get("division", ""))
+        return ""
+
+    def _supplied_at(self, view: Mapping[str, JSON], unit: str, kind: str, where: str) -> bool:
+        """VII.A read from the view: would the unit trace Supply from ``where`` (itself moved
+        there) to an undisrupted HQ of its division within 5 hexes, or, for the Independent
+        Regiment, to a landed beach within 4?"""
+        if self._probe_view is not view or self._probe_unit != unit:  # once a decision
+            division = self._division(view, unit)
+            base = c.Situation()
+            hqs: list[str] = []
+            for p in view["pieces"]:
+                loc = str(p["location"])
+                if not c.is_hex(loc) or p["id"] == unit:
+                    continue
+                if p["side"] == c.JAPAN:
+                    base.jp[loc] = str(p["id"])
+                elif c.is_land(loc):
+                    base.marine_hexes.setdefault(loc, [])
+                    if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
+                        hqs.append(loc)
+            for hid in base.jp:
+                base.zoc.update(c.neighbours(hid))
+                for x in c.within2(hid):
+                    base.near[x] = base.near.get(x, 0) + 1
+            self._probe_view, self._probe_unit, self._probe = view, unit, (base, hqs)
+        base, hqs = self._probe
+        s = c.Situation(base.jp, {**base.marine_hexes, where: []}, base.zoc, base.near)
+        state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
+        probe: Any = SimpleNamespace(state=state)
+        near_hqs = [h for h in hqs if c.dist(where, h) <= 5]  # a path is never shorter
+        if near_hqs and c.supply_path(probe, s, where, near_hqs, kind, 5) is not None:
+            return True
+        ind = view["vars"].get(c.V_IND)
+        if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
+            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp
+                       and c.dist(where, h) <= 4]
+            return bool(beaches) and c.supply_path(probe, s, where, beaches, kind, 4) is not None
+        return False
 
     # -- set-up ---------------------------------------------------------------------------
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -107,11 +157,33 @@ class HeuristicMarines:
         def gap(o: Option) -> int:
             loc = o.label.rsplit(" ", 1)[-1]
             return min(c.dist(loc, j) for j in jp)
-        # Infantry not yet in contact first (nearest first), then armour and HQs that lag.
-        inf = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 1]
-        if inf:
-            return min(inf, key=lambda o: (gap(o), str(o.value))).value
-        rest = [o for o in units if str(o.value).count("/") != 3 and gap(o) > 2]
+        # HQs first (the supply sources go forward before the companies), then infantry not
+        # yet in contact (nearest first), then armour that lags.
+        if view["turn"] == 1 and decision.section == "IV.B.1":
+            # clear the beach for the second wave, which must land next to its hex
+            landed = set(view["vars"].get(c.V_LANDED, []))
+            blocking = [o for o in units if o.label.rsplit(" ", 1)[-1] in landed
+                        and str(o.value).count("/") == 3]
+            if blocking:
+                return min(blocking, key=lambda o: str(o.value)).value
+        hqs = [o for o in units if str(o.value).startswith("HQ") and gap(o) > 4]
+        if hqs:
+            return min(hqs, key=lambda o: str(o.value)).value
+        far = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 2]
+        if far:  # they make the second rank that links the first to its HQ
+            return min(far, key=lambda o: (gap(o), str(o.value))).value
+        us = self._us_at(view)
+
+        def can_close(o: Option) -> bool:  # a free hex next to the enemy where Supply holds
+            unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
+            return any(h not in jp and "infantry" not in us.get(h, [])
+                       and min(c.dist(h, j) for j in jp) == 1
+                       and self._supplied_at(view, unit, "infantry", h) for h in c.neighbours(loc))
+        near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2 and can_close(o)]
+        if near:
+            return min(near, key=lambda o: str(o.value)).value
+        rest = [o for o in units if str(o.value).count("/") != 3 and not str(o.value).startswith("HQ")
+                and gap(o) > 2]
         if rest:
             return min(rest, key=lambda o: (gap(o), str(o.value))).value
         return "done"
@@ -126,38 +198,71 @@ class HeuristicMarines:
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
 
-        def d(o: Option) -> int:
-            return min(c.dist(str(o.value), j) for j in jp)
+        gaps: dict[str, int] = {}
+
+        def d(o: Option) -> int:  # hexes to the nearest Japanese unit, once a hex
+            h = str(o.value)
+            if h not in gaps:
+                gaps[h] = min(c.dist(h, j) for j in jp)
+            return gaps[h]
 
         def fire(o: Option) -> int:
             return int(o.detail.get("fire", 0)) if o.detail else 0
 
         def hexes(o: Option) -> int:
             return int(o.detail.get("hexes", 0)) if o.detail else 0
+
+        def supplied(o: Option) -> bool:
+            return self._supplied_at(view, unit, kind, str(o.value))
+
+        def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
+            return next((o for o in sorted(cands, key=key) if supplied(o)), None)
         if kind == "infantry":
-            contact = [o for o in opts if d(o) == 1 and fire(o) <= 1]
-            if contact:
-                return min(contact, key=lambda o: (fire(o), hexes(o), str(o.value))).value
-            approach = [o for o in opts if d(o) == 2]
-            if approach and not stop:
-                return min(approach, key=lambda o: (fire(o), hexes(o), str(o.value))).value
+            # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
+            pick = first([o for o in opts if d(o) == 1 and fire(o) <= 1],
+                         lambda o: (fire(o), hexes(o), str(o.value)))
+            if pick is not None:
+                return pick.value
             if stop:
                 return "done"
+            # else the second rank: two hexes off, next to Marines in contact (their link)
+            def links(o: Option) -> int:
+                return -sum(1 for h in c.neighbours(str(o.value)) if h in us
+                            and min(c.dist(h, j) for j in jp) == 1)
+            pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1],
+                         lambda o: (links(o), fire(o), hexes(o), str(o.value)))
+            if pick is not None:
+                return pick.value
+            pick = first([o for o in opts if fire(o) == 0], lambda o: (d(o), hexes(o), str(o.value)))
+            if pick is not None:
+                return pick.value
             safe = [o for o in opts if fire(o) == 0]
             return min(safe or opts, key=lambda o: (d(o), hexes(o), str(o.value))).value
         if kind == "armour":
             mates = [o for o in opts if "infantry" in us.get(str(o.value), []) and "armour"
                      not in us.get(str(o.value), []) and d(o) == 1 and fire(o) <= 1]
-            if mates:
-                return min(mates, key=lambda o: (fire(o), str(o.value))).value
+            pick = first(mates, lambda o: (fire(o), str(o.value)))
+            if pick is not None:
+                return pick.value
             if stop:
                 return "done"
+            pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1], lambda o: (fire(o), str(o.value)))
+            if pick is not None:
+                return pick.value
             safe = [o for o in opts if fire(o) == 0]
             return min(safe or opts, key=lambda o: (d(o), str(o.value))).value
         if stop:
             return "done"
+        # an HQ: three or more hexes from the Japanese, where most of its division's
+        # infantry is within the five hexes of a Supply Path
+        division = self._division(view, unit)
+        mine = [str(p["location"]) for p in view["pieces"] if p["side"] == c.US and p["kind"] == "infantry"
+                and c.is_hex(str(p["location"])) and p["attrs"].get("division") == division]
+
+        def reach(o: Option) -> int:
+            return -sum(1 for h in mine if c.dist(h, str(o.value)) <= 5)
         safe = [o for o in opts if fire(o) == 0 and d(o) >= 3]
-        return min(safe or opts, key=lambda o: (abs(d(o) - 3), hexes(o), str(o.value))).value
+        return min(safe or opts, key=lambda o: (reach(o), abs(d(o) - 3), hexes(o), str(o.value))).value
 
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
@@ -179,10 +284,23 @@ class HeuristicMarines:
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         attacks = [o for o in decision.options if o.value != "done"]
 
+        steps = {str(p["location"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
+                 if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))}
+
         def gain(o: Option) -> float:
+            # An ambush is one Opportunity Fire attack on the OF/CP row: it costs far less
+            # than the steps a hit takes; a unit in or south of the First Line scores the
+            # Japanese a VP every turn it lives (IV.G.1), and a nearly dead unit is worth
+            # finishing (battalion integrity then helps the next attack on the hex).
             odds = o.detail.get("odds", {}) if o.detail else {}
             hits = sum(int(r) * float(p) for r, p in odds.items() if r not in ("A", "-"))
-            return hits - 0.8 * float(odds.get("A", 0))
+            target = str(o.value[1]) if isinstance(o.value, list) else ""
+            weight = 1.0
+            if target and int(c.attr(target, "belt") or 3) == 1:
+                weight += 0.5
+            if steps.get(target, 0) and steps[target] <= 2:
+                weight += 0.3
+            return hits * weight - 0.3 * float(odds.get("A", 0))
         good = [o for o in attacks if gain(o) > 0.05]
         if not good:
             return "done"

@@ -228,7 +228,8 @@ class Situation:
 
     @classmethod
     def of(cls, match: Match) -> Situation:
-        """The situation now."""
+        """VI, VI.E: the situation now; a Japanese unit's ZOC is the six hexes around it,
+        sea excepted, and a hex in two ZOCs is simply in ZOC."""
         s = cls()
         for p in match.state.pieces:
             if not is_hex(p.location):
@@ -282,7 +283,9 @@ GORGE_SET = frozenset(("2732", "2733", "2831", "2832"))
 
 def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                 max_length: int | None) -> list[Hex] | None:
-    """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets."""
+    """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets: not
+    into a ZOC hex unless Marine-occupied (VI.C), out of or into but not through an occupied
+    one (VI.D)."""
     m = components().map
     lbl = _ids()[0]
 
@@ -326,7 +329,7 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
 
 def is_supplied(match: Match, p: Piece, s: Situation | None = None,
                 cache_: dict[str, bool] | None = None) -> bool:
-    """VII: whether a Marine unit is Supplied now (VII.B: all of turn 1, a unit's first turn
+    """Part VII: whether a Marine unit is Supplied now (VII.B: all of turn 1, a unit's first turn
     on the island; an Independent Regiment's units may trace to a landed beach instead)."""
     if not on_island(p):
         return False
@@ -338,13 +341,15 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
         return hq_supplied(match, s, p, cache_)
     hqs = [h for h in match.state.pieces if h.kind == "hq" and h.side == US
            and h.attrs["division"] == p.attrs["division"]]
-    sources = [h.location for h in hqs if hq_supplied(match, s, h, cache_)]
+    # a path is never shorter than the distance: farther sources are skipped unsearched
+    sources = [h.location for h in hqs if on_island(h) and dist(p.location, h.location) <= 5
+               and hq_supplied(match, s, h, cache_)]
     if sources and supply_path(match, s, p.location, sources, p.kind, 5) is not None:
         return True
     ind = match.state.vars[V_IND]
     if ind and p.kind == "infantry" and regiment_key(p) == ind:
-        beaches = landed_sources(match, s)
-        return supply_path(match, s, p.location, beaches, p.kind, 4) is not None
+        beaches = [b for b in landed_sources(match, s) if dist(p.location, b) <= 4]
+        return bool(beaches) and supply_path(match, s, p.location, beaches, p.kind, 4) is not None
     return False
 
 

@@ -245,6 +245,8 @@ def _marines(sheet: MarineSheet) -> tuple[MarineCounter, ...]:
 
 
 def _check_map(m: HexMap, source: str) -> None:
+    """II.B: the island's hexes carry only what the map prints (terrain, levels, positions,
+    areas, beaches), each value of its kind."""
     for h in m:
         hid = m.label(h)
         raw = dict(m._attrs[m.index(h)])
@@ -278,6 +280,8 @@ def _check_map(m: HexMap, source: str) -> None:
 
 
 def _check_sheet(sheet: CounterSheet, marines: tuple[MarineCounter, ...], m: HexMap, source: str) -> None:
+    """II.A, II.C: the sheet of playing pieces: ids once each, every unit placed where the
+    map can hold it."""
     ids = [u.id for u in sheet.japanese] + [u.id for u in marines]
     if len(set(ids)) != len(ids):
         raise DataError(f"{source}: two counters share an id")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tabletop.core import odds as shown_odds
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
@@ -74,10 +75,11 @@ def modified_strength(match: Match, kind: str, base: int, target_hex: str, attac
 
 
 def odds_text(kind: str, value: int) -> tuple[str, dict[str, float]]:
-    """The exact odds of each result on the Japanese Attack Table."""
+    """IX.C: the exact odds of each result on the Japanese Attack Table, as a line adding up
+    to 100% and as numbers."""
     odds = c.components().jat.odds(value, line=ROW[kind])
-    return (", ".join(f"{'no effect' if r == '-' else r + ' step(s)'} {float(p):.0%}"
-                      for r, p in odds.items()),
+    return (shown_odds.describe({"no effect" if r == "-" else f"{r} step(s)": p
+                                 for r, p in odds.items()}),
             {r: float(p) for r, p in odds.items()})
 
 

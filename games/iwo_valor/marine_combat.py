@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tabletop.core import odds as shown_odds
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
@@ -89,9 +90,10 @@ def attack_odds(match: Match, p: Piece, target: str, armour: int = 0) -> dict[st
 
 
 def describe(odds: dict[str, Fraction]) -> str:
-    """Odds as a line a person reads."""
+    """VIII.D: the Marine Attack Table's results as a line a person reads, whole percentages
+    adding up to 100% (:func:`tabletop.core.odds.describe`)."""
     names = {"A": "ambush", "-": "no effect"}
-    return ", ".join(f"{names.get(r, r + ' step(s)')} {float(q):.0%}" for r, q in odds.items())
+    return shown_odds.describe({names.get(r, f"{r} step(s)"): q for r, q in odds.items()})
 
 
 def attack_pairs(match: Match, announced: list[tuple[str, str]]) -> list[tuple[Piece, str]]:
@@ -169,7 +171,8 @@ def commit_armour(match: Match, announced: list[tuple[str, str]]) -> Procedure[d
 
 def resolve_attack(match: Match, attacker_id: str, target: str,
                    committed: dict[str, list[str]]) -> Procedure[None]:
-    """VIII.B: one announced attack, if its unit is still there, Supplied and adjacent."""
+    """Part VIII, VIII.B: one announced attack, if its unit is still there, Supplied and
+    adjacent."""
     p = match.state.pieces[attacker_id]
     s = c.Situation.of(match)
     if not c.on_island(p) or target not in s.jp or target not in c.neighbours(p.location):

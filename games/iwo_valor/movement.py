@@ -73,7 +73,9 @@ def closed_hexes(match: Match, p: Piece, s: c.Situation) -> set[str]:
 
 
 def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach | None:
-    """Every hex the unit may move to now (with the path there), or None."""
+    """Part V: every hex the unit may move to now (with the path there), or None; an HQ
+    moves up to five hexes in the phase; V.E, VI.A: never directly from one Japanese ZOC hex
+    to another."""
     s = s or c.Situation.of(match)
     m = c.components().map
     fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
@@ -120,7 +122,7 @@ def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
 
 def movement_phase(match: Match) -> Procedure[None]:
     """IV.B: 1 move Supplied units; 2 land reinforcements (turn 1: the second wave); 3 move
-    the units just landed; then V.M stacking and HQs in ZOC."""
+    the units just landed (V.L); then V.M stacking and HQs in ZOC."""
     yield from move_units(match, None, "IV.B.1")
     landed = yield from landings(match)
     if landed:

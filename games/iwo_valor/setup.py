@@ -23,7 +23,8 @@ LAST_TURN = {c.FULL: 35, c.LOD: 6, c.SANDS: 14, c.NARROW: 35, c.VERY_SHORT: 35}
 
 
 def build(match: Match) -> None:
-    """II, III.1-3: the pieces, the tracks, and the Japanese face-down in their areas."""
+    """II, III.1-3 (Part III's set-up): the map laid out, the pieces sorted by side and kind,
+    the tracks, and the Japanese face-down in their areas."""
     comp = c.components()
     scenario = match.scenario
     state = match.state

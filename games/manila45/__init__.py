@@ -77,7 +77,7 @@ class Manila45(Game):
         ),
         playable=True,
         human_side=US,
-        rulebook="shared/rules/manila45.txt",
+        rulebook="Manila '45: Stalingrad of the Pacific Rulebook",
         description="The battle for Manila, 3 Feb - 4 Mar 1945, on 0.5 km hexes, 3-day turns.",
     )
 

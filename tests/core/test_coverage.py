@@ -1,6 +1,7 @@
 """Rule coverage (core/coverage.py, `tabletop rules`): sections read from a rulebook's
 headings, citations read from hooks' docstrings and section arguments and from tests'
-names and docstrings, and the shipped section lists of iwo_bonins and iwo_1945 checked
+names and docstrings (decimal numbering, and the outline numbering of Roman parts with
+lettered rules), and the shipped section lists of iwo_bonins, iwo_1945 and iwo_valor checked
 against their rulebooks with no section unaccounted for."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 
 from tabletop.core.cli import main
 from tabletop.core.coverage import (
+    _docstring_sections,
     _name_sections,
     collect,
     coverage,
@@ -22,7 +24,7 @@ from tabletop.core.coverage import (
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = Path(os.environ.get("TABLETOP_RULEBOOKS", ROOT.parent / "shared" / "rules"))
-GAMES = ("iwo_bonins", "iwo_1945")
+GAMES = ("iwo_bonins", "iwo_1945", "iwo_valor")
 
 TEXT = """\
 Table of Contents
@@ -51,6 +53,53 @@ def test_a_citation_means_its_section() -> None:
     assert resolve("9.2.7", known) == "9.2" and resolve("7.6", known) is None
     assert _name_sections("test_d2_and_advance_9_2_1_and_9_1", known) == ["9.2.1", "9.1"]
     assert _name_sections("test_2_0_6_0_cube_on_a_beach", known) == ["2.0", "6.0"]
+
+
+OUTLINE = """\
+Table of Contents
+• I. Introduction
+I. Introduction
+The game.
+II. How to Set Up
+1. Unfold the map. Then sit.
+2. Sort the pieces.
+III. How to Move
+A. Marine Planning Phase
+1. Count the points. A step of A, not a section.
+I. Armour may not cross slopes.
+B. Units may not enter enemy hexes. More text.
+U.S. units are Marines.
+IV. Zones of Control
+"""
+
+
+def test_outline_sections_are_parts_and_their_rules() -> None:
+    """Coverage (outline numbering): Roman parts in sequence, their lettered rules (a rule
+    lettered I is not part I), numbered rules only directly under a part; a rule's title is
+    its first sentence."""
+    assert parse_sections(OUTLINE, "outline") == [
+        ("I", "Introduction"), ("II", "How to Set Up"), ("II.1", "Unfold the map"),
+        ("II.2", "Sort the pieces"), ("III", "How to Move"), ("III.A", "Marine Planning Phase"),
+        ("III.I", "Armour may not cross slopes"), ("III.B", "Units may not enter enemy hexes"),
+        ("IV", "Zones of Control")]
+
+
+def test_outline_citations() -> None:
+    """Coverage (outline numbering): a step counts for its rule, letter and number ranges
+    expand, a bare part needs "Part" or a colon unless it has two letters or more; test names
+    spell citations in capitals."""
+    known = ["I", "II", "II.A", "II.B", "II.C", "III", "III.4", "III.5", "III.6", "IV", "IV.D",
+             "V", "V.E", "VIII.B", "VIII.D", "X"]
+    assert resolve("IV.D.5", known) == "IV.D" and resolve("III.4", known) == "III.4"
+    assert resolve("IV", known) == "IV" and resolve("VII.A", known) is None
+    assert _docstring_sections("V.E and II.A-C; III.5-6, IV.D.5/3. I think so, X marks; "
+                               "Part V, X: ends; VIII", "outline") == [
+        "V.E", "II.A", "II.B", "II.C", "III.5", "III.6", "IV.D.5", "V", "X", "VIII"]
+    assert _name_sections("test_VIII_B_D_x_III_5_6", known, "outline") == [
+        "VIII.B", "VIII.D", "III.5", "III.6"]
+    assert _name_sections("test_x_II_B_V_E_part_X_but_not_X", known, "outline") == [
+        "II.B", "V.E", "X"]
+    assert _name_sections("test_9_2_1", ["9.2.1"]) == ["9.2.1"]
 
 
 def test_hooks_and_tests_are_read_from_the_code(tmp_path: Path) -> None:
@@ -85,7 +134,7 @@ def test_shipped_sections_are_the_rulebooks(game: str) -> None:
     shipped = load_sections(ROOT / "games" / game)
     assert shipped.rulebook == book.name
     assert [(s.id, s.title) for s in shipped.sections] == parse_sections(
-        book.read_text(encoding="utf-8"))
+        book.read_text(encoding="utf-8"), shipped.numbering)
 
 
 @pytest.mark.parametrize("game", (*GAMES, "manila45"))

@@ -16,9 +16,6 @@ from tabletop.core.terminal import QuitGame, TerminalSession
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"iwo_bonins": "iwo_bonins", "iwo_1945": "iwo_1945", "iwo_valor": "iwo_valor",
          "manila45": "manila45", "skirmish": str(ROOT / "docs" / "example" / "skirmish")}
-#: Games whose GameInfo.rulebook is still a file path (their citations read
-#: "shared/rules/<id>.txt, IV.B"): the game's developers name the rulebook instead.
-CITES_A_PATH = {"iwo_valor", "manila45"}
 
 
 @pytest.mark.parametrize("doc_name, game_name", sorted(GAMES.items()))
@@ -31,9 +28,7 @@ def test_each_game_has_a_guide_shipped_and_in_docs(doc_name: str, game_name: str
     assert (ROOT / "docs" / "guides" / f"{doc_name}.md").read_text(encoding="utf-8") == guide
 
 
-@pytest.mark.parametrize("game_name", [
-    pytest.param(g, marks=pytest.mark.xfail(reason="GameInfo.rulebook is a file path", strict=False))
-    if g in CITES_A_PATH else g for g in sorted(GAMES.values())])
+@pytest.mark.parametrize("game_name", sorted(GAMES.values()))
 def test_citations_name_the_rulebook_not_a_path(game_name: str) -> None:
     """Citations: the rulebook by name and the section; no file path outside the package."""
     game = load_game(game_name)

@@ -146,3 +146,21 @@ def test_manila_fire_chances_add_up_and_never_tell_the_armour(strength: int, drm
     groups = shown_groups(shown)
     assert groups and all(sum(g) == 100 for g in groups)
     assert ("armoured" in shown) == (not anti_armour)
+
+
+@settings(max_examples=120, deadline=None)
+@given(value=st.integers(1, 14), line=st.sampled_from(["class_1", "class_2", "class_3"]),
+       armour=st.integers(0, 3), kind=st.sampled_from(["opportunity", "regular", "banzai"]),
+       jvalue=st.integers(1, 10))
+def test_valor_attack_odds_add_up_to_100(value: int, line: str, armour: int, kind: str,
+                                         jvalue: int) -> None:
+    """Valor of Arms VIII.D (Marine Attack Table) and IX.C (Japanese Attack Table): the odds
+    shown before an attack, and why a Japanese unit fired, add up to 100%."""
+    from tabletop.games.iwo_valor import common as valor
+    from tabletop.games.iwo_valor import japanese_combat, marine_combat
+
+    odds = valor.components().mat.odds(value, line=line, modifier=armour)
+    assert total(odds) == 1
+    assert [sum(g) for g in shown_groups(marine_combat.describe(odds))] == [100]
+    text, _ = japanese_combat.odds_text(kind, jvalue)
+    assert [sum(g) for g in shown_groups(text)] == [100]

@@ -129,8 +129,9 @@ def test_VIII_A_ridge_blocks_attacks() -> None:
 
 
 def test_VIII_B_D_attack_results_and_ambush_IX_B() -> None:
-    """VIII.B, VIII.D: a roll of 4 or less is "A" and the Japanese unit ambushes the attacker
-    (IX.B, OF/CP row, no support); a high roll takes steps off the Japanese unit."""
+    """Part VIII's procedure, VIII.B, VIII.D: a roll of 4 or less is "A" and the Japanese
+    unit ambushes the attacker (IX.B, OF/CP row, no support); a high roll takes steps off the
+    Japanese unit."""
     m = empty_match(turn=6, dice=[1, 1, 6, 6])
     jp = put(m, "1/145", J)  # strength 5: a roll of 12 on the OF/CP row takes a step
     p = put(m, INF, "0921", landed=6)

@@ -68,7 +68,7 @@ def test_areas_and_deployment_III_3() -> None:
 
 
 def test_counter_sheet_II_A_II_C() -> None:
-    """II.A, II.C: 200 pieces; every company of the 4th, 5th and 3rd Divisions (no 3rd
+    """Part II, II.A, II.C: 200 pieces; every company of the 4th, 5th and 3rd Divisions (no 3rd
     Marines), nine tank companies, three HQs of one step, Marine units of three steps."""
     infantry = [u for u in COMP.marines if u.kind == "infantry"]
     assert len(infantry) == 72

@@ -119,11 +119,15 @@ def test_V_G_to_V_J_terrain() -> None:
 
 
 def test_V_K_only_supplied_units_move_VII_A() -> None:
-    """V.K, VII.A: a unit farther than 5 hexes from its HQ is not Supplied and cannot move."""
+    """V.K, VII.A: a unit farther than 5 hexes from its HQ is not Supplied and cannot move;
+    Part VII: an HQ needs no Supply to move (though unsupplied itself, it may)."""
     m = empty_match()
-    put(m, HQ, "0512")
+    hq = put(m, HQ, "0512")
     put(m, INF, "1525")
     assert INF not in {p.id for p in mv.movable(m)}
+    m.state.vars[c.V_LANDED] = []  # no landed beach: the HQ itself traces to none
+    assert not c.hq_supplied(m, c.Situation.of(m), hq) and HQ in {p.id for p in mv.movable(m)}
+    m.state.vars[c.V_LANDED] = list(c.components().hexes_where("beach", "minami"))
     m.state.pieces.move(INF, "0515")
     assert INF in {p.id for p in mv.movable(m)}
 
@@ -196,9 +200,105 @@ def test_V_M_stacking_at_end_of_movement() -> None:
 
 
 def test_VIII_E_flag_raised() -> None:
-    """VIII.E: the first Marine unit into 0304 raises the Flag: -2 VP, +1 to attacks this turn."""
+    """VIII.E: the first Marine unit into 0304 raises the Flag: -2 VP, +1 to attacks this turn;
+    X: the Japanese VP Track goes below zero."""
     m = empty_match(turn=4)
     p = put(m, INF, "0404")
     run_procedure(mv.walk(m, p, ["0404", "0304"], "IV.B.1"))
     assert m.state.vars[c.V_FLAG_TURN] == 4 and m.state.tracks["vp"].value == -2
     assert m.state.pieces["flag"].location == "0304"
+
+
+def test_part_V_hq_moves_five_hexes_V_A_path_without_skipping() -> None:
+    """Part V: an HQ moves at most five hexes in the phase (infantry any number); V.A: a move
+    walks a path of adjacent hexes, hex by hex."""
+    m = empty_match()
+    put(m, HQ, "0512")
+    put(m, INF, "0512")
+    far = {h: c.dist("0512", h) for h in dests(m, INF)}
+    assert max(far.values()) > 5
+    assert max(c.dist("0512", h) for h in dests(m, HQ)) <= 5
+    reach = mv.destinations(m, m.state.pieces[INF])
+    assert reach is not None
+    target = max(far, key=lambda h: (far[h], h))
+    path = [c.hid_of(h) for h in reach.path_to(c.hx(target))]
+    assert all(b in c.neighbours(a) for a, b in itertools.pairwise(path))
+    run_procedure(mv.walk(m, m.state.pieces[INF], path, "IV.B.1"))
+    event = next(e for e in reversed(m.log) if e.kind == "move")
+    assert event.data["path"] == path and event.section == "V.A"
+    hq = m.state.pieces[HQ]
+    run_procedure(mv.walk(m, hq, ["0512", *c.neighbours("0512")[:1]], "IV.B.1"))
+    assert max(c.dist(hq.location, h) for h in dests(m, HQ)) <= 4  # one of five used
+
+
+def test_V_L_reinforcements_move_the_turn_they_land() -> None:
+    """V.L, IV.B.3: a unit landed in step 2 may move in step 3 of the same phase."""
+    m = empty_match(turn=3, dice=[6, 6])
+    gen = mv.movement_phase(m)
+    d = next(gen)
+    moved = False
+    try:
+        while True:
+            if d.kind == "select_landing":
+                d = gen.send(INF if INF in d.values else mv.DONE)
+            elif d.kind == "land":
+                d = gen.send(d.values[0])
+            elif d.kind == "select_unit":
+                assert d.section == "IV.B.3" and INF in d.values
+                d = gen.send(INF)
+            elif d.kind == "destination":
+                moved = True
+                start = m.state.pieces[INF].location
+                d = gen.send(next(v for v in d.values if v != mv.DONE))
+            else:
+                raise AssertionError(d.kind)
+    except StopIteration:
+        pass
+    assert moved and m.state.pieces[INF].location != start
+
+
+def test_part_VI_zoc_six_hexes_not_sea_VI_E_no_added_effect() -> None:
+    """Part VI: a Japanese unit's ZOC is the land hexes around it, never an all-sea hex;
+    VI.E: a hex in two ZOCs is no more closed than in one (a unit may still leave it)."""
+    m = empty_match()
+    put(m, "A/310", J)
+    s = c.Situation.of(m)
+    assert s.zoc == set(c.neighbours(J)) and all(c.is_land(h) for h in s.zoc)
+    cmap = c.components().map
+    coast = next(h for h in c.components().hexes_where("beach", "minami")
+                 if any(not c.is_land(cmap.label(n)) for n in cmap.neighbors(cmap.hex(h))))
+    m2 = empty_match()
+    put(m2, "A/310", coast)
+    around = {cmap.label(n) for n in cmap.neighbors(cmap.hex(coast))}
+    zoc2 = c.Situation.of(m2).zoc
+    assert zoc2 == {h for h in around if c.is_land(h)} and zoc2 < around
+    m3 = empty_match()
+    put(m3, "A/310", J)
+    put(m3, INF, "0921")
+    m3.state.vars[c.V_FIRED] = {INF: ["A/310", "B/310"]}
+    other = next(h for h in c.neighbours("0921") if h in c.neighbours(J))
+    put(m3, "B/310", other)
+    both = c.Situation.of(m3)
+    assert "0921" in set(c.neighbours(J)) & set(c.neighbours(other))
+    free = [h for h in dests(m3, INF) if h not in both.zoc]
+    assert free
+    assert any(h in c.neighbours("0921") for h in free)  # one step out of both ZOCs
+
+
+def test_VI_C_VI_D_supply_paths_and_zoc() -> None:
+    """VI.C: no Supply Path into an empty ZOC hex; VI.D: into, or out of, a Marine-occupied
+    ZOC hex."""
+    m = empty_match()
+    put(m, "A/310", J)
+    zoc = c.neighbours(J)
+    a = next(h for h in zoc if c.dist(h, J) == 1)
+    s = c.Situation.of(m)
+    assert c.supply_path(m, s, a, [a], "infantry", 5) is not None  # trivially at the source
+    beyond = [h for h in c.neighbours(a) if h not in zoc and h != J]
+    assert c.supply_path(m, s, beyond[0], [a], "infantry", 5) is None  # VI.C: empty ZOC hex
+    put(m, INF, a)
+    s = c.Situation.of(m)
+    assert c.supply_path(m, s, beyond[0], [a], "infantry", 5) is not None  # VI.D: into it
+    put(m, INF2, beyond[0])
+    s = c.Situation.of(m)
+    assert c.supply_path(m, s, a, [beyond[0]], "infantry", 5) is not None  # VI.D: out of it

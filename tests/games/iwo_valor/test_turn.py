@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop.core.match import Match
-from tabletop.core.testing import run_procedure
+from tabletop.core.testing import play_random_game, run_procedure
 from tabletop.core.trackgroups import shift
 from tabletop.games.iwo_valor import GAME, NARROW_MULTIPLIER, planning, setup, turn_end
 from tabletop.games.iwo_valor import common as c
@@ -101,7 +101,7 @@ def test_IV_E_replacements_whole_battalion() -> None:
     assert turn_end.replaceable(m) == []  # no armour replacement step
 
 
-def test_IV_F_2_infiltration() -> None:
+def test_IV_F_2_IX_D_infiltration() -> None:
     """IV.F.2: the most fatigued units next to Japanese units; 2d6 - fatigue (-1 more if a
     Japanese neighbour has more than 2 steps): 2 or less loses a step."""
     m = empty_match(dice=[4, 4])
@@ -113,7 +113,7 @@ def test_IV_F_2_infiltration() -> None:
     assert p.steps == 2  # 8 - 5 - 1 = 2
 
 
-def test_IV_F_3_6_banzai() -> None:
+def test_IV_F_3_6_IX_E_banzai() -> None:
     """IV.F.3-6: the unit with most steps charges; the Marine fires first (Class 1, -3); then
     the charge (our step 6) on the OF/CP row."""
     m = empty_match(turn=10, dice=[6, 6, 1, 1])
@@ -194,3 +194,34 @@ def test_XI_C_very_short_game() -> None:
     assert m.state.turn == 2
     assert all(c.dist(str(o.value), "0709") <= 1 for o in m.pending.options)  # type: ignore[union-attr]
     assert "RECONSTRUCTED" in GAME.info.scenario(c.VERY_SHORT).name
+
+
+def test_III_1_2_map_and_sorted_pieces_then_part_III_steps_in_order() -> None:
+    """III.1-2: the island is laid out and every piece of the sheet sorted (Japanese in their
+    areas, Marines waiting by entry turn, markers in their boxes); Part III's steps then come
+    in order: areas (3), the beach and waves (4), the bombardment (5-6), then turn 1."""
+    m = Match(GAME, scenario=c.FULL, seed=5)
+    comp = c.components()
+    assert sum(1 for p in m.state.pieces if p.side == c.US) == len(comp.marines)
+    assert len(c.japanese(m)) == len(comp.sheet.japanese)
+    assert all(c.is_land(p.location) for p in c.japanese(m))
+    assert {p.location for p in m.state.pieces if p.side == c.US} == {c.AVAILABLE}
+    m.decide("minami")
+    while m.pending is not None and m.state.turn == 1 and m.pending.kind == "wave":
+        m.decide_index(0)
+    sections = [e.section for e in m.log if e.kind in ("setup", "beach", "class1", "phase")]
+    firsts = [sections.index(s) for s in ("III.3", "III.4", "IV.A")]
+    assert firsts == sorted(firsts)
+    bombard = [i for i, s in enumerate(sections) if s in ("III.5", "III.6")]
+    assert all(firsts[1] < i < firsts[2] for i in bombard)
+
+
+def test_part_IV_phases_in_order_every_turn() -> None:
+    """Part IV: each Game Turn runs the phases A to G in that order, then the next turn."""
+    m = play_random_game(GAME, 3, scenario=c.LOD, check_every=1000)
+    phases = [(e.text.split(":")[0], e.section) for e in m.log if e.kind == "phase"]
+    order = ["IV.A", "IV.B", "IV.C", "IV.D", "IV.E", "IV.F", "IV.G"]
+    turns = sorted({t for t, _ in phases}, key=lambda t: int(t.split()[1]))
+    assert len(turns) >= 2
+    for t in turns[:-1]:
+        assert [s for tt, s in phases if tt == t] == order
