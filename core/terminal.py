@@ -69,6 +69,10 @@ class QuitGame(Exception):
 class TerminalSession:
     """Lets a person answer one side's decisions at a terminal, with map, log and undo.
 
+    With several sides at one terminal (hot-seat), the terminal shows one side at a time:
+    when the decision passes to another side it asks the players to hand the terminal over,
+    and then shows only what that side may see (its own news, map, log and score).
+
     It needs the match itself (not only a view) because undo and save act on the match.
     """
 
@@ -83,7 +87,10 @@ class TerminalSession:
             (Path(autosave) if autosave else None)
         self._read = read
         self._out = out
-        self._shown = max(0, show_from)  # the set-up's events are news to the player too
+        #: the side whose player is at the terminal now (hot-seat: the side being asked)
+        self.current = sorted(sides)[0]
+        # how much of the log each side has been shown (the set-up's events are news too)
+        self._marks = dict.fromkeys(sides, max(0, show_from))
         self._saved_at = -1  # how many decisions the autosave holds
         # menu keys by (player, decision kind): option value -> the number it was shown with
         self._menu_keys: dict[tuple[str, str], dict[object, int]] = {}
@@ -102,6 +109,29 @@ class TerminalSession:
         write_save(self.match, self.autosave_file)
         self._saved_at = len(self.match.decisions)
 
+    @property
+    def _shown(self) -> int:
+        return self._marks[self.current]
+
+    @_shown.setter
+    def _shown(self, value: int) -> None:
+        self._marks[self.current] = value
+
+    def hand_over(self, player: str) -> None:
+        """Hot-seat: when a decision falls to another side at this terminal, ask for the
+        terminal to be handed over (a screen of blank lines hides the last side's menu and
+        map) and show from then on only what ``player`` may see."""
+        if player not in self.sides or player == self.current:
+            return
+        if len(self.sides) > 1:
+            self.say("\n" * 40 + f"=== {player} to play: hand the terminal to {player}'s player "
+                     "and press Enter ===")
+            try:
+                self._read("")
+            except EOFError:
+                raise QuitGame() from None
+        self.current = player
+
     def say(self, text: str = "") -> None:
         """Print a line to the session's output."""
         print(text, file=self._out)
@@ -116,16 +146,17 @@ class TerminalSession:
         self._shown = len(self.match.log)
 
     def _seen(self, events: Iterable[Event]) -> list[Event]:
-        """The events as this terminal's sides may see them (masked where they must be)."""
+        """The events as the side at the terminal may see them (masked where they must be)."""
         out = []
         for event in events:
-            shown = next((e for e in (event.for_player(s) for s in self.sides) if e is not None), None)
+            shown = event.for_player(self.current)
             if shown is not None:
                 out.append(shown)
         return out
 
     def ask(self, decision: Decision) -> int | None:
         """Prompt until the person takes an option; returns its index, or None after an undo."""
+        self.hand_over(decision.player)
         self.show_new_events()
         self._keys = self.menu_keys(decision)
         self._page = 0
@@ -176,7 +207,7 @@ class TerminalSession:
         for name in (value, value.partition(":")[2]):
             if name and name in pieces:
                 piece = pieces[name]
-                if not (piece.hidden and piece.side not in self.sides):
+                if not (piece.hidden and piece.side != self.current):
                     return piece.location
         return ""
 
@@ -265,8 +296,7 @@ class TerminalSession:
             else:
                 self.say(self.explain(decision, index))
         elif word == "v":
-            side = decision.player if decision.player in self.sides else next(iter(sorted(self.sides)))
-            for text in self.match.game.standing(self.match, side):
+            for text in self.match.game.standing(self.match, self.current):
                 self.say(f"  {text}")
         elif word == "g":
             self.say(self.match.game.guide() or f"{self.match.game.info.title} has no player's guide yet.")
@@ -292,20 +322,23 @@ class TerminalSession:
         elif rest:
             return "m: the whole map; m HEX N: a window of radius N around HEX; m ids: with hex ids"
         try:
-            return str(render_match(self.match, player=next(iter(sorted(self.sides)), None),
+            return str(render_match(self.match, player=self.current,
                                     window=window, ids=ids))
         except TabletopError as exc:
             return f"cannot draw the map: {exc}"
 
     def undo(self) -> None:
         """Undo back to this person's previous decision (skipping the bots' in between), as
-        far as honest undo allows."""
+        far as honest undo allows; at a hot-seat terminal, never past the other person's."""
         players = [e.data.get("player") for e in self.match.log.of_kind("decision")]
         steps = 0
         for player in reversed(players):
             steps += 1
-            if player in self.sides:
+            if player == self.current:
                 break
+            if player in self.sides:
+                self.say(f"nothing of yours to undo: {player}'s decision stands")
+                return
         else:
             self.say("nothing of yours to undo")
             return
@@ -315,6 +348,8 @@ class TerminalSession:
             self.say(f"{exc}; the dice and what you have seen stand (start with --free-undo "
                      "to allow undoing past them)")
             return
+        for side in self._marks:  # the log was played again: no side is shown past its end
+            self._marks[side] = min(self._marks[side], len(self.match.log))
         self._shown = len(self.match.log)
         self.say(f"undone {steps} decision(s)")
         self.autosave()

@@ -46,14 +46,15 @@ def test_numbers_pick_options_and_help_is_shown() -> None:
 
 
 def test_undo_returns_to_your_previous_decision() -> None:
-    """u undoes back to the person's own last decision and hands control back (hot-seat:
-    both sides at this terminal); over a bot's answer it refuses and the match stands."""
-    s, out = session(["u"])
-    s.sides = {"A", "B"}
-    s.match.decide("hold")  # A
-    s.match.decide("hold")  # B
-    assert s.ask(s.match.pending) is None  # type: ignore[arg-type]
-    assert s.match.decisions == ["hold"] and "undone 1" in out.getvalue()
+    """u never takes back another person's decision at a hot-seat terminal (both sides here),
+    and over a bot's answer it refuses too; the match stands either way."""
+    out = io.StringIO()
+    m = Match(GAME, seed=1)
+    s = TerminalSession(m, {"A", "B"}, read=reader(["u", "1"]), out=out)  # type: ignore[arg-type]
+    m.decide("hold")  # A
+    m.decide("hold")  # B, the other person
+    assert s.ask(m.pending) == 0  # type: ignore[arg-type]
+    assert m.decisions == ["hold", "hold"] and "B's decision stands" in out.getvalue()
     s, out = session(["u", "1"])
     s.match.decide("hold")  # A, the person
     s.match.decide("hold")  # B, a bot
@@ -215,3 +216,28 @@ def test_undo_never_goes_back_past_the_other_sides_answer() -> None:
         m.undo(2, by={"A"})
     m.undo(2, by={"A", "B"})
     assert m.decisions == []
+
+
+def test_hot_seat_hands_the_terminal_over_and_shows_each_side_its_own() -> None:
+    """Hot-seat at one terminal (two people, one per side): when the decision passes to the
+    other side the terminal asks for it to be handed over, and then shows only what that
+    side may see — B never reads A's secret (0.1), A does; B cannot undo A's decision."""
+    from .piggame import SECRET
+
+    out = io.StringIO()
+    m = Match(SECRET, seed=1)
+    # A picks secret 2, then holds; the hand-over; B reads the log, tries undo, holds
+    lines = ["2", "2", "", "l 50", "u", "2", "", "l 50", "2"]
+    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)  # type: ignore[arg-type]
+    for _ in range(4):
+        assert m.pending is not None
+        index = s.ask(m.pending)
+        assert index is not None
+        m.decide_index(index)
+    text = out.getvalue()
+    a_part, b_part = text.split("hand the terminal to B's player", 1)
+    b_part, a_again = b_part.split("hand the terminal to A's player", 1)
+    assert "A picked 2" in a_part and "A picked 2" not in b_part
+    assert "nothing of yours to undo: A's decision stands" in b_part
+    assert "A picked 2" in a_again
+    assert s.current == "A"
