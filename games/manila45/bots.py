@@ -35,15 +35,14 @@ OUTPOST_APART = 5  # hexes at least between two outposts
 
 def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
     """3.2: the Japanese bot's set-up, unit id -> hex id, legal under 3.2 and 6.3."""
-    from .setup import is_setup_hex
 
     rng = random.Random(f"manila45-setup:{seed}")
     comp = components()
     hm = comp.hexmap
-    heavy = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "heavy" and is_setup_hex(hm.label(h))]
+    heavy = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "heavy" and c.is_setup_hex(hm.label(h))]
     airfields = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "airfield"
-                 and is_setup_hex(hm.label(h))]
-    urban = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "urban" and is_setup_hex(hm.label(h))]
+                 and c.is_setup_hex(hm.label(h))]
+    urban = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "urban" and c.is_setup_hex(hm.label(h))]
     core_urban = [h for h in urban if c.distance(h, "3822") <= 6]
     nw_urban = [h for h in urban if c.is_north_west(h) and h not in core_urban]
     rng.shuffle(heavy)

@@ -279,20 +279,16 @@ def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
                          f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)
 
 
-def eliminate(match: Match, piece: Piece, section: str) -> None:
-    """10.16: an eliminated unit goes to its side's dead pile."""
-    where = piece.location
-    dead = US_DEAD if piece.side == US else JP_DEAD
-    if piece.side == JAPAN and piece.hidden:
-        reveal(match, [piece], "is eliminated")
-    match.state.pieces.move(piece.id, dead)
-    piece.attrs["fired"] = False
-    piece.attrs["moved"] = False
-    match.emit("eliminated", section, f"{piece.name} in {where} is eliminated", unit=piece.id,
-               hex=where, side=piece.side)
-    from .victory import check_now
+@cache
+def is_setup_hex(hex_id: str) -> bool:
+    """3.2: neither a map-edge hex nor a hex next to one, and not all-sea (8.13)."""
+    if terrain(hex_id) == "sea":
+        return False
+    return _edge_distance(hex_id) >= 2
 
-    check_now(match)
+
+def _edge_distance(hex_id: str) -> int:
+    return components().hexmap.edge_distance(hex_of(hex_id))
 
 
 def who(piece: Piece, viewer: str) -> str:

@@ -18,6 +18,7 @@ from tabletop.core.pieces import Piece
 from . import common as c
 from .components import JAPAN
 from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
+from .victory import eliminate
 
 
 def can_fire_defensively(piece: Piece) -> bool:
@@ -70,6 +71,6 @@ def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
     c.reveal(match, [mover], "is fired on")
     result = resolve(match, shooters, strength, drms, hex_id, "9.2", "defensive fire")
     if result == "E":
-        c.eliminate(match, mover, "9.2")
+        eliminate(match, mover, "9.2")
         return True
     return False

@@ -23,6 +23,7 @@ from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
 from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
+from .victory import eliminate
 
 URBANISH = ("urban", "heavy")
 
@@ -281,7 +282,7 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
     if result != "E":
         return
     for p in defenders:
-        c.eliminate(match, p, "10.16")
+        eliminate(match, p, "10.16")
     if c.terrain(target) in URBANISH:
         roll = match.dice.d6(purpose="rubble", section="10.20")
         rubble = match.state.vars[c.V_RUBBLE]

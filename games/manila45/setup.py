@@ -10,7 +10,6 @@ decision is private: the US sees only where face-down units stand.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
@@ -19,6 +18,7 @@ from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
 
 from . import common as c
+from .common import is_setup_hex
 from .components import JAPAN, US, components
 
 
@@ -43,19 +43,6 @@ def build_pieces(match: Match) -> None:
             pieces.add(Piece(pid, marker.id, "", marker.name, c.MARKERS))
     match.state.track("turn", 1, 1, 10, section="3.1")
     match.emit("setup", "3.1", "the Game Turn marker is on the 3-5 Feb box")
-
-
-@cache
-def is_setup_hex(hex_id: str) -> bool:
-    """3.2: neither a map-edge hex nor a hex next to one, and not all-sea (8.13)."""
-    if c.terrain(hex_id) == "sea":
-        return False
-    return _edge_distance(hex_id) >= 2
-
-
-def _edge_distance(hex_id: str) -> int:
-    comp = components()
-    return comp.hexmap.edge_distance(c.hex_of(hex_id))
 
 
 def setup_hexes(match: Match, piece: Piece) -> list[str]:

@@ -4,6 +4,7 @@ is left), 4.3 the US sudden death victory before the start of turn 3. 5.5: no dr
 from __future__ import annotations
 
 from tabletop.core.match import Match, Result
+from tabletop.core.pieces import Piece
 
 from . import common as c
 from .components import JAPAN, US
@@ -54,3 +55,18 @@ def final(match: Match) -> Result:
         return now
     return Result(JAPAN, f"Japanese victory: {japanese_left(match)} Japanese unit(s) still in "
                   "Manila at the end of turn 10", "4.2", dict(scores(match)))
+
+
+def eliminate(match: Match, piece: Piece, section: str) -> None:
+    """10.16: an eliminated unit goes to its side's dead pile; then 4.2, 4.3: the match ends
+    at once if that decides it."""
+    where = piece.location
+    dead = c.US_DEAD if piece.side == US else c.JP_DEAD
+    if piece.side == JAPAN and piece.hidden:
+        c.reveal(match, [piece], "is eliminated")
+    match.state.pieces.move(piece.id, dead)
+    piece.attrs["fired"] = False
+    piece.attrs["moved"] = False
+    match.emit("eliminated", section, f"{piece.name} in {where} is eliminated", unit=piece.id,
+               hex=where, side=piece.side)
+    check_now(match)
