@@ -2,7 +2,7 @@
 headings, citations read from hooks' docstrings and section arguments and from tests'
 names and docstrings (decimal numbering, and the outline numbering of Roman parts with
 lettered rules), and the shipped section lists of iwo_bonins, iwo_1945 and iwo_valor checked
-against their rulebooks with no section unaccounted for."""
+against their rulebooks with no section unaccounted for, as the example game's."""
 
 from __future__ import annotations
 
@@ -142,6 +142,15 @@ def test_no_section_is_unaccounted_for(game: str) -> None:
     """Coverage: every section of the rulebook has a hook and a test, or a reason why not;
     every explicit citation names a section."""
     rows, found = coverage(ROOT / "games" / game, ROOT / "tests" / "games" / game)
+    assert [(r.id, r.flags) for r in rows if r.flags] == []
+    assert found.unknown == []
+
+
+def test_the_example_has_no_section_unaccounted_for() -> None:
+    """Coverage: every section of the example game's RULES.md has a hook and a test (its tests
+    are in tests/core), or a reason why not; every explicit citation names a section."""
+    rows, found = coverage(ROOT / "docs" / "example" / "skirmish", ROOT / "tests" / "core")
+    assert len(rows) == 25
     assert [(r.id, r.flags) for r in rows if r.flags] == []
     assert found.unknown == []
 

@@ -159,3 +159,112 @@ def test_undo_sees_a_reveal_even_without_a_reveal_event() -> None:
     assert not m.log.of_kind("reveal")
     with pytest.raises(TabletopError, match="revealed"):
         m.undo()
+
+
+def test_1_1_the_map_is_ten_by_eight_hexes_with_hill_50_a_lake_and_a_stream() -> None:
+    """1.1: 10 columns by 8 rows numbered XXYY, even columns shifted half a hex down;
+    clear, woods, town and lake (prohibited) terrain; Hill 50 (0504, 0604) is the objective;
+    a stream runs along some hexsides."""
+    hexmap = GAME.map  # type: ignore[attr-defined]
+    labels = sorted(hexmap.label(h) for h in hexmap.hexes())
+    assert labels == sorted(f"{c:02d}{r:02d}" for c in range(1, 11) for r in range(1, 9))
+    # an even column is shifted down: its neighbours in the odd columns are on its row and the next
+    assert {hexmap.label(n) for n in hexmap.neighbors(hexmap.hex("0203"))} == {
+        "0202", "0204", "0103", "0104", "0303", "0304"}
+    # an odd column: its neighbours in the even columns are on its row and the one before
+    assert {hexmap.label(n) for n in hexmap.neighbors(hexmap.hex("0303"))} == {
+        "0302", "0304", "0202", "0203", "0402", "0403"}
+    terrains = {hexmap.terrain(h) for h in hexmap.hexes()}
+    assert terrains == {"clear", "woods", "town", "lake"}
+    assert all(hexmap.is_prohibited(h) == (hexmap.terrain(h) == "lake") for h in hexmap.hexes())
+    assert sorted(GAME.objectives) == ["0504", "0604"]  # type: ignore[attr-defined]
+    assert list(hexmap.hexsides_with("stream"))
+
+
+def test_1_3_the_crt_is_read_on_the_line_of_the_defenders_terrain() -> None:
+    """1.3 (and 5.3): the CRT line is the defender's terrain, a hill counting as woods; the
+    woods line reads one column left of clear, town two."""
+    m = Match(GAME, seed=1)
+    hexmap = GAME.map  # type: ignore[attr-defined]
+    for h in hexmap.hexes():
+        if hexmap.is_prohibited(h):
+            continue
+        hid = hexmap.label(h)
+        line = GAME.attack_terms(m, hid, [])[1]  # type: ignore[attr-defined]
+        terrain = hexmap.terrain(h)
+        hill = hexmap.has_feature(h, "objective")
+        assert line == ("woods" if hill and terrain == "clear" else terrain), hid
+    crt = GAME.crt  # type: ignore[attr-defined]
+    assert [crt.lookup(0, roll, line="clear") for roll in range(1, 7)] == ["D1", "EX", "EX", "NE", "A1", "A1"]
+    assert [crt.lookup(0, roll, line="woods") for roll in range(1, 7)] == ["EX", "EX", "A1", "A1", "A1", "A1"]
+    assert [crt.lookup(0, roll, line="town") for roll in range(1, 7)] == ["A1"] * 6
+
+
+def test_2_0_each_turn_plays_its_four_phases_in_order() -> None:
+    """2.0: each of the six turns plays 2.1 Blue movement, 2.2 Blue combat, 2.3 Red movement
+    and 2.4 Red combat, in that order; in a movement phase only its side moves (3.1), in a
+    combat phase only its side attacks (5.1, 5.2), the other only choosing its own losses (5.4)."""
+    m = bots_match(1)
+    phases = [e.section for e in m.log.of_kind("phase")]
+    assert phases == ["2.1", "2.2", "2.3", "2.4"] * 6
+    active = {"2.1": ("Blue", {"3.1"}), "2.2": ("Blue", {"5.1", "5.2", "5.4"}),
+              "2.3": ("Red", {"3.1"}), "2.4": ("Red", {"5.1", "5.2", "5.4"})}
+    phase = ""
+    decided = set()
+    for e in m.log:
+        if e.kind == "phase":
+            phase = e.section
+        elif e.kind == "decision":
+            side, sections = active[phase]
+            if e.data["player"] == side:
+                assert e.section in sections, (phase, e.text)
+            else:
+                assert phase in ("2.2", "2.4") and e.section == "5.4", (phase, e.text)
+            decided.add(phase)
+    assert decided == set(active)  # every phase was played, not skipped
+
+
+def test_3_3_no_more_than_two_units_end_a_move_in_a_hex() -> None:
+    """3.3: a hex holding two units is no destination; a hex with one still is."""
+    alone = Match(GAME, seed=1)
+    goto(alone, "B2")
+    assert "0203" in alone.pending.values  # type: ignore[union-attr]  # B4 alone there
+    m = Match(GAME, seed=1)
+    goto(m, "B1", "0203", "B2")
+    assert m.state.pieces.count_at("0203") == 2
+    assert "0203" not in m.pending.values  # type: ignore[union-attr]
+    assert GAME.invariants(m) == []
+    m.state.pieces.move("B2", "0203")
+    assert any(p.startswith("3.3") for p in GAME.invariants(m))
+
+
+def test_6_1_6_2_a_side_with_no_unit_left_loses_at_once() -> None:
+    """6.1: every Red unit eliminated, Blue wins decisively; 6.2: every Blue unit eliminated,
+    Red does; while both have a unit, nobody."""
+    for loser, winner, section in (("Red", "Blue", "6.1"), ("Blue", "Red", "6.2")):
+        m = Match(GAME, seed=1)
+        ids = [p.id for p in m.state.pieces.select(side=loser)]
+        for pid in ids[:-1]:
+            m.state.pieces.move(pid, "box:eliminated")
+        assert GAME.sudden_death(m) is None  # type: ignore[attr-defined]
+        m.state.pieces.move(ids[-1], "box:eliminated")
+        result = GAME.sudden_death(m)  # type: ignore[attr-defined]
+        assert result is not None
+        assert (result.winner, result.level, result.section) == (
+            winner, f"{winner} decisive victory", section)
+
+
+def test_6_3_blue_wins_at_the_end_only_holding_both_hill_hexes_alone() -> None:
+    """6.3: at the end Blue wins with Blue units on 0504 and 0604 and no Red unit there;
+    one Red unit left on either hex, or one hex not held, is a Red victory."""
+    m = Match(GAME, seed=1)
+    assert GAME.final_result(m).winner == "Red"  # Red holds the hill
+    for red in ("R1", "R2"):
+        m.state.pieces.move(red, "box:eliminated")
+    m.state.pieces.move("B1", "0504")
+    assert GAME.final_result(m).winner == "Red"  # 0604 not held
+    m.state.pieces.move("B2", "0604")
+    result = GAME.final_result(m)
+    assert (result.winner, result.section) == ("Blue", "6.3")
+    m.state.pieces.move("R3", "0604")
+    assert GAME.final_result(m).winner == "Red"

@@ -204,7 +204,8 @@ class Skirmish(Game):
         return {self.map.hex(p.location) for p in self.on_map(match, other)}
 
     def _move_rules(self, match: Match, piece: Piece) -> dict[str, Any]:
-        """3.1-3.3 The movement rules of a unit as :func:`reachable` takes them."""
+        """3.1, 3.2, 3.3 The movement rules of a unit as :func:`reachable` takes them: costs,
+        zones of control (3.2: entering one stops, none directly to another), stacking."""
         enemy = self.enemy_hexes(match, piece.side)
         pieces = match.state.pieces
         label = self.map.label
@@ -213,7 +214,7 @@ class Skirmish(Game):
                 "can_end": lambda h: pieces.count_at(label(h)) < STACK_LIMIT}
 
     def reach(self, match: Match, piece: Piece) -> dict[Hex, float]:
-        """3.1-3.3 Where a unit may end its move, with the cost of getting there."""
+        """3.1, 3.2, 3.3 Where a unit may end its move, with the cost of getting there."""
         start = self.map.hex(piece.location)
         found = reachable(self.map, start, piece.value("move"), self.costs,
                           **self._move_rules(match, piece))
@@ -348,7 +349,8 @@ class Skirmish(Game):
         ]
 
     def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
-        """5.3 The differential, the terrain line and the stream shift of an attack."""
+        """5.3 The differential, the terrain line and the stream shift of an attack; 1.3 the CRT
+        is read on the line of the defender's terrain (a hill counts as woods)."""
         target = self.map.hex(hid)
         attackers = list(attackers)
         attack = sum(p.value("attack") for p in attackers)
