@@ -278,18 +278,7 @@ def outcome_chances(dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], .
     """6.0: the exact chance of each result of ``dice`` dice once settled and before any
     chosen reroll, as ((Japanese hits, USMC markers lost, cohesion lost), chance); the
     chances add up to one."""
-    dist: dict[tuple[int, int, int], Fraction] = {}
-    share = Fraction(1, len(SETTLED_FACES)) ** dice
-    for ones in range(dice + 1):
-        for twos in range(dice - ones + 1):
-            for fives in range(dice - ones - twos + 1):
-                for sixes in range(dice - ones - twos - fives + 1):
-                    fours = dice - ones - twos - fives - sixes
-                    ways = (comb(dice, ones) * comb(dice - ones, twos)
-                            * comb(dice - ones - twos, fives) * comb(fours + sixes, sixes))
-                    key = (fives // 2 + sixes // 2, ones // 2, twos // 2)
-                    dist[key] = dist.get(key, Fraction(0)) + ways * share
-    return tuple(sorted(dist.items()))
+    return _reroll_chances((), dice)
 
 
 @lru_cache(maxsize=4096)

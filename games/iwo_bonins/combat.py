@@ -136,14 +136,10 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
                   kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
                   suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
-    total_w = sum(weight for _, weight in kind_items)
     odds: dict[str, Fraction] = {}
-    for kind, weight in kind_items:
-        for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
-            diff = attack - sum(tank_attacks) + kept - kind.defense
-            p = Fraction(weight, total_w) * p_kept
-            for e, p_e in _differential_odds(diff, line, suppress, suribachi):
-                odds[e] = odds.get(e, Fraction(0)) + p * p_e
+    for effects, p in _outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi):
+        for e in effects:
+            odds[e] = odds.get(e, Fraction(0)) + p
     return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
 
 
@@ -208,19 +204,6 @@ def _differential_combos(diff: int, line: str, suppress: Fraction,
                 key = tuple(sorted(eff_set, key=order.__getitem__))
                 combos[key] = combos.get(key, Fraction(0)) + p * p_eff
     return tuple(combos.items())
-
-
-@lru_cache(maxsize=4096)
-def _differential_odds(diff: int, line: str, suppress: Fraction,
-                       suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
-    """9.1, 9.2.1, 8.3b, 17.0: the exact chance of each effect at one differential. Exact
-    fractions, so the attack's odds are the same however the sum over defenders and tank rolls
-    is grouped."""
-    odds: dict[str, Fraction] = {}
-    for effects, p in _differential_combos(diff, line, suppress, suribachi):
-        for e in effects:
-            odds[e] = odds.get(e, Fraction(0)) + p
-    return tuple(odds.items())
 
 
 def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Fraction]]:

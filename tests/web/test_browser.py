@@ -235,42 +235,21 @@ def play_by_clicking(page: Any, seed: int, most: int, *, to_the_end: bool = True
     return taken
 
 
-def test_example_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
-    """Skirmish from the first decision to the result, every decision taken by a click on the
-    map or a button; the result shows with its rule section (example game 6.0)."""
+@pytest.mark.parametrize("game_id, scenario, seed, most, section", [
+    ("skirmish", None, 5, 400, "6."),
+    ("iwo_1945", None, 2, 2000, "7.0"),
+    ("iwo_bonins", "solitaire", 4, 5000, "4.")])
+def test_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path, game_id: str,
+                                scenario: str | None, seed: int, most: int, section: str) -> None:
+    """A whole game from the first decision to the result, every decision of the person's
+    side taken by a click on the map or a button, the other side played between them; the
+    result shows with its rule section (example 6.1-6.3, Iwo Jima 1945 7.0, Bonins 4.x)."""
     page = _page(browser)
-    start_here(page, server, "skirmish", seed=5)
-    taken = play_by_clicking(page, seed=1, most=400)
-    assert taken > 10
+    start_here(page, server, game_id, scenario=scenario, seed=seed)
+    assert play_by_clicking(page, seed=seed, most=most) > 10
     result = page.locator("#result").text_content() or ""
-    assert "Game over" in result and "rule " in result
-    page.screenshot(path=str(shots / "skirmish-over.png"))
-    page.context.close()
-
-
-def test_iwo_1945_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
-    """Iwo Jima 1945 from the landing to the result (7.0), every USMC decision by a click on
-    the area map or a button, the Japanese cards played by the rules between them."""
-    page = _page(browser)
-    start_here(page, server, "iwo_1945", seed=2)
-    taken = play_by_clicking(page, seed=2, most=2000)
-    assert taken > 50
-    result = page.locator("#result").text_content() or ""
-    assert "Game over" in result and "rule 7.0" in result
-    page.screenshot(path=str(shots / "iwo1945-over.png"))
-    page.context.close()
-
-
-def test_bonins_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path) -> None:
-    """Bonins solitaire from the beach choice to the result (19.0), every US decision by a
-    click on the hex map or a button, the Japanese side played by the rules between them."""
-    page = _page(browser)
-    start_here(page, server, "iwo_bonins", scenario="solitaire", seed=4)
-    taken = play_by_clicking(page, seed=4, most=5000)
-    assert taken > 100
-    result = page.locator("#result").text_content() or ""
-    assert "Game over" in result and "rule " in result
-    page.screenshot(path=str(shots / "bonins-over.png"))
+    assert "Game over" in result and f"rule {section}" in result
+    page.screenshot(path=str(shots / f"{game_id}-over.png"))
     page.context.close()
 
 
