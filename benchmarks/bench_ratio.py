@@ -1,6 +1,6 @@
 """A whole auto game per decision, as a ratio to OpenSpiel-Python tic-tac-toe moves (issue 11).
 
-Run: python benchmarks/bench_ratio.py [--games N] [--openspiel PATH]   (prints figures only)
+Run: python benchmarks/bench_ratio.py [--games N] [--only GAME ...] [--openspiel PATH]   (prints figures only)
 
 Absolute times on a shared machine are noise; a ratio measured in the same run is not. All
 times are CPU time of this process, and the yardstick is measured again before and after
@@ -136,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openspiel", default=os.environ.get("OPENSPIEL_TTT"),
                         help="path of OpenSpiel's python/games/tic_tac_toe.py (default: the installed "
                              "open_spiel package)")
+    parser.add_argument("--only", nargs="+", default=None, metavar="GAME",
+                        help="time only these games (ids, or 'skirmish' for the example)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.playouts < 1:
         parser.error("--games and --playouts must be at least 1")
@@ -164,10 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         ("tictactoe, decide loop", lambda: (ours_decide_loop(ttt, args.playouts), 0)),
         ("tictactoe, Match.run + agents", lambda: (ours_run(ttt, args.playouts), 0)),
     ]
-    for label, fn in rows:
+    for label, fn in rows if args.only is None else []:
         us, _, ratio = measured(fn)
         print(f"{label:<34} {us:8.1f} µs a move      {ratio}")
-    for label, name in playable_games():
+    games = playable_games()
+    if args.only is not None:
+        unknown = sorted(set(args.only) - {label for label, _ in games})
+        if unknown:
+            parser.error(f"not a playable game: {', '.join(unknown)}")
+        games = [(label, name) for label, name in games if label in args.only]
+    for label, name in games:
         game = load_game(name)
         us, length, ratio = measured(lambda game=game: whole_games(game, args.games))  # type: ignore[misc]
         goal = GOALS.get(label)
