@@ -104,12 +104,48 @@ def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
     return best, act
 
 
+NEEDS = (1, 2, 3)
+"""The Japanese hits an attack needs, as the bot counts them (:meth:`HeuristicBot._reroll_set`)."""
+LAMBDAS = (0.0, 0.15, 0.3, 0.6, 0.1)
+"""The prices the bot puts on a reroll (:meth:`HeuristicBot._reroll_set`): free, the
+cohesion of a fresh, a worn and a spent regiment, and any cohesion on the last turn."""
+
+
+def reroll_depth(n: int) -> int:
+    """How many rerolls :func:`reroll_plan` looks ahead with ``n`` dice: shorter for big
+    pools (Naval Gunfire) to keep a decision fast."""
+    return 3 if n <= 5 else 2 if n <= 7 else 1
+
+
+def pools(max_dice: int) -> list[tuple[int, int, int, int]]:
+    """Every pool of 1 to ``max_dice`` rerollable dice as counts of 1s, 2s, 5s and 6s, by
+    size, then in lexicographic order: the order of the plans in dice_plan.py."""
+    return [s for n in range(1, max_dice + 1) for s in _compositions(n, 4)]  # type: ignore[misc]
+
+
+@cache
+def _tabled() -> tuple[int, dict[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
+    """The plans worked out once (dice_plan.py, written by make_dice_plan.py from
+    :func:`_value`): the largest pool tabled, the plan strings, and where each pool's plan
+    stands in them."""
+    from .dice_plan import MAX_DICE, PLANS
+
+    return MAX_DICE, PLANS, {s: 4 * i for i, s in enumerate(pools(MAX_DICE))}
+
+
 def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:
-    """How many 1s, 2s, 5s and 6s to reroll now (None: stop). The look-ahead is shorter for
-    big pools (Naval Gunfire) to keep a decision fast."""
-    n = sum(s)
-    depth = 3 if n <= 5 else 2 if n <= 7 else 1
-    return _value(s, need, lam, depth)[1]
+    """How many 1s, 2s, 5s and 6s to reroll now (None: stop): :func:`_value` looking
+    :func:`reroll_depth` rerolls ahead, read from the table worked out once where it holds
+    the pool (every pool of up to 10 dice, at the needs and prices the bot uses)."""
+    most, plans, where = _tabled()
+    text = plans.get((need, lam))
+    if text is not None and 0 < sum(s) <= most:
+        i = where[s]
+        code = text[i:i + 4]
+        if code == "0000":
+            return None
+        return int(code[0], 36), int(code[1], 36), int(code[2], 36), int(code[3], 36)
+    return _value(s, need, lam, reroll_depth(sum(s)))[1]
 
 
 class World:

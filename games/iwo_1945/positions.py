@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.match import Procedure
-from tabletop.core.pieces import OFF_BOARD, Piece
+from tabletop.core.pieces import CLOCK, OFF_BOARD, Piece, Pieces
 from tabletop.core.text import ordinal
 
 from .components import Components, load_components
@@ -74,26 +74,39 @@ def adjacent(pos: str) -> tuple[str, ...]:
     return tuple(comps().neighbours(pos))
 
 
+@lru_cache(maxsize=1)
+def _island_set() -> frozenset[str]:
+    return frozenset(islands())
+
+
+@lru_cache(maxsize=1)
+def _beach_set() -> frozenset[str]:
+    return frozenset(beaches())
+
+
 def is_island(pos: str) -> bool:
     """2.0: an island (numbered) position, not a beach."""
-    return pos in islands()
+    return pos in _island_set()
 
 
 def is_beach(pos: str) -> bool:
     """2.0: a beach position (USMC only)."""
-    return pos in beaches()
+    return pos in _beach_set()
 
 
+@cache
 def is_mountain(pos: str) -> bool:
     """2.0: a position with the mountain icon (USMC attacks on it roll one die less, 6.0)."""
     return comps().positions[pos].mountain
 
 
+@cache
 def priority(pos: str) -> int:
     """6.0: the attack priority of an island position (1 highest, 10 lowest)."""
     return comps().positions[pos].priority or 99
 
 
+@cache
 def name(pos: str) -> str:
     """The printed name of a position or box."""
     if pos in comps().positions:
@@ -101,30 +114,121 @@ def name(pos: str) -> str:
     return pos.replace("_", " ")
 
 
-# -- the pieces in a place ---------------------------------------------------------------
+# -- what stands where ----------------------------------------------------------------------
+class _Place:
+    """The pieces in one place, grouped: by kind, and the formation markers (3.0), each in
+    stack order (top first)."""
+
+    __slots__ = ("kinds", "markers")
+
+    def __init__(self, stack: tuple[Piece, ...]) -> None:
+        kinds: dict[str, list[Piece]] = {}
+        for p in stack:
+            kinds.setdefault(p.kind, []).append(p)
+        self.kinds = {k: tuple(ps) for k, ps in kinds.items()}
+        self.markers = tuple(p for p in stack if p.kind in MARKER_KINDS)
+
+
+_NOTHING: tuple[Piece, ...] = ()
+
+
+class Standing:
+    """What stands where, derived from the pieces and kept while they do not change: the one
+    cache of the rules' position queries, and its invalidation.
+
+    The rules ask what stands in a position, where a regiment is and which cube marks it
+    some 19,000 times a game, against fewer than 200 changes to the pieces. Every change to
+    a piece, its status or a stack takes the next count of the pieces' revision clock
+    (``tabletop.core.pieces.CLOCK``), so what is kept here is good for one registry of
+    pieces while the clock stands still; at the first query after it has moved, everything
+    is thrown away and derived afresh from the pieces as each part is asked for. The
+    answers are the pieces' own (the caller must not change what it is handed) in the
+    order a scan of the registry gives them."""
+
+    __slots__ = ("_clock", "_exhaustion", "_places", "_reg", "_regiments")
+
+    def __init__(self) -> None:
+        self._reg: Pieces | None = None
+        self._clock = -1
+        self._places: dict[str, _Place] = {}
+        self._regiments: dict[str, tuple[Piece, ...]] | None = None
+        self._exhaustion: dict[str, Piece] | None = None
+
+    def of(self, m: Match) -> Standing:
+        """This cache brought up to date with the match's pieces (emptied if they changed)."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._reg, self._clock = reg, CLOCK.now
+            self._places = {}
+            self._regiments = self._exhaustion = None
+        return self
+
+    def place(self, pos: str) -> _Place:
+        """3.0: the pieces in a place, grouped."""
+        got = self._places.get(pos)
+        if got is None:
+            assert self._reg is not None
+            got = self._places[pos] = _Place(self._reg.stack(pos))
+        return got
+
+    def regiments(self) -> dict[str, tuple[Piece, ...]]:
+        """3.0: each regiment's markers still in play (eliminated or out of play left out),
+        in registry order; a regiment with none is absent."""
+        if self._regiments is None:
+            assert self._reg is not None
+            gone = (USMC_ELIMINATED, OFF_BOARD)
+            alive = {rid: tuple(p for p in ps if p.location not in gone)
+                     for rid, ps in self._reg.by_attr("marine", "regiment").items()}
+            self._regiments = {rid: ps for rid, ps in alive.items() if ps}
+        return self._regiments
+
+    def exhaustion(self) -> dict[str, Piece]:
+        """3.0: the exhaustion cube marking each exhausted regiment (the first in registry
+        order, should two mark one)."""
+        if self._exhaustion is None:
+            assert self._reg is not None
+            marks: dict[str, Piece] = {}
+            for p in self._reg.select(kind="exhaustion"):
+                rid = p.attrs.get("regiment")
+                if rid is not None:
+                    marks.setdefault(rid, p)
+            self._exhaustion = marks
+        return self._exhaustion
+
+
+_STANDING = Standing()
+
+
+def standing(m: Match) -> Standing:
+    """What stands where in this match now (see :class:`Standing`)."""
+    return _STANDING.of(m)
+
+
 def markers_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the wooden formation markers (USMC and Japanese) in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind in MARKER_KINDS]
+    return list(_STANDING.of(m).place(pos).markers)
 
 
 def japanese_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the Japanese markers in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind == "ija"]
+    return list(_STANDING.of(m).place(pos).kinds.get("ija", _NOTHING))
 
 
 def usmc_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the USMC markers in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind == "marine"]
+    return list(_STANDING.of(m).place(pos).kinds.get("marine", _NOTHING))
 
 
 def cube_at(m: Match, pos: str) -> Piece | None:
     """6.0: the infiltration cube in a position, if any."""
-    return next((p for p in m.state.pieces.at(pos) if p.kind == "infiltration"), None)
+    cubes = _STANDING.of(m).place(pos).kinds.get("infiltration")
+    return cubes[0] if cubes else None
 
 
 def bunker_at(m: Match, pos: str) -> Piece | None:
     """3.0: the bunker cube in a position, if any (at most one)."""
-    return next((p for p in m.state.pieces.at(pos) if p.kind == "bunker"), None)
+    bunkers = _STANDING.of(m).place(pos).kinds.get("bunker")
+    return bunkers[0] if bunkers else None
 
 
 def free_slots(m: Match, pos: str) -> int:
@@ -151,56 +255,59 @@ def has_room_for(m: Match, markers: int, pos: str) -> bool:
 
 def is_japanese_occupied(m: Match, pos: str) -> bool:
     """2.0: a position holding Japanese markers."""
-    return bool(japanese_at(m, pos))
+    return "ija" in _STANDING.of(m).place(pos).kinds
 
 
 def is_usmc_occupied(m: Match, pos: str) -> bool:
     """2.0: a position holding USMC markers."""
-    return bool(usmc_at(m, pos))
+    return "marine" in _STANDING.of(m).place(pos).kinds
 
 
 def is_vacant(m: Match, pos: str) -> bool:
     """2.0: a position with no markers (cubes do not occupy)."""
-    return not markers_at(m, pos)
+    return not _STANDING.of(m).place(pos).markers
 
 
 # -- regiments ---------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _regiment_ids() -> tuple[str, ...]:
+    return tuple(r.id for r in comps().pieces.usmc.regiments)
+
+
 def regiment_ids() -> list[str]:
     """3.0: the nine regiments."""
-    return [r.id for r in comps().pieces.usmc.regiments]
+    return list(_regiment_ids())
 
 
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
-    return [p for p in m.state.pieces.by_attr("marine", "regiment").get(rid, ())
-            if p.location not in (USMC_ELIMINATED, OFF_BOARD)]
+    return list(_STANDING.of(m).regiments().get(rid, _NOTHING))
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:
     """3.0: where a regiment stands (a position or the reserve), None once eliminated."""
-    alive = regiment_markers(m, rid)
+    alive = _STANDING.of(m).regiments().get(rid)
     return alive[0].location if alive else None
 
 
 def regiment_at(m: Match, pos: str) -> str | None:
     """3.0: the regiment in a position (never more than one: they hold three slots)."""
-    marines = usmc_at(m, pos)
+    marines = _STANDING.of(m).place(pos).kinds.get("marine")
     return str(marines[0].attrs["regiment"]) if marines else None
 
 
 def on_board(m: Match) -> list[str]:
     """3.0: the regiments on the board (not in reserve, not eliminated), in set order."""
-    out = []
-    for rid in regiment_ids():
-        pos = regiment_pos(m, rid)
-        if pos is not None and pos != RESERVE:
-            out.append(rid)
-    return out
+    alive = _STANDING.of(m).regiments()
+    return [rid for rid in _regiment_ids()
+            if (ps := alive.get(rid)) is not None and ps[0].location != RESERVE]
 
 
 def reserves(m: Match) -> list[str]:
     """5.0: the regiments still off board."""
-    return [rid for rid in regiment_ids() if regiment_pos(m, rid) == RESERVE]
+    alive = _STANDING.of(m).regiments()
+    return [rid for rid in _regiment_ids()
+            if (ps := alive.get(rid)) is not None and ps[0].location == RESERVE]
 
 
 def track_id(rid: str) -> str:
@@ -278,8 +385,7 @@ def rally(m: Match, rid: str, section: str, why: str) -> None:
 
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
     """3.0: the exhaustion cube marking a regiment, if it is exhausted."""
-    return next((p for p in m.state.pieces.select(kind="exhaustion")
-                 if p.attrs.get("regiment") == rid), None)
+    return _STANDING.of(m).exhaustion().get(rid)
 
 
 def is_exhausted(m: Match, rid: str) -> bool:
