@@ -1,5 +1,5 @@
 """What is kept to make whole games fast gives the answers worked out afresh would (issue 11):
-3.0 what stands where (:class:`positions.Standing`) against scans of the pieces after every
+3.0 what stands where (:class:`positions.BoardIndex`) against scans of the pieces after every
 decision of whole games; 6.0 the bot's reroll plans read from dice_plan.py against the
 dynamic programme that wrote them."""
 
@@ -22,7 +22,7 @@ def _scan(m: Match, pos: str, kind: str) -> list[Piece]:
     return [p for p in m.state.pieces.at(pos) if p.kind == kind]
 
 
-def _check_standing(m: Match) -> None:
+def _check_index(m: Match) -> None:
     """Every position query of 3.0 against a scan of the pieces as they are now."""
     places = sorted(GAME.places(m) | {P.RESERVE, P.USMC_ELIMINATED, OFF_BOARD})
     for pos in places:
@@ -50,17 +50,17 @@ def _check_standing(m: Match) -> None:
 
 
 def _play_checking(m: Match, agents: dict[str, Any]) -> int:
-    _check_standing(m)
+    _check_index(m)
     n = 0
     while m.pending is not None:
         d = m.pending
         m.decide(agents[d.player].choose(m.view(d.player), d))
-        _check_standing(m)
+        _check_index(m)
         n += 1
     return n
 
 
-def test_3_0_standing_answers_as_a_scan_after_every_decision() -> None:
+def test_3_0_board_index_answers_as_a_scan_after_every_decision() -> None:
     """3.0 (what stands where, kept while the pieces do not change): after every decision of
     whole games, with the heuristic bot and with random choices, every position query gives
     what a scan of the pieces gives."""
@@ -69,7 +69,7 @@ def test_3_0_standing_answers_as_a_scan_after_every_decision() -> None:
         assert _play_checking(Match(GAME, seed=seed), agents) > 50
 
 
-def test_3_0_standing_follows_each_match_and_every_status_change() -> None:
+def test_3_0_board_index_follows_each_match_and_every_status_change() -> None:
     """3.0: two matches asked in turn each get their own pieces; an exhaustion cube marking a
     regiment by its status alone (no move), and a cube put down by hand, are seen at once."""
     one, two = new_match(seed=1), new_match(seed=2)
@@ -85,8 +85,8 @@ def test_3_0_standing_follows_each_match_and_every_status_change() -> None:
     assert P.exhaustion_cube(two, "4/23") is None
     put_cube(one, "infiltration", "airfield_1")
     assert P.cube_at(one, "airfield_1") is not None and P.cube_at(two, "airfield_1") is None
-    _check_standing(one)
-    _check_standing(two)
+    _check_index(one)
+    _check_index(two)
 
 
 def test_6_0_dice_plan_table_is_the_dynamic_programme() -> None:
@@ -94,6 +94,13 @@ def test_6_0_dice_plan_table_is_the_dynamic_programme() -> None:
     the bot's dynamic programme now, every pool of up to 10 dice at every need and price:
     the same choices, ties broken alike."""
     assert make_dice_plan.source() == Path(dice_plan.__file__).read_text(encoding="utf-8")
+
+
+def test_6_0_dice_plan_pools_are_the_compositions_in_order() -> None:
+    """6.0 (the bot's dice plan): the pools of the table, by size, are the compositions of
+    each size into counts of 1s, 2s, 5s and 6s in the order the programme walks them."""
+    expected = [s for n in range(1, 11) for s in bots._compositions(n, 4)]
+    assert bots.pools(10) == expected and len(set(expected)) == len(expected) == 1000
 
 
 def test_6_0_reroll_plan_reads_the_table_and_works_out_the_rest() -> None:
