@@ -12,13 +12,16 @@ from .positions import (
     USMC,
     Flow,
     adjacent,
+    bunker_at,
     can_new_wave,
     cohesion,
+    exhaustion_cube,
     has_room_for,
     is_exhausted,
     is_infiltrated,
     is_japanese_occupied,
     is_vacant,
+    japanese_at,
     label,
     move_regiment,
     name,
@@ -28,6 +31,8 @@ from .positions import (
     regiment_markers,
     regiment_pos,
     reserves,
+    suribachi_check,
+    update_control,
 )
 
 if TYPE_CHECKING:
@@ -103,11 +108,22 @@ def can_rotate(m: Match, rid: str) -> bool:
     return not is_exhausted(m, rid) and not is_infiltrated(m, rid) and bool(rotate_partners(m, rid))
 
 
+ACTOR_TESTS = {"attack": attacks.can_attack, "move": can_move, "rotate": can_rotate,
+               "regroup": can_regroup}
+"""6.0: may a regiment take an action of this kind now (besides not having acted)."""
+
+
 def actors(m: Match, kind: str) -> list[str]:
     """The regiments that may take an action of this kind now."""
-    test = {"attack": attacks.can_attack, "move": can_move, "rotate": can_rotate,
-            "regroup": can_regroup}[kind]
+    test = ACTOR_TESTS[kind]
     return [r for r in fresh(m) if test(m, r)]
+
+
+def has_actor(m: Match, kind: str) -> bool:
+    """Whether any regiment may take an action of this kind now (:func:`actors`, stopping
+    at the first)."""
+    test = ACTOR_TESTS[kind]
+    return any(test(m, r) for r in fresh(m))
 
 
 def available(m: Match) -> list[str]:
@@ -127,7 +143,7 @@ def available(m: Match) -> list[str]:
         if k == "place_new_wave":
             if can_new_wave(m):
                 out.append(k)
-        elif actors(m, k):
+        elif has_actor(m, k):
             out.append(k)
     return out
 
@@ -168,8 +184,6 @@ def perform(m: Match, kind: str) -> Flow:
 
 
 def _target_label(m: Match, rid: str, pos: str) -> str:
-    from .positions import bunker_at, japanese_at
-
     if attacks.attack_kind(m, rid, pos) == "cube":
         return f"the infiltration cube in {name(pos)}"
     bunk = ", bunker" if bunker_at(m, pos) else ""
@@ -259,8 +273,6 @@ def rotate(m: Match, rid: str) -> Flow:
 def swap(m: Match, one: str, two: str) -> None:
     """6.0 Rotate Regiments: two regiments trade positions with their exhaustion cubes; the
     bunkers stay where they are (3.0 "unless a USMC regiment is swapping positions")."""
-    from .positions import exhaustion_cube, regiment_markers, suribachi_check, update_control
-
     a, b = regiment_pos(m, one), regiment_pos(m, two)
     assert a is not None and b is not None
     moving = [(p.id, b) for p in regiment_markers(m, one)] + [(p.id, a) for p in regiment_markers(m, two)]

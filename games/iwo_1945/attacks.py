@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from .positions import (
     is_infiltrated,
     is_japanese_occupied,
     is_mountain,
+    japanese_at,
     label,
     move_regiment,
     name,
@@ -100,8 +101,15 @@ def outcome(faces: list[int]) -> dict[str, int]:
 
 def describe(faces: list[int]) -> str:
     """The dice and what they would do if the attack ended now."""
-    o = outcome(faces)
-    shown = " ".join(str(f) for f in sorted(faces, reverse=True)) or "no dice"
+    return _describe(tuple(sorted(faces, reverse=True)))
+
+
+@lru_cache(maxsize=1024)
+def _describe(faces: tuple[int, ...]) -> str:
+    """:func:`describe` of dice highest first (a pure function of them, kept: asked again at
+    every reroll decision)."""
+    o = outcome(list(faces))
+    shown = " ".join(str(f) for f in faces) or "no dice"
     return (f"dice {shown}: {o['japanese_lost']} Japanese hit(s), {o['usmc_lost']} USMC "
             f"marker(s) lost, {o['cohesion_lost']} cohesion lost")
 
@@ -143,6 +151,10 @@ def attack(m: Match, rid: str, target: str) -> Flow:
     yield from apply_result(m, rid, src, target, kind, faces)
 
 
+_REROLL_A = {f: Option(f, f"reroll a {f}") for f in REROLLABLE}
+_CANCEL = Option("cancel", "keep every die after all")
+
+
 def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
              ctx: dict[str, Any] | None = None) -> Flow:
     """6.0: the player picks the dice to reroll (any 1, 2, 5 or 6, keepers included), each
@@ -158,23 +170,24 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
             break
         chosen: list[int] = []
+        shown = describe(faces)
         while True:
             left = Counter(faces) - Counter(chosen)
             cost = "free" if free else "costs 1 cohesion"
             opts = []
             if chosen:
-                kept = list((Counter(faces) - Counter(chosen)).elements())
+                kept = list(left.elements())
                 opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})",
                                    reroll_odds_text(m, kept, len(chosen), target, ctx["kind"])))
             else:
-                opts.append(Option("stop", "stop and apply: " + describe(faces)))
+                opts.append(Option("stop", "stop and apply: " + shown))
             if not at_floor:
-                opts += [Option(f, f"reroll a {f}") for f in REROLLABLE if left[f] > 0]
+                opts += [_REROLL_A[f] for f in REROLLABLE if left[f] > 0]
             if chosen:
-                opts.append(Option("cancel", "keep every die after all"))
+                opts.append(_CANCEL)
             else:
                 opts += copts
-            v = yield choose(USMC, f"{rid}: {describe(faces)}; cohesion {cohesion(m, rid)}"
+            v = yield choose(USMC, f"{rid}: {shown}; cohesion {cohesion(m, rid)}"
                              + (f", {free} free reroll(s)" if free else "")
                              + (f"; to reroll: {' '.join(map(str, chosen))}" if chosen else ""),
                              "6.0", opts, kind="attack_dice",
@@ -285,12 +298,27 @@ def outcome_chances(dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], .
 def _reroll_chances(kept: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, int, int], Fraction], ...]:
     """6.0: the results once ``dice`` dice are rerolled beside the ``kept`` faces (each new
     die settles like the first roll: 3s again, 4s removed)."""
+    share = len(SETTLED_FACES) ** dice
+    return tuple((result, Fraction(ways, share)) for result, ways in _result_ways(kept, dice))
+
+
+def _result_ways(kept: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """6.0: of the 5**dice equally likely ways ``dice`` settled dice fall, how many give each
+    result beside the ``kept`` faces, results in order. The kept pairs are results already
+    (:func:`outcome`); only a kept die without its pair can pair with a new one."""
     c = Counter(kept)
-    base = (c[5] // 2 + c[6] // 2, c[1] // 2, c[2] // 2)
-    if not dice:
-        return ((base, Fraction(1)),)
-    dist: dict[tuple[int, int, int], Fraction] = {}
-    share = Fraction(1, len(SETTLED_FACES)) ** dice
+    japanese, markers, cohesion_lost = c[5] // 2 + c[6] // 2, c[1] // 2, c[2] // 2
+    return tuple(((j + japanese, mk + markers, co + cohesion_lost), ways) for (j, mk, co), ways
+                 in _unpaired_ways((c[1] % 2, c[2] % 2, c[5] % 2, c[6] % 2), dice))
+
+
+@cache
+def _unpaired_ways(odd: tuple[int, int, int, int], dice: int
+                   ) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """6.0: :func:`_result_ways` beside kept dice that pair with none of their own: ``odd``
+    says which of 1, 2, 5 and 6 has one such die (0 or 1 each)."""
+    o1, o2, o5, o6 = odd
+    dist: dict[tuple[int, int, int], int] = {}
     for ones in range(dice + 1):
         for twos in range(dice - ones + 1):
             for fives in range(dice - ones - twos + 1):
@@ -298,47 +326,45 @@ def _reroll_chances(kept: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, 
                     fours = dice - ones - twos - fives - sixes
                     ways = (comb(dice, ones) * comb(dice - ones, twos)
                             * comb(dice - ones - twos, fives) * comb(fours + sixes, sixes))
-                    key = ((c[5] + fives) // 2 + (c[6] + sixes) // 2, (c[1] + ones) // 2,
-                           (c[2] + twos) // 2)
-                    dist[key] = dist.get(key, Fraction(0)) + ways * share
+                    key = ((o5 + fives) // 2 + (o6 + sixes) // 2, (o1 + ones) // 2, (o2 + twos) // 2)
+                    dist[key] = dist.get(key, 0) + ways
     return tuple(sorted(dist.items()))
 
 
-def _describe_chances(m: Match, target: str, kind: str,
-                      chances: tuple[tuple[tuple[int, int, int], Fraction], ...]) -> tuple[str, str]:
-    """The Japanese markers removed and the attacker's losses, each adding up to 100%."""
-    from .positions import japanese_at
-
+def _describe_chances(m: Match, target: str, kind: str, kept: tuple[int, ...], dice: int) -> tuple[str, str]:
+    """The Japanese markers removed and the attacker's losses, each adding up to 100%, once
+    ``dice`` dice are rolled beside the ``kept`` faces."""
     cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
-    return _chance_texts(cap, kind, chances)
+    return _chance_texts(cap, kind, kept, dice)
 
 
 @lru_cache(maxsize=4096)
-def _chance_texts(cap: int, kind: str, chances: tuple[tuple[tuple[int, int, int], Fraction], ...]
-                  ) -> tuple[str, str]:
+def _chance_texts(cap: int, kind: str, kept: tuple[int, ...], dice: int) -> tuple[str, str]:
     """6.0: the texts of :func:`_describe_chances` once the markers that can be removed are
     counted (a pure function of its arguments, kept: worked out for every reroll option
-    otherwise)."""
-    hits: dict[str, Fraction] = {}
-    losses: dict[str, Fraction] = {}
-    for (jap, marker, coh_lost), p in chances:
+    otherwise). Chances are summed as counts of the 5**dice ways, exact, then shown."""
+    hits: dict[str, int] = {}
+    losses: dict[str, int] = {}
+    for (jap, marker, coh_lost), ways in _result_ways(kept, dice):
         got = min(jap, cap)
         if kind == "cube":
             h = "cube destroyed" if got else "cube stays"
         else:
             h = "none removed" if not got else f"{'all ' if got == cap else ''}{got} removed"
-        hits[h] = hits.get(h, Fraction(0)) + p
+        hits[h] = hits.get(h, 0) + ways
         parts = [f"{marker} marker{'s' if marker > 1 else ''}" if marker else "",
                  f"{coh_lost} cohesion" if coh_lost else ""]
         key = " and ".join(x for x in parts if x) or "no loss"
-        losses[key] = losses.get(key, Fraction(0)) + p
-    return shown_odds.describe(hits), shown_odds.describe(losses)
+        losses[key] = losses.get(key, 0) + ways
+    share = len(SETTLED_FACES) ** dice
+    return (shown_odds.describe({h: Fraction(n, share) for h, n in hits.items()}),
+            shown_odds.describe({k: Fraction(n, share) for k, n in losses.items()}))
 
 
 def reroll_odds_text(m: Match, kept: list[int], dice: int, target: str, kind: str) -> str:
     """6.0 What a reroll may bring: the result once the chosen dice are rolled again beside
     the others, each part adding up to 100%."""
-    hits, losses = _describe_chances(m, target, kind, _reroll_chances(tuple(sorted(kept)), dice))
+    hits, losses = _describe_chances(m, target, kind, tuple(sorted(kept)), dice)
     return f"after this reroll: {hits}; your losses: {losses}"
 
 
@@ -346,12 +372,10 @@ def odds_text(m: Match, rid: str, target: str) -> str:
     """6.0 The odds of an attack as the player reads them, each part adding up to 100%:
     what the pairs of 5s and 6s remove, what pairs of 1s and 2s cost, and what the attack
     and each reroll cost in cohesion."""
-    from .positions import japanese_at
-
     n = base_dice(m, rid, target)
     kind = attack_kind(m, rid, target)
     cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
-    hits, losses = _describe_chances(m, target, kind, outcome_chances(n))
+    hits, losses = _describe_chances(m, target, kind, (), n)
     what = "the cube" if kind == "cube" else f"{cap} Japanese marker{'s' if cap > 1 else ''}"
     return (f"{n} dice against {what} (pairs of 5s or 6s hit): {hits}; "
             f"your losses (pairs of 1s: a marker, pairs of 2s: a cohesion level): "

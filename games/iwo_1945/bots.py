@@ -104,12 +104,53 @@ def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
     return best, act
 
 
+NEEDS = (1, 2, 3)
+"""The Japanese hits an attack needs, as the bot counts them (:meth:`HeuristicBot._reroll_set`)."""
+LAMBDAS = (0.0, 0.15, 0.3, 0.6, 0.1)
+"""The prices the bot puts on a reroll (:meth:`HeuristicBot._reroll_set`): free, the
+cohesion of a fresh, a worn and a spent regiment, and any cohesion on the last turn."""
+
+
+def reroll_depth(n: int) -> int:
+    """How many rerolls :func:`reroll_plan` looks ahead with ``n`` dice: shorter for big
+    pools (Naval Gunfire) to keep a decision fast."""
+    return 3 if n <= 5 else 2 if n <= 7 else 1
+
+
+def pools(max_dice: int) -> list[tuple[int, int, int, int]]:
+    """Every pool of 1 to ``max_dice`` rerollable dice as counts of 1s, 2s, 5s and 6s, by
+    size, then in lexicographic order (``_compositions(n, 4)`` for each size, written out):
+    the order of the plans in dice_plan.py."""
+    return [(a, b, c, n - a - b - c) for n in range(1, max_dice + 1) for a in range(n + 1)
+            for b in range(n - a + 1) for c in range(n - a - b + 1)]
+
+
+@cache
+def _tabled() -> tuple[int, dict[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
+    """The plans worked out once (dice_plan.py, written by make_dice_plan.py from
+    :func:`_value`): the largest pool tabled, the plan strings, and where each pool's plan
+    stands in them."""
+    from .dice_plan import MAX_DICE, PLANS
+
+    return MAX_DICE, PLANS, {s: 4 * i for i, s in enumerate(pools(MAX_DICE))}
+
+
 def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:
-    """How many 1s, 2s, 5s and 6s to reroll now (None: stop). The look-ahead is shorter for
-    big pools (Naval Gunfire) to keep a decision fast."""
-    n = sum(s)
-    depth = 3 if n <= 5 else 2 if n <= 7 else 1
-    return _value(s, need, lam, depth)[1]
+    """How many 1s, 2s, 5s and 6s to reroll now (None: stop): :func:`_value` looking
+    :func:`reroll_depth` rerolls ahead, read from the table worked out once where it holds
+    the pool (every pool of up to 10 dice, at the needs and prices the bot uses)."""
+    most, plans, where = _tabled()
+    text = plans.get((need, lam))
+    if text is not None and 0 < sum(s) <= most:
+        i = where[s]
+        code = text[i:i + 4]
+        if code == "0000":
+            return None
+        return int(code[0], 36), int(code[1], 36), int(code[2], 36), int(code[3], 36)
+    return _value(s, need, lam, reroll_depth(sum(s)))[1]
+
+
+_NONE: dict[str, int] = {}
 
 
 class World:
@@ -119,33 +160,51 @@ class World:
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self._view = view
-        self._where: dict[str, str | None] = {}
 
     @cached_property
-    def _board(self) -> tuple[dict[str, list[dict[str, Any]]], set[Any]]:
-        at: dict[str, list[dict[str, Any]]] = {}
+    def _board(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[str, str], set[Any]]:
+        """One pass over the view's pieces (place by place, each stack top first): how many
+        pieces of each kind stand in each board position, the regiment of the first USMC
+        marker in each, the first holding each regiment's markers, and the regiments marked
+        by an exhaustion cube (wherever it is)."""
+        kinds: dict[str, dict[str, int]] = {}
+        first: dict[str, str] = {}
+        where: dict[str, str] = {}
         exhausted: set[Any] = set()
+        board = P.position_set()
         for p in self._view["pieces"]:
-            at.setdefault(p["location"], []).append(p)
-            if p["kind"] == "exhaustion" and p["attrs"].get("regiment"):
+            loc, kind = p["location"], p["kind"]
+            if kind == "exhaustion" and p["attrs"].get("regiment"):
                 exhausted.add(p["attrs"]["regiment"])
-        return at, exhausted
-
-    @property
-    def at(self) -> dict[str, list[dict[str, Any]]]:
-        """The pieces by place, in the view's order."""
-        return self._board[0]
+            if loc not in board:
+                continue
+            here = kinds.get(loc)
+            if here is None:
+                here = kinds[loc] = {}
+            here[kind] = here.get(kind, 0) + 1
+            if kind == "marine":
+                rid = p["attrs"]["regiment"]
+                if loc not in first:
+                    first[loc] = str(rid)
+                if rid not in where:
+                    where[rid] = loc
+        return kinds, first, where, exhausted
 
     @property
     def exhausted(self) -> set[Any]:
         """The regiments marked by an exhaustion cube."""
-        return self._board[1]
+        return self._board[3]
 
     @cached_property
     def tracks(self) -> dict[str, int]:
         """The tracks' values."""
         tracks: dict[str, int] = self._view["tracks"]
         return tracks
+
+    @cached_property
+    def round(self) -> int:
+        """The round (6.0)."""
+        return int(self._view["turn"])
 
     @cached_property
     def control(self) -> dict[str, str]:
@@ -166,41 +225,40 @@ class World:
         return [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
     def kinds(self, pos: str, kind: str) -> int:
-        return sum(1 for p in self.at.get(pos, []) if p["kind"] == kind)
+        """How many pieces of a kind stand in a board position."""
+        return self._board[0].get(pos, _NONE).get(kind, 0)
 
     def japs(self, pos: str) -> int:
-        return self.kinds(pos, "ija")
+        """How many Japanese markers stand in a board position."""
+        return self._board[0].get(pos, _NONE).get("ija", 0)
 
     def regiment(self, pos: str) -> str | None:
-        for p in self.at.get(pos, []):
-            if p["kind"] == "marine":
-                return str(p["attrs"]["regiment"])
-        return None
+        """The regiment in a board position (of its first USMC marker)."""
+        return self._board[1].get(pos)
 
     def where(self, rid: str) -> str | None:
-        if rid not in self._where:
-            self._where[rid] = self._find(rid)
-        return self._where[rid]
-
-    def _find(self, rid: str) -> str | None:
-        board = P.position_set()
-        for loc, ps in self.at.items():
-            if loc in board and any(p["kind"] == "marine" and p["attrs"]["regiment"] == rid
-                                    for p in ps):
-                return loc
-        return None
+        """The board position of a regiment (None in reserve or eliminated)."""
+        return self._board[2].get(rid)
 
     def cohesion(self, rid: str) -> int:
         return int(self.tracks[P.track_id(rid)])
 
     def vacant(self, pos: str) -> bool:
-        return self.kinds(pos, "ija") + self.kinds(pos, "marine") == 0
+        here = self._board[0].get(pos, _NONE)
+        return here.get("ija", 0) + here.get("marine", 0) == 0
 
     def fresh(self, rid: str) -> bool:
-        return rid not in self.exhausted
+        return rid not in self._board[3]
 
     def on_board(self) -> list[str]:
-        return [r for pos in P.positions() if (r := self.regiment(pos)) is not None]
+        """The regiments on the board, in the order of the positions (islands by priority,
+        then beaches)."""
+        return list(self._on_board)
+
+    @cached_property
+    def _on_board(self) -> tuple[str, ...]:
+        first = self._board[1]
+        return tuple(r for pos in P.positions() if (r := first.get(pos)) is not None)
 
     def objective(self, pos: str) -> bool:
         """A position the USMC must still take: Japanese markers, a cube, or Japanese control."""
@@ -231,11 +289,14 @@ class HeuristicBot:
         self.side = side
         self._rng = random.Random(f"iwo_1945-heuristic:{seed}")
         self.plan: dict[str, str] = {}
+        self._attack: tuple[tuple[int, str], int, bool] | None = None  # see _attack_facts
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
         w = World(view)
         values = decision.values
+        if decision.kind != "attack_dice":
+            self._attack = None  # a new attack comes after other decisions (_attack_facts)
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is not None:
             v = handler(w, decision, values)
@@ -390,15 +451,31 @@ class HeuristicBot:
         """The dice to reroll, by a small dynamic programme over the 6.0 dice (see reroll_plan)."""
         if not free and coh <= 1:
             return []
-        need = min(3, max(1, w.japs(target) + w.kinds(target, "bunker")))
+        defenders, last_turn = self._attack_facts(w, target)
+        need = min(3, max(1, defenders))
         lam = 0.0 if free else (0.15 if coh >= 8 else 0.3 if coh >= 6 else 0.6)
-        if w.japanese_left == 0 and not free:
+        if last_turn and not free:
             lam = 0.1  # the last turn: cohesion is worth little now (7.0)
         c = Counter(faces)
         act = reroll_plan((c[1], c[2], c[5], c[6]), need, lam)
         if act is None:
             return []
         return [1] * act[0] + [2] * act[1] + [5] * act[2] + [6] * act[3]
+
+    def _attack_facts(self, w: World, target: str) -> tuple[int, bool]:
+        """What an attack's dice plan depends on besides the dice: the Japanese markers and
+        bunker in the target (what the dice must remove, 6.0) and whether the Japanese deck
+        is spent (7.0: the last turn). Neither can change while the dice are rerolled (the
+        cards played then give free rerolls or cohesion; the bunker cards are played before
+        the roll; Japanese cards are drawn in the Japanese turn), so they are read once an
+        attack: at its first dice decision, kept for the attack's next ones (the bot plays
+        the side, so it sees every decision; any other kind begins anew, see choose)."""
+        attack = (w.round, target)
+        known = self._attack
+        if known is None or known[0] != attack:
+            known = self._attack = (attack, w.japs(target) + w.kinds(target, "bunker"),
+                                    w.japanese_left == 0)
+        return known[1], known[2]
 
     def _advance(self, w: World, d: Decision, values: list[Any]) -> Any:
         return "advance"

@@ -15,6 +15,7 @@ card's effect cannot be played, then the card may not be played"). Moments:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.decisions import Option, choose
@@ -65,8 +66,10 @@ TIMING = {
 }
 
 
+@cache
 def card(inst: str) -> UsmcCard:
-    """3.0: the printed card of a physical card id (``naval_gunfire#2``)."""
+    """3.0: the printed card of a physical card id (``naval_gunfire#2``): the components
+    are loaded once a process, so each card is looked up once."""
     return comps().usmc_deck.card(card_id_of(inst))
 
 

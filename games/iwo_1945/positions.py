@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.match import Procedure
-from tabletop.core.pieces import OFF_BOARD, Piece
+from tabletop.core.pieces import CLOCK, OFF_BOARD, Piece, Pieces
 from tabletop.core.text import ordinal
 
 from .components import Components, load_components
@@ -74,26 +74,39 @@ def adjacent(pos: str) -> tuple[str, ...]:
     return tuple(comps().neighbours(pos))
 
 
+@lru_cache(maxsize=1)
+def _island_set() -> frozenset[str]:
+    return frozenset(islands())
+
+
+@lru_cache(maxsize=1)
+def _beach_set() -> frozenset[str]:
+    return frozenset(beaches())
+
+
 def is_island(pos: str) -> bool:
     """2.0: an island (numbered) position, not a beach."""
-    return pos in islands()
+    return pos in _island_set()
 
 
 def is_beach(pos: str) -> bool:
     """2.0: a beach position (USMC only)."""
-    return pos in beaches()
+    return pos in _beach_set()
 
 
+@cache
 def is_mountain(pos: str) -> bool:
     """2.0: a position with the mountain icon (USMC attacks on it roll one die less, 6.0)."""
     return comps().positions[pos].mountain
 
 
+@cache
 def priority(pos: str) -> int:
     """6.0: the attack priority of an island position (1 highest, 10 lowest)."""
     return comps().positions[pos].priority or 99
 
 
+@cache
 def name(pos: str) -> str:
     """The printed name of a position or box."""
     if pos in comps().positions:
@@ -101,37 +114,153 @@ def name(pos: str) -> str:
     return pos.replace("_", " ")
 
 
-# -- the pieces in a place ---------------------------------------------------------------
+# -- what stands where ----------------------------------------------------------------------
+class Place:
+    """What stands in one place (3.0), each group in stack order (top first): the formation
+    markers, the Japanese and the USMC ones, the infiltration cube and the bunker (the first
+    of each, if any) and the regiment of the first USMC marker."""
+
+    __slots__ = ("bunker", "cube", "japanese", "markers", "regiment", "usmc")
+
+    def __init__(self, stack: tuple[Piece, ...]) -> None:
+        markers: list[Piece] = []
+        japanese: list[Piece] = []
+        usmc: list[Piece] = []
+        self.cube = self.bunker = None
+        for p in stack:
+            kind = p.kind
+            if kind == "ija":
+                markers.append(p)
+                japanese.append(p)
+            elif kind == "marine":
+                markers.append(p)
+                usmc.append(p)
+            elif kind == "infiltration":
+                self.cube = self.cube or p
+            elif kind == "bunker":
+                self.bunker = self.bunker or p
+        self.markers, self.japanese, self.usmc = tuple(markers), tuple(japanese), tuple(usmc)
+        self.regiment = str(usmc[0].attrs["regiment"]) if usmc else None
+
+
+class BoardIndex:
+    """What stands where, derived from the pieces and kept while they do not change: the one
+    cache of the rules' position queries, and its invalidation.
+
+    The rules ask what stands in a position, where a regiment is and which cube marks it
+    some 19,000 times a game, against fewer than 200 changes to the pieces. The pieces
+    stamp every change with the next count of their revision clock
+    (``tabletop.core.pieces.CLOCK``): a change of place or stack order also stamps the
+    registry's ``layout``, any change at all moves the clock. So what stands where (each
+    place, each regiment's markers in play) is kept for one registry while its layout is the
+    same, and the exhaustion cubes' marks (a status) while the clock stands still; at the
+    first query after that, the part is thrown away and derived afresh from the pieces as it
+    is asked for. The answers are the pieces' own (the caller must not change what it is
+    handed) in the order a scan of the registry gives them."""
+
+    __slots__ = ("_clock", "_exhaustion", "_layout", "_places", "_reg", "_regiments")
+
+    def __init__(self) -> None:
+        self._reg: Pieces | None = None
+        self._layout = self._clock = -1
+        self._places: dict[str, Place] = {}
+        self._regiments: dict[str, tuple[Piece, ...]] | None = None
+        self._exhaustion: dict[str, Piece] | None = None
+
+    def _update(self, reg: Pieces) -> None:
+        """Throw away what the pieces' changes since the last query made stale: the places
+        whose stack changed (each place's stamp, ``reg.stamps``), the regiments if any piece
+        moved, the exhaustion marks if anything changed."""
+        if self._reg is not reg:
+            self._reg, self._layout = reg, reg.layout
+            self._places = {}
+            self._regiments = None
+        elif self._layout != reg.layout:
+            since, stamps = self._layout, reg.stamps
+            self._places = {pos: place for pos, place in self._places.items()
+                            if stamps.get(pos, 0) <= since}
+            self._layout = reg.layout
+            self._regiments = None
+        self._clock = CLOCK.now
+        self._exhaustion = None
+
+    def place(self, m: Match, pos: str) -> Place:
+        """3.0: what stands in a place now."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._update(reg)
+        got = self._places.get(pos)
+        if got is None:
+            got = self._places[pos] = Place(reg.stack(pos))
+        return got
+
+    def regiments(self, m: Match) -> dict[str, tuple[Piece, ...]]:
+        """3.0: each regiment's markers still in play (eliminated or out of play left out),
+        in registry order; a regiment with none is absent."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._update(reg)
+        if self._regiments is None:
+            gone = (USMC_ELIMINATED, OFF_BOARD)
+            alive = {rid: tuple(p for p in ps if p.location not in gone)
+                     for rid, ps in reg.by_attr("marine", "regiment").items()}
+            self._regiments = {rid: ps for rid, ps in alive.items() if ps}
+        return self._regiments
+
+    def exhaustion(self, m: Match) -> dict[str, Piece]:
+        """3.0: the exhaustion cube marking each exhausted regiment (the first in registry
+        order, should two mark one)."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._update(reg)
+        if self._exhaustion is None:
+            marks: dict[str, Piece] = {}
+            for p in reg.select(kind="exhaustion"):
+                rid = p.attrs.get("regiment")
+                if rid is not None:
+                    marks.setdefault(rid, p)
+            self._exhaustion = marks
+        return self._exhaustion
+
+
+BOARD_INDEX = BoardIndex()
+"""What stands where in the match being played (see :class:`BoardIndex`)."""
+
+_place = BOARD_INDEX.place
+_regiments = BOARD_INDEX.regiments
+
+
 def markers_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the wooden formation markers (USMC and Japanese) in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind in MARKER_KINDS]
+    return list(_place(m, pos).markers)
 
 
 def japanese_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the Japanese markers in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind == "ija"]
+    return list(_place(m, pos).japanese)
 
 
 def usmc_at(m: Match, pos: str) -> list[Piece]:
     """3.0: the USMC markers in a position."""
-    return [p for p in m.state.pieces.at(pos) if p.kind == "marine"]
+    return list(_place(m, pos).usmc)
 
 
 def cube_at(m: Match, pos: str) -> Piece | None:
     """6.0: the infiltration cube in a position, if any."""
-    return next((p for p in m.state.pieces.at(pos) if p.kind == "infiltration"), None)
+    return _place(m, pos).cube
 
 
 def bunker_at(m: Match, pos: str) -> Piece | None:
     """3.0: the bunker cube in a position, if any (at most one)."""
-    return next((p for p in m.state.pieces.at(pos) if p.kind == "bunker"), None)
+    return _place(m, pos).bunker
 
 
 def free_slots(m: Match, pos: str) -> int:
     """2.0, 6.0: empty marker slots; an infiltration cube takes a slot, a bunker does not.
     Never below 0: with the reading ``cube_slot=entry`` a regiment of three markers may join
     a cube (docs/games/iwo_1945.md §5), and the position then simply has no empty slot."""
-    return max(0, SLOTS - len(markers_at(m, pos)) - (1 if cube_at(m, pos) else 0))
+    here = _place(m, pos)
+    return max(0, SLOTS - len(here.markers) - (1 if here.cube else 0))
 
 
 def cube_keeps_its_slot(m: Match) -> bool:
@@ -144,63 +273,65 @@ def cube_keeps_its_slot(m: Match) -> bool:
 def has_room_for(m: Match, markers: int, pos: str) -> bool:
     """2.0: may ``markers`` USMC markers enter a vacant position? Always, unless the cube
     there keeps its slot (``cube_slot=always``) and they would make four."""
-    if not cube_keeps_its_slot(m) or cube_at(m, pos) is None:
+    if not cube_keeps_its_slot(m) or _place(m, pos).cube is None:
         return True
-    return len(markers_at(m, pos)) + markers + 1 <= SLOTS
+    return len(_place(m, pos).markers) + markers + 1 <= SLOTS
 
 
 def is_japanese_occupied(m: Match, pos: str) -> bool:
     """2.0: a position holding Japanese markers."""
-    return bool(japanese_at(m, pos))
+    return bool(_place(m, pos).japanese)
 
 
 def is_usmc_occupied(m: Match, pos: str) -> bool:
     """2.0: a position holding USMC markers."""
-    return bool(usmc_at(m, pos))
+    return bool(_place(m, pos).usmc)
 
 
 def is_vacant(m: Match, pos: str) -> bool:
     """2.0: a position with no markers (cubes do not occupy)."""
-    return not markers_at(m, pos)
+    return not _place(m, pos).markers
 
 
 # -- regiments ---------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _regiment_ids() -> tuple[str, ...]:
+    return tuple(r.id for r in comps().pieces.usmc.regiments)
+
+
 def regiment_ids() -> list[str]:
     """3.0: the nine regiments."""
-    return [r.id for r in comps().pieces.usmc.regiments]
+    return list(_regiment_ids())
 
 
 def regiment_markers(m: Match, rid: str) -> list[Piece]:
     """3.0: the markers of a regiment still in play."""
-    return [p for p in m.state.pieces.by_attr("marine", "regiment").get(rid, ())
-            if p.location not in (USMC_ELIMINATED, OFF_BOARD)]
+    return list(_regiments(m).get(rid, ()))
 
 
 def regiment_pos(m: Match, rid: str) -> str | None:
     """3.0: where a regiment stands (a position or the reserve), None once eliminated."""
-    alive = regiment_markers(m, rid)
+    alive = _regiments(m).get(rid)
     return alive[0].location if alive else None
 
 
 def regiment_at(m: Match, pos: str) -> str | None:
     """3.0: the regiment in a position (never more than one: they hold three slots)."""
-    marines = usmc_at(m, pos)
-    return str(marines[0].attrs["regiment"]) if marines else None
+    return _place(m, pos).regiment
 
 
 def on_board(m: Match) -> list[str]:
     """3.0: the regiments on the board (not in reserve, not eliminated), in set order."""
-    out = []
-    for rid in regiment_ids():
-        pos = regiment_pos(m, rid)
-        if pos is not None and pos != RESERVE:
-            out.append(rid)
-    return out
+    alive = _regiments(m)
+    return [rid for rid in _regiment_ids()
+            if (ps := alive.get(rid)) is not None and ps[0].location != RESERVE]
 
 
 def reserves(m: Match) -> list[str]:
     """5.0: the regiments still off board."""
-    return [rid for rid in regiment_ids() if regiment_pos(m, rid) == RESERVE]
+    alive = _regiments(m)
+    return [rid for rid in _regiment_ids()
+            if (ps := alive.get(rid)) is not None and ps[0].location == RESERVE]
 
 
 def track_id(rid: str) -> str:
@@ -278,8 +409,7 @@ def rally(m: Match, rid: str, section: str, why: str) -> None:
 
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
     """3.0: the exhaustion cube marking a regiment, if it is exhausted."""
-    return next((p for p in m.state.pieces.select(kind="exhaustion")
-                 if p.attrs.get("regiment") == rid), None)
+    return BOARD_INDEX.exhaustion(m).get(rid)
 
 
 def is_exhausted(m: Match, rid: str) -> bool:
@@ -290,7 +420,7 @@ def is_exhausted(m: Match, rid: str) -> bool:
 def is_infiltrated(m: Match, rid: str) -> bool:
     """6.0: a regiment sharing its position with an infiltration cube."""
     pos = regiment_pos(m, rid)
-    return pos is not None and cube_at(m, pos) is not None
+    return pos is not None and _place(m, pos).cube is not None
 
 
 def label(rid: str, m: Match) -> str:
@@ -315,14 +445,14 @@ def control(m: Match, pos: str) -> str:
 def expected_control(m: Match, pos: str) -> str:
     """2.0: control from the rule itself: an infiltration cube takes it (6.0); otherwise the
     side whose markers last solely occupied the position (Japanese until then)."""
-    if cube_at(m, pos) is not None:
+    if _place(m, pos).cube is not None:
         return JAPAN
     return str(m.state.vars["held"][pos])
 
 
 def held_by(m: Match, pos: str) -> str:
     """2.0: the side whose markers last solely occupied a position (its markers now, if any)."""
-    markers = markers_at(m, pos)
+    markers = _place(m, pos).markers
     if markers:
         return USMC if markers[0].kind == "marine" else JAPAN
     return str(m.state.vars["held"][pos])
@@ -358,8 +488,11 @@ def update_control(m: Match, *, log: bool = True) -> None:
     held = m.state.vars["held"]
     ctl = m.state.vars["control"]
     for pos in positions():
-        held[pos] = held_by(m, pos)
-        now = expected_control(m, pos)
+        here = _place(m, pos)
+        markers = here.markers
+        # held_by and expected_control, from one look at the position
+        held[pos] = (USMC if markers[0].kind == "marine" else JAPAN) if markers else str(held[pos])
+        now = JAPAN if here.cube is not None else str(held[pos])
         if ctl[pos] != now:
             ctl[pos] = now
             if log:

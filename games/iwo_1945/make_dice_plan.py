@@ -1,0 +1,71 @@
+"""Writes dice_plan.py: the heuristic bot's reroll plans (6.0 attack dice), worked out once.
+
+Run: python -m tabletop.games.iwo_1945.make_dice_plan   (rewrites games/iwo_1945/dice_plan.py)
+
+The bot's plan for a pool of attack dice (:func:`.bots.reroll_plan`) is a small dynamic
+programme over the 6.0 dice (:func:`.bots._value`), a pure function of the pool, the
+markers the attack needs and the price of a reroll. Worked out as the games ask, its memo
+fills over the first ~30 games of a process; this script works it out once for every pool
+of up to :data:`MAX_DICE` dice and every need and price the bot uses, with that very
+function (the same floats, the same tie-breaks), and writes the answers as a Python module
+the bot reads. A test regenerates the text and compares it with the module, so the table
+cannot drift from the function.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .bots import LAMBDAS, NEEDS, _value, pools, reroll_depth
+
+MAX_DICE = 10
+"""The largest pool tabled: 5 dice and up to 5 more from cards (larger pools, rare, are
+worked out by the function itself)."""
+
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+WIDTH = 100  # characters of a plan string a line
+
+
+def encode(plan: tuple[int, int, int, int] | None) -> str:
+    """A plan as 4 characters: the 1s, 2s, 5s and 6s to reroll, one base-36 digit each;
+    ``0000`` (never a reroll) stops."""
+    return "0000" if plan is None else "".join(DIGITS[n] for n in plan)
+
+
+def source() -> str:
+    """The text of dice_plan.py."""
+    lines = [
+        '"""The heuristic bot\'s reroll plans (6.0 attack dice), worked out by',
+        "``python -m tabletop.games.iwo_1945.make_dice_plan`` from ``bots._value``: do not edit.",
+        "",
+        "``PLANS[(need, price)]`` holds one plan a pool of 1 to ``MAX_DICE`` rerollable dice",
+        "(counts of 1s, 2s, 5s and 6s), the pools by size and then in lexicographic order; a",
+        "plan is 4 base-36 digits, the 1s, 2s, 5s and 6s to reroll now, ``0000`` to stop.",
+        '"""',
+        "",
+        f"MAX_DICE = {MAX_DICE}",
+        "",
+        "PLANS: dict[tuple[int, float], str] = {",
+    ]
+    every = pools(MAX_DICE)
+    for need in NEEDS:
+        for lam in LAMBDAS:
+            text = "".join(encode(_value(s, need, lam, reroll_depth(sum(s)))[1]) for s in every)
+            lines.append(f"    ({need}, {lam!r}): (")
+            lines += [f'        "{text[i:i + WIDTH]}"' for i in range(0, len(text), WIDTH)]
+            lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    """Write dice_plan.py beside this script."""
+    target = Path(__file__).with_name("dice_plan.py")
+    target.write_text(source(), encoding="utf-8")
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""What is kept to make whole games fast gives the answers worked out afresh would (issue 11):
+3.0 what stands where (:class:`positions.BoardIndex`) against scans of the pieces after every
+decision of whole games; 6.0 the bot's reroll plans read from dice_plan.py against the
+dynamic programme that wrote them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from tabletop.core.match import Match
+from tabletop.core.pieces import OFF_BOARD, Piece
+from tabletop.core.registry import make_agent
+from tabletop.games.iwo_1945 import GAME, bots, dice_plan, make_dice_plan
+from tabletop.games.iwo_1945 import positions as P
+
+from .helpers import new_match, put_cube, put_regiment
+
+
+def _scan(m: Match, pos: str, kind: str) -> list[Piece]:
+    return [p for p in m.state.pieces.at(pos) if p.kind == kind]
+
+
+def _check_index(m: Match) -> None:
+    """Every position query of 3.0 against a scan of the pieces as they are now."""
+    places = sorted(GAME.places(m) | {P.RESERVE, P.USMC_ELIMINATED, OFF_BOARD})
+    for pos in places:
+        assert P.markers_at(m, pos) == [p for p in m.state.pieces.at(pos) if p.kind in P.MARKER_KINDS]
+        assert P.japanese_at(m, pos) == _scan(m, pos, "ija")
+        assert P.usmc_at(m, pos) == _scan(m, pos, "marine")
+        assert P.cube_at(m, pos) == next(iter(_scan(m, pos, "infiltration")), None)
+        assert P.bunker_at(m, pos) == next(iter(_scan(m, pos, "bunker")), None)
+        marines = _scan(m, pos, "marine")
+        assert P.regiment_at(m, pos) == (marines[0].attrs["regiment"] if marines else None)
+        assert P.is_vacant(m, pos) == (not P.markers_at(m, pos))
+        assert P.is_japanese_occupied(m, pos) == bool(_scan(m, pos, "ija"))
+        assert P.is_usmc_occupied(m, pos) == bool(marines)
+    where = {}
+    for rid in P.regiment_ids():
+        alive = [p for p in m.state.pieces.select(kind="marine")
+                 if p.attrs["regiment"] == rid and p.location not in (P.USMC_ELIMINATED, OFF_BOARD)]
+        assert P.regiment_markers(m, rid) == alive
+        where[rid] = alive[0].location if alive else None
+        assert P.regiment_pos(m, rid) == where[rid]
+        assert P.exhaustion_cube(m, rid) == next(
+            (p for p in m.state.pieces.select(kind="exhaustion") if p.attrs.get("regiment") == rid), None)
+    assert P.on_board(m) == [r for r in P.regiment_ids() if where[r] not in (None, P.RESERVE)]
+    assert P.reserves(m) == [r for r in P.regiment_ids() if where[r] == P.RESERVE]
+
+
+def _play_checking(m: Match, agents: dict[str, Any]) -> int:
+    _check_index(m)
+    n = 0
+    while m.pending is not None:
+        d = m.pending
+        m.decide(agents[d.player].choose(m.view(d.player), d))
+        _check_index(m)
+        n += 1
+    return n
+
+
+def test_3_0_board_index_answers_as_a_scan_after_every_decision() -> None:
+    """3.0 (what stands where, kept while the pieces do not change): after every decision of
+    whole games, with the heuristic bot and with random choices, every position query gives
+    what a scan of the pieces gives."""
+    for seed, bot in ((1, "heuristic"), (2, "heuristic"), (3, "random"), (4, "random")):
+        agents = {s: make_agent(GAME, s, bot if s == P.USMC else "random", seed) for s in GAME.info.players}
+        assert _play_checking(Match(GAME, seed=seed), agents) > 50
+
+
+def test_3_0_board_index_follows_each_match_and_every_status_change() -> None:
+    """3.0: two matches asked in turn each get their own pieces; an exhaustion cube marking a
+    regiment by its status alone (no move), and a cube put down by hand, are seen at once."""
+    one, two = new_match(seed=1), new_match(seed=2)
+    put_regiment(one, "4/23", "airfield_1")
+    put_regiment(two, "4/23", "airfield_2")
+    assert P.regiment_pos(one, "4/23") == "airfield_1"
+    assert P.regiment_pos(two, "4/23") == "airfield_2"
+    assert P.regiment_pos(one, "4/23") == "airfield_1"
+    cube = next(p for p in one.state.pieces.at(P.SUPPLY) if p.kind == "exhaustion")
+    assert P.exhaustion_cube(one, "4/23") is None
+    cube.attrs["regiment"] = "4/23"
+    assert P.exhaustion_cube(one, "4/23") is cube
+    assert P.exhaustion_cube(two, "4/23") is None
+    put_cube(one, "infiltration", "airfield_1")
+    assert P.cube_at(one, "airfield_1") is not None and P.cube_at(two, "airfield_1") is None
+    _check_index(one)
+    _check_index(two)
+
+
+def test_6_0_dice_plan_table_is_the_dynamic_programme() -> None:
+    """6.0 (the bot's dice plan): dice_plan.py is exactly what make_dice_plan.py writes from
+    the bot's dynamic programme now, every pool of up to 10 dice at every need and price:
+    the same choices, ties broken alike."""
+    assert make_dice_plan.source() == Path(dice_plan.__file__).read_text(encoding="utf-8")
+
+
+def test_6_0_dice_plan_pools_are_the_compositions_in_order() -> None:
+    """6.0 (the bot's dice plan): the pools of the table, by size, are the compositions of
+    each size into counts of 1s, 2s, 5s and 6s in the order the programme walks them."""
+    expected = [s for n in range(1, 11) for s in bots._compositions(n, 4)]
+    assert bots.pools(10) == expected and len(set(expected)) == len(expected) == 1000
+
+
+def test_6_0_reroll_plan_reads_the_table_and_works_out_the_rest() -> None:
+    """6.0 (the bot's dice plan): a pool in the table is read without working anything out;
+    one beyond it, or at a price the table does not hold, is worked out by the programme;
+    both answer as the programme does."""
+    rng = random.Random(11)
+    asked = []
+    for _ in range(300):
+        n = rng.randint(1, 7)
+        cuts = sorted(rng.randint(0, n) for _ in range(3))
+        asked.append(((cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], n - cuts[2]),
+                      rng.choice(bots.NEEDS), rng.choice(bots.LAMBDAS)))
+    bots._VALUES.clear()
+    read = [bots.reroll_plan(*key) for key in asked]
+    assert not bots._VALUES  # nothing worked out: all read
+    assert read == [bots._value(s, need, lam, bots.reroll_depth(sum(s)))[1] for s, need, lam in asked]
+    assert any(plan is None for plan in read) and any(plan is not None for plan in read)
+    assert bots.reroll_plan((2, 1, 1, 0), 2, 0.45) == bots._value((2, 1, 1, 0), 2, 0.45, 3)[1]
+    big = (3, 2, 3, 3)  # 11 dice: beyond the table
+    assert bots.reroll_plan(big, 3, 0.15) == bots._value(big, 3, 0.15, 1)[1]
