@@ -119,6 +119,11 @@ class _Seen:
         return dict(self._view["vars"])
 
     @cached_property
+    def attacked_already(self) -> set[str]:
+        """9.0: the US units that attacked (or advanced) this combat phase."""
+        return set(self.vars.get(c.V_ATTACKERS, []))
+
+    @cached_property
     def turn(self) -> int:
         """The game turn."""
         return int(self._view["turn"])
@@ -296,7 +301,7 @@ class USHeuristic:
         return pick
 
     def _available_attack(self, seen: _Seen, hid: str) -> int:
-        done = set(seen.vars.get(c.V_ATTACKERS, []))
+        done = seen.attacked_already
         return sum(p["values"][p["face"]]["attack"] for n in c.components().map.neighbor_ids(hid)
                    for p in seen.us_at(n) if p["id"] not in done)
 
