@@ -396,13 +396,19 @@ def update_cleared_sectors(match: Match) -> None:
             match.emit("sector_cleared", "13.0", f"sector {sector} is cleared: its deployment "
                        "hexes are now inoperative", sector=sector)
     if not match.state.vars[V_SURIBACHI]:
-        suribachi = [components().map.label(h) for h in components().suribachi_hexes()]
+        suribachi = _suribachi_ids()
         if not any(units_at(match, hid, JAPAN) for hid in suribachi):
             match.state.vars[V_SURIBACHI] = True
             match.state.pieces.move("flag", suribachi[0])
             match.emit("suribachi", "17.0", "Mount Suribachi is cleared: the flag is raised; "
                        "Japanese bombardment targeting switches (16.2) and weakens (16.3), and "
                        "Banzai attacks may begin (15.5)")
+
+
+@cache
+def _suribachi_ids() -> tuple[str, ...]:
+    """17.0: the five Suribachi hexes' ids (the first is where the flag goes)."""
+    return tuple(components().map.label(h) for h in components().suribachi_hexes())
 
 
 def operative_deployment_hexes(match: Match, sector: int | str) -> list[str]:

@@ -72,11 +72,51 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     if first and _far_from_japanese(start, enemy):
         # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
         # all the way (which also keeps the unit clear of every EZOC).
-        near = _near(c.board(match).hex_ids(c.JAPAN))
-        far = reachable(m, start, math.inf, costs, enemy=near, can_end=can_end)
-        for h in far:
-            found.setdefault(m.label(h), "redeploy (6.5)")
+        hexes = m.hexes()
+        for i in _redeploy_region(c.is_tank(piece), c.board(match).hex_ids(c.JAPAN), m.index(start)):
+            h = hexes[i]
+            if h != start and can_end(h):
+                found.setdefault(m.label(h), "redeploy (6.5)")
     return found
+
+
+def _redeploy_region(tank: bool, japanese: frozenset[str], start: int) -> frozenset[int]:
+    """6.5: the hexes (by index) a unit may reach from ``start`` with unlimited MA, never
+    entering a hex within three hexes of a Japanese unit: what the movement search finds
+    with those hexes as enemy hexes and no allowance.
+
+    The steps a unit may take join hexes both ways (a hexside's cost is written on both of
+    its hexes, and a step into a hex exists when the hex may be entered), so the hexes a
+    unit reaches from a hex it may enter reach one another: a region, worked out once for
+    all the hexes in it while the Japanese stay where they are (:func:`_regions`). From a
+    hex it may not enter (a tank retreated into a ravine) the region is searched afresh."""
+    regions = _regions(tank, japanese)
+    found = regions.get(start)
+    if found is not None:
+        return found
+    m = c.components().map
+    near = {m.index(h) for h in _near(japanese)}
+    steps = move_costs(tank=tank).steps()
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        i = frontier.pop()
+        for _, j, _, _ in steps[i]:
+            if j not in reached and j not in near:
+                reached.add(j)
+                frontier.append(j)
+    region = frozenset(reached)
+    enterable = any(j == start for _, n in m.adjacency[start] for _, j, _, _ in steps[n])
+    if enterable:
+        regions.update(dict.fromkeys(region, region))
+    return region
+
+
+@lru_cache(maxsize=64)
+def _regions(tank: bool, japanese: frozenset[str]) -> dict[int, frozenset[int]]:
+    """6.5: hex index -> the region found from it (:func:`_redeploy_region`), filled as
+    regions are asked for, kept while the Japanese hold the same hexes."""
+    return {}
 
 
 def _far_from_japanese(h: Hex, enemy: frozenset[Hex]) -> bool:
