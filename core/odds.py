@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from math import lcm
 from typing import TypeVar
 
 from .errors import TabletopError
@@ -29,12 +30,17 @@ def percents(dist: Mapping[K, Fraction]) -> dict[K, int]:
     Each outcome gets its chance rounded down, and the points still missing go to the
     outcomes with the largest remainders (ties: in the distribution's order).
     """
-    whole = total(dist)
-    if whole != 1:
-        raise TabletopError(f"the outcomes' chances add up to {whole}, not 1")
-    floors = {k: int(p * 100) for k, p in dist.items()}
+    # Worked in whole numbers over one common denominator (the same figures as in fractions,
+    # a few times faster: a game may describe thousands of distributions).
+    den = lcm(*(p.denominator for p in dist.values()))
+    nums = {k: p.numerator * (den // p.denominator) for k, p in dist.items()}
+    whole = sum(nums.values())
+    if whole != den:
+        raise TabletopError(f"the outcomes' chances add up to {Fraction(whole, den)}, not 1")
+    # int() of a fraction rounds toward zero
+    floors = {k: (100 * n) // den if n >= 0 else -((-100 * n) // den) for k, n in nums.items()}
     missing = 100 - sum(floors.values())
-    order = sorted(dist, key=lambda k: -(dist[k] * 100 - floors[k]))
+    order = sorted(dist, key=lambda k: -(100 * nums[k] - floors[k] * den))
     for k in order[:missing]:
         floors[k] += 1
     return floors

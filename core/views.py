@@ -21,7 +21,7 @@ after the match has moved on raises :class:`StaleView` rather than mixing two po
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from itertools import chain
+from itertools import chain, count
 from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -110,7 +110,7 @@ class SharedBoard:
     shared objects never reach an agent: a view hands out copies (:class:`View`)."""
 
     __slots__ = ("_at", "_clock", "_full", "_layout", "_lists", "_places", "_reg", "_revs",
-                 "_sides", "_values", "_volatile")
+                 "_sides", "_stamps", "_values", "_volatile")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -129,6 +129,7 @@ class SharedBoard:
         self._sides: dict[str | None, dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]] = {}
         # side -> (all the pieces it sees in order, place -> ids), built from _sides when asked
         self._lists: dict[str | None, tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]] = {}
+        self._stamps: dict[str | None, int] = {}  # side -> its revision (see revision)
 
     def _show(self, p: Piece) -> None:
         held = self._values.get(p.id)
@@ -176,9 +177,16 @@ class SharedBoard:
             places.update(moved)
             self._layout = reg.layout
         if places:
+            restamped = {p.id for p in changed}
             for player, shown in self._sides.items():
+                seen_change = False
                 for loc in places:
+                    before = shown.get(loc)
                     self._show_place(shown, loc, player)
+                    seen_change = seen_change or self._shows_change(before, shown.get(loc),
+                                                                    loc, restamped)
+                if seen_change:
+                    self._stamps[player] = next(_REVISION)
             self._lists.clear()
         self._clock = CLOCK.now
 
@@ -195,6 +203,20 @@ class SharedBoard:
                    else full[p.id] for n, p in enumerate(stack)]
         shown[loc] = (entries, tuple(e["id"] for e in entries))
 
+    def _shows_change(self, before: tuple[list[dict[str, Any]], tuple[str, ...]] | None,
+                      after: tuple[list[dict[str, Any]], tuple[str, ...]] | None, loc: str,
+                      restamped: set[str]) -> bool:
+        """Whether a side sees a place differently: other ids there (a piece came, left,
+        changed places in the stack or was turned up), or a piece it sees in full stamped
+        since (a hidden piece's change shows nothing)."""
+        if before is None or after is None:
+            return before is not after
+        if before[1] != after[1]:
+            return True
+        full = self._full
+        return any(p.id in restamped and entry is full[p.id]
+                   for p, entry in zip(self._at[loc], after[0], strict=True))
+
     def _seen(self, reg: Pieces, player: str | None
               ) -> tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]:
         self._update(reg)
@@ -205,6 +227,7 @@ class SharedBoard:
                 shown = self._sides[player] = {}
                 for loc in self._places:
                     self._show_place(shown, loc, player)
+                self._stamps[player] = next(_REVISION)
             order = [shown[loc] for loc in self._places]
             held = self._lists[player] = (list(chain.from_iterable(e for e, _ in order)),
                                           dict(zip(self._places, (ids for _, ids in order),
@@ -219,6 +242,20 @@ class SharedBoard:
     def stacks(self, reg: Pieces, player: str | None) -> dict[str, tuple[str, ...]]:
         """Place -> the ids of the pieces there as ``player`` sees them: shared, as above."""
         return self._seen(reg, player)[1]
+
+    def revision(self, reg: Pieces, player: str | None) -> int:
+        """A number that changes whenever what ``player`` is shown of the pieces (any piece
+        shown, any stack) changes: equal numbers, the same pieces and stacks. Unique in the
+        process (never reused by another match); blind to what the side may not see (a
+        hidden piece's change that shows no differently leaves it as it was), though a piece
+        it sees that was touched (or moved away and back) may move it without showing
+        differently."""
+        self._seen(reg, player)
+        return self._stamps[player]
+
+
+_REVISION = count(1)
+"""The source of :meth:`SharedBoard.revision` numbers, shared by every match of the process."""
 
 
 def _plain(value: Any) -> JSON:
@@ -315,6 +352,15 @@ class View(Mapping[str, Any]):
     def player(self) -> str | None:
         """The side this view is for (None: the game master)."""
         return self._player
+
+    @property
+    def board_revision(self) -> int:
+        """What the view's ``pieces`` and ``stacks`` show, as a number
+        (:meth:`SharedBoard.revision`): an agent that keeps what it worked out of an earlier
+        view's board may keep it for a view with the same number (not a view entry: an
+        in-process agent's shortcut, never in JSON)."""
+        self.check_current()
+        return self._match.shared_board.revision(self._match.state.pieces, self._player)
 
 
     def __getitem__(self, key: str) -> Any:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any
 
 from tabletop.core.agents import Agent, RandomAgent
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
-from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.hexgrid import Hex
 from tabletop.core.match import AgentFactory
 
 from . import common as c
@@ -45,54 +45,83 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
+class _Board:
+    """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
+    holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
+    decision to the next while the view's board revision (``View.board_revision``) stays
+    the same, so a decision that changed no piece reads no piece."""
+
+    def __init__(self, pieces: list[Mapping[str, Any]]) -> None:
+        self.us: dict[str, Mapping[str, Any]] = {}
+        self.jp_hexes: set[str] = set()
+        self.known: dict[str, Mapping[str, Any]] = {}
+        is_hex = c.is_hex
+        us_side, jp_side = c.US, c.JAPAN
+        for p in pieces:
+            side = p["side"]  # every piece shown has its side, a hidden one too
+            if side == us_side:
+                self.us[p["id"]] = p
+            elif side == jp_side:
+                loc = p["location"]
+                if is_hex(loc):
+                    self.jp_hexes.add(loc)
+                    if p["kind"] != "hidden" and p["face"] == "front":
+                        self.known[loc] = p
+        self.jp_key = frozenset(self.jp_hexes)
+
+    @cached_property
+    def us_at(self) -> dict[str, list[Mapping[str, Any]]]:
+        """Place -> the US pieces there, in the view's order."""
+        at: dict[str, list[Mapping[str, Any]]] = {}
+        for p in self.us.values():
+            at.setdefault(p["location"], []).append(p)
+        return at
+
+
 class _Seen:
     """What the bot reads from its view: US pieces by id, Japanese hexes, face-up units, the
     visible variables, the turn. Each is read from the view when first asked for, so a
     decision that needs none of the pieces does not have the view copy them."""
 
-    def __init__(self, view: Mapping[str, JSON], shared: list[Any]) -> None:
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any]) -> None:
         self._view = view
         self._shared = shared  # [memo key, memo] kept by the bot between decisions
+        self._kept = kept  # [board revision, _Board] kept by the bot between decisions
 
     @cached_property
-    def _board(self) -> tuple[dict[str, Mapping[str, Any]], set[str], dict[str, Mapping[str, Any]]]:
-        us: dict[str, Mapping[str, Any]] = {}
-        jp_hexes: set[str] = set()
-        known: dict[str, Mapping[str, Any]] = {}
-        is_hex = c.is_hex
-        us_side, jp_side = c.US, c.JAPAN
-        pieces: list[Mapping[str, Any]] = self._view["pieces"]  # the view's piece objects
-        for p in pieces:
-            side = p.get("side")
-            if side == us_side:
-                us[str(p["id"])] = p
-            elif side == jp_side:
-                loc = str(p.get("location", ""))
-                if is_hex(loc):
-                    jp_hexes.add(loc)
-                    if p.get("kind") != "hidden" and p.get("face") == "front":
-                        known[loc] = p
-        return us, jp_hexes, known
+    def _board(self) -> _Board:
+        revision = getattr(self._view, "board_revision", None)  # a plain mapping has none
+        if revision is not None and self._kept[0] == revision:
+            board: _Board = self._kept[1]
+            return board
+        board = _Board(self._view["pieces"])
+        self._kept[:] = [revision, board]
+        return board
 
     @property
     def us(self) -> dict[str, Mapping[str, Any]]:
         """The US pieces by id."""
-        return self._board[0]
+        return self._board.us
 
     @property
     def jp_hexes(self) -> set[str]:
         """The map hexes holding Japanese units."""
-        return self._board[1]
+        return self._board.jp_hexes
 
     @property
     def jp_known(self) -> dict[str, Mapping[str, Any]]:
         """Hex -> the face-up Japanese piece there."""
-        return self._board[2]
+        return self._board.known
 
     @cached_property
     def vars(self) -> dict[str, Any]:
         """The game variables the US side may see."""
         return dict(self._view["vars"])
+
+    @cached_property
+    def attacked_already(self) -> set[str]:
+        """9.0: the US units that attacked (or advanced) this combat phase."""
+        return set(self.vars.get(c.V_ATTACKERS, []))
 
     @cached_property
     def turn(self) -> int:
@@ -103,31 +132,19 @@ class _Seen:
     def memo(self) -> dict[tuple[str, str], Any]:
         """The bot's caches of what depends only on the Japanese hexes and on Suribachi's
         fall (distances to the targets, engagement): shared by views that agree on both."""
-        key = (frozenset(self.jp_hexes), bool(self.vars.get(c.V_SURIBACHI)))
+        key = (self._board.jp_key, bool(self.vars.get(c.V_SURIBACHI)))
         if key != self._shared[0]:
             self._shared[:] = [key, {}]
         memo: dict[tuple[str, str], Any] = self._shared[1]
         return memo
 
-    @cached_property
-    def _us_at(self) -> dict[str, list[Mapping[str, Any]]]:
-        at: dict[str, list[Mapping[str, Any]]] = {}
-        for p in self.us.values():
-            at.setdefault(p["location"], []).append(p)
-        return at
-
     def us_at(self, hid: str) -> list[Mapping[str, Any]]:
         """The US pieces in a place, in the view's order."""
-        return self._us_at.get(hid, [])
+        return self._board.us_at.get(hid, [])
 
 
 def _h(hex_id: str) -> Hex:
     return c.components().map.hex(hex_id)
-
-
-@cache
-def _dist(a: str, b: str) -> int:
-    return distance(_h(a), _h(b))
 
 
 @dataclass
@@ -141,6 +158,7 @@ class USHeuristic:
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
     _memo: list[Any] = field(default_factory=lambda: [None, {}])
+    _board: list[Any] = field(default_factory=lambda: [None, None])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
@@ -150,7 +168,7 @@ class USHeuristic:
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
-        seen = _Seen(view, self._memo)
+        seen = _Seen(view, self._memo, self._board)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
@@ -204,22 +222,30 @@ class USHeuristic:
         return bool(strength / 2 < t.reserve_below and pressing)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
+        """Whether a hex is next to a Japanese unit."""
         key = ("engaged", loc)
         if key not in seen.memo:
-            seen.memo[key] = any(_dist(loc, j) == 1 for j in seen.jp_hexes)
+            jp = seen.jp_hexes
+            seen.memo[key] = any(n in jp for n in c.components().map.neighbor_ids(loc))
         return bool(seen.memo[key])
 
     def _target_distance(self, seen: _Seen, loc: str) -> float:
+        """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
+        until it falls (19.2)."""
         if not seen.jp_hexes:
             return 0.0
         key = ("distance", loc)
         if key not in seen.memo:
             targets = seen.memo.get(("targets", ""))
-            if targets is None:  # each Japanese hex with the Suribachi pull (19.2) it carries
+            if targets is None:  # each Japanese hex's axial coordinates and Suribachi pull
                 bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
-                targets = [(j, bonus if c.in_suribachi_sector(j) else 0) for j in sorted(seen.jp_hexes)]
+                targets = [(*_h(j), bonus if c.in_suribachi_sector(j) else 0)
+                           for j in sorted(seen.jp_hexes)]
                 seen.memo[("targets", "")] = targets
-            seen.memo[key] = min(_dist(loc, j) - b for j, b in targets)
+            q, r = _h(loc)
+            # hexgrid.distance, written out: half the cube Manhattan length
+            seen.memo[key] = min(((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) >> 1) - b
+                                 for tq, tr, b in targets)
         return float(seen.memo[key])
 
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
@@ -275,12 +301,9 @@ class USHeuristic:
         return pick
 
     def _available_attack(self, seen: _Seen, hid: str) -> int:
-        done = set(seen.vars.get(c.V_ATTACKERS, []))
-        total = 0
-        for p in seen.us.values():
-            if c.is_hex(p["location"]) and _dist(p["location"], hid) == 1 and p["id"] not in done:
-                total += p["values"][p["face"]]["attack"]
-        return total
+        done = seen.attacked_already
+        return sum(p["values"][p["face"]]["attack"] for n in c.components().map.neighbor_ids(hid)
+                   for p in seen.us_at(n) if p["id"] not in done)
 
     def _attack_add(self, seen: _Seen, d: Decision) -> JSON:
         from .combat import CANCEL, DECLARE
@@ -292,8 +315,7 @@ class USHeuristic:
         suri = c.in_suribachi_sector(defender) and not seen.vars.get(c.V_SURIBACHI)
 
         def worth(o: Any, hexes: list[str]) -> float:
-            support = any(p.get("attrs", {}).get("support") for p in seen.us.values()
-                          if p["location"] in hexes)
+            support = any(p.get("attrs", {}).get("support") for h in hexes for p in seen.us_at(h))
             return _attack_value(o.detail, self.tuning, support=support, suribachi=suri)
         decl = next((o for o in d.options if o.value == DECLARE), None)
         current = worth(decl, chosen) if decl is not None else None

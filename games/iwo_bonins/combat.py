@@ -19,12 +19,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
+from math import lcm
+from typing import NamedTuple
 
 from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Flow, Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import Piece, Pieces
 
 from . import common as c
 from . import support, us_bombardment
@@ -90,36 +92,50 @@ def _attacker_hexes(match: Match, defender_hex: str, beach: tuple[str, ...],
 
 
 def defenders(match: Match) -> list[Piece]:
-    """9.0: the Japanese units not yet attacked this phase with a US unit able to attack."""
+    """9.0: the Japanese units not yet attacked this phase with a US unit able to attack
+    (an adjacent hex with :func:`attacking_units`; only tanks there, unless the defender's
+    terrain keeps tanks out, 12.3)."""
     done = set(match.state.vars[c.V_ATTACKED])
     beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
     attackers = set(match.state.vars[c.V_ATTACKERS])
+    neighbours = c.components().map.neighbor_ids
+    by_any: set[str] = set()  # hexes next to a US hex with a unit other than a tank able to attack
+    by_tanks: set[str] = set()  # hexes next to a US hex whose only units able to attack are tanks
+    for hid in c.board(match).hex_ids(c.US):
+        able = _attacking(match, hid, beach, attackers, True)
+        if able:
+            (by_tanks if all(c.is_tank(p) for p in able) else by_any).update(neighbours(hid))
     return [p for p in c.units(match, c.JAPAN)
-            if p.id not in done and _attacker_hexes(match, p.location, beach, attackers)]
+            if p.id not in done and (p.location in by_any
+                                     or (p.location in by_tanks and tanks_may_attack(p.location)))]
 
 
 # -- exact odds --------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DefenderKind:
+class DefenderKind(NamedTuple):
     """What the odds need of a defender: its defense, and its attack if it fires at tanks."""
 
     defense: int
     anti_tank: int | None
 
 
+def _kind(p: Piece) -> DefenderKind:
+    return DefenderKind(c.printed(p, "defense"),
+                        c.printed(p, "attack") if support.is_anti_tank(p) else None)
+
+
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     """14.2: a dug-in defender may be any unit the US cannot see (the face-down units on the
     map and those in the container), weighted equally; a face-up one is itself."""
-    def kind(p: Piece) -> tuple[int, int | None]:
-        return (c.printed(p, "defense"),
-                c.printed(p, "attack") if support.is_anti_tank(p) else None)
     if not c.is_dug_in(defender):
-        return Counter([DefenderKind(*kind(defender))])
-    unknown = [p for p in match.state.pieces.select(side=c.JAPAN)
-               if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER)]
-    # counted as plain pairs (cheap to hash), in the order the units come
-    return Counter({DefenderKind(*k): n for k, n in Counter(kind(p) for p in unknown).items()})
+        return Counter([_kind(defender)])
+    return Counter(c.board(match).derived("14.2 unknown defenders", _unknown_kinds))
+
+
+def _unknown_kinds(pieces: Pieces) -> Counter[DefenderKind]:
+    """14.2: the kinds of the units the US cannot see, in the order the units come."""
+    return Counter(_kind(p) for p in pieces.select(side=c.JAPAN)
+                   if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER))
 
 
 def outcome_odds(attack: int, tank_attacks: list[int], line: str,
@@ -128,19 +144,8 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each effect of an attack (keys of
     EFFECT_NAMES) over the defender's possible identities, the anti-tank rolls, the CRT roll,
     the CRMT's second roll and suppression."""
-    return dict(_outcome_odds(attack, tuple(tank_attacks), line, tuple(sorted(
-        kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0))), suppress, suribachi))
-
-
-@lru_cache(maxsize=65536)
-def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str,
-                  kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
-                  suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
-    odds: dict[str, Fraction] = {}
-    for effects, p in _outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi):
-        for e in effects:
-            odds[e] = odds.get(e, Fraction(0)) + p
-    return tuple((k, odds[k]) for k in EFFECT_NAMES if k in odds)
+    return dict(_outcome_odds(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress,
+                              suribachi))
 
 
 def outcome_combos(attack: int, tank_attacks: list[int], line: str,
@@ -148,8 +153,9 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
                    suribachi: bool) -> dict[tuple[str, ...], Fraction]:
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each whole outcome of an attack (the
     effects that happen together, in EFFECT_NAMES order); the chances add up to one."""
-    return dict(_outcome_combos(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress,
-                                suribachi))
+    den, nums = _outcome_numerators(attack, tuple(tank_attacks), line, _kind_items(kinds),
+                                    suppress, suribachi)
+    return {key: Fraction(n, den) for key, n in nums}
 
 
 def outcome_text(attack: int, tank_attacks: list[int], line: str,
@@ -159,31 +165,85 @@ def outcome_text(attack: int, tank_attacks: list[int], line: str,
     return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress, suribachi)
 
 
-def _kind_items(kinds: Counter[DefenderKind]) -> tuple[tuple[DefenderKind, int], ...]:
+KindItems = tuple[tuple[DefenderKind, int], ...]
+"""A defender's possible kinds with their weights, in a fixed order (the caches' key)."""
+
+
+def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
     return tuple(sorted(kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0)))
 
 
+# The exact chances are kept as whole numbers over one denominator: an attack's outcomes are
+# the weighted sum of each possible defender kind's (cached by kind, so a change in the units
+# the defender may be costs only the sum), added up in integers and reduced once.
+
 @lru_cache(maxsize=65536)
-def _outcome_text(attack: int, tank_attacks: tuple[int, ...], line: str,
-                  kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
-                  suribachi: bool) -> str:
-    return describe(dict(_outcome_combos(attack, tank_attacks, line, kind_items, suppress, suribachi)))
+def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
+                  suppress: Fraction, suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+    den, nums = _outcome_numerators(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    odds: dict[str, int] = {}
+    for effects, n in nums:
+        for e in effects:
+            odds[e] = odds.get(e, 0) + n
+    return tuple((k, Fraction(odds[k], den)) for k in EFFECT_NAMES if k in odds)
 
 
 @lru_cache(maxsize=65536)
-def _outcome_combos(attack: int, tank_attacks: tuple[int, ...], line: str,
-                    kind_items: tuple[tuple[DefenderKind, int], ...], suppress: Fraction,
-                    suribachi: bool) -> tuple[tuple[tuple[str, ...], Fraction], ...]:
+def _outcome_text(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
+                  suppress: Fraction, suribachi: bool) -> str:
+    return _describe(*_outcome_numerators(attack, tank_attacks, line, kind_items, suppress,
+                                          suribachi))
+
+
+@lru_cache(maxsize=65536)
+def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
+                        kind_items: KindItems, suppress: Fraction, suribachi: bool
+                        ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+    """:func:`outcome_combos` as (denominator, ((effects, numerator), ...)), in EFFECT_NAMES
+    order: each kind's chances weighted by its share of the units the defender may be."""
+    per_kind = [(weight, _kind_numerators(attack, tank_attacks, line, kind, suppress, suribachi))
+                for kind, weight in kind_items]
+    den = lcm(*(d for _, (d, _) in per_kind))
+    nums: dict[tuple[str, ...], int] = {}
+    for weight, (d, kind_nums) in per_kind:
+        scale = weight * (den // d)
+        for key, n in kind_nums:
+            nums[key] = nums.get(key, 0) + scale * n
     total_w = sum(weight for _, weight in kind_items)
-    order = {k: i for i, k in enumerate(EFFECT_NAMES)}
-    combos: dict[tuple[str, ...], Fraction] = {}
-    for kind, weight in kind_items:
-        for kept, p_kept in _tank_outcomes(list(tank_attacks), kind.anti_tank):
-            diff = attack - sum(tank_attacks) + kept - kind.defense
-            p = Fraction(weight, total_w) * p_kept
-            for key, p_key in _differential_combos(diff, line, suppress, suribachi):
-                combos[key] = combos.get(key, Fraction(0)) + p * p_key
-    return tuple(sorted(combos.items(), key=lambda kv: [order[e] for e in kv[0]]))
+    return den * total_w, tuple(sorted(nums.items(), key=lambda kv: [_ORDER[e] for e in kv[0]]))
+
+
+@lru_cache(maxsize=16384)
+def _kind_numerators(attack: int, tank_attacks: tuple[int, ...], line: str, kind: DefenderKind,
+                     suppress: Fraction, suribachi: bool
+                     ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+    """12.3, 9.1: one defender kind's chance of each whole outcome (over the anti-tank rolls
+    and the differentials they leave), as (denominator, ((effects, numerator), ...))."""
+    tanks = _tank_outcomes(list(tank_attacks), kind.anti_tank)
+    tank_den = lcm(*(p.denominator for _, p in tanks))
+    parts = [(p.numerator * (tank_den // p.denominator),
+              _differential_numerators(attack - sum(tank_attacks) + kept - kind.defense, line,
+                                       suppress, suribachi))
+             for kept, p in tanks]
+    diff_den = lcm(*(d for _, (d, _) in parts))
+    nums: dict[tuple[str, ...], int] = {}
+    for tank_n, (d, diff_nums) in parts:
+        scale = tank_n * (diff_den // d)
+        for key, n in diff_nums:
+            nums[key] = nums.get(key, 0) + scale * n
+    return tank_den * diff_den, tuple(nums.items())
+
+
+@lru_cache(maxsize=4096)
+def _differential_numerators(diff: int, line: str, suppress: Fraction, suribachi: bool
+                             ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+    """:func:`_differential_combos` as (denominator, ((effects, numerator), ...))."""
+    combos = _differential_combos(diff, line, suppress, suribachi)
+    den = lcm(*(p.denominator for _, p in combos))
+    return den, tuple((key, p.numerator * (den // p.denominator)) for key, p in combos)
+
+
+_ORDER = {k: i for i, k in enumerate(EFFECT_NAMES)}
 
 
 @lru_cache(maxsize=4096)
@@ -249,18 +309,25 @@ def describe(combos: dict[tuple[str, ...], Fraction]) -> str:
     """The whole outcomes of an attack as a player reads them, each half adding up to 100%:
     "defender: eliminated 42%, redeploys 33%, holds 25%; attackers: unharmed 75%, lose a
     step 25%; may advance 42%"."""
-    defender: dict[str, Fraction] = {}
-    attackers: dict[str, Fraction] = {}
-    advance = Fraction(0)
-    for effects, p in combos.items():
+    den = lcm(*(p.denominator for p in combos.values()))
+    return _describe(den, tuple((k, p.numerator * (den // p.denominator)) for k, p in combos.items()))
+
+
+def _describe(den: int, nums: tuple[tuple[tuple[str, ...], int], ...]) -> str:
+    """:func:`describe` of chances given as numerators over one denominator."""
+    defender: dict[str, int] = {}
+    attackers: dict[str, int] = {}
+    advance = 0
+    for effects, n in nums:
         d = " and ".join(DEFENDER_WORDS[e] for e in effects if e in DEFENDER_WORDS) or "holds"
         a = " and ".join(ATTACKER_WORDS[e] for e in effects if e in ATTACKER_WORDS) or "unharmed"
-        defender[d] = defender.get(d, Fraction(0)) + p
-        attackers[a] = attackers.get(a, Fraction(0)) + p
-        advance += p if "AA" in effects else 0
-    text = (f"defender: {shown_odds.describe(defender)}; "
-            f"attackers: {shown_odds.describe(attackers)}")
-    return text + (f"; may advance {shown_odds.percents({1: advance, 0: 1 - advance})[1]}%"
+        defender[d] = defender.get(d, 0) + n
+        attackers[a] = attackers.get(a, 0) + n
+        advance += n if "AA" in effects else 0
+    text = (f"defender: {shown_odds.describe({k: Fraction(n, den) for k, n in defender.items()})}; "
+            f"attackers: {shown_odds.describe({k: Fraction(n, den) for k, n in attackers.items()})}")
+    p_advance = Fraction(advance, den)
+    return text + (f"; may advance {shown_odds.percents({1: p_advance, 0: 1 - p_advance})[1]}%"
                    if advance else "")
 
 
@@ -277,21 +344,27 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     """The differential and exact odds of an attack as the US player may know them
     (``kinds``: :func:`defender_kinds`, when the caller has them for this position)."""
     hex_id = defender.location
-    line = c.crt_line(hex_id)
     if kinds is None:
         kinds = defender_kinds(match, defender)
     attack = support.combined_attack(units, set())
-    tanks = [c.printed(p, "attack") for p in units if c.is_tank(p)]
-    suribachi = c.in_suribachi_sector(hex_id)
-    chances = outcome_odds(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
-    text = outcome_text(attack, tanks, line, kinds, suppress=suppress, suribachi=suribachi)
-    if len(kinds) == 1:
-        d = next(iter(kinds)).defense
+    tanks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
+    key = (attack, tanks, c.crt_line(hex_id), _kind_items(kinds), suppress,
+           c.in_suribachi_sector(hex_id))
+    return _attack_info(*key), dict(_outcome_odds(*key))
+
+
+@lru_cache(maxsize=65536)
+def _attack_info(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
+                 suppress: Fraction, suribachi: bool) -> str:
+    """:func:`attack_odds`'s text: the differential, then :func:`outcome_text`."""
+    text = _outcome_text(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    if len(kind_items) == 1:
+        d = kind_items[0][0].defense
         head = f"attack {attack} vs defense {d} = {attack - d:+d} on the {line} line"
     else:
-        mean = sum(k.defense * n for k, n in kinds.items()) / sum(kinds.values())
+        mean = sum(k.defense * n for k, n in kind_items) / sum(n for _, n in kind_items)
         head = f"attack {attack} vs a dug-in unit (defense about {mean:.1f}) on the {line} line"
-    return f"{head}: {text}", chances
+    return f"{head}: {text}"
 
 
 # -- the combat phase --------------------------------------------------------------------

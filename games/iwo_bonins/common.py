@@ -17,16 +17,18 @@ State conventions (``match.state``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import cache
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
+from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import CLOCK, Piece, Pieces
 
 from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS, SURIBACHI, Components, load_components
+
+T = TypeVar("T")
 
 US, JAPAN = "US", "Japan"
 SIDES = (US, JAPAN)
@@ -102,16 +104,88 @@ def place_name(location: str) -> str:
     return box.name if box is not None and box.name else location
 
 
+class Board:
+    """What the rules ask of the pieces again and again (a side's units on the map, the
+    units in a hex, the hexes a side holds and its zone of control, the units a dug-in
+    defender may be), worked out once for one revision of the pieces: the rules' one cache
+    of the board, and its invalidation.
+
+    Every change to a piece, its status or a stack moves the pieces' revision clock
+    (:data:`tabletop.core.pieces.CLOCK`); :func:`board` hands out the board of the current
+    count and builds a new one (empty, each answer worked out when first asked) as soon as
+    the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
+    change. What depends only on the hexes a side holds (the zone of control) is also kept
+    across revisions, by those hexes (:func:`_zoc`)."""
+
+    __slots__ = ("_at", "_derived", "_hexes", "_on_map", "clock", "pieces")
+
+    def __init__(self, pieces: Pieces, clock: int) -> None:
+        self.pieces = pieces
+        self.clock = clock
+        self._on_map: dict[str, tuple[Piece, ...]] = {}  # side -> its units on the map
+        self._at: dict[tuple[str, str | None], tuple[Piece, ...]] = {}  # (hex, side) -> units
+        self._hexes: dict[str, frozenset[str]] = {}  # side -> the hex ids it holds
+        self._derived: dict[str, Any] = {}  # name -> what a rule module works out of the pieces
+
+    def on_map(self, side: str) -> tuple[Piece, ...]:
+        """A side's units on the map, in registry order."""
+        found = self._on_map.get(side)
+        if found is None:
+            found = self._on_map[side] = tuple(p for p in self.pieces.select(side=side)
+                                               if is_hex(p.location))
+        return found
+
+    def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
+        """The units in a hex, top first, of one side if given (markers excluded)."""
+        key = (hex_id, side)
+        found = self._at.get(key)
+        if found is None:
+            found = self._at[key] = tuple(p for p in self.pieces.stack(hex_id)
+                                          if p.side in SIDES and (side is None or p.side == side))
+        return found
+
+    def hex_ids(self, side: str) -> frozenset[str]:
+        """The ids of the hexes holding a unit of a side."""
+        found = self._hexes.get(side)
+        if found is None:
+            found = self._hexes[side] = frozenset(p.location for p in self.on_map(side))
+        return found
+
+    def derived(self, name: str, build: Callable[[Pieces], T]) -> T:
+        """What ``build`` works out of the pieces (named ``name``, one name a question),
+        kept for this revision; shared, like every answer here."""
+        try:
+            found: T = self._derived[name]
+        except KeyError:
+            found = self._derived[name] = build(self.pieces)
+        return found
+
+
+_BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)
+
+
+def board(match: Match) -> Board:
+    """The rules' view of the pieces at the current revision (see :class:`Board`)."""
+    pieces, now = match.state.pieces, CLOCK.now
+    if _BOARD:
+        held = _BOARD[0]
+        if held.clock == now and held.pieces is pieces:
+            return held
+    held = Board(pieces, now)
+    _BOARD[:] = [held]
+    return held
+
+
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
     """A side's units (not markers), on the map only by default, in registry order."""
-    of_side = match.state.pieces.select(side=side)
-    return [p for p in of_side if is_hex(p.location)] if on_map else of_side
+    if on_map:
+        return list(board(match).on_map(side))
+    return match.state.pieces.select(side=side)
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
     """The units in a hex (top first), of one side if given; markers excluded."""
-    return [p for p in match.state.pieces.at(hex_id)
-            if p.side in SIDES and (side is None or p.side == side)]
+    return list(board(match).at(hex_id, side))
 
 
 def printed(piece: Piece, name: str) -> int:
@@ -179,16 +253,26 @@ def is_tank(piece: Piece) -> bool:
     return piece.side == US and piece.kind == "armor"
 
 
-def hexes_of(match: Match, side: str) -> set[Hex]:
+def hexes_of(match: Match, side: str) -> frozenset[Hex]:
     """The hexes holding at least one unit of a side."""
-    m = components().map
-    return {m.hex(p.location) for p in units(match, side)}
+    return _hexes(board(match).hex_ids(side))
 
 
-def zoc_of(match: Match, side: str) -> set[Hex]:
+def zoc_of(match: Match, side: str) -> frozenset[Hex]:
     """7.0: every hex adjacent to a unit of ``side`` (its zone of control)."""
+    return _zoc(board(match).hex_ids(side))
+
+
+@lru_cache(maxsize=256)
+def _hexes(hex_ids: frozenset[str]) -> frozenset[Hex]:
     m = components().map
-    return {n for h in hexes_of(match, side) for n in m.neighbors(h)}
+    return frozenset(m.hex(h) for h in hex_ids)
+
+
+@lru_cache(maxsize=256)
+def _zoc(hex_ids: frozenset[str]) -> frozenset[Hex]:
+    m = components().map
+    return frozenset(n for h in _hexes(hex_ids) for n in m.neighbors(h))
 
 
 def distance_to(hex_id: str, targets: Iterable[Hex]) -> int | None:
@@ -284,8 +368,13 @@ def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "") -> Non
 
 def deployment_hexes(sector: int | str) -> list[str]:
     """13.0: the deployment and redeployment hexes of a sector, in id order."""
+    return list(_deployment_hexes(sector))
+
+
+@cache
+def _deployment_hexes(sector: int | str) -> tuple[str, ...]:
     c = components()
-    return sorted(hid for hid, a in c.hex_attrs.items() if a.sector == sector and a.deploy)
+    return tuple(sorted(hid for hid, a in c.hex_attrs.items() if a.sector == sector and a.deploy))
 
 
 def is_sector_cleared(match: Match, sector: int) -> bool:
@@ -307,13 +396,19 @@ def update_cleared_sectors(match: Match) -> None:
             match.emit("sector_cleared", "13.0", f"sector {sector} is cleared: its deployment "
                        "hexes are now inoperative", sector=sector)
     if not match.state.vars[V_SURIBACHI]:
-        suribachi = [components().map.label(h) for h in components().suribachi_hexes()]
+        suribachi = _suribachi_ids()
         if not any(units_at(match, hid, JAPAN) for hid in suribachi):
             match.state.vars[V_SURIBACHI] = True
             match.state.pieces.move("flag", suribachi[0])
             match.emit("suribachi", "17.0", "Mount Suribachi is cleared: the flag is raised; "
                        "Japanese bombardment targeting switches (16.2) and weakens (16.3), and "
                        "Banzai attacks may begin (15.5)")
+
+
+@cache
+def _suribachi_ids() -> tuple[str, ...]:
+    """17.0: the five Suribachi hexes' ids (the first is where the flag goes)."""
+    return tuple(components().map.label(h) for h in components().suribachi_hexes())
 
 
 def operative_deployment_hexes(match: Match, sector: int | str) -> list[str]:
@@ -330,6 +425,7 @@ def in_suribachi_sector(hex_id: str) -> bool:
 
 # -- combat tables ----------------------------------------------------------------------
 
+@cache
 def crt_line(hex_id: str) -> str:
     """9.1b: the CRT line of a defender's hex; with several terrains, the one best for the
     defender (the line shifted furthest left)."""

@@ -50,7 +50,8 @@ def landing_options(match: Match) -> list[Option]:
     if not landing_hexes(match):
         return []
     return [Option(f"land:{p.id}", f"Land {p.id} ({p.value('attack')}-{p.value('defense')})")
-            for p in c.units(match, c.US, on_map=False) if can_land(match, p)]
+            for p in match.state.pieces.select(side=c.US, location=c.AVAILABLE)
+            if can_land(match, p)]
 
 
 def land(match: Match, piece: Piece) -> Procedure[None]:
@@ -80,8 +81,8 @@ def land(match: Match, piece: Piece) -> Procedure[None]:
 def reserve_regiments(match: Match) -> list[int]:
     """11.4: the 3rd Division regiments whose three battalions are all in the Reserves box."""
     regs: dict[int, int] = {}
-    for p in c.units(match, c.US, on_map=False):
-        if p.location == c.RESERVES and p.kind == "marine" and p.attrs.get("regiment"):
+    for p in match.state.pieces.select(side=c.US, location=c.RESERVES):
+        if p.kind == "marine" and p.attrs.get("regiment"):
             regs[p.attrs["regiment"]] = regs.get(p.attrs["regiment"], 0) + 1
     return sorted(r for r, n in regs.items() if n == 3)
 
@@ -106,8 +107,8 @@ def reserve_options(match: Match) -> list[Option]:
 
 
 def _reserve_tank(match: Match) -> Piece | None:
-    for p in c.units(match, c.US, on_map=False):
-        if p.location == c.RESERVES and c.is_tank(p):
+    for p in match.state.pieces.select(side=c.US, location=c.RESERVES):
+        if c.is_tank(p):
             return p
     return None
 

@@ -10,7 +10,7 @@ moves once a phase, one at a time, to a hex picked from the legal destinations.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, distance
@@ -72,15 +72,62 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     if first and _far_from_japanese(start, enemy):
         # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
         # all the way (which also keeps the unit clear of every EZOC).
-        near = {h for e in enemy for h in _within(e, REDEPLOY_DISTANCE - 1)}
-        far = reachable(m, start, math.inf, costs, enemy=near, can_end=can_end)
-        for h in far:
-            found.setdefault(m.label(h), "redeploy (6.5)")
+        hexes = m.hexes()
+        for i in _redeploy_region(c.is_tank(piece), c.board(match).hex_ids(c.JAPAN), m.index(start)):
+            h = hexes[i]
+            if h != start and can_end(h):
+                found.setdefault(m.label(h), "redeploy (6.5)")
     return found
 
 
-def _far_from_japanese(h: Hex, enemy: set[Hex]) -> bool:
+def _redeploy_region(tank: bool, japanese: frozenset[str], start: int) -> frozenset[int]:
+    """6.5: the hexes (by index) a unit may reach from ``start`` with unlimited MA, never
+    entering a hex within three hexes of a Japanese unit: what the movement search finds
+    with those hexes as enemy hexes and no allowance.
+
+    The steps a unit may take join hexes both ways (a hexside's cost is written on both of
+    its hexes, and a step into a hex exists when the hex may be entered), so the hexes a
+    unit reaches from a hex it may enter reach one another: a region, worked out once for
+    all the hexes in it while the Japanese stay where they are (:func:`_regions`). From a
+    hex it may not enter (a tank retreated into a ravine) the region is searched afresh."""
+    regions = _regions(tank, japanese)
+    found = regions.get(start)
+    if found is not None:
+        return found
+    m = c.components().map
+    near = {m.index(h) for h in _near(japanese)}
+    steps = move_costs(tank=tank).steps()
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        i = frontier.pop()
+        for _, j, _, _ in steps[i]:
+            if j not in reached and j not in near:
+                reached.add(j)
+                frontier.append(j)
+    region = frozenset(reached)
+    enterable = any(j == start for _, n in m.adjacency[start] for _, j, _, _ in steps[n])
+    if enterable:
+        regions.update(dict.fromkeys(region, region))
+    return region
+
+
+@lru_cache(maxsize=64)
+def _regions(tank: bool, japanese: frozenset[str]) -> dict[int, frozenset[int]]:
+    """6.5: hex index -> the region found from it (:func:`_redeploy_region`), filled as
+    regions are asked for, kept while the Japanese hold the same hexes."""
+    return {}
+
+
+def _far_from_japanese(h: Hex, enemy: frozenset[Hex]) -> bool:
     return all(distance(h, e) >= REDEPLOY_DISTANCE for e in enemy)
+
+
+@lru_cache(maxsize=64)
+def _near(japanese: frozenset[str]) -> frozenset[Hex]:
+    """6.5: the hexes within three hexes of a Japanese unit (by the hexes they hold)."""
+    m = c.components().map
+    return frozenset(h for e in japanese for h in _within(m.hex(e), REDEPLOY_DISTANCE - 1))
 
 
 @cache
@@ -110,8 +157,7 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
             options += landings.replacement_options(match)
         options += landings.reserve_options(match)
         options += landings.landing_options(match)
-        options += [Option(f"move:{p.id}", f"Move {p.id} from {p.location}")
-                    for p in movable(match)]
+        options += [_move_option(p.id, p.location) for p in movable(match)]
         phase = "first" if first else "second"
         answer = str((yield choose(c.US, f"US {phase} movement phase: what next?",
                                    "5.1.1" if first else "5.1.3", options, kind="movement_menu",
@@ -137,11 +183,24 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
     return None
 
 
+# The menu entries and destinations recur all game long (a unit in a hex, a hex at a cost):
+# options are immutable, so each is made once and shared.
+
+@lru_cache(maxsize=4096)
+def _move_option(unit: str, hex_id: str) -> Option:
+    return Option(f"move:{unit}", f"Move {unit} from {hex_id}")
+
+
+@lru_cache(maxsize=8192)
+def _destination(hex_id: str, how: str) -> Option:
+    return Option(hex_id, f"{hex_id} ({how})")
+
+
 def move_unit(match: Match, piece: Piece, *, first: bool) -> Procedure[None]:
     """6.1: move one unit along a path to a hex it may end in (or leave it where it is)."""
     dests = destinations(match, piece, first=first)
     options = [Option("stay", f"Leave {piece.id} in {piece.location}")]
-    options += [Option(h, f"{h} ({how})") for h, how in sorted(dests.items())]
+    options += [_destination(h, how) for h, how in sorted(dests.items())]
     answer = str((yield choose(c.US, f"Move {piece.id} from {piece.location} to?",
                                "6.1", options, kind="move_hex",
                                context={"unit": piece.id, "from": piece.location})))

@@ -30,10 +30,21 @@ def _shown(match: Match, player: str | None) -> tuple[list[dict[str, Any]], dict
     return [dict(p) for p in view["pieces"]], view["stacks"]
 
 
-def _check_every_side(match: Match) -> None:
+def _check_every_side(match: Match, last: dict[str | None, Any] | None = None) -> None:
+    """Every side's view equals a board built afresh; with ``last`` (side -> what it was shown
+    and the board revision then, kept between calls), the revision moved whenever what the
+    side is shown changed."""
     for player in (*match.game.info.players, None):
-        assert _shown(match, player) == _afresh(match, player), f"the view of {player} after " \
+        shown = _shown(match, player)
+        assert shown == _afresh(match, player), f"the view of {player} after " \
             f"decision {len(match.decisions)}"
+        if last is not None:
+            revision = View(match, player).board_revision
+            if player in last:
+                before, then = last[player]
+                assert revision != then or shown == before, f"the board revision of " \
+                    f"{player} after decision {len(match.decisions)}"
+            last[player] = (shown, revision)
 
 
 @pytest.mark.parametrize("name", [EXAMPLE, "iwo_bonins", "iwo_1945"])
@@ -44,12 +55,13 @@ def test_the_shared_board_equals_a_board_built_afresh_after_every_decision(name:
     game = load_game(name)
     rng = random.Random(3)
     match = Match(game, seed=3)
+    last: dict[str | None, Any] = {}
     for _ in range(400 if name == EXAMPLE else 250):
         if match.pending is None:
             break
-        _check_every_side(match)
+        _check_every_side(match, last)
         match.decide_index(rng.randrange(len(match.pending.options)))
-    _check_every_side(match)
+    _check_every_side(match, last)
 
 
 def test_changes_made_by_hand_show_in_the_next_view() -> None:
@@ -57,21 +69,40 @@ def test_changes_made_by_hand_show_in_the_next_view() -> None:
     including a list inside its status changed in place, show in the next view."""
     match = Match(load_game(EXAMPLE), seed=1)
     piece = next(p for p in match.state.pieces if p.side == "Blue")
-    _check_every_side(match)
+    last: dict[str | None, Any] = {}
+    _check_every_side(match, last)
     piece.attrs["orders"] = ["hold"]
-    _check_every_side(match)
+    _check_every_side(match, last)
     piece.attrs["orders"].append("fire")  # in place: not stamped, compared with a copy
     shown = next(p for p in View(match, "Blue")["pieces"] if p["id"] == piece.id)
     assert shown["attrs"]["orders"] == ("hold", "fire")
-    _check_every_side(match)
+    _check_every_side(match, last)
+    piece.attrs["flat"] = 1  # a flat status is shown through a live window: still a change
+    _check_every_side(match, last)
     piece.hidden = True
-    _check_every_side(match)
+    _check_every_side(match, last)
     piece.steps, piece.face = 0, "back"
     del piece.attrs["orders"]
-    _check_every_side(match)
+    _check_every_side(match, last)
     match.state.pieces.to_top(piece.id)
     match.state.pieces.move(piece.id, "0101")
-    _check_every_side(match)
+    _check_every_side(match, last)
+
+
+def test_the_board_revision_is_blind_to_what_a_side_may_not_see() -> None:
+    """Views (hidden information): a hidden piece's change that shows no differently to the
+    other side leaves that side's board revision as it was; its owner's moves on; the
+    numbers of two matches never meet."""
+    match = Match(load_game(EXAMPLE), seed=1)
+    piece = next(p for p in match.state.pieces if p.side == "Blue")
+    piece.hidden = True
+    red, blue = View(match, "Red").board_revision, View(match, "Blue").board_revision
+    piece.attrs["orders"] = "advance"
+    piece.face = "back"
+    assert View(match, "Red").board_revision == red
+    assert View(match, "Blue").board_revision != blue
+    other = Match(load_game(EXAMPLE), seed=1)
+    assert View(other, "Red").board_revision not in (red, View(match, "Red").board_revision)
 
 
 def test_a_status_stamps_its_changes() -> None:

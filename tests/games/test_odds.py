@@ -48,6 +48,47 @@ def test_percents_always_add_up_to_100(weights: list[Fraction]) -> None:
     assert [sum(g) for g in shown_groups(describe(dist))] == [100]
 
 
+def _percents_in_fractions(dist: dict[str, Fraction]) -> dict[str, int]:
+    """The rule of percents, worked in fractions (what odds.percents computed before it
+    worked in whole numbers): the reference it must equal."""
+    floors = {k: int(p * 100) for k, p in dist.items()}
+    missing = 100 - sum(floors.values())
+    order = sorted(dist, key=lambda k: -(dist[k] * 100 - floors[k]))
+    for k in order[:missing]:
+        floors[k] += 1
+    return floors
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=8).filter(lambda xs: sum(xs) > 0),
+       st.lists(st.integers(1, 12), min_size=1, max_size=8))
+def test_percents_equal_the_fraction_rule(weights: list[int], denominators: list[int]) -> None:
+    """Odds display: the whole-number percents equal those of the rule worked in fractions,
+    ties (equal remainders, in the distribution's order) included."""
+    parts = [Fraction(w, denominators[i % len(denominators)]) for i, w in enumerate(weights)]
+    whole = sum(parts, Fraction(0))
+    dist = {f"o{i}": w / whole for i, w in enumerate(parts)}
+    assert percents(dist) == _percents_in_fractions(dist)
+    assert list(percents(dist)) == list(dist)
+
+
+def _bonins_combos_in_fractions(attack: int, tanks: list[int], line: str,
+                                kinds: Counter[bonins_combat.DefenderKind], suppress: Fraction,
+                                suribachi: bool) -> dict[tuple[str, ...], Fraction]:
+    """9.1, 12.3: an attack's whole outcomes summed in fractions, kind by kind and anti-tank
+    outcome by outcome (what outcome_combos computed before it summed whole numbers)."""
+    total_w = sum(kinds.values())
+    order = {k: i for i, k in enumerate(bonins_combat.EFFECT_NAMES)}
+    combos: dict[tuple[str, ...], Fraction] = {}
+    for kind, weight in kinds.items():
+        for kept, p_kept in bonins_combat._tank_outcomes(list(tanks), kind.anti_tank):
+            diff = attack - sum(tanks) + kept - kind.defense
+            p = Fraction(weight, total_w) * p_kept
+            for key, p_key in bonins_combat._differential_combos(diff, line, suppress, suribachi):
+                combos[key] = combos.get(key, Fraction(0)) + p * p_key
+    return dict(sorted(combos.items(), key=lambda kv: [order[e] for e in kv[0]]))
+
+
 @settings(max_examples=150, deadline=None)
 @given(attack=st.integers(0, 40), tanks=st.lists(st.integers(1, 9), max_size=3),
        line=st.sampled_from(["clear", "rough", "hill", "mountain", "ravine"]),
@@ -66,6 +107,8 @@ def test_bonins_outcomes_add_up_to_one(attack: int, tanks: list[int], line: str,
     combos = bonins_combat.outcome_combos(attack, tanks, line, kinds, suppress=suppress,
                                           suribachi=suribachi)
     assert total(combos) == 1
+    reference = _bonins_combos_in_fractions(attack, tanks, line, kinds, suppress, suribachi)
+    assert list(combos.items()) == list(reference.items())  # the same chances, the same order
     per_effect = bonins_combat.outcome_odds(attack, tanks, line, kinds, suppress=suppress,
                                             suribachi=suribachi)
     for effect, p in per_effect.items():

@@ -207,3 +207,35 @@ def test_storm_check_5_1_7() -> None:
     drive(GAME.administrative_phase(m))
     assert m.state.vars[c.V_WEATHER] == "Storm" and m.state.pieces["turn"].face == "back"
     assert texts(m, "weather")[0].startswith("5.1.7: storm check (Clear column)")
+
+
+def test_redeployment_regions_equal_the_unlimited_search_6_5() -> None:
+    """6.5 (speed): the hexes a unit may redeploy to, found from regions kept while the
+    Japanese stay put, are those of the movement search with unlimited MA that never enters
+    a hex within three hexes of a Japanese unit, for every US unit far enough from them, at
+    every first movement phase of a whole bot game (tanks included)."""
+    import math
+
+    from tabletop.core.movement import reachable
+    from tabletop.core.registry import make_agent
+
+    m = Match(GAME, seed=4)
+    agents = {s: make_agent(GAME, s, "heuristic", 4) for s in GAME.info.players}
+    checked = 0
+    while m.pending is not None:
+        if m.pending.kind == "movement_menu" and m.pending.section == "5.1.1":
+            comp = c.components()
+            japanese = c.board(m).hex_ids(c.JAPAN)
+            near = mv._near(japanese)
+            for p in c.units(m, c.US):
+                start = comp.map.hex(p.location)
+                if not mv._far_from_japanese(start, c.hexes_of(m, c.JAPAN)):
+                    continue
+                tank = c.is_tank(p)
+                search = reachable(comp.map, start, math.inf, mv.move_costs(tank=tank), enemy=near)
+                region = mv._redeploy_region(tank, japanese, comp.map.index(start))
+                assert {comp.map.index(h) for h in search} == region - {comp.map.index(start)}
+                checked += 1
+        d = m.pending
+        m.decide(agents[d.player].choose(m.view(d.player), d))
+    assert checked > 100
