@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .canonical import JSON, freeze
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal answer to a decision: a small JSON value plus a label a person can read."""
 
@@ -20,8 +20,23 @@ class Option:
     #: small JSON, not compared: two options are equal by value, label and info
     detail: dict[str, JSON] = field(default_factory=dict, compare=False)
 
+    def __init__(self, value: JSON, label: str = "", info: str = "",
+                 detail: dict[str, JSON] | None = None) -> None:
+        # What the dataclass would generate, but setting the slots directly: a frozen
+        # dataclass sets each field through object.__setattr__, twice as slow, and options
+        # are made by the dozen for every decision.
+        set_value, set_label, set_info, set_detail = _SETTERS
+        set_value(self, value)
+        set_label(self, label)
+        set_info(self, info)
+        set_detail(self, {} if detail is None else detail)
+
     def __str__(self) -> str:
         return self.label or str(self.value)
+
+
+_SETTERS = tuple(getattr(Option, f.name).__set__ for f in fields(Option))
+"""Each field's slot setter, in field order (Option.__init__)."""
 
 
 @dataclass(slots=True)
@@ -80,6 +95,9 @@ class Decision:
         }
 
 
+_JUST_OPTIONS = frozenset({Option})
+
+
 def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...]:
     """Build options from values, labelling each with ``label(value)`` or its string form."""
     return tuple(Option(v, label(v) if label else str(v)) for v in values)
@@ -91,5 +109,7 @@ def choose(player: str, prompt: str, section: str, options: Iterable[Option | JS
 
     A ``private`` decision is shown only to its player, and its answer is logged for them only.
     """
-    opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in options)
+    opts = tuple(options)
+    if not _JUST_OPTIONS.issuperset(map(type, opts)):  # else already options, as they come
+        opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in opts)
     return Decision(player, prompt, section, opts, kind, context or {}, private)
