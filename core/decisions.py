@@ -62,15 +62,29 @@ class Decision:
 
     def index_of(self, value: JSON) -> int | None:
         """The index of the option with this value, or None if it is not legal."""
+        if self._keys is None and type(value) in _SCANNED:
+            # A string or a number, the usual answer, has the options equal to it (bar
+            # booleans, kept apart from numbers by freeze) as its only matches: found by a
+            # scan that stops there, without the table of every option's key (built for
+            # anything else, and by mask).
+            for i, opt in enumerate(self.options):
+                v = opt.value
+                if v is value or (v == value and type(v) is not bool):
+                    return i
+            return None
+        try:
+            return self._table().get(freeze(value))
+        except TypeError:
+            return None
+
+    def _table(self) -> dict[Any, int]:
+        """Each option's key (:func:`~.canonical.freeze` of its value) -> its first index."""
         if self._keys is None:
             keys: dict[Any, int] = {}
             for i, opt in enumerate(self.options):
                 keys.setdefault(freeze(opt.value), i)
             self._keys = keys
-        try:
-            return self._keys.get(freeze(value))
-        except TypeError:
-            return None
+        return self._keys
 
     def is_legal(self, value: JSON) -> bool:
         """True when ``value`` is one of the legal options."""
@@ -83,6 +97,7 @@ class Decision:
 
     def mask(self, universe: Sequence[JSON]) -> list[bool]:
         """A legal-action mask over a fixed list of values (for learning agents)."""
+        self._table()  # many questions follow
         return [self.is_legal(v) for v in universe]
 
     def to_json(self) -> dict[str, JSON]:
@@ -96,6 +111,8 @@ class Decision:
 
 
 _JUST_OPTIONS = frozenset({Option})
+_SCANNED = frozenset({str, int, float})
+"""Answers Decision.index_of finds by a scan: their freeze key is themselves."""
 
 
 def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...]:

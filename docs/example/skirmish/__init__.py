@@ -223,7 +223,7 @@ class Skirmish(Game):
         staying put is not a move), with the cost of getting there."""
         found = reachable(self.map, self.map.hex(piece.location), piece.value("move"), self.costs,
                           **rules)
-        return {self.map.label(h): cost for h, cost in found.costs.items()}
+        return found.costs_by_id()
 
     def can_move(self, piece: Piece, rules: Mapping[str, Any]) -> bool:
         """3.1 Whether a unit has anywhere to go under its side's ``rules`` (the menu offers
