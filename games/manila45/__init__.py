@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from tabletop.core.canonical import JSON
 from tabletop.core.flow import run_turns
 from tabletop.core.hexmap import HexMap
+from tabletop.core.marks import MapMark
 from tabletop.core.match import AgentFactory, Flow, Game, GameInfo, GameOption, Match, Result
 from tabletop.core.views import Entries, View
 
@@ -94,6 +95,17 @@ class Manila45(Game):
     def board(self, match: Match | None) -> HexMap:
         """The map sheet."""
         return components().hexmap
+
+    def map_marks(self, match: Match, player: str | None) -> list[MapMark]:
+        """10.20/10.21 rubble markers, 10.19 bridge demolished markers and 8.9 pontoon bridges:
+        facts both players see on the table (6.5), drawn the same for either."""
+        v = match.state.vars
+        marks = [MapMark("rubble (10.20)", (h,), "R", "#7a6a58") for h in v[c.V_RUBBLE]]
+        marks += [MapMark("bridge demolished (10.19)", tuple(k.split("-")), "X", "#b3261e")
+                  for k in v[c.V_DEMOLISHED]]
+        marks += [MapMark("pontoon bridge (8.9)", tuple(k.split("-")), "P", "#2f5f8a")
+                  for k in sorted(v[c.V_PONTOONS].values())]
+        return marks
 
     def setup(self, match: Match) -> None:
         """3.1, 3.3: every counter in place before the Japanese set-up."""
