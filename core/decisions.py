@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .canonical import JSON, freeze
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Option:
     """One legal answer to a decision: a small JSON value plus a label a person can read."""
 
@@ -20,8 +20,23 @@ class Option:
     #: small JSON, not compared: two options are equal by value, label and info
     detail: dict[str, JSON] = field(default_factory=dict, compare=False)
 
+    def __init__(self, value: JSON, label: str = "", info: str = "",
+                 detail: dict[str, JSON] | None = None) -> None:
+        # What the dataclass would generate, but setting the slots directly: a frozen
+        # dataclass sets each field through object.__setattr__, twice as slow, and options
+        # are made by the dozen for every decision.
+        set_value, set_label, set_info, set_detail = _SETTERS
+        set_value(self, value)
+        set_label(self, label)
+        set_info(self, info)
+        set_detail(self, {} if detail is None else detail)
+
     def __str__(self) -> str:
         return self.label or str(self.value)
+
+
+_SETTERS = tuple(getattr(Option, f.name).__set__ for f in fields(Option))
+"""Each field's slot setter, in field order (Option.__init__)."""
 
 
 @dataclass(slots=True)
@@ -47,15 +62,29 @@ class Decision:
 
     def index_of(self, value: JSON) -> int | None:
         """The index of the option with this value, or None if it is not legal."""
+        if self._keys is None and type(value) in _SCANNED:
+            # A string or a number, the usual answer, has the options equal to it (bar
+            # booleans, kept apart from numbers by freeze) as its only matches: found by a
+            # scan that stops there, without the table of every option's key (built for
+            # anything else, and by mask).
+            for i, opt in enumerate(self.options):
+                v = opt.value
+                if v is value or (v == value and type(v) is not bool):
+                    return i
+            return None
+        try:
+            return self._table().get(freeze(value))
+        except TypeError:
+            return None
+
+    def _table(self) -> dict[Any, int]:
+        """Each option's key (:func:`~.canonical.freeze` of its value) -> its first index."""
         if self._keys is None:
             keys: dict[Any, int] = {}
             for i, opt in enumerate(self.options):
                 keys.setdefault(freeze(opt.value), i)
             self._keys = keys
-        try:
-            return self._keys.get(freeze(value))
-        except TypeError:
-            return None
+        return self._keys
 
     def is_legal(self, value: JSON) -> bool:
         """True when ``value`` is one of the legal options."""
@@ -68,6 +97,7 @@ class Decision:
 
     def mask(self, universe: Sequence[JSON]) -> list[bool]:
         """A legal-action mask over a fixed list of values (for learning agents)."""
+        self._table()  # many questions follow
         return [self.is_legal(v) for v in universe]
 
     def to_json(self) -> dict[str, JSON]:
@@ -78,6 +108,11 @@ class Decision:
             "options": [{"value": o.value, "label": o.label, "info": o.info,
                          **({"detail": o.detail} if o.detail else {})} for o in self.options],
         }
+
+
+_JUST_OPTIONS = frozenset({Option})
+_SCANNED = frozenset({str, int, float})
+"""Answers Decision.index_of finds by a scan: their freeze key is themselves."""
 
 
 def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...]:
@@ -91,5 +126,7 @@ def choose(player: str, prompt: str, section: str, options: Iterable[Option | JS
 
     A ``private`` decision is shown only to its player, and its answer is logged for them only.
     """
-    opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in options)
+    opts = tuple(options)
+    if not _JUST_OPTIONS.issuperset(map(type, opts)):  # else already options, as they come
+        opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in opts)
     return Decision(player, prompt, section, opts, kind, context or {}, private)

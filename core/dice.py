@@ -163,11 +163,20 @@ class Dice:
 
     def __init__(self, seed: int = 0, *, forced: Sequence[ForcedRoll | StackedShuffle] = ()) -> None:
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._stream: random.Random | None = None  # made at the first roll (see _rng)
         self.rolls = 0  # how many dice have been rolled
         self.listener: RollListener | None = None
         self.forced: list[ForcedRoll] = [f for f in forced if isinstance(f, ForcedRoll)]
         self.stacked: list[StackedShuffle] = [f for f in forced if isinstance(f, StackedShuffle)]
+
+    @property
+    def _rng(self) -> random.Random:
+        """The generator seeded with :attr:`seed`, made at the first roll or shuffle: the same
+        stream as one made up front, and a match that never rolls never pays for it."""
+        rng = self._stream
+        if rng is None:
+            rng = self._stream = random.Random(self.seed)
+        return rng
 
     # -- primitives a subclass may replace ---------------------------------------------
     def _face(self, sides: int) -> int:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from .canonical import JSON, dumps
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One thing that happened in a match, with the rule section that caused it."""
 
@@ -25,6 +25,24 @@ class Event:
     #: what the other players see instead (a text naming nothing hidden from them, no data);
     #: empty: they do not see the event at all
     mask: str = ""
+
+    def __init__(self, seq: int, kind: str, section: str, text: str, turn: int = 0,
+                 phase: str = "", data: dict[str, Any] | None = None,
+                 visible_to: tuple[str, ...] = (), mask: str = "") -> None:
+        # What the dataclass would generate, but setting the slots directly (a frozen
+        # dataclass goes through object.__setattr__ for each field, twice as slow): a match
+        # logs an event or more for every decision.
+        (set_seq, set_kind, set_section, set_text, set_turn, set_phase, set_data, set_visible_to,
+         set_mask) = _SETTERS
+        set_seq(self, seq)
+        set_kind(self, kind)
+        set_section(self, section)
+        set_text(self, text)
+        set_turn(self, turn)
+        set_phase(self, phase)
+        set_data(self, {} if data is None else data)
+        set_visible_to(self, visible_to)
+        set_mask(self, mask)
 
     def is_visible_to(self, player: str) -> bool:
         """Whether a player may see this event in full (hidden decisions and placements are not)."""
@@ -55,6 +73,10 @@ class Event:
         if self.mask:
             out["mask"] = self.mask
         return out
+
+
+_SETTERS = tuple(getattr(Event, f.name).__set__ for f in fields(Event))
+"""Each field's slot setter, in field order (Event.__init__)."""
 
 
 class EventLog:

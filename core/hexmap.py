@@ -119,6 +119,10 @@ class HexMap:
         """Every hex of the map in label order."""
         return self._hexes
 
+    def ids(self) -> tuple[str, ...]:
+        """The printed id of every hex, in the same order as :meth:`hexes` (by table index)."""
+        return self._labels
+
     def __contains__(self, h: object) -> bool:
         """Whether a hex (or a printed id string) is on the map."""
         return h in self._index or h in self._by_id

@@ -459,20 +459,22 @@ class Match:
         if not 0 <= index < len(decision.options):
             raise IllegalDecision(f"option {index} is out of range 0..{len(decision.options) - 1}")
         option = decision.options[index]
-        self.decisions.append(option.value)
-        text = f"{decision.player}: {decision.prompt} -> {option.label or option.value}"
+        player, value = decision.player, option.value
+        self.decisions.append(value)
+        text = f"{player}: {decision.prompt} -> {option.label or value}"
         if decision.private:
-            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
-                      visible_to=(decision.player,))
-        else:
-            kept_from = self._told_secrets(decision.player, [text, option.value])
+            self.emit("decision", decision.section, text, player=player, value=value,
+                      visible_to=(player,))
+        elif kept_from := self._told_secrets(player, [text, value]):
             seen_by = tuple(p for p in self.game.info.players if p not in kept_from)
-            self.emit("decision", decision.section, text, player=decision.player, value=option.value,
-                      visible_to=seen_by if kept_from else (),
-                      mask=f"{decision.player} decides ({decision.section}; not shown: it names a "
-                           "unit hidden from you)" if kept_from else "")
+            self.emit("decision", decision.section, text, player=player, value=value,
+                      visible_to=seen_by,
+                      mask=f"{player} decides ({decision.section}; not shown: it names a "
+                           "unit hidden from you)")
+        else:
+            self.emit("decision", decision.section, text, player=player, value=value)
         self.dice.at_decision(len(self.decisions))
-        self._advance(option.value)
+        self._advance(value)
 
     def _told_secrets(self, player: str, said: JSON) -> list[str]:
         """The other players who would learn, from what ``player`` said, the identity of one

@@ -200,6 +200,12 @@ class Reach:
         """Each reachable hex with the movement points its cheapest path spends."""
         return {h: c for h, (c, _) in self._ends.items()}
 
+    def costs_by_id(self) -> dict[str, float]:
+        """Each reachable hex's printed id with the movement points its cheapest path spends,
+        in id order: what a destination menu is made of."""
+        ids, stride = self._hexmap.ids(), self._stride
+        return {ids[key // stride]: c for c, key in self._ends.values()}
+
     def cost(self, dest: Hex) -> float:
         """The movement points the cheapest path to ``dest`` spends."""
         return self._end(dest)[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 from typing import TypeVar
 
@@ -49,6 +50,15 @@ def percents(dist: Mapping[K, Fraction]) -> dict[K, int]:
 def describe(dist: Mapping[str, Fraction]) -> str:
     """A complete distribution as one line: "name 17%, name 33%, name 50%" (in the order
     given; an outcome that can happen but rounds to nothing shows as "<1%")."""
+    return _line(tuple(dist.items()))
+
+
+@lru_cache(maxsize=4096)
+def _line(items: tuple[tuple[str, Fraction], ...]) -> str:
+    """:func:`describe` of a distribution given as its items: kept, as the same few
+    distributions come up again and again (a table's columns) and a line is a pure function
+    of them."""
+    dist = dict(items)
     shown = percents(dist)
     return ", ".join(f"{name} {f'{shown[name]}%' if shown[name] or not p else '<1%'}"
                      for name, p in dist.items() if p)

@@ -485,6 +485,8 @@ class Table:
         self._column_names = {label: i for i, label in enumerate(compiled.column_labels)}
         self._rows = compiled.rows
         self._shifts = compiled.shifts
+        #: (line, column, modifier) -> the odds there, in order: the table never changes
+        self._odds: dict[tuple[str, int, int], tuple[tuple[str, Fraction], ...]] = {}
 
     # -- constructors -----------------------------------------------------------------------
     @classmethod
@@ -601,14 +603,18 @@ class Table:
                                 "odds do not apply")
         base, line_shift = self._line(line)
         column = self._clamp_column(self.column_index(value) + line_shift + shift)
-        odds: dict[str, Fraction] = {}
-        for total, p in dice_totals(*self.dice).items():
-            result = self._total_row(base, total + modifier, clamp=True).cells[column]
-            odds[result] = odds.get(result, Fraction(0)) + p
-        if self.results is not None:
-            order = {key: i for i, key in enumerate(self.results)}
-            odds = dict(sorted(odds.items(), key=lambda kv: order[kv[0]]))
-        return odds
+        key = (base, column, modifier)
+        held = self._odds.get(key)
+        if held is None:
+            odds: dict[str, Fraction] = {}
+            for total, p in dice_totals(*self.dice).items():
+                result = self._total_row(base, total + modifier, clamp=True).cells[column]
+                odds[result] = odds.get(result, Fraction(0)) + p
+            if self.results is not None:
+                order = {r: i for i, r in enumerate(self.results)}
+                odds = dict(sorted(odds.items(), key=lambda kv: order[kv[0]]))
+            held = self._odds[key] = tuple(odds.items())
+        return dict(held)  # the caller's own dict
 
     def describe_odds(self, value: int | str, *, line: str = "default", shift: int = 0,
                       modifier: int = 0, percent: bool = False) -> str:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop.core.agents import RandomAgent
+from tabletop.core.decisions import Decision, Option
 from tabletop.core.errors import GameOver, IllegalDecision, ReplayDivergence, SaveError, TabletopError
 from tabletop.core.match import Match
 from tabletop.core.record import make_record, read_record, replay, write_record, write_save
@@ -261,3 +263,19 @@ def test_option_detail_is_structured_and_not_part_of_equality() -> None:
                           "detail": {"odds": {"De": 0.42}}}
     assert "detail" not in options[1]
     assert json.loads(json.dumps(d.to_json())) == d.to_json()
+
+
+def test_a_decision_finds_an_answer_by_its_frozen_value() -> None:
+    """Decisions: ``index_of`` gives the first option whose value equals the answer as JSON
+    (lists and tuples alike, True apart from 1), whether a string is looked for by a scan
+    or through the table of keys that ``mask`` builds; anything else is not legal."""
+    values: list[Any] = [1, "a", True, [1, "a"], "a", {"k": [2]}, None, 2.5]
+    asked: list[Any] = ["a", 1, True, (1, "a"), [1, "a"], {"k": (2,)}, None, 2.5, "b", 0, False,
+                        {1}, ["a"], 1.0, 2.5000001]
+    expected = [1, 0, 2, 3, 3, 5, 6, 7, None, None, None, None, None, 0, None]
+    fresh = Decision("A", "pick", "1.0", tuple(Option(v) for v in values))
+    assert [fresh.index_of(v) for v in asked] == expected  # strings and numbers by a scan
+    tabled = Decision("A", "pick", "1.0", tuple(Option(v) for v in values))
+    assert tabled.mask(["a", "b"]) == [True, False]
+    assert [tabled.index_of(v) for v in asked] == expected  # everything through the table
+    assert Decision("A", "pick", "1.0", (Option(True), Option(1.0), Option(1))).index_of(1) == 1

@@ -473,6 +473,17 @@ def test_reach_matches_an_independent_reference(sc: dict[str, Any]) -> None:
 
 
 @given(scenarios())
+def test_costs_by_id_are_the_costs_by_printed_id_in_order(sc: dict[str, Any]) -> None:
+    """Movement (a destination menu): ``costs_by_id`` gives each reachable hex's id with its
+    cost, in the reach's own (id) order, with a hex limit (searched states) or without."""
+    m = sc["m"]
+    reach = run(sc, terrain_costs(m, minor_river=1, major_river=None, contour=1))
+    by_id = reach.costs_by_id()
+    assert list(by_id.items()) == [(m.label(h), c) for h, c in reach.costs.items()]
+    assert list(by_id) == sorted(by_id)
+
+
+@given(scenarios())
 def test_every_path_is_legal_and_costs_what_it_says(sc: dict[str, Any]) -> None:
     """Each path runs from the start to its hex through adjacent hexes, never enters an
     enemy hex, stops nowhere it must stop before the end, moves EZOC to EZOC only when

@@ -23,7 +23,7 @@ from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.movement import MoveCosts, can_move, reachable
+from tabletop.core.movement import MoveCosts, adjacent_hexes, can_move, reachable
 from tabletop.core.pieces import OFF_BOARD, Piece
 from tabletop.core.tables import Table
 from tabletop.core.visibility import PUBLIC
@@ -105,6 +105,9 @@ class Skirmish(Game):
 
         self.costs = MoveCosts(self.map, enter, {side: 1.0 for side in self.map.hexsides_with("stream")})
         self.objectives = [self.map.label(h) for h in self.map.hexes_with("objective")]
+        #: every hex id -> its distance to the nearer Hill 50 hex (for the bot; the map never changes)
+        self.to_hill = {self.map.label(h): min(distance(h, o) for o in self.map.hexes_with("objective"))
+                        for h in self.map.hexes()}
 
     def data_models(self) -> dict[str, type[BaseModel]]:
         """Models for the game's own files, by file name (for tabletop validate)."""
@@ -203,27 +206,30 @@ class Skirmish(Game):
         other = SIDES[1 - SIDES.index(side)]
         return {self.map.hex(p.location) for p in self.on_map(match, other)}
 
-    def _move_rules(self, match: Match, piece: Piece) -> dict[str, Any]:
-        """3.1, 3.2, 3.3 The movement rules of a unit as :func:`reachable` takes them: costs,
-        zones of control (3.2: entering one stops, none directly to another), stacking."""
-        enemy = self.enemy_hexes(match, piece.side)
+    def move_rules(self, match: Match, side: str) -> dict[str, Any]:
+        """3.1, 3.2, 3.3 The movement rules of a side's units as :func:`reachable` takes them,
+        as the board stands: enemy hexes, zones of control (3.2: entering one stops, none
+        directly to another), stacking (3.3: no move ends in a full hex)."""
+        enemy = self.enemy_hexes(match, side)
         pieces = match.state.pieces
-        label = self.map.label
-        return {"enemy": enemy, "ezoc": {n for h in enemy for n in self.map.neighbors(h)},
+        full = {self.map.hex(loc) for loc in pieces.occupied()
+                if loc in self.map and pieces.count_at(loc) >= STACK_LIMIT}
+        return {"enemy": enemy, "ezoc": adjacent_hexes(self.map, enemy),
                 "zoc_stops": True, "zoc_to_zoc": False,
-                "can_end": lambda h: pieces.count_at(label(h)) < STACK_LIMIT}
+                "can_end": lambda h: h not in full}
 
-    def reach(self, match: Match, piece: Piece) -> dict[Hex, float]:
-        """3.1, 3.2, 3.3 Where a unit may end its move, with the cost of getting there."""
-        start = self.map.hex(piece.location)
-        found = reachable(self.map, start, piece.value("move"), self.costs,
-                          **self._move_rules(match, piece))
-        return {h: c for h, c in found.costs.items() if h != start}
+    def reach(self, piece: Piece, rules: Mapping[str, Any]) -> dict[str, float]:
+        """3.1 Where a unit may end its move under its side's ``rules`` (hex ids, in order;
+        staying put is not a move), with the cost of getting there."""
+        found = reachable(self.map, self.map.hex(piece.location), piece.value("move"), self.costs,
+                          **rules)
+        return found.costs_by_id()
 
-    def can_move(self, match: Match, piece: Piece) -> bool:
-        """3.1 Whether a unit has anywhere to go (the menu offers only such units)."""
+    def can_move(self, piece: Piece, rules: Mapping[str, Any]) -> bool:
+        """3.1 Whether a unit has anywhere to go under its side's ``rules`` (the menu offers
+        only such units)."""
         return can_move(self.map, self.map.hex(piece.location), piece.value("move"), self.costs,
-                        **self._move_rules(match, piece))
+                        **rules)
 
     def reveal_adjacent(self, match: Match, hex_id: str) -> None:
         """4.2 Reveal Red units next to a Blue unit that ended its move here."""
@@ -238,7 +244,8 @@ class Skirmish(Game):
         """3.1 Move units one at a time: pick a unit, then its destination."""
         moved: set[str] = set()
         while True:
-            movable = [p for p in self.on_map(match, side) if p.id not in moved and self.can_move(match, p)]
+            rules = self.move_rules(match, side)  # the same for every unit until one moves
+            movable = [p for p in self.on_map(match, side) if p.id not in moved and self.can_move(p, rules)]
             if not movable:
                 return None
             opts = [Option(p.id, f"{self.piece_label(p)} at {p.location}") for p in movable]
@@ -248,15 +255,12 @@ class Skirmish(Game):
             if pick == "done":
                 return None
             piece = match.state.pieces[str(pick)]
-            dests = self.reach(match, piece)
+            dests = self.reach(piece, rules)
             dest = yield choose(
                 side,
                 f"Move {piece.name} from {piece.location} to?",
                 "3.1",
-                [
-                    Option(self.map.label(h), f"{self.map.label(h)} ({c:g} MP)")
-                    for h, c in sorted(dests.items(), key=lambda hc: self.map.label(hc[0]))
-                ],
+                [Option(hid, f"{hid} ({c:g} MP)") for hid, c in dests.items()],
                 kind="select_hex",
                 context={"unit": piece.id},
             )
@@ -279,15 +283,11 @@ class Skirmish(Game):
             targets = self.targets(match, side, attacked, used)
             if not targets:
                 return None
-            opts = [
-                Option(
-                    hid,
-                    f"attack {hid}",
-                    self.odds_text(match, side, hid, self.eligible(match, side, hid, used)),
-                    self.odds_detail(match, side, hid, self.eligible(match, side, hid, used)),
-                )
-                for hid in targets
-            ]
+            opts = []
+            for hid in targets:
+                attackers = self.eligible(match, side, hid, used)
+                opts.append(Option(hid, f"attack {hid}", self.odds_text(match, side, hid, attackers),
+                                   self.odds_detail(match, side, hid, attackers)))
             target = yield choose(
                 side,
                 "Attack which hex?",
@@ -332,21 +332,14 @@ class Skirmish(Game):
 
     def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> list[str]:
         """5.1 Enemy hexes adjacent to an unused unit and not yet attacked."""
-        out = set()
-        for h in self.enemy_hexes(match, side):
-            hid = self.map.label(h)
-            if hid not in attacked and self.eligible(match, side, hid, used):
-                out.add(hid)
-        return sorted(out)
+        other = SIDES[1 - SIDES.index(side)]
+        enemy = {p.location for p in self.on_map(match, other)}
+        return sorted(hid for hid in enemy if hid not in attacked and self.eligible(match, side, hid, used))
 
     def eligible(self, match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
         """5.1 A side's units adjacent to a hex that have not attacked this phase."""
-        target = self.map.hex(hid)
-        return [
-            p
-            for p in self.on_map(match, side)
-            if p.id not in used and distance(self.map.hex(p.location), target) == 1
-        ]
+        near = self.map.neighbor_ids(hid)
+        return [p for p in self.on_map(match, side) if p.id not in used and p.location in near]
 
     def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
         """5.3 The differential, the terrain line and the stream shift of an attack; 1.3 the CRT
@@ -546,13 +539,10 @@ class Pusher:
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
         values = [o.value for o in decision.options]
-        hill = [self.game.map.hex(h) for h in self.game.objectives]
         if decision.kind == "select_unit":
             return values[0] if self.side == "Blue" or len(values) > 4 else "done"
         if decision.kind == "select_hex":
-            return min(
-                values, key=lambda v: (min(distance(self.game.map.hex(str(v)), h) for h in hill), str(v))
-            )
+            return min(values, key=lambda v: (self.game.to_hill[str(v)], str(v)))
         if decision.kind == "select_target":
             for opt in decision.options:  # even odds or better, or a hidden defender (odds unknown)
                 if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
