@@ -100,26 +100,23 @@ class HeuristicMarines:
                     base.marine_hexes.setdefault(loc, [])
                     if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
                         hqs.append(loc)
-            for hid in base.jp:
-                base.zoc.update(c.neighbours(hid))
-                for x in c.within2(hid):
-                    base.near[x] = base.near.get(x, 0) + 1
+            base.zoc, base.near = c.zones(tuple(base.jp))
             self._probe_view, self._probe_unit, self._probe = view, unit, (base, hqs)
         # The unit stands in ``where``, the path's start: a path that came back to its start
         # could begin again from there, so no path needs to enter it, and whether a Marine
         # unit is in it (all that moving the unit there changes) never decides the answer:
-        # the situation without the unit answers for every hex it might move to.
+        # the situation without the unit answers for every hex it might move to, in one
+        # search a set of sources (c.supplied_from, kept in the situation). A path of five
+        # hexes reaches only the HQs within five, of four the beaches within four.
         s, hqs = self._probe
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
-        near_hqs = [h for h in hqs if c.dist(where, h) <= 5]  # a path is never shorter
-        if near_hqs and c.supply_path(probe, s, where, near_hqs, kind, 5) is not None:
+        if c.traces_supply(probe, s, where, hqs, kind, 5):
             return True
         ind = view["vars"].get(c.V_IND)
         if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
-            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp
-                       and c.dist(where, h) <= 4]
-            return bool(beaches) and c.supply_path(probe, s, where, beaches, kind, 4) is not None
+            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+            return c.traces_supply(probe, s, where, beaches, kind, 4)
         return False
 
     # -- set-up ---------------------------------------------------------------------------

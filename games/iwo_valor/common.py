@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from tabletop.core.decisions import Option, choose
@@ -29,7 +29,7 @@ from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import step_table, trace_indexed
+from tabletop.core.supply import reverse_steps, step_table, supplied_hexes, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -222,16 +222,18 @@ class Situation:
     """The position as the rules read it at one moment: who is where, ZOCs, 2-hex zones.
 
     Read-only once built: :meth:`of` hands the same one to every reader until a piece
-    changes, and it keeps what is derived from it (the Supply Path sets, the HQs' Supply)."""
+    changes, and it keeps what is derived from it (the Supply Path sets, the hexes in
+    Supply from each set of sources)."""
 
     jp: dict[str, str] = field(default_factory=dict)  # hex -> Japanese unit id
     marine_hexes: dict[str, list[Piece]] = field(default_factory=dict)
     zoc: set[str] = field(default_factory=set)  # VI: land hexes next to a Japanese unit
     near: dict[str, int] = field(default_factory=dict)  # hex -> Japanese units within 2
-    #: derived once, on first use: the Supply Path sets (:meth:`path_sets`), HQ Supply
+    #: derived once, on first use: the Supply Path sets (:meth:`path_sets`), and the hexes
+    #: that trace Supply to each set of sources (:func:`supplied_from`)
     _sets: tuple[frozenset[int], frozenset[int], frozenset[int]] | None = field(
         default=None, init=False, repr=False, compare=False)
-    _hq_supply: dict[tuple[Any, ...], bool] = field(
+    _supplied: dict[tuple[Any, ...], set[int]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -252,10 +254,7 @@ class Situation:
         for p in pieces.select(side=US):
             if is_hex(p.location) and is_land(p.location):
                 s.marine_hexes.setdefault(p.location, []).append(p)
-        for hid in s.jp:
-            s.zoc.update(_neighbours(hid))
-            for x in _within2(hid):
-                s.near[x] = s.near.get(x, 0) + 1
+        s.zoc, s.near = zones(tuple(s.jp))
         _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
 
@@ -291,6 +290,21 @@ class _LastSituation:
 _LAST = _LastSituation()
 
 
+@lru_cache(maxsize=16)
+def zones(jp_hexes: tuple[str, ...]) -> tuple[set[str], dict[str, int]]:
+    """VI, VI.E: the ZOC hexes (the land hexes next to a Japanese unit; a hex in two ZOCs is
+    simply in ZOC) and, for each hex, the Japanese units within two hexes, of Japanese units
+    in these hexes. Kept for the next situations with the same Japanese hexes (they change
+    only when a unit is lost); the caller must not change them."""
+    zoc: set[str] = set()
+    near: dict[str, int] = {}
+    for hid in jp_hexes:
+        zoc.update(_neighbours(hid))
+        for x in _within2(hid):
+            near[x] = near.get(x, 0) + 1
+    return zoc, near
+
+
 @cache
 def _within2(hex_id: str) -> tuple[str, ...]:
     m = components().map
@@ -303,6 +317,12 @@ def _within2(hex_id: str) -> tuple[str, ...]:
 def within2(hex_id: str) -> tuple[str, ...]:
     """The on-map hexes within two hexes (one intervening hex) of a hex."""
     return _within2(hex_id)
+
+
+@cache
+def within2_hexes(hex_id: str) -> tuple[Hex, ...]:
+    """:func:`within2` as Hexes, in the same order."""
+    return tuple(hx(x) for x in _within2(hex_id))
 
 
 # -- stepping rules shared by movement and supply (V, VII.A) -------------------------------
@@ -347,6 +367,36 @@ def _steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[in
     return step_table(components().map, lambda a, b: _terrain_step(armour, narrow, lbl[a], lbl[b]))
 
 
+@cache
+def _into(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
+    """:func:`_steps` turned around (for each hex, the hexes that may step into it)."""
+    return reverse_steps(_steps(armour, narrow))
+
+
+def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind: str,
+                  max_length: int | None) -> set[int]:
+    """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
+    at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
+    whole map in one search (core.supply's :func:`supplied_hexes`), kept in the situation."""
+    narrow = _narrow(match)
+    key = (tuple(sources), unit_kind == "armour", narrow, max_length)
+    found = s._supplied.get(key)
+    if found is None:
+        blocked, dead_ends, costly = s.path_sets()
+        found = s._supplied[key] = supplied_hexes(
+            components().map, [hx(x) for x in key[0]], into=_into(key[1], narrow),
+            blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
+            max_length=max_length)
+    return found
+
+
+def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
+                  max_length: int | None) -> bool:
+    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`). A
+    source farther than ``max_length`` is never reached, so it may be listed or not."""
+    return _index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
+
+
 def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                 max_length: int | None) -> list[Hex] | None:
     """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets: not
@@ -371,16 +421,8 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
     beach hex where Marines landed."""
     if cache_ is not None and hq.id in cache_:
         return cache_[hq.id]
-    if not on_island(hq) or is_disrupted(hq):
-        ok = False
-    else:  # kept in the situation, which a change to any piece replaces
-        beaches = landed_sources(match, s)
-        key = (hq.location, tuple(beaches), _narrow(match))
-        found = s._hq_supply.get(key)
-        if found is None:
-            found = s._hq_supply[key] = supply_path(match, s, hq.location, beaches, "hq",
-                                                    None) is not None
-        ok = found
+    ok = (on_island(hq) and not is_disrupted(hq)
+          and traces_supply(match, s, hq.location, landed_sources(match, s), "hq", None))
     if cache_ is not None:
         cache_[hq.id] = ok
     return ok
@@ -400,15 +442,13 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
         return hq_supplied(match, s, p, cache_)
     hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(p.attrs["division"], ())
            if h.side == US]
-    # a path is never shorter than the distance: farther sources are skipped unsearched
-    sources = [h.location for h in hqs if on_island(h) and dist(p.location, h.location) <= 5
-               and hq_supplied(match, s, h, cache_)]
-    if sources and supply_path(match, s, p.location, sources, p.kind, 5) is not None:
+    # every HQ that provides Supply is a source (a path of 5 hexes reaches those within 5)
+    sources = [h.location for h in hqs if on_island(h) and hq_supplied(match, s, h, cache_)]
+    if traces_supply(match, s, p.location, sources, p.kind, 5):
         return True
     ind = match.state.vars[V_IND]
     if ind and p.kind == "infantry" and regiment_key(p) == ind:
-        beaches = [b for b in landed_sources(match, s) if dist(p.location, b) <= 4]
-        return bool(beaches) and supply_path(match, s, p.location, beaches, p.kind, 4) is not None
+        return traces_supply(match, s, p.location, landed_sources(match, s), p.kind, 4)
     return False
 
 

@@ -37,6 +37,17 @@ def can_stack(match: Match, p: Piece, hex_id: str, s: c.Situation) -> bool:
     return sum(1 for q in here if q.kind == p.kind) < STACK[p.kind]
 
 
+def full_hexes(p: Piece, s: c.Situation) -> set[Hex]:
+    """V.M: the hexes where the unit may not end its move (:func:`can_stack` false): those
+    of a Japanese unit, and those already holding as many Marine units of its kind, others
+    than itself, as a hex may hold."""
+    full = {c.hx(h) for h in s.jp}
+    for h, units in s.marine_hexes.items():
+        if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= STACK[p.kind]:
+            full.add(c.hx(h))
+    return full
+
+
 @cache
 def terrain_costs(kind: str, areas: tuple[str, ...], open_1220: bool) -> MoveCosts:
     """V.G-J (and XI.C's area limit): the fixed terrain a unit kind may cross, compiled once:
@@ -79,7 +90,8 @@ def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach 
     s = s or c.Situation.of(match)
     m = c.components().map
     fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
-    zone = [c.hx(x) for h, jid in s.jp.items() if jid not in fired for x in c.within2(h)]
+    zone = [x for h, jid in s.jp.items() if jid not in fired for x in c.within2_hexes(h)]
+    full = full_hexes(p, s)
     max_hexes = None
     if p.kind == "hq":
         max_hexes = HQ_HEXES - int(match.state.vars[c.V_HQ_HEXES].get(p.id, 0))
@@ -90,7 +102,7 @@ def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach 
     reach = reachable(m, c.hx(p.location), math.inf, costs,
                       enemy=[c.hx(h) for h in closed_hexes(match, p, s)], ezoc=[c.hx(h) for h in s.zoc],
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
-                      can_end=lambda h: can_stack(match, p, c.hid_of(h), s), max_hexes=max_hexes)
+                      can_end=lambda h: h not in full, max_hexes=max_hexes)
     return reach if len(reach) else None
 
 
