@@ -38,6 +38,8 @@ class HeuristicMarines:
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._near_key: tuple[str, ...] = ()
+        self._map_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._map_pieces: list[Any] = []
         self._near_memo: dict[str, int] = {}
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -55,10 +57,15 @@ class HeuristicMarines:
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
-    @staticmethod
-    def _jp_hexes(view: Mapping[str, JSON]) -> list[str]:
-        return [str(p["location"]) for p in view["pieces"]
-                if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))]
+    def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
+        """The pieces the view shows in map hexes, in its order (read once a view)."""
+        if self._map_view is not view:
+            self._map_view = view
+            self._map_pieces = [p for p in view["pieces"] if c.is_hex(str(p["location"]))]
+        return self._map_pieces
+
+    def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
+        return [str(p["location"]) for p in self._on_map(view) if p["side"] == c.JAPAN]
 
     def _nearest(self, jp: list[str]) -> Callable[[str], int]:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
@@ -90,9 +97,9 @@ class HeuristicMarines:
             division = self._division(view, unit)
             base = c.Situation()
             hqs: list[str] = []
-            for p in view["pieces"]:
+            for p in self._on_map(view):
                 loc = str(p["location"])
-                if not c.is_hex(loc) or p["id"] == unit:
+                if p["id"] == unit:
                     continue
                 if p["side"] == c.JAPAN:
                     base.jp[loc] = str(p["id"])
@@ -160,8 +167,8 @@ class HeuristicMarines:
     # -- movement ---------------------------------------------------------------------------
     def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for p in view["pieces"]:
-            if p["side"] == c.US and c.is_hex(str(p["location"])):
+        for p in self._on_map(view):
+            if p["side"] == c.US:
                 out.setdefault(str(p["location"]), []).append(str(p["kind"]))
         return out
 

@@ -19,10 +19,10 @@ State conventions (``match.state``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.fog import reveal_near
@@ -62,6 +62,8 @@ V_WAVE_ROLLS = "first_wave_pending"  # III.4: first-wave units still to roll the
 V_ARMOUR_USED = "armour_used"  # VIII.A: attacks each Armour Unit has supported this phase
 
 PHASE_VARS: dict[str, Any] = {V_MOVED: [], V_HQ_HEXES: {}, V_FIRED: {}, V_ATTACKED: {}, V_ARMOUR_USED: {}}
+
+T = TypeVar("T")
 
 # Scenario ids (XI).
 FULL, LOD, SANDS, NARROW, VERY_SHORT = "campaign", "line_of_departure", "sands_of_iwo_jima", \
@@ -223,17 +225,19 @@ class Situation:
 
     Read-only once built: :meth:`of` hands the same one to every reader until a piece
     changes, and it keeps what is derived from it (the Supply Path sets, the hexes in
-    Supply from each set of sources)."""
+    Supply from each set of sources, what :meth:`derive` is asked for)."""
 
     jp: dict[str, str] = field(default_factory=dict)  # hex -> Japanese unit id
     marine_hexes: dict[str, list[Piece]] = field(default_factory=dict)
     zoc: set[str] = field(default_factory=set)  # VI: land hexes next to a Japanese unit
     near: dict[str, int] = field(default_factory=dict)  # hex -> Japanese units within 2
-    #: derived once, on first use: the Supply Path sets (:meth:`path_sets`), and the hexes
-    #: that trace Supply to each set of sources (:func:`supplied_from`)
-    _sets: tuple[frozenset[int], frozenset[int], frozenset[int]] | None = field(
+    #: derived once, on first use: what a Supply Path reads of it (:meth:`path_key`), the
+    #: hexes that trace Supply to each set of sources (:func:`supplied_from`), and the rest
+    _path_key: tuple[tuple[str, ...], frozenset[str]] | None = field(
         default=None, init=False, repr=False, compare=False)
     _supplied: dict[tuple[Any, ...], set[int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    _derived: dict[tuple[Any, ...], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -258,24 +262,33 @@ class Situation:
         _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
 
+    def derive(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """What ``build`` derives from this situation and whatever else ``key`` names (the
+        key holds every value it reads besides the situation), built on the first call and
+        kept with the situation; the caller must not change it."""
+        try:
+            found: T = self._derived[key]
+        except KeyError:
+            found = self._derived[key] = build()
+        return found
+
     def has_infantry(self, hex_id: str) -> bool:
         """Whether a Marine infantry unit is in the hex."""
         return any(p.kind == "infantry" for p in self.marine_hexes.get(hex_id, ()))
 
+    def path_key(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """All that a Supply Path reads of the situation (VII.A, VI.C, VI.D): the Japanese
+        hexes (sorted), and the Marine-occupied hexes within two hexes of one. Situations
+        that agree on it agree on every Supply Path (a move behind the front changes none)."""
+        if self._path_key is None:
+            self._path_key = (tuple(sorted(self.jp)),
+                              frozenset(h for h in self.marine_hexes if h in self.near))
+        return self._path_key
+
     def path_sets(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
-        """VII.A, VI.C, VI.D as sets of map indices, for :func:`supply_path`: the hexes a
-        Supply Path may not enter (a Japanese unit; an unoccupied hex within two hexes of
-        one), the hexes it may enter but not pass through (ZOC) and the costly ones (a
-        Marine-occupied hex within two hexes of a Japanese unit: one at most)."""
-        if self._sets is None:
-            idx = _index()
-            blocked = frozenset(idx[h] for h in (*self.jp, *(x for x in self.near
-                                                            if x not in self.marine_hexes))
-                                if h in idx)
-            dead_ends = frozenset(idx[h] for h in self.zoc if h in idx)
-            costly = frozenset(idx[h] for h in self.marine_hexes if h in self.near and h in idx)
-            self._sets = (blocked, dead_ends, costly)
-        return self._sets
+        """VII.A, VI.C, VI.D as sets of map indices, for :func:`supply_path`
+        (:func:`_path_sets` of :meth:`path_key`)."""
+        return _path_sets(*self.path_key())
 
 
 @dataclass
@@ -288,6 +301,21 @@ class _LastSituation:
 
 
 _LAST = _LastSituation()
+
+
+@lru_cache(maxsize=64)
+def _path_sets(jp_hexes: tuple[str, ...], held: frozenset[str]
+               ) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """VII.A, VI.C, VI.D as sets of map indices, given the Japanese hexes and the Marine-held
+    hexes within two hexes of them: the hexes a Supply Path may not enter (a Japanese unit;
+    an unoccupied hex within two hexes of one), those it may enter but not pass through
+    (ZOC) and the costly ones (a Marine-occupied hex within two hexes of a Japanese unit:
+    one at most). Kept for the situations to come that agree on them."""
+    idx = _index()
+    zoc, near = zones(jp_hexes)
+    blocked = frozenset(idx[h] for h in (*jp_hexes, *(x for x in near if x not in held))
+                        if h in idx)
+    return blocked, frozenset(idx[h] for h in zoc if h in idx), frozenset(idx[h] for h in held)
 
 
 @lru_cache(maxsize=16)
@@ -323,6 +351,18 @@ def within2(hex_id: str) -> tuple[str, ...]:
 def within2_hexes(hex_id: str) -> tuple[Hex, ...]:
     """:func:`within2` as Hexes, in the same order."""
     return tuple(hx(x) for x in _within2(hex_id))
+
+
+@lru_cache(maxsize=64)
+def hexes_within2(hex_ids: tuple[str, ...]) -> frozenset[Hex]:
+    """Every hex within two hexes of one of these (kept for the next asks)."""
+    return frozenset(x for h in hex_ids for x in within2_hexes(h))
+
+
+@lru_cache(maxsize=16)
+def zoc_hexes(jp_hexes: tuple[str, ...]) -> frozenset[Hex]:
+    """The ZOC of :func:`zones` as Hexes."""
+    return frozenset(hx(h) for h in zones(jp_hexes)[0])
 
 
 # -- stepping rules shared by movement and supply (V, VII.A) -------------------------------
@@ -377,17 +417,25 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
                   max_length: int | None) -> set[int]:
     """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
     at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
-    whole map in one search (core.supply's :func:`supplied_hexes`), kept in the situation."""
-    narrow = _narrow(match)
-    key = (tuple(sources), unit_kind == "armour", narrow, max_length)
+    whole map in one search, kept in the situation (and by :func:`_supplied_from` for the
+    situations to come that agree on the paths); the caller must not change it."""
+    key = (tuple(sources), unit_kind == "armour", _narrow(match), max_length)
     found = s._supplied.get(key)
     if found is None:
-        blocked, dead_ends, costly = s.path_sets()
-        found = s._supplied[key] = supplied_hexes(
-            components().map, [hx(x) for x in key[0]], into=_into(key[1], narrow),
-            blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
-            max_length=max_length)
+        found = s._supplied[key] = _supplied_from(s.path_key(), *key)
     return found
+
+
+@lru_cache(maxsize=256)
+def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
+                   armour: bool, narrow: tuple[tuple[str, ...], bool],
+                   max_length: int | None) -> set[int]:
+    """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
+    :func:`supplied_hexes` on the compiled terrain and the situation's sets)."""
+    blocked, dead_ends, costly = _path_sets(*path_key)
+    return supplied_hexes(components().map, [hx(x) for x in sources], into=_into(armour, narrow),
+                          blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
+                          max_length=max_length)
 
 
 def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,

@@ -336,3 +336,21 @@ def test_VII_A_supply_for_every_hex_at_once_agrees_with_each_supply_path(seed: i
             assert every == one_by_one
             beyond += len(every - set(targets))
     assert beyond > 50  # not only the sources themselves
+
+
+def test_VI_situation_kept_while_the_pieces_do_not_change() -> None:
+    """VI, VII.A: Situation.of hands back the situation it built while no piece has changed,
+    and a new one, with the move in it, once a piece moves (or any piece changes)."""
+    m = empty_match()
+    put(m, "A/310", J)
+    p = put(m, INF, "0918")
+    s = c.Situation.of(m)
+    assert c.Situation.of(m) is s and "0918" in s.marine_hexes
+    m.state.pieces.move(p.id, "0920")
+    moved = c.Situation.of(m)
+    assert moved is not s and "0920" in moved.marine_hexes and "0918" not in moved.marine_hexes
+    p.steps = 1  # a change of status: a new situation too (the same position)
+    again = c.Situation.of(m)
+    assert again is not moved and again.marine_hexes.keys() == moved.marine_hexes.keys()
+    other = empty_match()  # another match's pieces are never taken for these
+    assert c.Situation.of(other) is not again and not c.Situation.of(other).marine_hexes
