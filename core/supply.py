@@ -11,7 +11,10 @@ A game that traces many paths in one position can compile its rules instead:
 :func:`step_table` once for the fixed terrain, then :func:`trace_indexed` with the hexes
 blocked, dead ends and costly hexes of the moment as sets of hex indices. It walks the
 same search in the same order, so it finds the same path :func:`trace` finds with the
-equivalent predicates, at a fraction of the cost of calling them for every step.
+equivalent predicates, at a fraction of the cost of calling them for every step. And where
+the question is "which units are supplied?" rather than "by which path?",
+:func:`supplied_hexes` answers it for every hex of the map in one search back from the
+sources.
 """
 
 from __future__ import annotations
@@ -143,6 +146,64 @@ def trace_indexed(hexmap: HexMap, start: Hex, sources: Collection[Hex], *,
                 return path
             queue.append((state, depth + 1))
     return None
+
+
+def reverse_steps(steps: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """A :func:`step_table` turned around: for each hex, the hexes whose steps lead into it."""
+    into: list[list[int]] = [[] for _ in steps]
+    for i, row in enumerate(steps):
+        for j in row:
+            into[j].append(i)
+    return tuple(map(tuple, into))
+
+
+def supplied_hexes(hexmap: HexMap, sources: Collection[Hex], *, into: Sequence[Sequence[int]],
+                   blocked: Collection[int] = frozenset(), dead_ends: Collection[int] = frozenset(),
+                   costly: Collection[int] = frozenset(), costly_limit: int = 0,
+                   max_length: int | None = None) -> set[int]:
+    """Every hex (by index) from which :func:`trace_indexed` finds a path to one of
+    ``sources`` under the same rules, in one breadth-first search back from the sources
+    (``into`` is the :func:`reverse_steps` of the step table).
+
+    A path may always be taken so that it never enters its start again (cut at the last
+    visit, it is shorter and enters fewer hexes), so the rules of the start hex itself
+    (blocked, dead end, costly) never matter; each other hex it enters obeys them. The
+    search keeps, for each hex entered and each number of costly hexes entered from there
+    on, the fewest steps to a source: a hex is supplied when one step takes it into such a
+    state within ``max_length``.
+    """
+    index = hexmap.index
+    targets = {index(h) for h in sources if h in hexmap}
+    found = set(targets)  # a start that is a source is supplied by a path of no steps
+    limit = max_length if max_length is not None else len(hexmap)
+    if limit <= 0:
+        return found
+    width = costly_limit + 1
+    seen: set[int] = set()  # states (hex w entered, costly hexes entered from w on) as w * width + u
+    queue: deque[tuple[int, int, int]] = deque()  # (w, u, steps from w to a source)
+    for t in sorted(targets):
+        u = 1 if t in costly else 0
+        if t in blocked or u > costly_limit:
+            continue
+        seen.add(t * width + u)
+        queue.append((t, u, 0))
+    while queue:
+        w, u, d = queue.popleft()
+        found.update(into[w])  # from each of these, one step into w and d more reach a source
+        if d + 2 > limit:
+            continue  # a hex entered before w would need a path of more than limit hexes
+        for v in into[w]:
+            if v in blocked or v in dead_ends:
+                continue
+            spent = u + 1 if v in costly else u
+            if spent > costly_limit:
+                continue
+            state = v * width + spent
+            if state in seen:
+                continue
+            seen.add(state)
+            queue.append((v, spent, d + 1))
+    return found
 
 
 def supplied(hexmap: HexMap, start: Hex, sources: Collection[Hex], **rules: object) -> bool:

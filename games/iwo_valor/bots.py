@@ -38,6 +38,8 @@ class HeuristicMarines:
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._near_key: tuple[str, ...] = ()
+        self._map_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._map_pieces: list[Any] = []
         self._near_memo: dict[str, int] = {}
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -55,10 +57,15 @@ class HeuristicMarines:
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
-    @staticmethod
-    def _jp_hexes(view: Mapping[str, JSON]) -> list[str]:
-        return [str(p["location"]) for p in view["pieces"]
-                if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))]
+    def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
+        """The pieces the view shows in map hexes, in its order (read once a view)."""
+        if self._map_view is not view:
+            self._map_view = view
+            self._map_pieces = [p for p in view["pieces"] if c.is_hex(str(p["location"]))]
+        return self._map_pieces
+
+    def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
+        return [str(p["location"]) for p in self._on_map(view) if p["side"] == c.JAPAN]
 
     def _nearest(self, jp: list[str]) -> Callable[[str], int]:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
@@ -90,9 +97,9 @@ class HeuristicMarines:
             division = self._division(view, unit)
             base = c.Situation()
             hqs: list[str] = []
-            for p in view["pieces"]:
+            for p in self._on_map(view):
                 loc = str(p["location"])
-                if not c.is_hex(loc) or p["id"] == unit:
+                if p["id"] == unit:
                     continue
                 if p["side"] == c.JAPAN:
                     base.jp[loc] = str(p["id"])
@@ -100,26 +107,23 @@ class HeuristicMarines:
                     base.marine_hexes.setdefault(loc, [])
                     if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
                         hqs.append(loc)
-            for hid in base.jp:
-                base.zoc.update(c.neighbours(hid))
-                for x in c.within2(hid):
-                    base.near[x] = base.near.get(x, 0) + 1
+            base.zoc, base.near = c.zones(tuple(base.jp))
             self._probe_view, self._probe_unit, self._probe = view, unit, (base, hqs)
         # The unit stands in ``where``, the path's start: a path that came back to its start
         # could begin again from there, so no path needs to enter it, and whether a Marine
         # unit is in it (all that moving the unit there changes) never decides the answer:
-        # the situation without the unit answers for every hex it might move to.
+        # the situation without the unit answers for every hex it might move to, in one
+        # search a set of sources (c.supplied_from, kept in the situation). A path of five
+        # hexes reaches only the HQs within five, of four the beaches within four.
         s, hqs = self._probe
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
-        near_hqs = [h for h in hqs if c.dist(where, h) <= 5]  # a path is never shorter
-        if near_hqs and c.supply_path(probe, s, where, near_hqs, kind, 5) is not None:
+        if c.traces_supply(probe, s, where, hqs, kind, 5):
             return True
         ind = view["vars"].get(c.V_IND)
         if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
-            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp
-                       and c.dist(where, h) <= 4]
-            return bool(beaches) and c.supply_path(probe, s, where, beaches, kind, 4) is not None
+            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+            return c.traces_supply(probe, s, where, beaches, kind, 4)
         return False
 
     # -- set-up ---------------------------------------------------------------------------
@@ -163,8 +167,8 @@ class HeuristicMarines:
     # -- movement ---------------------------------------------------------------------------
     def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
-        for p in view["pieces"]:
-            if p["side"] == c.US and c.is_hex(str(p["location"])):
+        for p in self._on_map(view):
+            if p["side"] == c.US:
                 out.setdefault(str(p["location"]), []).append(str(p["kind"]))
         return out
 

@@ -19,17 +19,17 @@ State conventions (``match.state``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import step_table, trace_indexed
+from tabletop.core.supply import reverse_steps, step_table, supplied_hexes, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -62,6 +62,8 @@ V_WAVE_ROLLS = "first_wave_pending"  # III.4: first-wave units still to roll the
 V_ARMOUR_USED = "armour_used"  # VIII.A: attacks each Armour Unit has supported this phase
 
 PHASE_VARS: dict[str, Any] = {V_MOVED: [], V_HQ_HEXES: {}, V_FIRED: {}, V_ATTACKED: {}, V_ARMOUR_USED: {}}
+
+T = TypeVar("T")
 
 # Scenario ids (XI).
 FULL, LOD, SANDS, NARROW, VERY_SHORT = "campaign", "line_of_departure", "sands_of_iwo_jima", \
@@ -222,16 +224,20 @@ class Situation:
     """The position as the rules read it at one moment: who is where, ZOCs, 2-hex zones.
 
     Read-only once built: :meth:`of` hands the same one to every reader until a piece
-    changes, and it keeps what is derived from it (the Supply Path sets, the HQs' Supply)."""
+    changes, and it keeps what is derived from it (the Supply Path sets, the hexes in
+    Supply from each set of sources, what :meth:`derive` is asked for)."""
 
     jp: dict[str, str] = field(default_factory=dict)  # hex -> Japanese unit id
     marine_hexes: dict[str, list[Piece]] = field(default_factory=dict)
     zoc: set[str] = field(default_factory=set)  # VI: land hexes next to a Japanese unit
     near: dict[str, int] = field(default_factory=dict)  # hex -> Japanese units within 2
-    #: derived once, on first use: the Supply Path sets (:meth:`path_sets`), HQ Supply
-    _sets: tuple[frozenset[int], frozenset[int], frozenset[int]] | None = field(
+    #: derived once, on first use: what a Supply Path reads of it (:meth:`path_key`), the
+    #: hexes that trace Supply to each set of sources (:func:`supplied_from`), and the rest
+    _path_key: tuple[tuple[str, ...], frozenset[str]] | None = field(
         default=None, init=False, repr=False, compare=False)
-    _hq_supply: dict[tuple[Any, ...], bool] = field(
+    _supplied: dict[tuple[Any, ...], set[int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    _derived: dict[tuple[Any, ...], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
@@ -252,31 +258,37 @@ class Situation:
         for p in pieces.select(side=US):
             if is_hex(p.location) and is_land(p.location):
                 s.marine_hexes.setdefault(p.location, []).append(p)
-        for hid in s.jp:
-            s.zoc.update(_neighbours(hid))
-            for x in _within2(hid):
-                s.near[x] = s.near.get(x, 0) + 1
+        s.zoc, s.near = zones(tuple(s.jp))
         _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
+
+    def derive(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """What ``build`` derives from this situation and whatever else ``key`` names (the
+        key holds every value it reads besides the situation), built on the first call and
+        kept with the situation; the caller must not change it."""
+        try:
+            found: T = self._derived[key]
+        except KeyError:
+            found = self._derived[key] = build()
+        return found
 
     def has_infantry(self, hex_id: str) -> bool:
         """Whether a Marine infantry unit is in the hex."""
         return any(p.kind == "infantry" for p in self.marine_hexes.get(hex_id, ()))
 
+    def path_key(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """All that a Supply Path reads of the situation (VII.A, VI.C, VI.D): the Japanese
+        hexes (sorted), and the Marine-occupied hexes within two hexes of one. Situations
+        that agree on it agree on every Supply Path (a move behind the front changes none)."""
+        if self._path_key is None:
+            self._path_key = (tuple(sorted(self.jp)),
+                              frozenset(h for h in self.marine_hexes if h in self.near))
+        return self._path_key
+
     def path_sets(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
-        """VII.A, VI.C, VI.D as sets of map indices, for :func:`supply_path`: the hexes a
-        Supply Path may not enter (a Japanese unit; an unoccupied hex within two hexes of
-        one), the hexes it may enter but not pass through (ZOC) and the costly ones (a
-        Marine-occupied hex within two hexes of a Japanese unit: one at most)."""
-        if self._sets is None:
-            idx = _index()
-            blocked = frozenset(idx[h] for h in (*self.jp, *(x for x in self.near
-                                                            if x not in self.marine_hexes))
-                                if h in idx)
-            dead_ends = frozenset(idx[h] for h in self.zoc if h in idx)
-            costly = frozenset(idx[h] for h in self.marine_hexes if h in self.near and h in idx)
-            self._sets = (blocked, dead_ends, costly)
-        return self._sets
+        """VII.A, VI.C, VI.D as sets of map indices, for :func:`supply_path`
+        (:func:`_path_sets` of :meth:`path_key`)."""
+        return _path_sets(*self.path_key())
 
 
 @dataclass
@@ -291,6 +303,36 @@ class _LastSituation:
 _LAST = _LastSituation()
 
 
+@lru_cache(maxsize=64)
+def _path_sets(jp_hexes: tuple[str, ...], held: frozenset[str]
+               ) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+    """VII.A, VI.C, VI.D as sets of map indices, given the Japanese hexes and the Marine-held
+    hexes within two hexes of them: the hexes a Supply Path may not enter (a Japanese unit;
+    an unoccupied hex within two hexes of one), those it may enter but not pass through
+    (ZOC) and the costly ones (a Marine-occupied hex within two hexes of a Japanese unit:
+    one at most). Kept for the situations to come that agree on them."""
+    idx = _index()
+    zoc, near = zones(jp_hexes)
+    blocked = frozenset(idx[h] for h in (*jp_hexes, *(x for x in near if x not in held))
+                        if h in idx)
+    return blocked, frozenset(idx[h] for h in zoc if h in idx), frozenset(idx[h] for h in held)
+
+
+@lru_cache(maxsize=16)
+def zones(jp_hexes: tuple[str, ...]) -> tuple[set[str], dict[str, int]]:
+    """VI, VI.E: the ZOC hexes (the land hexes next to a Japanese unit; a hex in two ZOCs is
+    simply in ZOC) and, for each hex, the Japanese units within two hexes, of Japanese units
+    in these hexes. Kept for the next situations with the same Japanese hexes (they change
+    only when a unit is lost); the caller must not change them."""
+    zoc: set[str] = set()
+    near: dict[str, int] = {}
+    for hid in jp_hexes:
+        zoc.update(_neighbours(hid))
+        for x in _within2(hid):
+            near[x] = near.get(x, 0) + 1
+    return zoc, near
+
+
 @cache
 def _within2(hex_id: str) -> tuple[str, ...]:
     m = components().map
@@ -303,6 +345,24 @@ def _within2(hex_id: str) -> tuple[str, ...]:
 def within2(hex_id: str) -> tuple[str, ...]:
     """The on-map hexes within two hexes (one intervening hex) of a hex."""
     return _within2(hex_id)
+
+
+@cache
+def within2_hexes(hex_id: str) -> tuple[Hex, ...]:
+    """:func:`within2` as Hexes, in the same order."""
+    return tuple(hx(x) for x in _within2(hex_id))
+
+
+@lru_cache(maxsize=64)
+def hexes_within2(hex_ids: tuple[str, ...]) -> frozenset[Hex]:
+    """Every hex within two hexes of one of these (kept for the next asks)."""
+    return frozenset(x for h in hex_ids for x in within2_hexes(h))
+
+
+@lru_cache(maxsize=16)
+def zoc_hexes(jp_hexes: tuple[str, ...]) -> frozenset[Hex]:
+    """The ZOC of :func:`zones` as Hexes."""
+    return frozenset(hx(h) for h in zones(jp_hexes)[0])
 
 
 # -- stepping rules shared by movement and supply (V, VII.A) -------------------------------
@@ -347,6 +407,44 @@ def _steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[in
     return step_table(components().map, lambda a, b: _terrain_step(armour, narrow, lbl[a], lbl[b]))
 
 
+@cache
+def _into(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
+    """:func:`_steps` turned around (for each hex, the hexes that may step into it)."""
+    return reverse_steps(_steps(armour, narrow))
+
+
+def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind: str,
+                  max_length: int | None) -> set[int]:
+    """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
+    at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
+    whole map in one search, kept in the situation (and by :func:`_supplied_from` for the
+    situations to come that agree on the paths); the caller must not change it."""
+    key = (tuple(sources), unit_kind == "armour", _narrow(match), max_length)
+    found = s._supplied.get(key)
+    if found is None:
+        found = s._supplied[key] = _supplied_from(s.path_key(), *key)
+    return found
+
+
+@lru_cache(maxsize=256)
+def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
+                   armour: bool, narrow: tuple[tuple[str, ...], bool],
+                   max_length: int | None) -> set[int]:
+    """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
+    :func:`supplied_hexes` on the compiled terrain and the situation's sets)."""
+    blocked, dead_ends, costly = _path_sets(*path_key)
+    return supplied_hexes(components().map, [hx(x) for x in sources], into=_into(armour, narrow),
+                          blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
+                          max_length=max_length)
+
+
+def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
+                  max_length: int | None) -> bool:
+    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`). A
+    source farther than ``max_length`` is never reached, so it may be listed or not."""
+    return _index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
+
+
 def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                 max_length: int | None) -> list[Hex] | None:
     """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets: not
@@ -371,16 +469,8 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
     beach hex where Marines landed."""
     if cache_ is not None and hq.id in cache_:
         return cache_[hq.id]
-    if not on_island(hq) or is_disrupted(hq):
-        ok = False
-    else:  # kept in the situation, which a change to any piece replaces
-        beaches = landed_sources(match, s)
-        key = (hq.location, tuple(beaches), _narrow(match))
-        found = s._hq_supply.get(key)
-        if found is None:
-            found = s._hq_supply[key] = supply_path(match, s, hq.location, beaches, "hq",
-                                                    None) is not None
-        ok = found
+    ok = (on_island(hq) and not is_disrupted(hq)
+          and traces_supply(match, s, hq.location, landed_sources(match, s), "hq", None))
     if cache_ is not None:
         cache_[hq.id] = ok
     return ok
@@ -400,15 +490,13 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
         return hq_supplied(match, s, p, cache_)
     hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(p.attrs["division"], ())
            if h.side == US]
-    # a path is never shorter than the distance: farther sources are skipped unsearched
-    sources = [h.location for h in hqs if on_island(h) and dist(p.location, h.location) <= 5
-               and hq_supplied(match, s, h, cache_)]
-    if sources and supply_path(match, s, p.location, sources, p.kind, 5) is not None:
+    # every HQ that provides Supply is a source (a path of 5 hexes reaches those within 5)
+    sources = [h.location for h in hqs if on_island(h) and hq_supplied(match, s, h, cache_)]
+    if traces_supply(match, s, p.location, sources, p.kind, 5):
         return True
     ind = match.state.vars[V_IND]
     if ind and p.kind == "infantry" and regiment_key(p) == ind:
-        beaches = [b for b in landed_sources(match, s) if dist(p.location, b) <= 4]
-        return bool(beaches) and supply_path(match, s, p.location, beaches, p.kind, 4) is not None
+        return traces_supply(match, s, p.location, landed_sources(match, s), p.kind, 4)
     return False
 
 

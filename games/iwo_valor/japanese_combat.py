@@ -255,8 +255,9 @@ def fire_range(match: Match) -> int:
 
 def regular_targets(match: Match, jp: Piece, s: c.Situation) -> list[str]:
     """IX.C: the hexes with Marine units a Japanese unit may fire at."""
-    reach = fire_range(match)
-    return sorted(h for h in s.marine_hexes if c.dist(h, jp.location) <= reach)
+    reach = fire_range(match)  # 1 or 2: the hexes to look at are within two
+    return sorted(h for h in c.within2(jp.location)
+                  if h in s.marine_hexes and c.dist(h, jp.location) <= reach)
 
 
 def regular_fire(match: Match) -> Procedure[None]:

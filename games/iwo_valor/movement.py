@@ -37,6 +37,17 @@ def can_stack(match: Match, p: Piece, hex_id: str, s: c.Situation) -> bool:
     return sum(1 for q in here if q.kind == p.kind) < STACK[p.kind]
 
 
+def full_hexes(p: Piece, s: c.Situation) -> set[Hex]:
+    """V.M: the hexes where the unit may not end its move (:func:`can_stack` false): those
+    of a Japanese unit, and those already holding as many Marine units of its kind, others
+    than itself, as a hex may hold."""
+    full = {c.hx(h) for h in s.jp}
+    for h, units in s.marine_hexes.items():
+        if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= STACK[p.kind]:
+            full.add(c.hx(h))
+    return full
+
+
 @cache
 def terrain_costs(kind: str, areas: tuple[str, ...], open_1220: bool) -> MoveCosts:
     """V.G-J (and XI.C's area limit): the fixed terrain a unit kind may cross, compiled once:
@@ -79,7 +90,11 @@ def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach 
     s = s or c.Situation.of(match)
     m = c.components().map
     fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
-    zone = [c.hx(x) for h, jid in s.jp.items() if jid not in fired for x in c.within2(h)]
+    zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
+    closed = s.derive(("closed", p.kind == "hq", tuple(match.state.vars[c.V_CLASS1])),
+                      lambda: {c.hx(h) for h in closed_hexes(match, p, s)})
+    ezoc = c.zoc_hexes(tuple(s.jp))
+    full = full_hexes(p, s)
     max_hexes = None
     if p.kind == "hq":
         max_hexes = HQ_HEXES - int(match.state.vars[c.V_HQ_HEXES].get(p.id, 0))
@@ -88,20 +103,23 @@ def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach 
     areas = tuple(match.state.vars.get("narrow_areas") or ())
     costs = terrain_costs(p.kind, areas, match.state.turn > 7)
     reach = reachable(m, c.hx(p.location), math.inf, costs,
-                      enemy=[c.hx(h) for h in closed_hexes(match, p, s)], ezoc=[c.hx(h) for h in s.zoc],
+                      enemy=closed, ezoc=ezoc,
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
-                      can_end=lambda h: can_stack(match, p, c.hid_of(h), s), max_hexes=max_hexes)
+                      can_end=lambda h: h not in full, max_hexes=max_hexes)
     return reach if len(reach) else None
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
-    """How many Japanese units would fire at the unit in each hex (IX.A)."""
+    """How many Japanese units would fire at the unit in each hex (IX.A): those within two
+    hexes that have not yet fired at it this phase (read-only; a hex missing counts 0)."""
     fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
-    out: dict[str, int] = {}
-    for h, jid in s.jp.items():
-        if jid not in fired:
-            for x in c.within2(h):
-                out[x] = out.get(x, 0) + 1
+    silent = [h for h, jid in s.jp.items() if jid in fired]
+    if not silent:
+        return s.near
+    out = dict(s.near)
+    for h in silent:
+        for x in c.within2(h):
+            out[x] -= 1
     return out
 
 

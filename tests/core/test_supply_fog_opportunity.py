@@ -15,7 +15,14 @@ from tabletop.core.movement import reachable
 from tabletop.core.opportunity import FireRecord, firers_at, trigger_hexes
 from tabletop.core.pieces import Piece, Pieces
 from tabletop.core.state import State
-from tabletop.core.supply import step_table, supplied, trace, trace_indexed
+from tabletop.core.supply import (
+    reverse_steps,
+    step_table,
+    supplied,
+    supplied_hexes,
+    trace,
+    trace_indexed,
+)
 from tabletop.core.trackgroups import create_family, family, shift, track_id, value
 
 
@@ -130,6 +137,13 @@ def test_supply_compiled_rules_find_the_same_path(
                         costly=dear, costly_limit=costly_limit, max_length=max_length)
     assert got == expected
     assert all(h in hexes for h in got or ())
+    # and supplied_hexes, searching back from the sources, finds every start trace finds
+    every = supplied_hexes(m, src, into=reverse_steps(steps), blocked=bad, dead_ends=ends,
+                           costly=dear, costly_limit=costly_limit, max_length=max_length)
+    for h in hexes:
+        path = trace_indexed(m, h, src, steps=steps, blocked=bad, dead_ends=ends, costly=dear,
+                             costly_limit=costly_limit, max_length=max_length)
+        assert (m.index(h) in every) == (path is not None), m.label(h)
 
 
 # -- fog of war ---------------------------------------------------------------------------

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import random
+
+import pytest
 
 from tabletop.core.testing import run_procedure
 from tabletop.games.iwo_valor import common as c
@@ -302,3 +305,52 @@ def test_VI_C_VI_D_supply_paths_and_zoc() -> None:
     put(m, INF2, beyond[0])
     s = c.Situation.of(m)
     assert c.supply_path(m, s, a, [beyond[0]], "infantry", 5) is not None  # VI.D: out of it
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_VII_A_supply_for_every_hex_at_once_agrees_with_each_supply_path(seed: int) -> None:
+    """VII.A, VI.C, VI.D: the hexes supplied_from finds in one search (the rules' and the
+    bot's way of asking) are exactly those from which supply_path finds a path, for every
+    land hex, each kind of unit, each path length the rules use, in the Narrow Game too."""
+    rng = random.Random(seed)
+    m = empty_match()
+    land = [c.hid_of(h) for h in c.components().map.hexes() if c.is_land(c.hid_of(h))]
+    centre = rng.choice(land)  # a crowded front: units in the hexes around one
+    area = [h for h in land if c.dist(h, centre) <= 7]
+    spots = rng.sample(area, min(len(area), 60))
+    japanese = [p.id for p in m.state.pieces if p.side == c.JAPAN][:12]
+    marines = [p.id for p in m.state.pieces if p.side == c.US and p.kind != "hq"][:38]
+    for unit, hex_id in zip(japanese + marines, spots, strict=False):
+        put(m, unit, hex_id)
+    if seed == 3:
+        m.state.vars["narrow_areas"] = ["S", "E"]
+    s = c.Situation.of(m)
+    sources = [h for h in spots[50:] if h not in s.jp]
+    beaches = c.landed_sources(m, s)
+    beyond = 0
+    for kind in ("infantry", "armour", "hq"):
+        for targets, length in ((sources, 5), (sources, 4), (beaches, None)):
+            every = {h for h in land if c.traces_supply(m, s, h, targets, kind, length)}
+            one_by_one = {h for h in land
+                          if c.supply_path(m, s, h, targets, kind, length) is not None}
+            assert every == one_by_one
+            beyond += len(every - set(targets))
+    assert beyond > 50  # not only the sources themselves
+
+
+def test_VI_situation_kept_while_the_pieces_do_not_change() -> None:
+    """VI, VII.A: Situation.of hands back the situation it built while no piece has changed,
+    and a new one, with the move in it, once a piece moves (or any piece changes)."""
+    m = empty_match()
+    put(m, "A/310", J)
+    p = put(m, INF, "0918")
+    s = c.Situation.of(m)
+    assert c.Situation.of(m) is s and "0918" in s.marine_hexes
+    m.state.pieces.move(p.id, "0920")
+    moved = c.Situation.of(m)
+    assert moved is not s and "0920" in moved.marine_hexes and "0918" not in moved.marine_hexes
+    p.steps = 1  # a change of status: a new situation too (the same position)
+    again = c.Situation.of(m)
+    assert again is not moved and again.marine_hexes.keys() == moved.marine_hexes.keys()
+    other = empty_match()  # another match's pieces are never taken for these
+    assert c.Situation.of(other) is not again and not c.Situation.of(other).marine_hexes
