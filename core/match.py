@@ -23,6 +23,7 @@ from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
+from .marks import MapMark
 from .pieces import CLOCK, Piece
 from .position import (
     START,
@@ -241,6 +242,12 @@ class Game:
         face-down cards. Cards are deck piles, not pieces, so a game says where they are drawn;
         by default nowhere."""
         return {}
+
+    def map_marks(self, match: Match, player: str | None) -> Sequence[MapMark]:
+        """The marks the rules keep on the map outside the pieces (rubble, a demolished
+        bridge) as ``player`` may see them (None: the designer's view), for the renderers;
+        by default none."""
+        return ()
 
     def piece_label(self, piece: Any) -> str:
         """A short label for a piece in the terminal and the SVG (values on its face)."""

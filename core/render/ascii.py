@@ -26,6 +26,7 @@ from ..areamap import AreaMap
 from ..errors import TabletopError
 from ..hexgrid import within
 from ..hexmap import HexMap
+from ..marks import MapMark
 from ..pieces import Piece
 from . import (
     BoxCards,
@@ -282,6 +283,14 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
     return "\n".join(lines)
 
 
+def mark_lines(marks: Sequence[MapMark]) -> list[str]:
+    """A line a kind of map mark, naming where each is (a hexside as ``A/B``)."""
+    where: dict[str, list[str]] = {}
+    for mark in marks:
+        where.setdefault(mark.name, []).append("/".join(mark.at))
+    return [f"{name}: {' '.join(places)}" for name, places in sorted(where.items())]
+
+
 def render_match(match: Match, *, player: str | None = None, window: Window | None = None,
                  ids: bool = False) -> str:
     """A match's position as terminal text, as ``player`` sees it (everything when None).
@@ -321,6 +330,7 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
         for loc, stack in sorted(by_place.items()):
             if loc not in board and loc not in board.boxes:
                 lines.append(f"at {loc}: {_listing(stack, game.piece_label, down, marks)}")
+        lines.extend(mark_lines(game.map_marks(match, player)))
         return "\n".join(lines)
     if board is not None:
         raise TabletopError(f"cannot draw a board of type {type(board).__name__}; "

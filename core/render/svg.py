@@ -24,6 +24,7 @@ from ..errors import TabletopError
 from ..hexgrid import Hex, HexSide
 from ..hexmap import HexMap
 from ..mapdata import BoxSpec, FeatureType
+from ..marks import MapMark
 from ..pieces import Piece
 from . import (
     BoxCards,
@@ -555,9 +556,9 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
                   piece_label: PieceLabel | None = None, hex_size: float = 30,
                   show_ids: bool = True, side_colors: Mapping[str, str] | None = None,
                   face_down: FaceDown | None = None, subtitle: str | None = None,
-                  cards: BoxCards | None = None) -> str:
+                  cards: BoxCards | None = None, marks: Sequence[MapMark] = ()) -> str:
     """The whole hex map as an SVG document, with its legend, boxes and pieces (and the
-    ``cards`` a game shows in its boxes).
+    ``cards`` a game shows in its boxes, the ``marks`` its rules keep on the map).
 
     ``pieces`` are grouped by ``location``: a hex id puts a counter in that hex, a box id in
     the box beside the map, anything else under "Elsewhere". Within a place the first piece
@@ -590,10 +591,12 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
             cx, cy = grid.center(h, s)
             counters.draw(doc, stack, cx, cy + s * 0.04, s * 1.14)
     doc.close("g")
+    _draw_marks(doc, hexmap, marks, s)
     doc.close("g")
 
     panel = _Panel(ox + map_w + PANEL_GAP, oy - 6)
     _legend_hexmap(panel, hexmap, s)
+    _legend_marks(panel, marks, s)
     _legend_sides(panel, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
     hex_ids = {hexmap.label(h) for h in hexmap.hexes()}
     _boxes(panel, hexmap.boxes.values(), by_place,
@@ -720,6 +723,63 @@ def _draw_hexsides(doc: _Doc, hexmap: HexMap, s: float) -> None:
                 _hexside_stroke(doc, ftype, p, q, toward, s, scale=scale)
         doc.close("g")
     doc.close("g")
+
+
+def _mark_badge(doc: _Doc, mark: MapMark, cx: float, cy: float, r: float, title: str, *,
+                sample: bool = False) -> None:
+    """One mark's badge: a disc of its colour with its symbol, and a tooltip (``sample``: the
+    legend's, which names no place)."""
+    if sample:
+        doc.open("g", cls="mark-sample")
+    else:
+        doc.open("g", cls="mark", data_mark=mark.name, data_at="-".join(mark.at))
+    doc.title(title)
+    doc.el("circle", cx=_num(cx), cy=_num(cy), r=_num(r), fill=mark.color, stroke="#ffffff",
+           stroke_width=_num(r * 0.18))
+    doc.text(cx, cy + r * 0.36, mark.symbol, r * 1.05, fill=_text_on(mark.color), font_weight="bold")
+    doc.close("g")
+
+
+def _draw_marks(doc: _Doc, hexmap: HexMap, marks: Sequence[MapMark], s: float) -> None:
+    """The game's map marks over the pieces: a badge in a hex's upper left corner (a second
+    mark in the same hex below it), or at the middle of a hexside."""
+    if not marks:
+        return
+    grid = hexmap.grid
+    in_hex: dict[str, int] = {}
+    doc.open("g", cls="marks")
+    for mark in marks:
+        where = f"map mark {mark.name!r} at {'-'.join(mark.at)}"
+        try:
+            hexes = [hexmap.hex(i) for i in mark.at]
+        except (KeyError, ValueError, TabletopError) as exc:
+            raise TabletopError(f"{where}: not on the map ({exc})") from exc
+        if len(hexes) == 1:
+            cx, cy = grid.center(hexes[0], s)
+            k = in_hex[mark.at[0]] = in_hex.get(mark.at[0], -1) + 1
+            _mark_badge(doc, mark, cx - s * 0.58, cy - s * 0.4 + k * s * 0.5, s * 0.25,
+                        f"{mark.name}: {mark.at[0]}")
+        else:
+            a, b = hexes
+            if b not in hexmap.neighbors(a):
+                raise TabletopError(f"{where}: the hexes are not adjacent")
+            p, q = _shared_edge(hexmap, a, b, s)
+            _mark_badge(doc, mark, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2, s * 0.25,
+                        f"{mark.name}: {mark.at[0]}/{mark.at[1]}")
+    doc.close("g")
+
+
+def _legend_marks(panel: _Panel, marks: Sequence[MapMark], s: float) -> None:
+    """A legend row for each kind of mark on the map."""
+    kinds = {m.name: m for m in marks}
+    if not kinds:
+        return
+    panel.heading("Marks")
+    for name, mark in sorted(kinds.items()):
+        def badge(doc: _Doc, x: float, y: float, mark: MapMark = mark) -> None:
+            _mark_badge(doc, mark, x, y, 7, mark.name, sample=True)
+
+        panel.row(name, badge)
 
 
 def _draw_labels(doc: _Doc, hexmap: HexMap, s: float) -> None:
@@ -1022,12 +1082,12 @@ def _match_title(match: Match, hidden_from: str | None) -> tuple[str, str]:
 
 def render_board(board: Any, pieces: Sequence[Piece], *, title: str, subtitle: str | None,
                  piece_label: PieceLabel, side_colors: Mapping[str, str], face_down: FaceDown,
-                 cards: BoxCards | None = None) -> str:
+                 cards: BoxCards | None = None, marks: Sequence[MapMark] = ()) -> str:
     """Draw whatever a game's ``board()`` returned (HexMap, AreaMap or None) with the pieces
-    (and the cards the game shows in the board's boxes)."""
+    (and the cards the game shows in the board's boxes, the marks on a hex map)."""
     if isinstance(board, HexMap):
         return render_hexmap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                             side_colors=side_colors, face_down=face_down, cards=cards)
+                             side_colors=side_colors, face_down=face_down, cards=cards, marks=marks)
     if isinstance(board, AreaMap):
         return render_areamap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
                               side_colors=side_colors, face_down=face_down, cards=cards)
@@ -1052,7 +1112,8 @@ def render_match(match: Match, *, hidden_from: str | None = None) -> str:
     return render_board(game.board(match), pieces, title=title, subtitle=subtitle,
                         piece_label=game.piece_label, side_colors=colors,
                         face_down=face_down_in_view(match, hidden_from),
-                        cards=game.box_cards(match, hidden_from))
+                        cards=game.box_cards(match, hidden_from),
+                        marks=game.map_marks(match, hidden_from))
 
 
 def render_game(game: Game, match: Match | None = None, *, hidden_from: str | None = None) -> str:

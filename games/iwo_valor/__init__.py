@@ -21,10 +21,13 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
+from tabletop.core.errors import TabletopError
 from tabletop.core.flow import SequenceOfPlay, run_turns
+from tabletop.core.fog import reveal_near
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import (
     AgentFactory,
+    EntryPoint,
     Flow,
     Game,
     GameInfo,
@@ -34,6 +37,7 @@ from tabletop.core.match import (
     ScenarioInfo,
 )
 from tabletop.core.pieces import Piece
+from tabletop.core.position import START, Position
 from tabletop.core.tables import parse_span
 
 from . import common as c
@@ -112,10 +116,16 @@ class Valor(Game):
 
     def play(self, match: Match) -> Flow:
         """III.4-6 (or XI's set-up), then IV turn after turn until X ends the game."""
-        from . import japanese_combat, marine_combat, movement, planning, turn_end
         from .setup import opening
 
         yield from opening(match)
+        return (yield from self._turns(match))
+
+    def _turns(self, match: Match, *, start_turn: int | None = None,
+               start_phase: str | None = None) -> Flow:
+        """IV: the Game Turns of the scenario, each phase in order, from a turn and phase (a
+        position's entry point) or from the scenario's first."""
+        from . import japanese_combat, marine_combat, movement, planning, turn_end
 
         def phase(handler: Any) -> Any:
             def run(m: Match) -> Flow:
@@ -141,7 +151,73 @@ class Valor(Game):
         }
         sequence = self.sequence.model_copy(update={"first_turn": match.state.vars[c.V_FIRST_TURN],
                                                     "last_turn": match.state.vars[c.V_LAST_TURN]})
-        return (yield from run_turns(match, sequence, handlers, check_end=self.check_end))
+        return (yield from run_turns(match, sequence, handlers, check_end=self.check_end,
+                                     start_turn=start_turn, start_phase=start_phase))
+
+    # -- positions (the designer's toolkit) ----------------------------------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """IV: a position may start at the beginning of any phase of a Game Turn, the opening
+        of III.4-6 (or of XI.C's set-ups) done."""
+        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """IV: the Game Turns from the position's turn (at least the scenario's first),
+        starting with phase ``entry``."""
+        first = int(match.state.vars[c.V_FIRST_TURN])
+        return (yield from self._turns(match, start_turn=max(first, match.state.turn), start_phase=entry))
+
+    def places(self, match: Match) -> frozenset[str]:
+        """II: every hex of the map, its boxes, and the place of units out of a scenario (XI)."""
+        hexmap = c.components().map
+        return frozenset(hexmap.label(h) for h in hexmap.hexes()) | set(hexmap.boxes) | {c.OUT_OF_PLAY}
+
+    def statuses(self) -> dict[str, str]:
+        """The piece statuses a position sets through the rules' own helpers."""
+        return {"disrupted": "IX.H a Marine HQ: true, on its DISRUPTED side; false, undisrupted",
+                "revealed": "III.3 a Japanese unit: true, face-up for good; false, face down"}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """IX.H disrupted (an HQ's back face, as ``common.disrupt`` turns it) and III.3
+        revealed (a Japanese unit's hidden flag, as ``core.fog`` turns it)."""
+        if name not in self.statuses():
+            super().set_status(match, piece, name, value)
+        if not isinstance(value, bool):
+            raise TabletopError(f"status {name} is true or false, not {value!r}")
+        if name == "disrupted":
+            if not (piece.side == c.US and piece.kind == "hq"):
+                raise TabletopError("IX.H: only a Marine HQ is disrupted")
+            piece.face = "back" if value else "front"
+        else:
+            if piece.side != c.JAPAN:
+                raise TabletopError("III.3: only Japanese units are face down or revealed")
+            piece.hidden = not value
+
+    def settle_position(self, match: Match, position: Position) -> None:
+        """A position that starts at a phase of a Game Turn has the opening done: the beach
+        is the Minami beach unless the position's ``vars`` name one (III.4, as in history),
+        every beach hex of it counts as landed on unless ``landed_hexes`` is given (VII.A),
+        Marine units on the island landed on the scenario's first turn (VII.B), and Japanese
+        units within two hexes of a Marine unit are face-up (III.3). A position at ``start``
+        plays the opening."""
+        if position.start == START:
+            return
+        v = match.state.vars
+        if v[c.V_BEACH] is None:
+            v[c.V_BEACH] = "minami"
+        if not v[c.V_LANDED]:
+            v[c.V_LANDED] = sorted(c.components().hexes_where("beach", v[c.V_BEACH]))
+        hexmap = c.components().map
+        for p in sorted((p for p in match.state.pieces if p.side == c.US and c.on_island(p)),
+                        key=lambda p: p.id):
+            p.attrs.setdefault("landed", int(v[c.V_FIRST_TURN]))
+            reveal_near(match.state.pieces, hexmap, hexmap.hex(p.location), 2, observer=c.US)
+
+    def position_problems(self, match: Match) -> list[str]:
+        """The invariants, and III.4: the beach is one of the two."""
+        out = self.invariants(match)
+        if match.state.vars.get(c.V_BEACH) not in (None, "minami", "nishi"):
+            out.append(f"III.4: the beach is minami or nishi, not {match.state.vars[c.V_BEACH]!r}")
+        return out
 
     # -- X victory -----------------------------------------------------------------------
     def check_end(self, match: Match) -> Result | None:

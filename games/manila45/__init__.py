@@ -16,9 +16,13 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
+from tabletop.core.errors import TabletopError
 from tabletop.core.flow import run_turns
 from tabletop.core.hexmap import HexMap
-from tabletop.core.match import AgentFactory, Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.marks import MapMark
+from tabletop.core.match import AgentFactory, EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.pieces import Piece
+from tabletop.core.position import START, Position
 from tabletop.core.views import Entries, View
 
 from . import common as c
@@ -95,6 +99,17 @@ class Manila45(Game):
         """The map sheet."""
         return components().hexmap
 
+    def map_marks(self, match: Match, player: str | None) -> list[MapMark]:
+        """10.20/10.21 rubble markers, 10.19 bridge demolished markers and 8.9 pontoon bridges:
+        facts both players see on the table (6.5), drawn the same for either."""
+        v = match.state.vars
+        marks = [MapMark("rubble (10.20)", (h,), "R", "#7a6a58") for h in v[c.V_RUBBLE]]
+        marks += [MapMark("bridge demolished (10.19)", tuple(k.split("-")), "X", "#b3261e")
+                  for k in v[c.V_DEMOLISHED]]
+        marks += [MapMark("pontoon bridge (8.9)", tuple(k.split("-")), "P", "#2f5f8a")
+                  for k in sorted(v[c.V_PONTOONS].values())]
+        return marks
+
     def setup(self, match: Match) -> None:
         """3.1, 3.3: every counter in place before the Japanese set-up."""
         from .setup import build_pieces, check_setup_mapping
@@ -107,23 +122,29 @@ class Manila45(Game):
         if isinstance(given, dict) and given:
             check_setup_mapping(match, given)
         elif given not in ({}, None, ""):
-            from tabletop.core.errors import TabletopError
-
             raise TabletopError("option setup must be a mapping unit id -> hex id")
 
     def play(self, match: Match) -> Flow:
         """3.2 the Japanese set-up, then ten game turns of two player turns each (5.1), in
         the order of 5.2 (no Japanese replacement phase, 5.3)."""
-        from .movement import movement_phase
-        from .offensive_fire import offensive_fire_phase
-        from .replacements import reinforcement_phase
         from .setup import japanese_setup
-        from .victory import check_now, result_now
+        from .victory import check_now
 
         yield from japanese_setup(match)
         for p in c.units_on_map(match, JAPAN):
             p.attrs["setup_hex"] = p.location  # 8.3: static units never leave it
         check_now(match)
+        return (yield from self._turns(match))
+
+    def _turns(self, match: Match, *, start_turn: int | None = None,
+               start_phase: str | None = None) -> Flow:
+        """5.1, 5.2: the game turns, each of its five phases in order, from a turn and phase
+        (a position's entry point) or from the first."""
+        from .movement import movement_phase
+        from .offensive_fire import offensive_fire_phase
+        from .replacements import reinforcement_phase
+        from .victory import result_now
+
         comp = components()
 
         def phase(body: Any) -> Any:
@@ -141,7 +162,68 @@ class Manila45(Game):
             "jp_move": phase(lambda m: movement_phase(m, JAPAN)),
             "jp_fire": phase(lambda m: offensive_fire_phase(m, JAPAN)),
         }
-        return (yield from run_turns(match, comp.sequence, handlers, check_end=result_now))
+        return (yield from run_turns(match, comp.sequence, handlers, check_end=result_now,
+                                     start_turn=start_turn, start_phase=start_phase))
+
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """5.2: a position may start at the beginning of any phase of a game turn, the
+        Japanese set-up (3.2) done."""
+        return tuple(EntryPoint(p.id, p.section, p.name) for p in components().sequence.phases)
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """5.2: the turns from the position's turn, starting with phase ``entry``."""
+        return (yield from self._turns(match, start_turn=max(1, match.state.turn), start_phase=entry))
+
+    def places(self, match: Match) -> frozenset[str]:
+        """2.1: every hex of the map sheet, its boxes, and the ready box of the air units (10.23)."""
+        hexmap = components().hexmap
+        return frozenset(hexmap.label(h) for h in hexmap.hexes()) | set(hexmap.boxes) | {c.AIR_READY}
+
+    def statuses(self) -> dict[str, str]:
+        """The piece statuses a position sets through the rules' own helpers."""
+        return {"revealed": "6.5 a Japanese unit: true, flipped face-up for good; false, face "
+                            "down (hidden from the US)"}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """6.5 revealed: face, hidden and the revealed mark set together (one owner, as
+        ``common.reveal`` does in play)."""
+        if name not in self.statuses():
+            super().set_status(match, piece, name, value)
+        if not isinstance(value, bool):
+            raise TabletopError(f"status {name} is true or false, not {value!r}")
+        if piece.side != JAPAN:
+            raise TabletopError("6.5: only Japanese units are face down or revealed")
+        piece.hidden, piece.face = (False, "front") if value else (True, "back")
+        if value:
+            piece.attrs["revealed"] = True
+        else:
+            piece.attrs.pop("revealed", None)
+
+    def settle_position(self, match: Match, position: Position) -> None:
+        """3.2, 8.3: a position that starts at a phase of a turn has the Japanese set-up
+        done: units still in the set-up pool take their hexes from the ``setup`` option when
+        it gives them, and every Japanese unit on the map keeps its hex as its set-up hex
+        (8.3: a static unit never leaves it). A position at ``start`` plays the set-up."""
+        if position.start == START:
+            return
+        given = match.options.get("setup")
+        pieces = match.state.pieces
+        if isinstance(given, dict) and given:
+            for p in [p for p in pieces if p.side == JAPAN and p.location == c.JP_POOL]:
+                pieces.move(p.id, str(given[p.id]))
+        match.state.vars[c.V_SETUP_DONE] = True
+        for p in c.units_on_map(match, JAPAN):
+            p.attrs.setdefault("setup_hex", p.location)
+
+    def position_problems(self, match: Match) -> list[str]:
+        """The invariants, and 3.2: once the set-up is done no Japanese unit is left in the
+        set-up pool (place it, give the ``setup`` option, or ``clear: [Japan]``)."""
+        out = self.invariants(match)
+        if match.state.vars.get(c.V_SETUP_DONE):
+            out += [f"3.2: {p.id} is still in the set-up pool at a phase of a turn (place it, give "
+                    f"the setup option, or clear: [Japan])"
+                    for p in match.state.pieces if p.side == JAPAN and p.location == c.JP_POOL]
+        return out
 
     def final_result(self, match: Match) -> Result:
         """4.2 at the end of turn 10."""

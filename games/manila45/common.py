@@ -14,7 +14,7 @@ from functools import cache
 
 from tabletop.core.hexgrid import Hex
 from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.pieces import OFF_BOARD, Piece
 
 from .components import DIVISIONS, JAPAN, US, Counter, components
 
@@ -74,8 +74,8 @@ def is_unit(piece: Piece) -> bool:
 
 
 def is_hex(place: str) -> bool:
-    """Whether a place is a hex of the map (not a box)."""
-    return not place.startswith("box:")
+    """Whether a place is a hex of the map (not a box, nor the off-board place of a position)."""
+    return not place.startswith("box:") and place != OFF_BOARD
 
 
 def units_at(match: Match, hex_id: str) -> list[Piece]:

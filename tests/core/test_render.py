@@ -492,3 +492,47 @@ def test_ascii_gives_each_symbol_one_meaning() -> None:
     assert not any(entry.startswith("3 ") for entry in legend[1].split("  "))
     pieces_line = legend[2]
     assert "J japan" not in pieces_line and "J Jungle" in legend[0]
+
+
+def test_map_marks_are_badges_in_their_hex_or_on_their_hexside() -> None:
+    """``Game.map_marks``: a mark in a hex is a badge inside that hex (a second one in the same
+    hex below the first), a mark on a hexside a badge at the middle of the shared edge; a legend
+    row a kind; the terminal lists them a kind a line."""
+    from tabletop.core.marks import MapMark
+
+    m = hexmap()
+    marks = [MapMark("rubble", ("0302",), "R"), MapMark("fire", ("0302",), "F", "#aa0000"),
+             MapMark("bridge blown", ("0202", "0203"), "X")]
+    root = parse(svg.render_hexmap(m, hex_size=30, marks=marks))
+    badges = {(g.get("data-mark"), g.get("data-at")): g for g in root.iterfind(".//s:g[@class='mark']", NS)}
+    assert set(badges) == {("rubble", "0302"), ("fire", "0302"), ("bridge blown", "0202-0203")}
+
+    def centre(key: tuple[str, str]) -> tuple[float, float]:
+        circle = badges[key].find("s:circle", NS)
+        assert circle is not None
+        return float(circle.get("cx", "nan")), float(circle.get("cy", "nan"))
+
+    cx, cy = m.grid.center(m.hex("0302"), 30)
+    for key in (("rubble", "0302"), ("fire", "0302")):
+        assert math.dist(centre(key), (cx, cy)) < 30 * 0.85  # inside the hex
+    assert centre(("rubble", "0302")) != centre(("fire", "0302"))
+    corners_a = m.grid.corners(m.hex("0202"), 30)
+    shared = [c for c in m.grid.corners(m.hex("0203"), 30) if any(math.dist(c, d) < 0.01 for d in corners_a)]
+    (x1, y1), (x2, y2) = shared
+    assert math.dist(centre(("bridge blown", "0202-0203")), ((x1 + x2) / 2, (y1 + y2) / 2)) < 0.01
+    legend = texts(root)
+    assert "Marks" in legend and all(legend.count(n) == 1 for n in ("rubble", "fire", "bridge blown"))
+    assert ascii_render.mark_lines(marks) == ["bridge blown: 0202/0203", "fire: 0302", "rubble: 0302"]
+
+
+def test_bad_map_marks_are_refused_with_the_mark_named() -> None:
+    """A mark off the map, on two hexes that are not adjacent, or with no place is refused."""
+    from tabletop.core.marks import MapMark
+
+    m = hexmap()
+    with pytest.raises(TabletopError, match="'rubble' at 0909"):
+        svg.render_hexmap(m, marks=[MapMark("rubble", ("0909",))])
+    with pytest.raises(TabletopError, match="not adjacent"):
+        svg.render_hexmap(m, marks=[MapMark("blown", ("0101", "0303"))])
+    with pytest.raises(ValueError, match="one hex or on the hexside"):
+        MapMark("nowhere", ())

@@ -1,9 +1,11 @@
 """Iwo Jima: Valor of Arms, rule tests in about ten lines with the toolkit of
-``tabletop.core.testing`` (positions, forced dice, answers): III.3, III.5, III.6, IV.B.2, X.A.
+``tabletop.core.testing`` (positions, forced dice, answers): III.3, III.5, III.6, IV, IV.B.2,
+IV.G.5, IX.C, IX.H, X.A.
 
-The game declares no entry point yet, so every position here starts at ``start``: the
-opening (III.4 beach and waves, III.5-6 bombardment), with the pieces the position leaves on
-the board. A forced roll is named by its purpose alone ("landing losses"): the core reads a
+A position starts at ``start`` (the opening: III.4 beach and waves, III.5-6 bombardment,
+with the pieces the position leaves on the board) or at any phase of IV (``jp_combat``,
+``record``...) with the opening done: the Minami beach landed on, unless the position's vars
+say otherwise. A forced roll is named by its purpose alone ("landing losses"): the core reads a
 section token only when it starts with a digit, and this rulebook's sections are Roman.
 
 These port, through the game's own flow, checks made by hand-built matches elsewhere:
@@ -15,8 +17,9 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop.core.errors import TabletopError
 from tabletop.core.registry import make_agent
-from tabletop.core.testing import answer, check_dice_used, force, start
+from tabletop.core.testing import answer, check_dice_used, force, start, texts
 from tabletop.games.iwo_valor import GAME
 
 LOD = "line_of_departure"
@@ -83,3 +86,36 @@ def test_X_A_no_japanese_unit_left_ends_the_game_at_the_record_phase() -> None:
     m.run({"US": make_agent(GAME, "US", "heuristic", 0)})
     assert m.result is not None and m.state.turn == 1
     assert (m.result.section, m.result.winner) == ("XI.A", "US")
+
+
+@pytest.mark.parametrize("faces, steps", [((6, 6), 2), ((1, 1), 3)])
+def test_IV_IX_C_regular_fire_from_the_japanese_combat_phase(faces: tuple[int, int], steps: int) -> None:
+    """IV entry point, IX.C: on turn 3, 2/12 AT (strength 3) next to A/1/23/4 fires at it
+    after the artillery strike (IV.C.2, forced to miss); a 12 costs a step, a 2 nothing."""
+    m = start(GAME, scenario=LOD, start="jp_combat", turn=3, clear=["US", "Japan"],
+              pieces={"A/1/23/4": {"at": "0716"}, "2/12 AT": {"at": "0816"}},
+              forced=[force("artillery attack", 1, 1), force("regular attack", *faces)])
+    assert texts(m, "jp_attack")[1].startswith(f"regular fire (3): strength 3, roll {sum(faces)}")
+    assert m.state.pieces["A/1/23/4"].steps == steps
+    assert not m.state.pieces["2/12 AT"].hidden  # III.3: revealed, a Marine within two hexes
+    check_dice_used(m)
+
+
+@pytest.mark.parametrize("japanese_at, recovers", [("1214", True), ("0817", False)])
+def test_IX_H_IV_G_5_a_disrupted_hq_recovers_out_of_an_enemy_zoc(japanese_at: str, recovers: bool) -> None:
+    """IX.H, IV.G.5 from the Game Turn Record Phase: a DISRUPTED HQ alone in its hex
+    recovers unless it is in a Japanese unit's ZOC (0817 is next to 0717)."""
+    m = start(GAME, scenario=LOD, start="record", turn=3, clear=["US", "Japan"],
+              pieces={"HQ/4": {"at": "0717", "status": {"disrupted": True}}, "B/309": {"at": japanese_at}})
+    assert (m.state.pieces["HQ/4"].face == "front") == recovers
+    assert bool(texts(m, "recovered")) == recovers
+
+
+def test_IX_H_III_3_statuses_are_refused_on_the_wrong_side() -> None:
+    """IX.H: only a Marine HQ is disrupted; III.3: only a Japanese unit is revealed."""
+    with pytest.raises(TabletopError, match="only a Marine HQ"):
+        start(GAME, scenario=LOD, start="record", clear=["US", "Japan"],
+              pieces={"A/1/23/4": {"at": "0716", "status": {"disrupted": True}}})
+    with pytest.raises(TabletopError, match="only Japanese units"):
+        start(GAME, scenario=LOD, start="record", clear=["US", "Japan"],
+              pieces={"A/1/23/4": {"at": "0716", "status": {"revealed": True}}})

@@ -121,3 +121,23 @@ class _Machine(game_state_machine(GAME)):  # type: ignore[misc]
 _Machine.TestCase.settings = settings(max_examples=3, stateful_step_count=6, deadline=None,
                                       suppress_health_check=list(HealthCheck))
 TestManilaMachine = _Machine.TestCase
+
+
+def test_rubble_and_bridges_are_drawn_on_the_map() -> None:
+    """10.19, 10.20, 8.9: rubble markers, bridge demolished markers and pontoon bridges (public
+    facts, 6.5) are drawn on both sides' SVG maps and listed under the terminal map."""
+    from tabletop.core.render import ascii as ascii_render
+    from tabletop.core.render.svg import render_match
+    from tabletop.games.manila45 import common as c
+
+    match = Match(GAME, seed=1)
+    match.state.vars[c.V_RUBBLE] = ["2430"]
+    match.state.vars[c.V_DEMOLISHED] = [c.side_key("2530", "2430")]
+    match.state.vars[c.V_PONTOONS] = {"u-117": c.side_key("2523", "2623")}
+    for side in (None, "US", "Japan"):
+        svg_text = render_match(match, hidden_from=side)
+        for at in ('data-at="2430"', 'data-at="2430-2530"', 'data-at="2523-2623"'):
+            assert at in svg_text
+    text = ascii_render.render_match(match, player="Japan")
+    assert "rubble (10.20): 2430" in text and "bridge demolished (10.19): 2430/2530" in text
+    assert "pontoon bridge (8.9): 2523/2623" in text

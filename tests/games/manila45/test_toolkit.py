@@ -1,8 +1,9 @@
 """Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
-(positions, forced dice, answers): 3.2, 4.3, 6.1, 6.5, 8.12, 9.2, 9.5.
+(positions, forced dice, answers): 3.2, 4.3, 5.2, 6.1, 6.5, 8.12, 9.2, 9.5, 10.20.
 
-The game declares no entry point yet, so every position starts at ``start``: the Japanese
-set-up (given whole as the ``setup`` option, 3.2), then turn 1 with the US entry (3.4).
+A position starts at ``start`` (the Japanese set-up, given whole as the ``setup`` option,
+3.2, then turn 1 with the US entry, 3.4) or at any phase of 5.2 (``us_move``, ``us_fire``...)
+with the set-up done and only the pieces it names on the map.
 
 These port, through the game's own flow, checks that test_rules.py makes on hand-built
 matches (test_3_2_*, test_4_3_sudden_death, test_8_5_8_7_8_11_8_12_costs,
@@ -83,3 +84,45 @@ def test_8_12_rubble_costs_one_more_to_enter() -> None:
     assert m.pending is not None and "3732 (urban, 3 MP)" in [o.label for o in m.pending.options]
     answer(m, "3732")
     assert m.pending is not None and m.pending.context["mp"] == 13
+
+
+def test_5_2_9_2_defensive_fire_from_the_movement_phase() -> None:
+    """5.2 entry point, 9.2, 9.5: on turn 3, 1/129 in 2932 steps to 2931 next to 2 P NF in
+    2831; Japan fires with 9.5's -1 and a 2 eliminates it."""
+    m = start(GAME, start="us_move", turn=3, clear=["US", "Japan"],
+              pieces={"i-1-129": {"at": "2932"}, "j-nf-2p": {"at": "2831"}},
+              forced=[force("9.2 defensive fire", 2)])
+    answer(m, "i-1-129", "2931", True)           # 8.1 a step, 9.2 Japan fires
+    assert texts(m, "fire")[0].endswith("roll 2, DRM -1 -> E [-1 defensive fire (9.5)]")
+    assert m.state.pieces["i-1-129"].location == c.US_DEAD
+    check_dice_used(m)
+
+
+@pytest.mark.parametrize("roll, rubble", [(6, ["2321"]), (5, [])])
+def test_10_20_an_E_in_an_urban_hex_leaves_rubble_on_a_six(roll: int, rubble: list[str]) -> None:
+    """10.20 from the US Offensive Fire Phase (5.2): 1/129 fires at the revealed 2 P NF in the
+    urban hex 2321 and eliminates it; the rubble roll puts a marker there on a 6 only."""
+    m = start(GAME, start="us_fire", turn=3, clear=["US", "Japan"],
+              pieces={"i-1-129": {"at": "2320"}, "j-nf-1p": {"at": "1917"},
+                      "j-nf-2p": {"at": "2321", "status": {"revealed": True}}},
+              forced=[force("offensive fire", 1), force("10.20 rubble", roll)])
+    answer(m, {"fire": "2321"}, "i-1-129", False)  # 10.2 target, 10.4 firer, 10.17 no assault
+    assert m.state.pieces["j-nf-2p"].location == c.JP_DEAD
+    assert m.state.vars["rubble"] == rubble
+    check_dice_used(m)
+
+
+def test_3_2_6_5_a_position_at_a_phase_has_the_set_up_done() -> None:
+    """3.2: at a phase of a turn no Japanese unit may wait in the set-up pool, unless the
+    ``setup`` option places it; 6.5: only a Japanese unit is revealed (face and mark together)."""
+    with pytest.raises(TabletopError, match=r"3\.2: j-\S+ is still in the set-up pool"):
+        start(GAME, start="us_move", turn=3)
+    m = start(GAME, start="us_move", turn=3, options={"setup": layout()},
+              pieces={"j-nf-2p": {"at": "2831", "status": {"revealed": True}}})
+    unit = m.state.pieces["j-nf-2p"]
+    assert (unit.location, unit.hidden, unit.face, unit.attrs["revealed"]) == ("2831", False, "front", True)
+    assert all(p.location != c.JP_POOL for p in m.state.pieces if p.side == JAPAN)
+    assert unit.attrs["setup_hex"] == "2831"                  # 8.3: where a static unit stays
+    with pytest.raises(TabletopError, match="only Japanese units"):
+        start(GAME, start="us_move", turn=3, clear=["US", "Japan"],
+              pieces={"i-1-129": {"at": "2932", "status": {"revealed": True}}})
