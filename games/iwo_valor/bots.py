@@ -46,6 +46,8 @@ class HeuristicMarines:
         self._probe_view: Mapping[str, JSON] | None = None  # held, so never a reused id
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
+        self._near_key: tuple[str, ...] = ()
+        self._near_memo: dict[str, int] = {}
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """One option's value, by the decision's kind."""
@@ -66,6 +68,21 @@ class HeuristicMarines:
     def _jp_hexes(view: Mapping[str, JSON]) -> list[str]:
         return [str(p["location"]) for p in view["pieces"]
                 if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))]
+
+    def _nearest(self, jp: list[str]) -> Callable[[str], int]:
+        """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
+        while the Japanese hexes stay the same (they change only when a unit is lost)."""
+        key = tuple(jp)
+        if key != self._near_key:
+            self._near_key, self._near_memo = key, {}
+        memo = self._near_memo
+
+        def gap(h: str) -> int:
+            found = memo.get(h)
+            if found is None:
+                found = memo[h] = min(c.dist(h, j) for j in jp)
+            return found
+        return gap
 
     @staticmethod
     def _division(view: Mapping[str, JSON], unit: str) -> str:
@@ -97,8 +114,11 @@ class HeuristicMarines:
                 for x in c.within2(hid):
                     base.near[x] = base.near.get(x, 0) + 1
             self._probe_view, self._probe_unit, self._probe = view, unit, (base, hqs)
-        base, hqs = self._probe
-        s = c.Situation(base.jp, {**base.marine_hexes, where: []}, base.zoc, base.near)
+        # The unit stands in ``where``, the path's start: a path that came back to its start
+        # could begin again from there, so no path needs to enter it, and whether a Marine
+        # unit is in it (all that moving the unit there changes) never decides the answer:
+        # the situation without the unit answers for every hex it might move to.
+        s, hqs = self._probe
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
         near_hqs = [h for h in hqs if c.dist(where, h) <= 5]  # a path is never shorter
@@ -178,9 +198,10 @@ class HeuristicMarines:
         if not units or not jp:
             return "done"
 
+        nearest = self._nearest(jp)
+
         def gap(o: Option) -> int:
-            loc = o.label.rsplit(" ", 1)[-1]
-            return min(c.dist(loc, j) for j in jp)
+            return nearest(o.label.rsplit(" ", 1)[-1])
         # HQs first (the supply sources go forward before the companies), then infantry not
         # yet in contact (nearest first), then armour that lags.
         if view["turn"] == 1 and decision.section == "IV.B.1":
@@ -205,7 +226,7 @@ class HeuristicMarines:
         def can_close(o: Option) -> bool:  # a free hex next to the enemy where Supply holds
             unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
             return any(h not in jp and "infantry" not in us.get(h, [])
-                       and min(c.dist(h, j) for j in jp) == 1
+                       and nearest(h) == 1
                        and self._supplied_at(view, unit, "infantry", h) for h in c.neighbours(loc))
         near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2 and can_close(o)]
         if near:
@@ -227,13 +248,10 @@ class HeuristicMarines:
         us = self._us_at(view)
         here = next((str(p["location"]) for p in view["pieces"] if p["id"] == unit), "")
 
-        gaps: dict[str, int] = {}
+        nearest = self._nearest(jp)
 
-        def d(o: Option) -> int:  # hexes to the nearest Japanese unit, once a hex
-            h = str(o.value)
-            if h not in gaps:
-                gaps[h] = min(c.dist(h, j) for j in jp)
-            return gaps[h]
+        def d(o: Option) -> int:  # hexes to the nearest Japanese unit
+            return nearest(str(o.value))
 
         def fire(o: Option) -> int:
             return int(o.detail.get("fire", 0)) if o.detail else 0
@@ -266,7 +284,7 @@ class HeuristicMarines:
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(o: Option) -> int:
                 return -sum(1 for h in c.neighbours(str(o.value)) if h in us
-                            and min(c.dist(h, j) for j in jp) == 1)
+                            and nearest(h) == 1)
             pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1],
                          lambda o: (links(o), fire(o), hexes(o), str(o.value)))
             if pick is not None:

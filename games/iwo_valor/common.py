@@ -28,8 +28,8 @@ from tabletop.core.decisions import Option, choose
 from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
-from tabletop.core.supply import trace
+from tabletop.core.pieces import CLOCK, Piece, Pieces
+from tabletop.core.supply import step_table, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -219,34 +219,76 @@ def neighbours(hex_id: str) -> tuple[str, ...]:
 
 @dataclass
 class Situation:
-    """The position as the rules read it at one moment: who is where, ZOCs, 2-hex zones."""
+    """The position as the rules read it at one moment: who is where, ZOCs, 2-hex zones.
+
+    Read-only once built: :meth:`of` hands the same one to every reader until a piece
+    changes, and it keeps what is derived from it (the Supply Path sets, the HQs' Supply)."""
 
     jp: dict[str, str] = field(default_factory=dict)  # hex -> Japanese unit id
     marine_hexes: dict[str, list[Piece]] = field(default_factory=dict)
     zoc: set[str] = field(default_factory=set)  # VI: land hexes next to a Japanese unit
     near: dict[str, int] = field(default_factory=dict)  # hex -> Japanese units within 2
+    #: derived once, on first use: the Supply Path sets (:meth:`path_sets`), HQ Supply
+    _sets: tuple[frozenset[int], frozenset[int], frozenset[int]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    _hq_supply: dict[tuple[Any, ...], bool] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, match: Match) -> Situation:
         """VI, VI.E: the situation now; a Japanese unit's ZOC is the six hexes around it,
-        sea excepted, and a hex in two ZOCs is simply in ZOC."""
+        sea excepted, and a hex in two ZOCs is simply in ZOC.
+
+        Kept while the pieces do not change: every change to a piece, its status or a stack
+        takes the pieces' revision clock's next count (core/pieces.py), so the situation
+        built at the clock's current count, for the same pieces, is still the situation."""
+        pieces = match.state.pieces
+        if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
+            return _LAST.situation
         s = cls()
-        for p in match.state.pieces:
-            if not is_hex(p.location):
-                continue
-            if p.side == JAPAN:
+        for p in pieces.select(side=JAPAN):
+            if is_hex(p.location):
                 s.jp[p.location] = p.id
-            elif p.side == US and is_land(p.location):
+        for p in pieces.select(side=US):
+            if is_hex(p.location) and is_land(p.location):
                 s.marine_hexes.setdefault(p.location, []).append(p)
         for hid in s.jp:
             s.zoc.update(_neighbours(hid))
             for x in _within2(hid):
                 s.near[x] = s.near.get(x, 0) + 1
+        _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
 
     def has_infantry(self, hex_id: str) -> bool:
         """Whether a Marine infantry unit is in the hex."""
         return any(p.kind == "infantry" for p in self.marine_hexes.get(hex_id, ()))
+
+    def path_sets(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
+        """VII.A, VI.C, VI.D as sets of map indices, for :func:`supply_path`: the hexes a
+        Supply Path may not enter (a Japanese unit; an unoccupied hex within two hexes of
+        one), the hexes it may enter but not pass through (ZOC) and the costly ones (a
+        Marine-occupied hex within two hexes of a Japanese unit: one at most)."""
+        if self._sets is None:
+            idx = _index()
+            blocked = frozenset(idx[h] for h in (*self.jp, *(x for x in self.near
+                                                            if x not in self.marine_hexes))
+                                if h in idx)
+            dead_ends = frozenset(idx[h] for h in self.zoc if h in idx)
+            costly = frozenset(idx[h] for h in self.marine_hexes if h in self.near and h in idx)
+            self._sets = (blocked, dead_ends, costly)
+        return self._sets
+
+
+@dataclass
+class _LastSituation:
+    """The last situation built, with the pieces and the revision count it was built at."""
+
+    pieces: Pieces | None = None
+    clock: int = -1
+    situation: Situation | None = None
+
+
+_LAST = _LastSituation()
 
 
 @cache
@@ -267,47 +309,56 @@ def within2(hex_id: str) -> tuple[str, ...]:
 
 def may_step(match: Match, unit_kind: str, a: str, b: str) -> bool:
     """V.G-J (and XI.C's Narrow Game limits): terrain that a unit of this kind may cross."""
+    return _terrain_step(unit_kind == "armour", _narrow(match), a, b)
+
+
+def _narrow(match: Match) -> tuple[tuple[str, ...], bool]:
+    """XI.C: the Narrow Game's areas (none outside it), and whether 1220 is open (turn 8+)."""
+    return tuple(match.state.vars.get("narrow_areas") or ()), match.state.turn > 7
+
+
+def _terrain_step(armour: bool, narrow: tuple[tuple[str, ...], bool], a: str, b: str) -> bool:
+    """V.G-J, XI.C: :func:`may_step` for armour or not, in the Narrow Game's areas."""
     if not is_land(b):
         return False
     side = hexside(a, b)
     if "ridge" in side:  # V.H
         return False
-    if unit_kind == "armour" and ("slope" in side or b in GORGE_SET):  # V.I, V.J
+    if armour and ("slope" in side or b in GORGE_SET):  # V.I, V.J
         return False
-    limit = match.state.vars.get("narrow_areas")
-    return not (limit and attr(b, "area") not in limit and not (b == "1220" and match.state.turn > 7))
+    limit, open_1220 = narrow
+    return not (limit and attr(b, "area") not in limit and not (b == "1220" and open_1220))
 
 
 GORGE_SET = frozenset(("2732", "2733", "2831", "2832"))
+
+
+@cache
+def _index() -> dict[str, int]:
+    """Each hex id's index in the map's tables."""
+    m = components().map
+    return {label: m.index(h) for h, label in _ids()[0].items()}
+
+
+@cache
+def _steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
+    """:func:`may_step` compiled for the whole map (a step table of core.supply)."""
+    lbl = _ids()[0]
+    return step_table(components().map, lambda a, b: _terrain_step(armour, narrow, lbl[a], lbl[b]))
 
 
 def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                 max_length: int | None) -> list[Hex] | None:
     """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets: not
     into a ZOC hex unless Marine-occupied (VI.C), out of or into but not through an occupied
-    one (VI.D)."""
-    m = components().map
-    lbl = _ids()[0]
-
-    def can_enter(a: Hex, b: Hex) -> bool:
-        bid = lbl[b]
-        if bid in s.jp:
-            return False
-        if not may_step(match, unit_kind, lbl[a], bid):
-            return False
-        # no unoccupied hex within 2 of a Japanese unit
-        return bid in s.marine_hexes or bid not in s.near
-
-    def can_leave(h: Hex) -> bool:  # enter, but not pass through, an occupied hex in ZOC
-        return lbl[h] not in s.zoc
-
-    def costly(h: Hex) -> bool:  # only one Marine-occupied hex within 2 of a Japanese unit
-        hid = lbl[h]
-        return hid in s.marine_hexes and hid in s.near
-
-    targets = [hx(x) for x in sources]
-    return trace(m, hx(start), targets, max_length=max_length, can_enter=can_enter,
-                 can_leave=can_leave, costly=costly, costly_limit=1)
+    one (VI.D); over terrain the unit may cross (:func:`may_step`). The sets of the
+    situation and the terrain are compiled once (:meth:`Situation.path_sets`, :func:`_steps`)
+    and the core's search walks them."""
+    blocked, dead_ends, costly = s.path_sets()
+    return trace_indexed(components().map, hx(start), [hx(x) for x in sources],
+                         steps=_steps(unit_kind == "armour", _narrow(match)), blocked=blocked,
+                         dead_ends=dead_ends, costly=costly, costly_limit=1,
+                         max_length=max_length)
 
 
 def landed_sources(match: Match, s: Situation) -> list[str]:
@@ -320,8 +371,16 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
     beach hex where Marines landed."""
     if cache_ is not None and hq.id in cache_:
         return cache_[hq.id]
-    ok = (on_island(hq) and not is_disrupted(hq)
-          and supply_path(match, s, hq.location, landed_sources(match, s), "hq", None) is not None)
+    if not on_island(hq) or is_disrupted(hq):
+        ok = False
+    else:  # kept in the situation, which a change to any piece replaces
+        beaches = landed_sources(match, s)
+        key = (hq.location, tuple(beaches), _narrow(match))
+        found = s._hq_supply.get(key)
+        if found is None:
+            found = s._hq_supply[key] = supply_path(match, s, hq.location, beaches, "hq",
+                                                    None) is not None
+        ok = found
     if cache_ is not None:
         cache_[hq.id] = ok
     return ok
@@ -339,8 +398,8 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
     s = s or Situation.of(match)
     if p.kind == "hq":
         return hq_supplied(match, s, p, cache_)
-    hqs = [h for h in match.state.pieces if h.kind == "hq" and h.side == US
-           and h.attrs["division"] == p.attrs["division"]]
+    hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(p.attrs["division"], ())
+           if h.side == US]
     # a path is never shorter than the distance: farther sources are skipped unsearched
     sources = [h.location for h in hqs if on_island(h) and dist(p.location, h.location) <= 5
                and hq_supplied(match, s, h, cache_)]

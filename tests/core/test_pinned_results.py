@@ -35,6 +35,8 @@ CASES: list[tuple[str, str, int, int, tuple[str, ...], tuple[int, ...]]] = [
     ("iwo_1945-27-cards", "iwo_1945", 11, 2, ("--option", "japanese_cards=27"), (11,)),
     ("iwo_bonins", "iwo_bonins", 1, 2, (), (1,)),
     ("iwo_bonins-two-player", "iwo_bonins", 5, 1, ("--scenario", "two_player"), (5,)),
+    ("iwo_valor-line-of-departure", "iwo_valor", 1, 2, ("--scenario", "line_of_departure"), (1,)),
+    ("iwo_valor-very-short", "iwo_valor", 1, 3, ("--scenario", "very_short"), (1, 2)),
 ]
 
 
@@ -77,12 +79,14 @@ def final_hash(game_name: str, seed: int, extra: tuple[str, ...]) -> tuple[str, 
     return match.state_hash(), len(match.decisions)
 
 
-def compute() -> dict[str, Any]:
-    """Every case's rows and hashes, as the pins file holds them."""
+def compute(labels: list[str] | None = None) -> dict[str, Any]:
+    """Every case's rows and hashes (or only those of ``labels``), as the pins file holds them."""
     import tempfile
 
     out: dict[str, Any] = {}
     for label, game, seed, count, extra, hashed in CASES:
+        if labels and label not in labels:
+            continue
         with tempfile.TemporaryDirectory() as folder:
             rows = simulate_rows(game, seed, count, extra, Path(folder))
         hashes = {str(s): list(final_hash(game, s, extra)) for s in hashed}
@@ -111,5 +115,8 @@ def test_simulate_rows_and_state_hashes_are_pinned(
 
 
 if __name__ == "__main__":
-    PINS.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    # ``python -m tests.core.test_pinned_results [LABEL ...]``: every pin, or only the named
+    # cases' (a new game's cases pinned without re-writing the others)
+    PINS.write_text(json.dumps({**PINNED, **compute(sys.argv[1:])}, indent=1, sort_keys=True)
+                    + "\n", encoding="utf-8")
     sys.stdout.write(f"wrote {PINS}\n")

@@ -15,7 +15,7 @@ from tabletop.core.movement import reachable
 from tabletop.core.opportunity import FireRecord, firers_at, trigger_hexes
 from tabletop.core.pieces import Piece, Pieces
 from tabletop.core.state import State
-from tabletop.core.supply import supplied, trace
+from tabletop.core.supply import step_table, supplied, trace, trace_indexed
 from tabletop.core.trackgroups import create_family, family, shift, track_id, value
 
 
@@ -92,6 +92,44 @@ def test_supply_agrees_with_graph_search(blocked: set[str], limit: int) -> None:
         assert path is None
     else:
         assert path is not None and len(path) - 1 == best
+
+
+_LABELS = [f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sets(st.sampled_from(_LABELS), max_size=8),  # sea
+       st.sets(st.tuples(st.sampled_from(_LABELS), st.integers(0, 5)), max_size=25),  # walls
+       st.sets(st.sampled_from(_LABELS), max_size=12),  # blocked
+       st.sets(st.sampled_from(_LABELS), max_size=12),  # dead ends
+       st.sets(st.sampled_from(_LABELS), max_size=15),  # costly
+       st.sampled_from(_LABELS), st.sets(st.sampled_from(_LABELS), min_size=1, max_size=3),
+       st.integers(0, 2), st.one_of(st.none(), st.integers(0, 12)))
+def test_supply_compiled_rules_find_the_same_path(
+        sea: set[str], walls: set[tuple[str, int]], blocked: set[str], dead: set[str],
+        costly: set[str], start: str, sources: set[str], costly_limit: int,
+        max_length: int | None) -> None:
+    """supply: trace_indexed on a step table and index sets returns exactly the path (or
+    None) trace returns with the equivalent predicates."""
+    m = small_map(tuple(sea))
+    hexes = m.hexes()
+    walled = {frozenset((m.hex(a), n)) for a, k in walls for n in m.neighbors(m.hex(a))[k:k + 1]}
+
+    def can_step(a: Hex, b: Hex) -> bool:
+        return frozenset((a, b)) not in walled and not m.is_prohibited(b)
+
+    steps = step_table(m, can_step)
+    idx = {x: m.index(m.hex(x)) for x in _LABELS}
+    bad, ends, dear = ({idx[x] for x in group} for group in (blocked, dead, costly))
+    src = [m.hex(x) for x in sorted(sources)]
+    expected = trace(m, m.hex(start), src, max_length=max_length,
+                     can_enter=lambda a, b: can_step(a, b) and m.index(b) not in bad,
+                     can_leave=lambda h: m.index(h) not in ends,
+                     costly=lambda h: m.index(h) in dear, costly_limit=costly_limit)
+    got = trace_indexed(m, m.hex(start), src, steps=steps, blocked=bad, dead_ends=ends,
+                        costly=dear, costly_limit=costly_limit, max_length=max_length)
+    assert got == expected
+    assert all(h in hexes for h in got or ())
 
 
 # -- fog of war ---------------------------------------------------------------------------
