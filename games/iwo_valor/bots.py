@@ -4,8 +4,12 @@ The heuristic Marine commander (it reads only its view and the decision's option
 lands on the beach with fewer Japanese units near it, puts infantry in the first wave and
 moves it off the beach hexes on turn 1 (the second wave must land next to its hex); keeps
 Supply (VII.A read from the view: a company closes with a Japanese unit only where a Supply
-Path would hold, else takes the second rank two hexes off that links the first to its HQ;
-HQs move up behind their companies); spends support points on the strongest fire; attacks
+Path would hold, else takes the second rank two hexes off that links the first to its HQ);
+spreads along the front - each division in its sector (the 4th up the east side, the 5th
+against Suribachi and up the west, the 3rd through the centre), and a company out of contact
+heads for the nearest Japanese unit not already ringed by Marines; brings each HQ forward
+toward that open front while it can still supply half its companies; spends support points
+on the strongest fire; attacks
 wherever the expected steps beat the cost of an ambush, first the units in or south of the
 First Line and those nearly dead; commits every armour unit; allocates every replacement;
 picks the least valuable unit for losses.
@@ -23,6 +27,11 @@ from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision, Option
 
 from . import common as c
+
+CROWD = 5  # Marine companies within two hexes of a Japanese unit before others look elsewhere
+# Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
+# 5th against Suribachi and up the west, the 3rd through the centre and north.
+SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
 
 
 class HeuristicMarines:
@@ -126,6 +135,21 @@ class HeuristicMarines:
             return c.traces_supply(probe, s, where, beaches, kind, 4)
         return False
 
+    def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
+                    division: str = "") -> list[str]:
+        """The Japanese units not already ringed by Marines (fewer than CROWD companies within
+        two hexes, not counting the one at ``here``; those in or south of the First Line, which
+        score every turn from the first (IV.G.1), always count): where companies out of contact
+        go, so the divisions spread along the lines instead of queueing behind one position."""
+        inf = [str(p["location"]) for p in view["pieces"] if p["side"] == c.US and p["kind"] == "infantry"
+               and c.is_hex(str(p["location"]))]
+        if here in inf:
+            inf.remove(here)
+        open_jp = [j for j in jp if int(c.attr(j, "belt") or 3) == 1
+                   or sum(1 for h in inf if c.dist(h, j) <= 2) < CROWD]
+        sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
+        return sector or open_jp or jp
+
     # -- set-up ---------------------------------------------------------------------------
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         jp = self._jp_hexes(view)
@@ -191,7 +215,11 @@ class HeuristicMarines:
                         and str(o.value).count("/") == 3]
             if blocking:
                 return min(blocking, key=lambda o: str(o.value)).value
-        hqs = [o for o in units if str(o.value).startswith("HQ") and gap(o) > 4]
+        def front(o: Option) -> int:
+            loc = o.label.rsplit(" ", 1)[-1]
+            division = self._division(view, str(o.value))
+            return min(c.dist(loc, j) for j in self._open_front(view, jp, "", division))
+        hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
         far = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 2]
@@ -222,6 +250,7 @@ class HeuristicMarines:
             return decision.options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
+        here = next((str(p["location"]) for p in view["pieces"] if p["id"] == unit), "")
 
         nearest = self._nearest(jp)
 
@@ -236,6 +265,15 @@ class HeuristicMarines:
 
         def supplied(o: Option) -> bool:
             return self._supplied_at(view, unit, kind, str(o.value))
+
+        open_jp = self._open_front(view, jp, here, self._division(view, unit))
+        far_gaps: dict[str, int] = {}
+
+        def far(o: Option) -> int:  # hexes to the nearest Japanese unit still open
+            h = str(o.value)
+            if h not in far_gaps:
+                far_gaps[h] = min(c.dist(h, j) for j in open_jp)
+            return far_gaps[h]
 
         def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
             return next((o for o in sorted(cands, key=key) if supplied(o)), None)
@@ -255,11 +293,11 @@ class HeuristicMarines:
                          lambda o: (links(o), fire(o), hexes(o), str(o.value)))
             if pick is not None:
                 return pick.value
-            pick = first([o for o in opts if fire(o) == 0], lambda o: (d(o), hexes(o), str(o.value)))
+            pick = first([o for o in opts if fire(o) == 0], lambda o: (far(o), d(o), hexes(o), str(o.value)))
             if pick is not None:
                 return pick.value
             safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (d(o), hexes(o), str(o.value))).value
+            return min(safe or opts, key=lambda o: (far(o), d(o), hexes(o), str(o.value))).value
         if kind == "armour":
             mates = [o for o in opts if "infantry" in us.get(str(o.value), []) and "armour"
                      not in us.get(str(o.value), []) and d(o) == 1 and fire(o) <= 1]
@@ -272,7 +310,7 @@ class HeuristicMarines:
             if pick is not None:
                 return pick.value
             safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (d(o), str(o.value))).value
+            return min(safe or opts, key=lambda o: (far(o), d(o), str(o.value))).value
         if stop:
             return "done"
         # an HQ: three or more hexes from the Japanese, where most of its division's
@@ -283,8 +321,11 @@ class HeuristicMarines:
 
         def reach(o: Option) -> int:
             return -sum(1 for h in mine if c.dist(h, str(o.value)) <= 5)
-        safe = [o for o in opts if fire(o) == 0 and d(o) >= 3]
-        return min(safe or opts, key=lambda o: (reach(o), abs(d(o) - 3), hexes(o), str(o.value))).value
+        # Forward to the open front, keeping at least half the companies it could supply.
+        safe = [o for o in opts if fire(o) == 0 and d(o) >= 3] or opts
+        most = max(-reach(o) for o in safe)
+        keep = [o for o in safe if -reach(o) * 2 >= most]
+        return min(keep, key=lambda o: (far(o), reach(o), hexes(o), str(o.value))).value
 
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]

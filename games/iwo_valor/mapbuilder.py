@@ -17,6 +17,12 @@ Method (docs/games/iwo_valor.md, "The map"):
   Suribachi; every other hex of a chain is a Class 2 (or 3) position. "In or south of" a
   line is what a flood from Suribachi reaches without crossing its chain.
 - Deployment areas by belt and side; deployment hexes spread by farthest-point sampling.
+  The defence in depth (Kuribayashi's): Suribachi's garrison, few units on the beaches and
+  the southern airfield (the three Southern units XI.C names), every First Line position
+  held, a few of the Second Line's (its ends, its middle, 0629) and a handful of
+  strongpoints between the lines (Hill 382, Turkey Knob and three more), the main belt and
+  the Reserve north of the Second Line. How many stand between the lines is the calibration
+  knob of IV.G.2 (docs/games/iwo_valor.md, "Figures").
 """
 
 from __future__ import annotations
@@ -47,6 +53,13 @@ COAST: tuple[tuple[float, float, float], ...] = (
 GORGE = ("2732", "2733", "2831", "2832")  # V.J
 BEACH_HEXES = 17  # III.4: 33 units in two waves no larger than the beach
 AREA_COUNTS = {"Sr": 4, "S": 6, "W": 16, "E": 17, "N": 22, "R": 15}  # 80 Japanese units
+# CALIBRATION KNOBS (IV.G.2): the Japanese units between the lines. The Second Line's
+# positions held (every LINE2_HELD_EVERY-th from 2826, and 0829 and 0629), the strongpoints
+# between the lines (the heights of BETWEEN_LINES and BETWEEN_EXTRA more a deployment area).
+LINE2_HELD_EVERY = 10
+BETWEEN_LINES = ("Hill 382", "Turkey Knob")
+BETWEEN_EXTRA = {"W": 2, "E": 1}
+W_NORTH_EDGE = 29.5  # the West area reaches north of the Second Line to Nishi and Airfield 3
 HILLS = {  # level-3 heights of the north (u, v, radius): Hill 382 and Turkey Knob, 362A/B/C
     "Hill 382": (22.6, 7.4, 1.3), "Turkey Knob": (20.6, 8.4, 0.8), "Hill 362A": (24.3, -3.2, 1.1),
     "Hill 362B": (27.6, 1.8, 1.1), "Hill 362C": (30.0, 5.0, 1.1), "Kitano heights": (33.4, 1.4, 1.5),
@@ -179,43 +192,65 @@ def build() -> dict[str, Any]:
             return "S" if (v >= 3.3 and u <= 16.5) or v >= 5.5 else "W"
         if belt[h] == 2:
             return "E" if v >= 4.5 else "W"
-        return "E" if v >= 6.5 else "N"
+        if v >= 6.5:
+            return "E"
+        return "W" if u < W_NORTH_EDGE else "N"
 
     # Positions: the lines' chains, every other hex from each named end.
     pos_class: dict[Hex, int] = {}
     for k, h in enumerate(line1):
         if k % 4 == 0 or h == line1[-1]:
             pos_class[h] = 2
+    line2_held: list[Hex] = []
     for k, h in enumerate(line2):
         if k % 2 == 0 or h == line2[-1]:
             u, v = uv(h)
             pos_class[h] = 3 if any(math.dist((u, v), (hu, hv)) <= r + 0.6
                                     for hu, hv, r in HILLS.values()) else 2
+            if k % LINE2_HELD_EVERY == 0 or h == line2[-1]:
+                line2_held.append(h)
     pos_class[GRID.parse("0629")] = 3
-    fixed = {"0305": 3, "0403": 3, "0506": 2, "0816": 1, "0818": 1, "1019": 1}
+    # Suribachi's garrison: the Very Short Game's three hexes (XI.C) and the guns at the
+    # cone's landward foot over the Minami beach; the Narrow Game's three S hexes (XI.C).
+    fixed = {"0305": 3, "0403": 3, "0506": 2, "0603": 1, "0816": 1, "0818": 1, "1019": 1}
     for hid, cls in fixed.items():
         pos_class[GRID.parse(hid)] = cls
-    deploy: dict[Hex, str] = {h: area(h) for h in pos_class}
+    # Deployment hexes: every position of the First Line, of Suribachi and the named ones,
+    # a few of the Second Line's (its ends, its middle and 0629), a handful of strongpoints
+    # between the lines; the main belt north of the Second Line (IV.G: see the module doc).
+    deploy: dict[Hex, str] = {h: area(h) for h in pos_class if h not in line2 or h in line2_held}
     beach_all = {h for b in beaches.values() for h in b}
     reserved = {summit, *beach_all, *(GRID.parse(g) for g in ("0620", "1018", "1220", "0709"))}
     narrow_line = _chain(["0620", "1018"])
+    for name in BETWEEN_LINES:
+        hu, hv, _ = HILLS[name]
+        h = _nearest((hu, hv), [x for x in land if belt[x] == 2 and x not in bar2 and x not in deploy])
+        pos_class[h] = 3
+        deploy[h] = area(h)
+    # The Reserve's R hexes first: the plateau's interior north of the Second Line.
+    reserve_pool = [h for h in land if belt[h] == 3 and h not in deploy and not coastal(h)
+                    and not any(n not in land or belt[n] != 3 for n in neighbors(h))]
+    for h in _spread(reserve_pool, list(deploy), AREA_COUNTS["R"]):
+        deploy[h] = "R"
     for code in ("Sr", "S", "W", "E", "N"):
         have = [h for h, c in deploy.items() if c == code]
         need = AREA_COUNTS[code] - len(have)
         if code == "S":
             pool = [h for h in land if area(h) == "S" and uv(h)[0] > 16.1]
-        elif code == "W":
-            pool = [h for h in land if area(h) == code and belt[h] >= 2]
+        elif code in ("W", "E"):
+            between = BETWEEN_EXTRA.get(code, 0)
+            pool2 = [h for h in land if area(h) == code and belt[h] == 2 and h not in reserved
+                     and h not in deploy and h not in bar1 and h not in bar2 and not coastal(h)]
+            for h in _spread(pool2, list(deploy), between):
+                deploy[h] = code
+            need -= between
+            pool = [h for h in land if area(h) == code and belt[h] == 3]
         else:
             pool = [h for h in land if area(h) == code]
         pool = [h for h in pool if h not in reserved and h not in deploy and h not in bar1
-                and h not in bar2 and not (code != "Sr" and coastal(h))]
+                and h not in bar2 and not (code not in ("Sr", "N", "W", "E") and coastal(h))]
         for h in _spread(pool, list(deploy), need):
             deploy[h] = code
-    reserve_pool = [h for h in land if belt[h] >= 2 and h not in deploy and h not in reserved
-                    and h not in bar2 and not coastal(h)]
-    for h in _spread(reserve_pool, list(deploy), AREA_COUNTS["R"]):
-        deploy[h] = "R"
     for h, code in deploy.items():
         if h in pos_class:
             continue

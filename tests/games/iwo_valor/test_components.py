@@ -46,6 +46,22 @@ def test_three_southernmost_S_units_XI_C() -> None:
     assert set(south[:3]) == {"0816", "0818", "1019"}
 
 
+def test_deployment_in_depth_III_3_IV_G() -> None:
+    """III.3, IV.G: the reconstructed deployment - Suribachi's garrison on the cone (the Very
+    Short Game's three hexes among it), the Reserve's R hexes north of the Second Line, every
+    First Line position held, and only a handful of units between the lines besides those on
+    the Second Line (IV.G.2 counts them every turn from turn 7)."""
+    deploy = {code: COMP.hexes_where("deploy", code) for code in ("Sr", "S", "W", "E", "N", "R")}
+    assert all(c.attr(h, "belt") == 1 and c.attr(h, "area") == "Sr" for h in deploy["Sr"])
+    assert all(c.attr(h, "belt") == 3 for h in deploy["R"])
+    held = [h for hs in deploy.values() for h in hs]
+    line1 = [h for h in COMP.hexes_where("line", 1) if c.attr(h, "position")]
+    assert line1 and all(h in held for h in line1)
+    between = [h for h in held if c.attr(h, "belt") == 2 and c.attr(h, "line") != 2 and h != "0629"]
+    assert "0629" in held and 1 <= len(between) <= 6
+    assert sum(1 for h in held if c.attr(h, "belt") == 1) == 13
+
+
 def test_beaches_and_waves_III_4() -> None:
     """III.4: each beach has 17 beach hexes (33 units in two waves no larger than the beach)
     and a Second Wave hex next to each; both beaches on their own coasts."""
