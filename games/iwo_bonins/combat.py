@@ -203,12 +203,7 @@ def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
     order: each kind's chances weighted by its share of the units the defender may be."""
     per_kind = [(weight, _kind_numerators(attack, tank_attacks, line, kind, suppress, suribachi))
                 for kind, weight in kind_items]
-    den = lcm(*(d for _, (d, _) in per_kind))
-    nums: dict[tuple[str, ...], int] = {}
-    for weight, (d, kind_nums) in per_kind:
-        scale = weight * (den // d)
-        for key, n in kind_nums:
-            nums[key] = nums.get(key, 0) + scale * n
+    den, nums = _mixed(per_kind)
     total_w = sum(weight for _, weight in kind_items)
     return den * total_w, tuple(sorted(nums.items(), key=lambda kv: [_ORDER[e] for e in kv[0]]))
 
@@ -225,13 +220,22 @@ def _kind_numerators(attack: int, tank_attacks: tuple[int, ...], line: str, kind
               _differential_numerators(attack - sum(tank_attacks) + kept - kind.defense, line,
                                        suppress, suribachi))
              for kept, p in tanks]
-    diff_den = lcm(*(d for _, (d, _) in parts))
-    nums: dict[tuple[str, ...], int] = {}
-    for tank_n, (d, diff_nums) in parts:
-        scale = tank_n * (diff_den // d)
-        for key, n in diff_nums:
-            nums[key] = nums.get(key, 0) + scale * n
+    diff_den, nums = _mixed(parts)
     return tank_den * diff_den, tuple(nums.items())
+
+
+def _mixed(parts: list[tuple[int, tuple[int, tuple[tuple[tuple[str, ...], int], ...]]]]
+           ) -> tuple[int, dict[tuple[str, ...], int]]:
+    """Whole-number chances mixed by integer weights: (weight, (denominator, ((effects,
+    numerator), ...))) parts summed over their common denominator, as (denominator,
+    {effects: numerator}) (the weights' total is left to the caller)."""
+    den = lcm(*(d for _, (d, _) in parts))
+    nums: dict[tuple[str, ...], int] = {}
+    for weight, (d, part_nums) in parts:
+        scale = weight * (den // d)
+        for key, n in part_nums:
+            nums[key] = nums.get(key, 0) + scale * n
+    return den, nums
 
 
 @lru_cache(maxsize=4096)
