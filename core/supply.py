@@ -31,7 +31,8 @@ HexFn = Callable[[Hex], bool]
 
 def trace(hexmap: HexMap, start: Hex, sources: Collection[Hex], *, max_length: int | None = None,
           can_enter: StepFn | None = None, can_leave: HexFn | None = None,
-          costly: HexFn | None = None, costly_limit: int = 0) -> list[Hex] | None:
+          costly: HexFn | None = None, costly_limit: int = 0,
+          costly_sources: bool = True) -> list[Hex] | None:
     """The shortest legal supply path from ``start`` to any of ``sources``, or None.
 
     - ``max_length``: the most hexes the path may enter (None: any length); the start hex
@@ -42,6 +43,8 @@ def trace(hexmap: HexMap, start: Hex, sources: Collection[Hex], *, max_length: i
       hex it "may enter but not pass through"); the start hex is always left freely.
     - ``costly(h)`` / ``costly_limit``: the path may enter at most ``costly_limit`` hexes
       for which ``costly`` is true.
+    - ``costly_sources``: whether a costly source counts toward ``costly_limit``; False
+      where the rules limit the hexes a path passes *through* (it ends in its source).
 
     A start hex that is itself a source is supplied by a path of no steps: ``[start]``.
     """
@@ -68,7 +71,8 @@ def trace(hexmap: HexMap, start: Hex, sources: Collection[Hex], *, max_length: i
             there = hexes[j]
             if can_enter is not None and not can_enter(here, there):
                 continue
-            spent = used + (1 if costly is not None and costly(there) else 0)
+            spent = used + (1 if costly is not None and costly(there)
+                            and (costly_sources or there not in targets) else 0)
             if spent > costly_limit:
                 continue
             state = (j, spent)
@@ -98,7 +102,8 @@ def step_table(hexmap: HexMap, can_step: StepFn) -> tuple[tuple[int, ...], ...]:
 def trace_indexed(hexmap: HexMap, start: Hex, sources: Collection[Hex], *,
                   steps: Sequence[Sequence[int]], blocked: Collection[int] = frozenset(),
                   dead_ends: Collection[int] = frozenset(), costly: Collection[int] = frozenset(),
-                  costly_limit: int = 0, max_length: int | None = None) -> list[Hex] | None:
+                  costly_limit: int = 0, max_length: int | None = None,
+                  costly_sources: bool = True) -> list[Hex] | None:
     """:func:`trace` on compiled rules: the same shortest path (or None) that :func:`trace`
     returns with ``can_enter(a, b)`` = "b is in ``steps[a]`` and not in ``blocked``",
     ``can_leave(h)`` = "h is not in ``dead_ends``" and ``costly(h)`` = "h is in ``costly``".
@@ -129,7 +134,7 @@ def trace_indexed(hexmap: HexMap, start: Hex, sources: Collection[Hex], *,
         for j in steps[i]:
             if j in blocked:
                 continue
-            spent = used + 1 if j in costly else used
+            spent = used + 1 if j in costly and (costly_sources or j not in targets) else used
             if spent > costly_limit:
                 continue
             state = j * width + spent
@@ -160,7 +165,7 @@ def reverse_steps(steps: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]
 def supplied_hexes(hexmap: HexMap, sources: Collection[Hex], *, into: Sequence[Sequence[int]],
                    blocked: Collection[int] = frozenset(), dead_ends: Collection[int] = frozenset(),
                    costly: Collection[int] = frozenset(), costly_limit: int = 0,
-                   max_length: int | None = None) -> set[int]:
+                   max_length: int | None = None, costly_sources: bool = True) -> set[int]:
     """Every hex (by index) from which :func:`trace_indexed` finds a path to one of
     ``sources`` under the same rules, in one breadth-first search back from the sources
     (``into`` is the :func:`reverse_steps` of the step table).
@@ -182,7 +187,7 @@ def supplied_hexes(hexmap: HexMap, sources: Collection[Hex], *, into: Sequence[S
     seen: set[int] = set()  # states (hex w entered, costly hexes entered from w on) as w * width + u
     queue: deque[tuple[int, int, int]] = deque()  # (w, u, steps from w to a source)
     for t in sorted(targets):
-        u = 1 if t in costly else 0
+        u = 1 if t in costly and costly_sources else 0
         if t in blocked or u > costly_limit:
             continue
         seen.add(t * width + u)

@@ -3,16 +3,18 @@
 The heuristic Marine commander (it reads only its view and the decision's options):
 lands on the beach with fewer Japanese units near it, puts infantry in the first wave and
 moves it off the beach hexes on turn 1 (the second wave must land next to its hex); keeps
-Supply (VII.A read from the view: a company closes with a Japanese unit only where a Supply
-Path would hold, else takes the second rank two hexes off that links the first to its HQ);
-spreads along the front - each division in its sector (the 4th up the east side, the 5th
-against Suribachi and up the west, the 3rd through the centre), and a company out of contact
-heads for the nearest Japanese unit not already ringed by Marines; brings each HQ forward
-toward that open front while it can still supply half its companies; spends support points
-on the strongest fire; attacks
-wherever the expected steps beat the cost of an ambush, first the units in or south of the
-First Line and those nearly dead; commits every armour unit; allocates every replacement;
-picks the least valuable unit for losses.
+Supply (VII.A read from the view): each HQ goes where it supplies most of its division's
+companies (those in or near contact first) and still traces to a landed beach; a company
+closes with a Japanese unit where a Supply Path would hold once the second rank closes up
+behind it (two hexes off, the link to its HQ), under at most two Opportunity Fire attacks;
+manages fatigue (IV.D): a regiment keeps one battalion in contact and commits a second only
+while its Fatigue Level is below 3, pulling the others back when it tires; spreads along
+the front - each division in its sector (the 4th up the east side, the 5th against Suribachi
+and up the west, the 3rd through the centre), and a company out of contact heads for the
+nearest Japanese unit not already ringed by Marines; spends support points on the strongest
+fire; attacks wherever the expected steps beat the cost of an ambush, first the units in or
+south of the First Line and those nearly dead; commits every armour unit; allocates every
+replacement; picks the least valuable unit for losses.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from tabletop.core.decisions import Decision, Option
 
 from . import common as c
 
+INF_FIRE = 2  # Opportunity Fire attacks a company accepts to close with the enemy (V.D)
+SURGE = 3  # IV.D: a regiment commits a second battalion to contact while its Fatigue is below
+IDLE = 6  # companies four or more hexes from the enemy that make an HQ lead on
 CROWD = 5  # Marine companies within two hexes of a Japanese unit before others look elsewhere
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
@@ -46,6 +51,8 @@ class HeuristicMarines:
         self._probe_view: Mapping[str, JSON] | None = None  # held, so never a reused id
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
+        self._relay_key: tuple[int, str] = (0, "")
+        self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
         self._map_view: Mapping[str, JSON] | None = None  # held, so never a reused id
         self._map_pieces: list[Any] = []
@@ -98,10 +105,12 @@ class HeuristicMarines:
                 return str(p["attrs"].get("division", ""))
         return ""
 
-    def _supplied_at(self, view: Mapping[str, JSON], unit: str, kind: str, where: str) -> bool:
+    def _supplied_at(self, view: Mapping[str, JSON], unit: str, kind: str, where: str,
+                     relay: str = "") -> bool:
         """VII.A read from the view: would the unit trace Supply from ``where`` (itself moved
         there) to an undisrupted HQ of its division within 5 hexes, or, for the Independent
-        Regiment, to a landed beach within 4?"""
+        Regiment, to a landed beach within 4? With ``relay``, as if another Marine unit then
+        took the hex it leaves (the second rank closing up behind it)."""
         if self._probe_view is not view or self._probe_unit != unit:  # once a decision
             division = self._division(view, unit)
             base = c.Situation()
@@ -125,6 +134,14 @@ class HeuristicMarines:
         # search a set of sources (c.supplied_from, kept in the situation). A path of five
         # hexes reaches only the HQs within five, of four the beaches within four.
         s, hqs = self._probe
+        if relay:
+            if self._relay_key != (id(s), relay):
+                r = c.Situation()
+                r.jp = s.jp
+                r.marine_hexes = {**s.marine_hexes, relay: []}
+                r.zoc, r.near = s.zoc, s.near
+                self._relay_key, self._relay = (id(s), relay), r
+            s = self._relay
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
         if c.traces_supply(probe, s, where, hqs, kind, 5):
@@ -149,6 +166,40 @@ class HeuristicMarines:
                    or sum(1 for h in inf if c.dist(h, j) <= 2) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
+
+    def _contact(self, view: Mapping[str, JSON], jp: list[str]) -> dict[str, dict[str, int]]:
+        """IV.D.1 as the bot reads it: for each regiment, its battalions with companies next
+        to a Japanese unit, and how many."""
+        nearest = self._nearest(jp)
+        out: dict[str, dict[str, int]] = {}
+        for p in self._on_map(view):
+            if p["side"] == c.US and p["kind"] == "infantry" and nearest(str(p["location"])) == 1:
+                a = p["attrs"]
+                bns = out.setdefault(str(a["regiment"]), {})
+                bns[str(a["battalion"])] = bns.get(str(a["battalion"]), 0) + 1
+        return out
+
+    def _unit_attrs(self, view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
+        for p in view["pieces"]:
+            if p["id"] == unit:
+                return p["attrs"]  # type: ignore[no-any-return]
+        return {}
+
+    def _may_engage(self, view: Mapping[str, JSON], jp: list[str], unit: str) -> bool:
+        """IV.D.1-3: whether the company may stand next to the Japanese without raising its
+        regiment's Fatigue: its battalion is the regiment's only one in contact (the lead),
+        or the regiment is fresh enough (Fatigue below SURGE) to commit a second."""
+        a = self._unit_attrs(view, unit)
+        reg, bn = str(a.get("regiment", "")), str(a.get("battalion", ""))
+        bns = dict(self._contact(view, jp).get(reg, {}))
+        here = next((str(p["location"]) for p in view["pieces"] if p["id"] == unit), "")
+        if here and self._nearest(jp)(here) == 1:
+            bns[bn] -= 1
+            if not bns[bn]:
+                del bns[bn]
+        if not bns or bn in bns:
+            return True
+        return int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE
 
     # -- set-up ---------------------------------------------------------------------------
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -222,6 +273,10 @@ class HeuristicMarines:
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
+        back = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 1
+                and not self._may_engage(view, jp, str(o.value))]
+        if back:  # IV.D: a second battalion in contact while the regiment tires pulls back
+            return min(back, key=lambda o: str(o.value)).value
         far = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 2]
         if far:  # they make the second rank that links the first to its HQ
             return min(far, key=lambda o: (gap(o), str(o.value))).value
@@ -231,8 +286,10 @@ class HeuristicMarines:
             unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
             return any(h not in jp and "infantry" not in us.get(h, [])
                        and nearest(h) == 1
-                       and self._supplied_at(view, unit, "infantry", h) for h in c.neighbours(loc))
-        near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2 and can_close(o)]
+                       and self._supplied_at(view, unit, "infantry", h, loc)
+                       for h in c.neighbours(loc))
+        near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2
+                and self._may_engage(view, jp, str(o.value)) and can_close(o)]
         if near:
             return min(near, key=lambda o: str(o.value)).value
         rest = [o for o in units if str(o.value).count("/") != 3 and not str(o.value).startswith("HQ")
@@ -263,8 +320,12 @@ class HeuristicMarines:
         def hexes(o: Option) -> int:
             return int(o.detail.get("hexes", 0)) if o.detail else 0
 
+        # a company leaving the second rank for the first counts on the next to close up
+        # behind it (Supply is checked when it attacks, VII)
+        relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
+
         def supplied(o: Option) -> bool:
-            return self._supplied_at(view, unit, kind, str(o.value))
+            return self._supplied_at(view, unit, kind, str(o.value), relay)
 
         open_jp = self._open_front(view, jp, here, self._division(view, unit))
         far_gaps: dict[str, int] = {}
@@ -278,8 +339,11 @@ class HeuristicMarines:
         def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
             return next((o for o in sorted(cands, key=key) if supplied(o)), None)
         if kind == "infantry":
+            engage = self._may_engage(view, jp, unit)
+            if not engage:
+                opts = [o for o in opts if d(o) >= 2] or opts
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
-            pick = first([o for o in opts if d(o) == 1 and fire(o) <= 1],
+            pick = None if not engage else first([o for o in opts if d(o) == 1 and fire(o) <= INF_FIRE],
                          lambda o: (fire(o), hexes(o), str(o.value)))
             if pick is not None:
                 return pick.value
@@ -289,7 +353,7 @@ class HeuristicMarines:
             def links(o: Option) -> int:
                 return -sum(1 for h in c.neighbours(str(o.value)) if h in us
                             and nearest(h) == 1)
-            pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1],
+            pick = first([o for o in opts if d(o) == 2 and fire(o) <= INF_FIRE],
                          lambda o: (links(o), fire(o), hexes(o), str(o.value)))
             if pick is not None:
                 return pick.value
@@ -313,19 +377,43 @@ class HeuristicMarines:
             return min(safe or opts, key=lambda o: (far(o), d(o), str(o.value))).value
         if stop:
             return "done"
-        # an HQ: three or more hexes from the Japanese, where most of its division's
-        # infantry is within the five hexes of a Supply Path
-        division = self._division(view, unit)
-        mine = [str(p["location"]) for p in view["pieces"] if p["side"] == c.US and p["kind"] == "infantry"
-                and c.is_hex(str(p["location"])) and p["attrs"].get("division") == division]
+        # an HQ: where it supplies most of its division
+        return self._hq_spot(view, unit, self._division(view, unit), opts, d, fire, far).value
 
-        def reach(o: Option) -> int:
-            return -sum(1 for h in mine if c.dist(h, str(o.value)) <= 5)
-        # Forward to the open front, keeping at least half the companies it could supply.
-        safe = [o for o in opts if fire(o) == 0 and d(o) >= 3] or opts
-        most = max(-reach(o) for o in safe)
-        keep = [o for o in safe if -reach(o) * 2 >= most]
-        return min(keep, key=lambda o: (far(o), reach(o), hexes(o), str(o.value))).value
+    def _hq_spot(self, view: Mapping[str, JSON], unit: str, division: str, opts: list[Option],
+                 d: Callable[[Option], int], fire: Callable[[Option], int],
+                 far: Callable[[Option], int]) -> Option:
+        """VII.A: the HQ's destination that supplies most of its division's companies (those
+        in or near contact count three times: they must be Supplied to attack), from which
+        the HQ itself still traces to a landed beach, two or more hexes from the enemy; while
+        many of its companies stand idle far from the enemy (IDLE), a hex nearer the open
+        front is worth one company more a hex; fewer Opportunity Fire attacks on a tie."""
+        self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
+        s, _ = self._probe
+        state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
+        probe: Any = SimpleNamespace(state=state)
+        beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+        idx = c._index()
+        nearest = self._nearest(self._jp_hexes(view))
+        mine: list[tuple[int, int]] = []
+        idle = 0
+        for p in self._on_map(view):
+            loc = str(p["location"])
+            if p["side"] == c.US and p["kind"] in ("infantry", "armour") \
+                    and p["attrs"].get("division") == division and c.is_land(loc):
+                gap = nearest(loc)
+                mine.append((idx[loc], 3 if gap <= 2 else 1))
+                idle += gap >= 4
+        pull = 1 if idle >= IDLE else 0
+
+        def score(o: Option) -> tuple[int, int, int, str]:
+            h = str(o.value)
+            if d(o) < 2 or not c.traces_supply(probe, s, h, beaches, "hq", None):
+                return (1, 0, 0, h)
+            covered = c.supplied_from(probe, s, [h], "infantry", 5)
+            value = sum(w for i, w in mine if i in covered) - 4 * fire(o) - pull * far(o)
+            return (0, -value, far(o), h)
+        return min(opts, key=score)
 
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]

@@ -435,7 +435,7 @@ def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tu
     blocked, dead_ends, costly = _path_sets(*path_key)
     return supplied_hexes(components().map, [hx(x) for x in sources], into=_into(armour, narrow),
                           blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
-                          max_length=max_length)
+                          costly_sources=False, max_length=max_length)
 
 
 def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
@@ -449,13 +449,16 @@ def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], 
                 max_length: int | None) -> list[Hex] | None:
     """VII.A: a Supply Path from ``start`` to a source under every rule of its bullets: not
     into a ZOC hex unless Marine-occupied (VI.C), out of or into but not through an occupied
-    one (VI.D); over terrain the unit may cross (:func:`may_step`). The sets of the
+    one (VI.D); through at most one Marine-occupied hex within two hexes of a Japanese unit,
+    the source it ends in (the HQ's or beach hex) not counted: the path enters it but does
+    not pass through it (VII.A's third bullet against its fourth's "enter (but may not pass
+    through)"); over terrain the unit may cross (:func:`may_step`). The sets of the
     situation and the terrain are compiled once (:meth:`Situation.path_sets`, :func:`_steps`)
     and the core's search walks them."""
     blocked, dead_ends, costly = s.path_sets()
     return trace_indexed(components().map, hx(start), [hx(x) for x in sources],
                          steps=_steps(unit_kind == "armour", _narrow(match)), blocked=blocked,
-                         dead_ends=dead_ends, costly=costly, costly_limit=1,
+                         dead_ends=dead_ends, costly=costly, costly_limit=1, costly_sources=False,
                          max_length=max_length)
 
 

@@ -73,6 +73,19 @@ def test_supply_costly_hexes_limited() -> None:
     assert trace(m, a, [b], costly=lambda h: h in costly, costly_limit=2) is not None
 
 
+def test_supply_costly_source_may_be_free() -> None:
+    """supply: with costly_sources=False a costly source does not count toward the limit
+    (the path ends in it and does not pass through it); the hexes between still do."""
+    m = small_map()
+    a, src = m.hex("0104"), m.hex("0304")
+    costly = {m.hex(f"02{r:02d}") for r in range(1, 8)} | {src}  # column 02 walls 01 off
+    assert trace(m, a, [src], costly=lambda h: h in costly, costly_limit=1) is None
+    assert trace(m, a, [src], costly=lambda h: h in costly, costly_limit=1,
+                 costly_sources=False) is not None
+    assert trace(m, a, [src], costly=lambda h: h in costly, costly_limit=0,
+                 costly_sources=False) is None
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.sets(st.sampled_from([f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]),
                max_size=15),
@@ -111,13 +124,13 @@ _LABELS = [f"{c:02d}{r:02d}" for c in range(1, 8) for r in range(1, 8)]
        st.sets(st.sampled_from(_LABELS), max_size=12),  # dead ends
        st.sets(st.sampled_from(_LABELS), max_size=15),  # costly
        st.sampled_from(_LABELS), st.sets(st.sampled_from(_LABELS), min_size=1, max_size=3),
-       st.integers(0, 2), st.one_of(st.none(), st.integers(0, 12)))
+       st.integers(0, 2), st.one_of(st.none(), st.integers(0, 12)), st.booleans())
 def test_supply_compiled_rules_find_the_same_path(
         sea: set[str], walls: set[tuple[str, int]], blocked: set[str], dead: set[str],
         costly: set[str], start: str, sources: set[str], costly_limit: int,
-        max_length: int | None) -> None:
+        max_length: int | None, costly_sources: bool) -> None:
     """supply: trace_indexed on a step table and index sets returns exactly the path (or
-    None) trace returns with the equivalent predicates."""
+    None) trace returns with the equivalent predicates, whether a costly source counts."""
     m = small_map(tuple(sea))
     hexes = m.hexes()
     walled = {frozenset((m.hex(a), n)) for a, k in walls for n in m.neighbors(m.hex(a))[k:k + 1]}
@@ -132,17 +145,21 @@ def test_supply_compiled_rules_find_the_same_path(
     expected = trace(m, m.hex(start), src, max_length=max_length,
                      can_enter=lambda a, b: can_step(a, b) and m.index(b) not in bad,
                      can_leave=lambda h: m.index(h) not in ends,
-                     costly=lambda h: m.index(h) in dear, costly_limit=costly_limit)
+                     costly=lambda h: m.index(h) in dear, costly_limit=costly_limit,
+                     costly_sources=costly_sources)
     got = trace_indexed(m, m.hex(start), src, steps=steps, blocked=bad, dead_ends=ends,
-                        costly=dear, costly_limit=costly_limit, max_length=max_length)
+                        costly=dear, costly_limit=costly_limit, max_length=max_length,
+                        costly_sources=costly_sources)
     assert got == expected
     assert all(h in hexes for h in got or ())
     # and supplied_hexes, searching back from the sources, finds every start trace finds
     every = supplied_hexes(m, src, into=reverse_steps(steps), blocked=bad, dead_ends=ends,
-                           costly=dear, costly_limit=costly_limit, max_length=max_length)
+                           costly=dear, costly_limit=costly_limit, max_length=max_length,
+                           costly_sources=costly_sources)
     for h in hexes:
         path = trace_indexed(m, h, src, steps=steps, blocked=bad, dead_ends=ends, costly=dear,
-                             costly_limit=costly_limit, max_length=max_length)
+                             costly_limit=costly_limit, max_length=max_length,
+                             costly_sources=costly_sources)
         assert (m.index(h) in every) == (path is not None), m.label(h)
 
 

@@ -354,3 +354,23 @@ def test_VI_situation_kept_while_the_pieces_do_not_change() -> None:
     assert again is not moved and again.marine_hexes.keys() == moved.marine_hexes.keys()
     other = empty_match()  # another match's pieces are never taken for these
     assert c.Situation.of(other) is not again and not c.Situation.of(other).marine_hexes
+
+
+def test_VII_A_the_HQ_hex_ends_the_path_it_is_not_passed_through() -> None:
+    """VII.A: "may pass through only one Marine occupied hex that is within two hexes of a
+    Japanese unit" - the HQ's hex, where the path ends, is entered, not passed through: a
+    company next to a Japanese unit is Supplied through one Marine-held hex two hexes off to
+    an HQ that also stands two hexes off; without that hex it is not."""
+    m = empty_match()
+    put(m, "A/310", J)
+    land = [h for h in c.within2(J) if c.is_land(h)]
+    layout = next((a, r, h) for a in land if c.dist(a, J) == 1
+                  for r in c.neighbours(a) if c.is_land(r) and c.dist(r, J) == 2
+                  for h in c.neighbours(r) if c.is_land(h) and c.dist(h, J) == 2
+                  and c.dist(h, a) == 2)
+    a, r, h = layout
+    attacker, relay = put(m, INF, a), put(m, INF2, r)
+    put(m, HQ, h)
+    assert c.is_supplied(m, attacker)
+    m.state.pieces.move(relay.id, c.AVAILABLE)
+    assert not c.is_supplied(m, attacker)

@@ -19,7 +19,7 @@ def test_III_3_face_down_by_area() -> None:
     m = Match(GAME, scenario=c.FULL, seed=3)
     for p in c.japanese(m):
         assert p.hidden and c.attr(p.location, "deploy") == p.attrs["code"]
-    assert len(c.japanese(m)) == 80
+    assert len(c.japanese(m)) == 56
     assert m.pending is not None and m.pending.kind == "beach"
 
 
