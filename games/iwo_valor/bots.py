@@ -51,6 +51,8 @@ class HeuristicMarines:
         self._probe_view: Mapping[str, JSON] | None = None  # held, so never a reused id
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
+        self._ring_key: tuple[Mapping[str, JSON], tuple[str, ...]] | None = None  # view held
+        self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self._relay_key: tuple[int, str] = (0, "")
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
@@ -158,12 +160,19 @@ class HeuristicMarines:
         two hexes, not counting the one at ``here``; those in or south of the First Line, which
         score every turn from the first (IV.G.1), always count): where companies out of contact
         go, so the divisions spread along the lines instead of queueing behind one position."""
-        inf = [str(p["location"]) for p in view["pieces"] if p["side"] == c.US and p["kind"] == "infantry"
-               and c.is_hex(str(p["location"]))]
-        if here in inf:
-            inf.remove(here)
+        key = (view, tuple(jp))
+        if self._ring_key is None or self._ring_key[0] is not view or self._ring_key[1] != key[1]:
+            inf: dict[str, int] = {}
+            for p in self._on_map(view):
+                if p["side"] == c.US and p["kind"] == "infantry":
+                    loc = str(p["location"])
+                    inf[loc] = inf.get(loc, 0) + 1
+            rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
+            self._ring_key, self._rings = key, (rings, inf)  # kept while the view stands
+        rings, inf = self._rings
+        near_here = set(c.within2(here)) if here in inf else set()
         open_jp = [j for j in jp if int(c.attr(j, "belt") or 3) == 1
-                   or sum(1 for h in inf if c.dist(h, j) <= 2) < CROWD]
+                   or rings[j] - (j in near_here) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
 
