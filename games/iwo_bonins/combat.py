@@ -144,7 +144,7 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each effect of an attack (keys of
     EFFECT_NAMES) over the defender's possible identities, the anti-tank rolls, the CRT roll,
     the CRMT's second roll and suppression."""
-    return dict(_outcome_odds(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress,
+    return dict(_outcome_odds(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
                               suribachi))
 
 
@@ -154,7 +154,7 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each whole outcome of an attack (the
     effects that happen together, in EFFECT_NAMES order); the chances add up to one."""
     den, nums = _outcome_numerators(attack, tuple(tank_attacks), line, _kind_items(kinds),
-                                    suppress, suribachi)
+                                    _chance(suppress), suribachi)
     return {key: Fraction(n, den) for key, n in nums}
 
 
@@ -162,11 +162,20 @@ def outcome_text(attack: int, tank_attacks: list[int], line: str,
                  kinds: Counter[DefenderKind], *, suppress: Fraction, suribachi: bool) -> str:
     """9.1, 9.2.1: :func:`describe` of :func:`outcome_combos` (the same text, kept for the
     same attack: the text is a pure function of the outcomes)."""
-    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress, suribachi)
+    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
+                         suribachi)
 
 
 KindItems = tuple[tuple[DefenderKind, int], ...]
 """A defender's possible kinds with their weights, in a fixed order (the caches' key)."""
+
+Chance = tuple[int, int]
+"""A chance as (numerator, denominator) in lowest terms: the caches' key for the chance of
+suppression (a Fraction hashes far slower, and every cached call hashes its arguments)."""
+
+
+def _chance(p: Fraction) -> Chance:
+    return p.numerator, p.denominator
 
 
 def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
@@ -179,7 +188,7 @@ def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
 
 @lru_cache(maxsize=65536)
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                  suppress: Fraction, suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+                  suppress: Chance, suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
     den, nums = _outcome_numerators(attack, tank_attacks, line, kind_items, suppress, suribachi)
     odds: dict[str, int] = {}
     for effects, n in nums:
@@ -190,14 +199,14 @@ def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str, kind_it
 
 @lru_cache(maxsize=65536)
 def _outcome_text(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                  suppress: Fraction, suribachi: bool) -> str:
+                  suppress: Chance, suribachi: bool) -> str:
     return _describe(*_outcome_numerators(attack, tank_attacks, line, kind_items, suppress,
                                           suribachi))
 
 
 @lru_cache(maxsize=65536)
 def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
-                        kind_items: KindItems, suppress: Fraction, suribachi: bool
+                        kind_items: KindItems, suppress: Chance, suribachi: bool
                         ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """:func:`outcome_combos` as (denominator, ((effects, numerator), ...)), in EFFECT_NAMES
     order: each kind's chances weighted by its share of the units the defender may be."""
@@ -210,7 +219,7 @@ def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
 
 @lru_cache(maxsize=16384)
 def _kind_numerators(attack: int, tank_attacks: tuple[int, ...], line: str, kind: DefenderKind,
-                     suppress: Fraction, suribachi: bool
+                     suppress: Chance, suribachi: bool
                      ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """12.3, 9.1: one defender kind's chance of each whole outcome (over the anti-tank rolls
     and the differentials they leave), as (denominator, ((effects, numerator), ...))."""
@@ -239,12 +248,53 @@ def _mixed(parts: list[tuple[int, tuple[int, tuple[tuple[tuple[str, ...], int], 
 
 
 @lru_cache(maxsize=4096)
-def _differential_numerators(diff: int, line: str, suppress: Fraction, suribachi: bool
+def _differential_numerators(diff: int, line: str, suppress: Chance, suribachi: bool
                              ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
-    """:func:`_differential_combos` as (denominator, ((effects, numerator), ...))."""
-    combos = _differential_combos(diff, line, suppress, suribachi)
-    den = lcm(*(p.denominator for _, p in combos))
-    return den, tuple((key, p.numerator * (den // p.denominator)) for key, p in combos)
+    """9.1, 9.2.1, 8.3b, 17.0: :func:`_differential_combos` as (denominator, ((effects,
+    numerator), ...)), worked in whole numbers from the six CRT results the differential
+    reads (every differential past the table's edge, or shifted onto the same column, reads
+    the same six, so they share one answer)."""
+    crt = c.components().tables["crt"]
+    results = tuple(crt.lookup(diff, roll, line=line) for roll in range(1, 7))
+    return _column_numerators(results, suppress, suribachi)
+
+
+@lru_cache(maxsize=1024)
+def _column_numerators(results: tuple[str, ...], suppress: Chance, suribachi: bool
+                       ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+    """9.2.1, 8.3b: the whole outcomes of six equally likely CRT results, each read on the
+    CRMT Dug-In column with its second roll, and a soft step loss ("(A)s") avoided with the
+    chance ``suppress``: numerators over 36 times the suppression's denominator (an outcome
+    of chance nought is kept, as :func:`_differential_combos` keeps it)."""
+    sn, sd = suppress
+    nums: dict[tuple[str, ...], int] = {}
+    for result in results:
+        for width, key, hit in _crmt_branches(result, suribachi):
+            if hit is None:
+                nums[key] = nums.get(key, 0) + width * sd
+            else:
+                nums[hit] = nums.get(hit, 0) + width * (sd - sn)
+                nums[key] = nums.get(key, 0) + width * sn
+    return 36 * sd, tuple(nums.items())
+
+
+@cache
+def _crmt_branches(result: str, suribachi: bool
+                   ) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...] | None], ...]:
+    """9.2.1, 17.0: a CRT result read on the CRMT Dug-In column, branch by branch: (the
+    second roll's faces that read it, its effects, its effects with the step loss of "(A)s"
+    or None when it has none), effects in EFFECT_NAMES order."""
+    cell = c.components().tables["crmt"].lookup(CRMT_COLUMN, result)
+    out = []
+    for branch in parse_outcome(cell):
+        base, soft = _effect_set(branch.terms, suribachi)
+        hit = _effect_key(base | {"(A)"}) if soft else None
+        out.append((branch.high - branch.low + 1, _effect_key(base or {"NE"}), hit))
+    return tuple(out)
+
+
+def _effect_key(effects: set[str]) -> tuple[str, ...]:
+    return tuple(sorted(effects, key=_ORDER.__getitem__))
 
 
 _ORDER = {k: i for i, k in enumerate(EFFECT_NAMES)}
@@ -285,6 +335,16 @@ def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Frac
 
 def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
              suribachi: bool) -> list[tuple[set[str], Fraction]]:
+    base, soft = _effect_set(terms, suribachi)
+    if not soft:
+        return [(base or {"NE"}, Fraction(1))]
+    hit = base | {"(A)"}
+    return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
+
+
+def _effect_set(terms: tuple[tuple[str, ...], ...], suribachi: bool) -> tuple[set[str], bool]:
+    """9.2.1, 17.0: a CRMT branch's effects (DR and DRIP are NE on Suribachi, A1-A3 a
+    retreat), and whether it holds a soft step loss ("(A)s", avoided when suppressed, 8.3b)."""
     base: set[str] = set()
     soft = False
     for term in terms:
@@ -297,10 +357,7 @@ def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
             soft = True
             continue
         base.add(e)
-    if not soft:
-        return [(base or {"NE"}, Fraction(1))]
-    hit = base | {"(A)"}
-    return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
+    return base, soft
 
 
 #: How each effect reads in the two halves of the odds line: what befalls the defender,
@@ -352,14 +409,14 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
         kinds = defender_kinds(match, defender)
     attack = support.combined_attack(units, set())
     tanks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
-    key = (attack, tanks, c.crt_line(hex_id), _kind_items(kinds), suppress,
+    key = (attack, tanks, c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
            c.in_suribachi_sector(hex_id))
     return _attack_info(*key), dict(_outcome_odds(*key))
 
 
 @lru_cache(maxsize=65536)
 def _attack_info(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                 suppress: Fraction, suribachi: bool) -> str:
+                 suppress: Chance, suribachi: bool) -> str:
     """:func:`attack_odds`'s text: the differential, then :func:`outcome_text`."""
     text = _outcome_text(attack, tank_attacks, line, kind_items, suppress, suribachi)
     if len(kind_items) == 1:
