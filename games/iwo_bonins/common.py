@@ -176,6 +176,46 @@ def board(match: Match) -> Board:
     return held
 
 
+class PlaceMemo:
+    """Answers about places that depend only on the pieces standing there (their stack),
+    each kept while that stack is unchanged: the rules' cache of such answers, and its
+    invalidation. The registry stamps a place whenever a piece enters or leaves it or its
+    stack is reordered (``Pieces.stamps``); an answer is given back only while the place
+    carries the stamp it was worked out under. One memo a question (:func:`place_memo`),
+    for one registry of pieces."""
+
+    __slots__ = ("_answers", "_stamps", "pieces")
+
+    def __init__(self, pieces: Pieces) -> None:
+        self.pieces = pieces
+        self._stamps = pieces.stamps
+        self._answers: dict[str, tuple[int | None, Any]] = {}  # place -> (its stamp, answer)
+
+    def get(self, place: str) -> Any:
+        """The answer kept for a place, or None when there is none for its stack now."""
+        held = self._answers.get(place)
+        if held is not None and held[0] == self._stamps.get(place):
+            return held[1]
+        return None
+
+    def put(self, place: str, answer: Any) -> None:
+        """Keep the answer for a place's stack as it stands now (never None)."""
+        self._answers[place] = (self._stamps.get(place), answer)
+
+
+_PLACE_MEMOS: dict[str, PlaceMemo] = {}  # question -> its memo (one match at a time)
+
+
+def place_memo(match: Match, question: str) -> PlaceMemo:
+    """The memo of one question about places (see :class:`PlaceMemo`) for the match's pieces;
+    a new one when the pieces are another registry (another match, an undo)."""
+    pieces = match.state.pieces
+    memo = _PLACE_MEMOS.get(question)
+    if memo is None or memo.pieces is not pieces:
+        memo = _PLACE_MEMOS[question] = PlaceMemo(pieces)
+    return memo
+
+
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:
     """A side's units (not markers), on the map only by default, in registry order."""
     if on_map:

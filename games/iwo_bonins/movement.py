@@ -10,6 +10,7 @@ moves once a phase, one at a time, to a hex picked from the legal destinations.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from tabletop.core.decisions import Option, choose
@@ -56,15 +57,7 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     enemy = c.hexes_of(match, c.JAPAN)
     ezoc = c.zoc_of(match, c.JAPAN)
     mp, max_hexes = allowance(match, piece, first=first)
-    group = [piece]
-
-    pieces = match.state.pieces
-
-    def can_end(h: Hex) -> bool:
-        hid = m.label(h)
-        # 6.3: a lone unit may always end in a hex holding nothing (may_stack says so too)
-        return not pieces.count_at(hid) or c.may_stack(match, group, hid)
-
+    can_end = _may_end(match, piece)
     costs = move_costs(tank=c.is_tank(piece))
     reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,
                       zoc_to_zoc=False, can_end=can_end, max_hexes=max_hexes)
@@ -78,6 +71,33 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
             if h != start and can_end(h):
                 found.setdefault(m.label(h), "redeploy (6.5)")
     return found
+
+
+def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
+    """6.3, 11.3, 12.1: whether the unit may end its move in a hex (stacking, by
+    :func:`common.may_stack`). Away from its own hex the answer depends only on the units
+    there and on whether the moving unit is a support unit, so it is kept while that hex's
+    stack is unchanged (:class:`common.PlaceMemo`) and shared by every unit of its sort."""
+    m = c.components().map
+    start = piece.location
+    group = [piece]
+    support = c.is_support(piece)
+    memo = c.place_memo(match, f"6.3 may a {'support' if support else 'Marine'} unit end here, "
+                               f"beachhead {match.state.vars.get(c.V_BEACHHEAD)}, other beaches "
+                               f"{match.options.get('other_beaches')}")
+    count_at = match.state.pieces.count_at
+
+    def can_end(h: Hex) -> bool:
+        hid = m.label(h)
+        if not count_at(hid):
+            return True  # 6.3: a lone unit may always end in a hex holding nothing
+        found: bool | None = memo.get(hid)
+        if found is None:
+            found = c.may_stack(match, group, hid)
+            if hid != start:  # in its own hex the unit is not one of the units there
+                memo.put(hid, found)
+        return found
+    return can_end
 
 
 def _redeploy_region(tank: bool, japanese: frozenset[str], start: int) -> frozenset[int]:
