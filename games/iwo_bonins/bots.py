@@ -13,10 +13,10 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, NamedTuple
 
 from tabletop.core.agents import Agent, RandomAgent
 from tabletop.core.canonical import JSON
@@ -147,6 +147,44 @@ def _h(hex_id: str) -> Hex:
     return c.components().map.hex(hex_id)
 
 
+@lru_cache(maxsize=1024)
+def _distances_from(hex_id: str) -> bytes:
+    """Hexes from a hex to every hex of the map, by the map's hex index (hexgrid.distance,
+    written out: half the cube Manhattan length); kept, as the map never changes."""
+    q, r = _h(hex_id)
+    return bytes((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) >> 1
+                 for tq, tr in c.components().map.hexes())
+
+
+class _Targets(NamedTuple):
+    """The Japanese hexes the bot heads for, by map index: those that count as they are, and
+    those on Suribachi that count ``bonus`` hexes nearer until it falls (19.2)."""
+
+    plain: tuple[int, ...]
+    suribachi: tuple[int, ...]
+    bonus: int
+
+    @classmethod
+    def of(cls, jp_hexes: Iterable[str], bonus: int) -> _Targets:
+        """The targets of the Japanese hexes, with the Suribachi pull ``bonus`` (0 once it falls)."""
+        index = c.components().map.index
+        plain, suribachi = [], []
+        for j in jp_hexes:
+            (suribachi if bonus and c.in_suribachi_sector(j) else plain).append(index(_h(j)))
+        return cls(tuple(plain), tuple(suribachi), bonus)
+
+    def nearest(self, distances: bytes) -> int:
+        """The least distance to a target, less its pull, from a hex's distances
+        (:func:`_distances_from`)."""
+        at = distances.__getitem__
+        best = min(map(at, self.plain)) if self.plain else None
+        if self.suribachi:
+            pulled = min(map(at, self.suribachi)) - self.bonus
+            best = pulled if best is None else min(best, pulled)
+        assert best is not None  # there is a target
+        return best
+
+
 @dataclass
 class USHeuristic:
     """The competent US bot (see the module docstring)."""
@@ -223,11 +261,12 @@ class USHeuristic:
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         """Whether a hex is next to a Japanese unit."""
-        key = ("engaged", loc)
-        if key not in seen.memo:
-            jp = seen.jp_hexes
-            seen.memo[key] = any(n in jp for n in c.components().map.neighbor_ids(loc))
-        return bool(seen.memo[key])
+        near = seen.memo.get(("next to a Japanese unit", ""))
+        if near is None:  # the hexes next to a Japanese hex (the map's hexes neighbour both ways)
+            neighbours = c.components().map.neighbor_ids
+            near = frozenset(n for j in seen.jp_hexes for n in neighbours(j))
+            seen.memo[("next to a Japanese unit", "")] = near
+        return loc in near
 
     def _target_distance(self, seen: _Seen, loc: str) -> float:
         """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
@@ -237,15 +276,11 @@ class USHeuristic:
         key = ("distance", loc)
         if key not in seen.memo:
             targets = seen.memo.get(("targets", ""))
-            if targets is None:  # each Japanese hex's axial coordinates and Suribachi pull
+            if targets is None:
                 bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
-                targets = [(*_h(j), bonus if c.in_suribachi_sector(j) else 0)
-                           for j in sorted(seen.jp_hexes)]
+                targets = _Targets.of(seen.jp_hexes, bonus)
                 seen.memo[("targets", "")] = targets
-            q, r = _h(loc)
-            # hexgrid.distance, written out: half the cube Manhattan length
-            seen.memo[key] = min(((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) >> 1) - b
-                                 for tq, tr, b in targets)
+            seen.memo[key] = targets.nearest(_distances_from(loc))
         return float(seen.memo[key])
 
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
