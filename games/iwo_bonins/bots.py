@@ -13,7 +13,7 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
@@ -83,9 +83,11 @@ class _Seen:
     visible variables, the turn. Each is read from the view when first asked for, so a
     decision that needs none of the pieces does not have the view copy them."""
 
-    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any]) -> None:
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any],
+                 bonus: int) -> None:
         self._view = view
-        self._shared = shared  # [memo key, memo] kept by the bot between decisions
+        self._shared = shared  # [position key, _Position] kept by the bot between decisions
+        self._bonus = bonus  # Tuning.suribachi_bonus
         self._kept = kept  # [board revision, _Board] kept by the bot between decisions
 
     @cached_property
@@ -129,18 +131,54 @@ class _Seen:
         return int(self._view["turn"])
 
     @cached_property
-    def memo(self) -> dict[tuple[str, str], Any]:
-        """The bot's caches of what depends only on the Japanese hexes and on Suribachi's
-        fall (distances to the targets, engagement): shared by views that agree on both."""
-        key = (self._board.jp_key, bool(self.vars.get(c.V_SURIBACHI)))
+    def position(self) -> _Position:
+        """What depends only on the Japanese hexes and on Suribachi's fall (distances to the
+        targets, engagement): kept by the bot for the views that agree on both."""
+        cleared = bool(self.vars.get(c.V_SURIBACHI))
+        key = (self._board.jp_key, cleared)
         if key != self._shared[0]:
-            self._shared[:] = [key, {}]
-        memo: dict[tuple[str, str], Any] = self._shared[1]
-        return memo
+            self._shared[:] = [key, _Position(self._board.jp_key, 0 if cleared else self._bonus)]
+        position: _Position = self._shared[1]
+        return position
 
     def us_at(self, hid: str) -> list[Mapping[str, Any]]:
         """The US pieces in a place, in the view's order."""
         return self._board.us_at.get(hid, [])
+
+    @property
+    def us_by_place(self) -> dict[str, list[Mapping[str, Any]]]:
+        """Place -> the US pieces there, in the view's order (only places holding some)."""
+        return self._board.us_at
+
+
+class _Position:
+    """What the bot works out of the Japanese hexes alone, with the pull of Suribachi's
+    hexes (``bonus``, 0 once it falls): the hexes next to a Japanese unit, and each hex's
+    distance to the nearest target (19.2), worked out when first asked for."""
+
+    def __init__(self, jp_hexes: frozenset[str], bonus: int) -> None:
+        self._jp_hexes = jp_hexes
+        self._bonus = bonus
+        self._distance: dict[str, float] = {}
+
+    @cached_property
+    def near(self) -> frozenset[str]:
+        """The hexes next to a Japanese unit (the map's hexes neighbour both ways)."""
+        neighbours = c.components().map.neighbor_ids
+        return frozenset(n for j in self._jp_hexes for n in neighbours(j))
+
+    @cached_property
+    def _targets(self) -> _Targets:
+        return _Targets.of(self._jp_hexes, self._bonus)
+
+    def distance(self, loc: str) -> float:
+        """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
+        until it falls; 0 when there is none."""
+        found = self._distance.get(loc)
+        if found is None:
+            found = self._distance[loc] = (float(self._targets.nearest(_distances_from(loc)))
+                                           if self._jp_hexes else 0.0)
+        return found
 
 
 def _h(hex_id: str) -> Hex:
@@ -168,7 +206,8 @@ class _Targets(NamedTuple):
     def of(cls, jp_hexes: Iterable[str], bonus: int) -> _Targets:
         """The targets of the Japanese hexes, with the Suribachi pull ``bonus`` (0 once it falls)."""
         index = c.components().map.index
-        plain, suribachi = [], []
+        plain: list[int] = []
+        suribachi: list[int] = []
         for j in jp_hexes:
             (suribachi if bonus and c.in_suribachi_sector(j) else plain).append(index(_h(j)))
         return cls(tuple(plain), tuple(suribachi), bonus)
@@ -195,7 +234,7 @@ class USHeuristic:
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
-    _memo: list[Any] = field(default_factory=lambda: [None, {}])
+    _position: list[Any] = field(default_factory=lambda: [None, None])
     _board: list[Any] = field(default_factory=lambda: [None, None])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -206,7 +245,7 @@ class USHeuristic:
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
-        seen = _Seen(view, self._memo, self._board)
+        seen = _Seen(view, self._position, self._board, self.tuning.suribachi_bonus)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
@@ -261,53 +300,48 @@ class USHeuristic:
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         """Whether a hex is next to a Japanese unit."""
-        near = seen.memo.get(("next to a Japanese unit", ""))
-        if near is None:  # the hexes next to a Japanese hex (the map's hexes neighbour both ways)
-            neighbours = c.components().map.neighbor_ids
-            near = frozenset(n for j in seen.jp_hexes for n in neighbours(j))
-            seen.memo[("next to a Japanese unit", "")] = near
-        return loc in near
+        return loc in seen.position.near
 
     def _target_distance(self, seen: _Seen, loc: str) -> float:
         """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
         until it falls (19.2)."""
-        if not seen.jp_hexes:
-            return 0.0
-        key = ("distance", loc)
-        if key not in seen.memo:
-            targets = seen.memo.get(("targets", ""))
-            if targets is None:
-                bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
-                targets = _Targets.of(seen.jp_hexes, bonus)
-                seen.memo[("targets", "")] = targets
-            seen.memo[key] = targets.nearest(_distances_from(loc))
-        return float(seen.memo[key])
+        return seen.position.distance(loc)
 
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
         unit = seen.us[str(d.context["unit"])]
-        is_support = bool(unit.get("attrs", {}).get("support"))
-        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
-        best, best_score = "stay", self._score(seen, unit["location"], is_support, beaches, unit)
+        score = self._scorer(seen, unit)
+        best, best_score = "stay", score(unit["location"])
         for v in d.values:
             hid = str(v)
             if hid == "stay":
                 continue
-            s = self._score(seen, hid, is_support, beaches, unit)
+            s = score(hid)
             if s > best_score:
                 best, best_score = hid, s
         return best
 
-    def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
-               unit: Mapping[str, Any]) -> float:
-        s = -self._target_distance(seen, hid)
-        others = [p for p in seen.us_at(hid) if p["id"] != unit["id"]]
-        if self._engaged(seen, hid):
-            s += self.tuning.engaged_bonus
-        if is_support and any(p["kind"] == "marine" for p in others):
-            s += 1.0  # 12.2: a support unit adds its strength to a battalion's
-        if hid in beaches:
-            s -= 2.0 + 1.0 * len(others)  # 16.2, 16.5: the barrage falls on every beach unit
-        return s
+    def _scorer(self, seen: _Seen, unit: Mapping[str, Any]) -> Callable[[str], float]:
+        """The worth of ending a unit's move in a hex: near the Japanese (19.2), next to them,
+        a support unit with a battalion (12.2); less on a landing beach (16.2, 16.5)."""
+        uid = unit["id"]
+        is_support = bool(unit.get("attrs", {}).get("support"))
+        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
+        distance, near = seen.position.distance, seen.position.near
+        us_at = seen.us_by_place
+        engaged_bonus = self.tuning.engaged_bonus
+
+        def score(hid: str) -> float:
+            s = -distance(hid)
+            here = us_at.get(hid)
+            others = [p for p in here if p["id"] != uid] if here else []
+            if hid in near:
+                s += engaged_bonus
+            if is_support and any(p["kind"] == "marine" for p in others):
+                s += 1.0  # 12.2: a support unit adds its strength to a battalion's
+            if hid in beaches:
+                s -= 2.0 + 1.0 * len(others)  # 16.2, 16.5: the barrage falls on every beach unit
+            return s
+        return score
 
     def _landing_hex(self, seen: _Seen, d: Decision) -> JSON:
         unit = seen.us[str(d.context["unit"])]
