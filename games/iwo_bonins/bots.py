@@ -45,6 +45,10 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
+_IS_HEX: dict[str, bool] = {}
+"""Place -> whether it is a map hex (common.is_hex), filled as places are met."""
+
+
 class _Board:
     """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
     holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
@@ -55,7 +59,7 @@ class _Board:
         self.us: dict[str, Mapping[str, Any]] = {}
         self.jp_hexes: set[str] = set()
         self.known: dict[str, Mapping[str, Any]] = {}
-        is_hex = c.is_hex
+        hexness = _IS_HEX
         us_side, jp_side = c.US, c.JAPAN
         for p in pieces:
             side = p["side"]  # every piece shown has its side, a hidden one too
@@ -63,7 +67,10 @@ class _Board:
                 self.us[p["id"]] = p
             elif side == jp_side:
                 loc = p["location"]
-                if is_hex(loc):
+                on_map = hexness.get(loc)
+                if on_map is None:
+                    on_map = hexness[loc] = c.is_hex(loc)
+                if on_map:
                     self.jp_hexes.add(loc)
                     if p["kind"] != "hidden" and p["face"] == "front":
                         self.known[loc] = p

@@ -129,7 +129,7 @@ def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     map and those in the container), weighted equally; a face-up one is itself."""
     if not c.is_dug_in(defender):
         return Counter([_kind(defender)])
-    return Counter(c.board(match).derived("14.2 unknown defenders", _unknown_kinds))
+    return Counter(c.board(match).of_side(c.JAPAN, "14.2 unknown defenders", _unknown_kinds))
 
 
 def _unknown_kinds(pieces: Pieces) -> Counter[DefenderKind]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
@@ -114,26 +115,49 @@ class Board:
     (:data:`tabletop.core.pieces.CLOCK`); :func:`board` hands out the board of the current
     count and builds a new one (empty, each answer worked out when first asked) as soon as
     the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
-    change. What depends only on the hexes a side holds (the zone of control) is also kept
-    across revisions, by those hexes (:func:`_zoc`)."""
+    change. What depends only on one side's pieces (its units on the map, the hexes it
+    holds, what :meth:`of_side` works out) is also kept across revisions while none of
+    that side's pieces changes (:meth:`side_stamp`); what depends only on the hexes a side
+    holds (the zone of control), by those hexes (:func:`_zoc`)."""
 
-    __slots__ = ("_at", "_derived", "_hexes", "_on_map", "clock", "pieces")
+    __slots__ = ("_at", "_derived", "_stamps", "clock", "pieces")
 
     def __init__(self, pieces: Pieces, clock: int) -> None:
         self.pieces = pieces
         self.clock = clock
-        self._on_map: dict[str, tuple[Piece, ...]] = {}  # side -> its units on the map
         self._at: dict[tuple[str, str | None], tuple[Piece, ...]] = {}  # (hex, side) -> units
-        self._hexes: dict[str, frozenset[str]] = {}  # side -> the hex ids it holds
         self._derived: dict[str, Any] = {}  # name -> what a rule module works out of the pieces
+        self._stamps: dict[str, tuple[int, int]] = {}  # side -> side_stamp
+
+    def side_stamp(self, side: str) -> tuple[int, int]:
+        """(How many pieces the side has, the latest revision stamp among them, of a field
+        or of the status): the same pair, the same pieces of that side in the same state.
+        Any change stamps the piece with the clock's next count, above every earlier stamp,
+        so the latest stamp moves with every change of the side's pieces."""
+        found = self._stamps.get(side)
+        if found is None:
+            mine = self.pieces.select(side=side)
+            found = self._stamps[side] = (len(mine), max(
+                max(map(_REVISION, mine), default=0), max(map(_STATUS_REVISION, mine), default=0)))
+        return found
+
+    def of_side(self, side: str, name: str, build: Callable[[Pieces], T]) -> T:
+        """What ``build`` works out of one side's pieces alone (named ``name``, one name a
+        question), kept across revisions while the side's pieces do not change
+        (:meth:`side_stamp`); shared, like every answer here."""
+        stamp = self.side_stamp(side)
+        held = _KEPT_BY_SIDE.get((name, side))
+        if held is not None and held[0] is self.pieces and held[1] == stamp:
+            found: T = held[2]
+            return found
+        found = build(self.pieces)
+        _KEPT_BY_SIDE[(name, side)] = (self.pieces, stamp, found)
+        return found
 
     def on_map(self, side: str) -> tuple[Piece, ...]:
         """A side's units on the map, in registry order."""
-        found = self._on_map.get(side)
-        if found is None:
-            found = self._on_map[side] = tuple(p for p in self.pieces.select(side=side)
-                                               if is_hex(p.location))
-        return found
+        return self.of_side(side, "units on the map",
+                            lambda pieces: tuple(p for p in pieces.select(side=side) if is_hex(p.location)))
 
     def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
         """The units in a hex, top first, of one side if given (markers excluded)."""
@@ -146,10 +170,8 @@ class Board:
 
     def hex_ids(self, side: str) -> frozenset[str]:
         """The ids of the hexes holding a unit of a side."""
-        found = self._hexes.get(side)
-        if found is None:
-            found = self._hexes[side] = frozenset(p.location for p in self.on_map(side))
-        return found
+        return self.of_side(side, "hexes held",
+                            lambda pieces: frozenset(p.location for p in self.on_map(side)))
 
     def derived(self, name: str, build: Callable[[Pieces], T]) -> T:
         """What ``build`` works out of the pieces (named ``name``, one name a question),
@@ -161,6 +183,10 @@ class Board:
         return found
 
 
+_REVISION = attrgetter("revision")
+_STATUS_REVISION = attrgetter("attrs.revision")
+_KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
+"""(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
 _BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)
 
 
