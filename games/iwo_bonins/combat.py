@@ -65,9 +65,9 @@ def attacking_units(match: Match, hex_id: str, defender_hex: str) -> list[Piece]
 def _attacking(match: Match, hex_id: str, beach: tuple[str, ...], done: set[str],
                tanks_ok: bool) -> list[Piece]:
     """:func:`attacking_units` with what does not depend on the hex worked out once."""
-    us = c.units_at(match, hex_id, c.US)
+    us = c.board(match).at(hex_id, c.US)
     if not us:
-        return us
+        return []
     if hex_id in beach:
         us = us[:1]
     return [p for p in us if p.id not in done and (tanks_ok or not c.is_tank(p))]

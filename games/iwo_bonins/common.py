@@ -115,7 +115,8 @@ class Board:
     (:data:`tabletop.core.pieces.CLOCK`); :func:`board` hands out the board of the current
     count and builds a new one (empty, each answer worked out when first asked) as soon as
     the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
-    change. What depends only on one side's pieces (its units on the map, the hexes it
+    change. The units in a hex are kept while that hex's stack is unchanged
+    (:class:`PlaceMemo`). What depends only on one side's pieces (its units on the map, the hexes it
     holds, what :meth:`of_side` works out) is also kept across revisions while none of
     that side's pieces changes (:meth:`side_stamp`); what depends only on the hexes a side
     holds (the zone of control), by those hexes (:func:`_zoc`)."""
@@ -125,7 +126,7 @@ class Board:
     def __init__(self, pieces: Pieces, clock: int) -> None:
         self.pieces = pieces
         self.clock = clock
-        self._at: dict[tuple[str, str | None], tuple[Piece, ...]] = {}  # (hex, side) -> units
+        self._at: dict[str | None, PlaceMemo] = {}  # side -> the units of that side by place
         self._derived: dict[str, Any] = {}  # name -> what a rule module works out of the pieces
         self._stamps: dict[str, tuple[int, int]] = {}  # side -> side_stamp
 
@@ -160,12 +161,16 @@ class Board:
                             lambda pieces: tuple(p for p in pieces.select(side=side) if is_hex(p.location)))
 
     def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
-        """The units in a hex, top first, of one side if given (markers excluded)."""
-        key = (hex_id, side)
-        found = self._at.get(key)
+        """The units in a hex, top first, of one side if given (markers excluded): kept while
+        the hex's stack is unchanged (:class:`PlaceMemo`)."""
+        memo = self._at.get(side)
+        if memo is None:
+            memo = self._at[side] = _place_memo(self.pieces, _UNITS_AT[side])
+        found: tuple[Piece, ...] | None = memo.get(hex_id)
         if found is None:
-            found = self._at[key] = tuple(p for p in self.pieces.stack(hex_id)
-                                          if p.side in SIDES and (side is None or p.side == side))
+            found = tuple(p for p in self.pieces.stack(hex_id)
+                          if p.side in SIDES and (side is None or p.side == side))
+            memo.put(hex_id, found)
         return found
 
     def hex_ids(self, side: str) -> frozenset[str]:
@@ -183,6 +188,7 @@ class Board:
         return found
 
 
+_UNITS_AT = {None: "the units there", US: "the US units there", JAPAN: "the Japanese units there"}
 _REVISION = attrgetter("revision")
 _STATUS_REVISION = attrgetter("attrs.revision")
 _KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
@@ -235,7 +241,10 @@ _PLACE_MEMOS: dict[str, PlaceMemo] = {}  # question -> its memo (one match at a 
 def place_memo(match: Match, question: str) -> PlaceMemo:
     """The memo of one question about places (see :class:`PlaceMemo`) for the match's pieces;
     a new one when the pieces are another registry (another match, an undo)."""
-    pieces = match.state.pieces
+    return _place_memo(match.state.pieces, question)
+
+
+def _place_memo(pieces: Pieces, question: str) -> PlaceMemo:
     memo = _PLACE_MEMOS.get(question)
     if memo is None or memo.pieces is not pieces:
         memo = _PLACE_MEMOS[question] = PlaceMemo(pieces)
