@@ -61,12 +61,13 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     costs = move_costs(tank=c.is_tank(piece))
     reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,
                       zoc_to_zoc=False, can_end=can_end, max_hexes=max_hexes)
-    found = {m.label(h): f"move, {reach.cost(h):g} MP" for h in reach}
-    if first and _far_from_japanese(start, enemy):
+    found = {hid: _how_moved(cost) for hid, cost in reach.costs_by_id().items()}
+    japanese = c.board(match).hex_ids(c.JAPAN)
+    if first and start not in _near(japanese):
         # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
         # all the way (which also keeps the unit clear of every EZOC).
         hexes = m.hexes()
-        for i in _redeploy_region(c.is_tank(piece), c.board(match).hex_ids(c.JAPAN), m.index(start)):
+        for i in _redeploy_region(c.is_tank(piece), japanese, m.index(start)):
             h = hexes[i]
             if h != start and can_end(h):
                 found.setdefault(m.label(h), "redeploy (6.5)")
@@ -140,12 +141,15 @@ def _regions(tank: bool, japanese: frozenset[str]) -> dict[int, frozenset[int]]:
 
 
 def _far_from_japanese(h: Hex, enemy: frozenset[Hex]) -> bool:
+    """6.5: at least four hexes from every Japanese unit, by distance (what ``h`` outside
+    :func:`_near` means; the tests' reference)."""
     return all(distance(h, e) >= REDEPLOY_DISTANCE for e in enemy)
 
 
 @lru_cache(maxsize=64)
 def _near(japanese: frozenset[str]) -> frozenset[Hex]:
-    """6.5: the hexes within three hexes of a Japanese unit (by the hexes they hold)."""
+    """6.5: the hexes within three hexes of a Japanese unit (by the hexes they hold): a
+    unit outside them is at least four hexes from every Japanese unit."""
     m = c.components().map
     return frozenset(h for e in japanese for h in _within(m.hex(e), REDEPLOY_DISTANCE - 1))
 
@@ -209,6 +213,11 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
 @lru_cache(maxsize=4096)
 def _move_option(unit: str, hex_id: str) -> Option:
     return Option(f"move:{unit}", f"Move {unit} from {hex_id}")
+
+
+@lru_cache(maxsize=64)
+def _how_moved(cost: float) -> str:
+    return f"move, {cost:g} MP"
 
 
 @lru_cache(maxsize=8192)
