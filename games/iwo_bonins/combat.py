@@ -178,6 +178,10 @@ def _chance(p: Fraction) -> Chance:
     return p.numerator, p.denominator
 
 
+NO_SUPPRESSION: Chance = (0, 1)
+"""8.3b: no bombardment marker on the defender (an attack without markers, or not yet)."""
+
+
 def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
     return tuple(sorted(kinds.items(), key=lambda kv: (kv[0].defense, kv[0].anti_tank or 0)))
 
@@ -407,11 +411,30 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     hex_id = defender.location
     if kinds is None:
         kinds = defender_kinds(match, defender)
-    attack = support.combined_attack(units, set())
-    tanks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
-    key = (attack, tanks, c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
-           c.in_suribachi_sector(hex_id))
-    return _attack_info(*key), dict(_outcome_odds(*key))
+    info, odds, _ = _attack_facts(units, c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
+                                  c.in_suribachi_sector(hex_id))
+    return info, dict(odds)
+
+
+AttackFacts = tuple[str, tuple[tuple[str, Fraction], ...], tuple[tuple[str, float], ...]]
+"""An attack's odds text (:func:`attack_odds`), exact odds, and the odds as floats
+(:func:`odds_detail`)."""
+
+
+def _attack_facts(units: list[Piece], line: str, kind_items: KindItems, suppress: Chance,
+                  suribachi: bool) -> AttackFacts:
+    """9.1, 12.2, 12.3: :data:`AttackFacts` of an attack by these units."""
+    return _facts(support.combined_attack(units, set()),
+                  tuple(c.printed(p, "attack") for p in units if c.is_tank(p)),
+                  line, kind_items, suppress, suribachi)
+
+
+@lru_cache(maxsize=65536)
+def _facts(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
+           suppress: Chance, suribachi: bool) -> AttackFacts:
+    odds = _outcome_odds(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    return (_attack_info(attack, tank_attacks, line, kind_items, suppress, suribachi), odds,
+            tuple((k, float(p)) for k, p in odds))
 
 
 @lru_cache(maxsize=65536)
@@ -497,22 +520,24 @@ def choose_attackers(match: Match, defender: Piece, *,
     chosen: list[str] = []
     preset = dict(forced or {})
     extra = {"bombardment_step": True} if bombardment_step else {}
+    line, suribachi = c.crt_line(hex_id), c.in_suribachi_sector(hex_id)
     while True:
         avail = attacker_hexes(match, hex_id)
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
-        kinds = defender_kinds(match, defender)  # one position for every option of this decision
+        # one position for every option of this decision
+        kinds = _kind_items(defender_kinds(match, defender))
         if units:
-            info, odds = attack_odds(match, defender, units, kinds=kinds)
+            info, _, shown = _attack_facts(units, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
-                                  info, odds_detail(units, odds)))
+                                  info, _shown_detail(units, shown)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, odds = attack_odds(match, defender, units + us, kinds=kinds)
+            info, _, shown = _attack_facts(units + us, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
-                                  odds_detail(units + us, odds)))
+                                  _shown_detail(units + us, shown)))
         answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
                                    options, kind="attack_add",
                                    context={"defender": hex_id, "chosen": list(chosen), **extra})))
@@ -521,7 +546,12 @@ def choose_attackers(match: Match, defender: Piece, *,
         if answer == DECLARE:
             break
         chosen.append(answer)
-    return {**preset, **{h: attacker_hexes(match, hex_id)[h] for h in chosen}}
+    return {**preset, **{h: avail[h] for h in chosen}}  # nothing has changed since avail
+
+
+def _shown_detail(units: list[Piece], shown: tuple[tuple[str, float], ...]) -> dict[str, JSON]:
+    """:func:`odds_detail` from the odds already as floats."""
+    return {"attack": support.combined_attack(units, set()), "odds": dict(shown)}
 
 
 def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
