@@ -98,13 +98,23 @@ def defenders(match: Match) -> list[Piece]:
     done = set(match.state.vars[c.V_ATTACKED])
     beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
     attackers = set(match.state.vars[c.V_ATTACKERS])
+    board = c.board(match)
+    # The US hexes with a unit able to attack (_attacking: on a landing beach only the top
+    # unit; none that attacked already), by whether it is a tank.
+    with_tanks: set[str] = set()
+    with_others: set[str] = set()
+    for p in board.on_map(c.US):
+        if p.id in attackers:
+            continue
+        hid = p.location
+        if hid in beach and board.at(hid, c.US)[0] is not p:
+            continue
+        (with_tanks if c.is_tank(p) else with_others).add(hid)
     neighbours = c.components().map.neighbor_ids
-    by_any: set[str] = set()  # hexes next to a US hex with a unit other than a tank able to attack
-    by_tanks: set[str] = set()  # hexes next to a US hex whose only units able to attack are tanks
-    for hid in c.board(match).hex_ids(c.US):
-        able = _attacking(match, hid, beach, attackers, True)
-        if able:
-            (by_tanks if all(c.is_tank(p) for p in able) else by_any).update(neighbours(hid))
+    # hexes next to a US hex with a unit other than a tank able to attack
+    by_any = {n for hid in with_others for n in neighbours(hid)}
+    # hexes next to a US hex whose only units able to attack are tanks
+    by_tanks = {n for hid in with_tanks - with_others for n in neighbours(hid)}
     return [p for p in c.units(match, c.JAPAN)
             if p.id not in done and (p.location in by_any
                                      or (p.location in by_tanks and tanks_may_attack(p.location)))]
