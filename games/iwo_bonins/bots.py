@@ -297,13 +297,15 @@ class USHeuristic:
         t = self.tuning
         if seen.turn < t.reserve_from_turn or int(seen.vars.get(c.V_RESERVES, 0)) >= t.max_reserves:
             return False
-        strength = sum(p["steps"] for p in seen.us.values()
-                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
         # 4.1, 11.4: a regiment costs a turn; worth it only while the Japanese left on the
         # map are many for the turns that remain.
         turns_left = 16 - int(seen.vars.get(c.V_RESERVES, 0)) - seen.turn + 1
         pressing = len(seen.jp_hexes) >= t.reserve_jp_per_turn * turns_left
-        return bool(strength / 2 < t.reserve_below and pressing)
+        if not pressing:
+            return False
+        strength = sum(p["steps"] for p in seen.us.values()
+                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+        return bool(strength / 2 < t.reserve_below)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         """Whether a hex is next to a Japanese unit."""
