@@ -92,11 +92,12 @@ def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
         hid = m.label(h)
         if not count_at(hid):
             return True  # 6.3: a lone unit may always end in a hex holding nothing
+        if hid == start:  # in its own hex the unit is not one of the units there
+            return c.may_stack(match, group, hid)
         found: bool | None = memo.get(hid)
         if found is None:
             found = c.may_stack(match, group, hid)
-            if hid != start:  # in its own hex the unit is not one of the units there
-                memo.put(hid, found)
+            memo.put(hid, found)
         return found
     return can_end
 
