@@ -56,33 +56,36 @@ class _Board:
     the same, so a decision that changed no piece reads no piece."""
 
     def __init__(self, pieces: list[Mapping[str, Any]]) -> None:
-        self.us: dict[str, Mapping[str, Any]] = {}
-        self.jp_hexes: set[str] = set()
-        self.known: dict[str, Mapping[str, Any]] = {}
+        us: dict[str, Mapping[str, Any]] = {}
+        us_at: dict[str, list[Mapping[str, Any]]] = {}
+        jp_hexes: set[str] = set()
+        known: dict[str, Mapping[str, Any]] = {}
         hexness = _IS_HEX
         us_side, jp_side = c.US, c.JAPAN
-        for p in pieces:
+        for p in pieces:  # one pass: the view lists the pieces place by place
             side = p["side"]  # every piece shown has its side, a hidden one too
             if side == us_side:
-                self.us[p["id"]] = p
+                us[p["id"]] = p
+                loc = p["location"]
+                here = us_at.get(loc)
+                if here is None:
+                    us_at[loc] = [p]
+                else:
+                    here.append(p)
             elif side == jp_side:
                 loc = p["location"]
                 on_map = hexness.get(loc)
                 if on_map is None:
                     on_map = hexness[loc] = c.is_hex(loc)
                 if on_map:
-                    self.jp_hexes.add(loc)
+                    jp_hexes.add(loc)
                     if p["kind"] != "hidden" and p["face"] == "front":
-                        self.known[loc] = p
-        self.jp_key = frozenset(self.jp_hexes)
-
-    @cached_property
-    def us_at(self) -> dict[str, list[Mapping[str, Any]]]:
-        """Place -> the US pieces there, in the view's order."""
-        at: dict[str, list[Mapping[str, Any]]] = {}
-        for p in self.us.values():
-            at.setdefault(p["location"], []).append(p)
-        return at
+                        known[loc] = p
+        self.us = us
+        self.us_at = us_at  # place -> the US pieces there, in the view's order
+        self.jp_hexes = jp_hexes
+        self.known = known
+        self.jp_key = frozenset(jp_hexes)
 
 
 class _Seen:
@@ -399,8 +402,9 @@ class USHeuristic:
         current = worth(decl, chosen) if decl is not None else None
         adds = [o for o in d.options if o.value not in (CANCEL, DECLARE)]
         if adds:
-            best = max(adds, key=lambda o: (worth(o, [*chosen, str(o.value)]), str(o.value)))
-            gain = worth(best, [*chosen, str(best.value)]) - (current if current is not None else -9)
+            scored = [(worth(o, [*chosen, str(o.value)]), str(o.value), o) for o in adds]
+            best_worth, _, best = max(scored, key=lambda t: (t[0], t[1]))
+            gain = best_worth - (current if current is not None else -9)
             capped = chosen and _attack_of(d) - _defense_guess(seen, defender) + shift * 2 >= 16
             if gain > 0.01 and not capped:
                 return best.value
@@ -457,7 +461,7 @@ def _attack_value(detail: dict[str, JSON], t: Tuning, *, support: bool = False,
     raw = detail.get("odds")
     if not isinstance(raw, dict):
         return -9.0
-    odds = {k: float(v) for k, v in raw.items() if isinstance(v, int | float)}
+    odds = {k: float(v) for k, v in raw.items() if isinstance(v, (int, float))}
     loss = t.support_loss_weight if support else t.loss_weight
     kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
     return (kill * odds.get("De", 0) + 0.5 * odds.get("DR", 0) + 0.1 * odds.get("DRIP", 0)
