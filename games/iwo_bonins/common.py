@@ -131,21 +131,21 @@ class Board:
         self._stamps: dict[str, tuple[int, int]] = {}  # side -> side_stamp
 
     def side_stamp(self, side: str) -> tuple[int, int]:
-        """(How many pieces the side has, the latest revision stamp among them, of a field
-        or of the status): the same pair, the same pieces of that side in the same state.
-        Any change stamps the piece with the clock's next count, above every earlier stamp,
-        so the latest stamp moves with every change of the side's pieces."""
+        """(How many pieces the side has, the latest revision stamp of their fields): the
+        same pair, the same pieces of that side with the same fields (place, face, hidden,
+        steps, ...). Setting a field stamps the piece with the clock's next count, above
+        every earlier stamp, so the latest stamp moves with every such change. A change to
+        a piece's status (``attrs``) does not move it."""
         found = self._stamps.get(side)
         if found is None:
             mine = self.pieces.select(side=side)
-            found = self._stamps[side] = (len(mine), max(
-                max(map(_REVISION, mine), default=0), max(map(_STATUS_REVISION, mine), default=0)))
+            found = self._stamps[side] = (len(mine), max(map(_REVISION, mine), default=0))
         return found
 
     def of_side(self, side: str, name: str, build: Callable[[Pieces], T]) -> T:
-        """What ``build`` works out of one side's pieces alone (named ``name``, one name a
-        question), kept across revisions while the side's pieces do not change
-        (:meth:`side_stamp`); shared, like every answer here."""
+        """What ``build`` works out of the fields of one side's pieces alone, never their
+        status (named ``name``, one name a question), kept across revisions while those
+        fields do not change (:meth:`side_stamp`); shared, like every answer here."""
         stamp = self.side_stamp(side)
         held = _KEPT_BY_SIDE.get((name, side))
         if held is not None and held[0] is self.pieces and held[1] == stamp:
@@ -190,7 +190,6 @@ class Board:
 
 _UNITS_AT = {None: "the units there", US: "the US units there", JAPAN: "the Japanese units there"}
 _REVISION = attrgetter("revision")
-_STATUS_REVISION = attrgetter("attrs.revision")
 _KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
 """(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
 _BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)
