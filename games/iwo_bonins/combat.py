@@ -130,8 +130,20 @@ class DefenderKind(NamedTuple):
 
 
 def _kind(p: Piece) -> DefenderKind:
-    return DefenderKind(c.printed(p, "defense"),
+    """14.2, 12.3: what the odds need of a unit, from its printed values (a Japanese unit's
+    kept while it carries the same printed values and type: its front is always read)."""
+    held = _KINDS.get(p.id)
+    if held is not None and held[0] is p.values and held[1] == p.kind:
+        return held[2]
+    kind = DefenderKind(c.printed(p, "defense"),
                         c.printed(p, "attack") if support.is_anti_tank(p) else None)
+    if p.side == c.JAPAN:
+        _KINDS[p.id] = (p.values, p.kind, kind)
+    return kind
+
+
+_KINDS: dict[str, tuple[dict[str, dict[str, int]], str, DefenderKind]] = {}
+"""Unit id -> (its printed values, its type, its DefenderKind): :func:`_kind`'s answers."""
 
 
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
