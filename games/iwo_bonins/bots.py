@@ -13,10 +13,10 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, NamedTuple
 
 from tabletop.core.agents import Agent, RandomAgent
 from tabletop.core.canonical import JSON
@@ -45,6 +45,10 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
+_IS_HEX: dict[str, bool] = {}
+"""Place -> whether it is a map hex (common.is_hex), filled as places are met."""
+
+
 class _Board:
     """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
     holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
@@ -52,30 +56,36 @@ class _Board:
     the same, so a decision that changed no piece reads no piece."""
 
     def __init__(self, pieces: list[Mapping[str, Any]]) -> None:
-        self.us: dict[str, Mapping[str, Any]] = {}
-        self.jp_hexes: set[str] = set()
-        self.known: dict[str, Mapping[str, Any]] = {}
-        is_hex = c.is_hex
+        us: dict[str, Mapping[str, Any]] = {}
+        us_at: dict[str, list[Mapping[str, Any]]] = {}
+        jp_hexes: set[str] = set()
+        known: dict[str, Mapping[str, Any]] = {}
+        hexness = _IS_HEX
         us_side, jp_side = c.US, c.JAPAN
-        for p in pieces:
+        for p in pieces:  # one pass: the view lists the pieces place by place
             side = p["side"]  # every piece shown has its side, a hidden one too
             if side == us_side:
-                self.us[p["id"]] = p
+                us[p["id"]] = p
+                loc = p["location"]
+                here = us_at.get(loc)
+                if here is None:
+                    us_at[loc] = [p]
+                else:
+                    here.append(p)
             elif side == jp_side:
                 loc = p["location"]
-                if is_hex(loc):
-                    self.jp_hexes.add(loc)
+                on_map = hexness.get(loc)
+                if on_map is None:
+                    on_map = hexness[loc] = c.is_hex(loc)
+                if on_map:
+                    jp_hexes.add(loc)
                     if p["kind"] != "hidden" and p["face"] == "front":
-                        self.known[loc] = p
-        self.jp_key = frozenset(self.jp_hexes)
-
-    @cached_property
-    def us_at(self) -> dict[str, list[Mapping[str, Any]]]:
-        """Place -> the US pieces there, in the view's order."""
-        at: dict[str, list[Mapping[str, Any]]] = {}
-        for p in self.us.values():
-            at.setdefault(p["location"], []).append(p)
-        return at
+                        known[loc] = p
+        self.us = us
+        self.us_at = us_at  # place -> the US pieces there, in the view's order
+        self.jp_hexes = jp_hexes
+        self.known = known
+        self.jp_key = frozenset(jp_hexes)
 
 
 class _Seen:
@@ -83,9 +93,11 @@ class _Seen:
     visible variables, the turn. Each is read from the view when first asked for, so a
     decision that needs none of the pieces does not have the view copy them."""
 
-    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any]) -> None:
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any],
+                 bonus: int) -> None:
         self._view = view
-        self._shared = shared  # [memo key, memo] kept by the bot between decisions
+        self._shared = shared  # [position key, _Position] kept by the bot between decisions
+        self._bonus = bonus  # Tuning.suribachi_bonus
         self._kept = kept  # [board revision, _Board] kept by the bot between decisions
 
     @cached_property
@@ -129,22 +141,97 @@ class _Seen:
         return int(self._view["turn"])
 
     @cached_property
-    def memo(self) -> dict[tuple[str, str], Any]:
-        """The bot's caches of what depends only on the Japanese hexes and on Suribachi's
-        fall (distances to the targets, engagement): shared by views that agree on both."""
-        key = (self._board.jp_key, bool(self.vars.get(c.V_SURIBACHI)))
+    def position(self) -> _Position:
+        """What depends only on the Japanese hexes and on Suribachi's fall (distances to the
+        targets, engagement): kept by the bot for the views that agree on both."""
+        cleared = bool(self.vars.get(c.V_SURIBACHI))
+        key = (self._board.jp_key, cleared)
         if key != self._shared[0]:
-            self._shared[:] = [key, {}]
-        memo: dict[tuple[str, str], Any] = self._shared[1]
-        return memo
+            self._shared[:] = [key, _Position(self._board.jp_key, 0 if cleared else self._bonus)]
+        position: _Position = self._shared[1]
+        return position
 
     def us_at(self, hid: str) -> list[Mapping[str, Any]]:
         """The US pieces in a place, in the view's order."""
         return self._board.us_at.get(hid, [])
 
+    @property
+    def us_by_place(self) -> dict[str, list[Mapping[str, Any]]]:
+        """Place -> the US pieces there, in the view's order (only places holding some)."""
+        return self._board.us_at
+
+
+class _Position:
+    """What the bot works out of the Japanese hexes alone, with the pull of Suribachi's
+    hexes (``bonus``, 0 once it falls): the hexes next to a Japanese unit, and each hex's
+    distance to the nearest target (19.2), worked out when first asked for."""
+
+    def __init__(self, jp_hexes: frozenset[str], bonus: int) -> None:
+        self._jp_hexes = jp_hexes
+        self._bonus = bonus
+        self._distance: dict[str, float] = {}
+
+    @cached_property
+    def near(self) -> frozenset[str]:
+        """The hexes next to a Japanese unit (the map's hexes neighbour both ways)."""
+        neighbours = c.components().map.neighbor_ids
+        return frozenset(n for j in self._jp_hexes for n in neighbours(j))
+
+    @cached_property
+    def _targets(self) -> _Targets:
+        return _Targets.of(self._jp_hexes, self._bonus)
+
+    def distance(self, loc: str) -> float:
+        """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
+        until it falls; 0 when there is none."""
+        found = self._distance.get(loc)
+        if found is None:
+            found = self._distance[loc] = (float(self._targets.nearest(_distances_from(loc)))
+                                           if self._jp_hexes else 0.0)
+        return found
+
 
 def _h(hex_id: str) -> Hex:
     return c.components().map.hex(hex_id)
+
+
+@lru_cache(maxsize=1024)
+def _distances_from(hex_id: str) -> bytes:
+    """Hexes from a hex to every hex of the map, by the map's hex index (hexgrid.distance,
+    written out: half the cube Manhattan length); kept, as the map never changes."""
+    q, r = _h(hex_id)
+    return bytes((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) >> 1
+                 for tq, tr in c.components().map.hexes())
+
+
+class _Targets(NamedTuple):
+    """The Japanese hexes the bot heads for, by map index: those that count as they are, and
+    those on Suribachi that count ``bonus`` hexes nearer until it falls (19.2)."""
+
+    plain: tuple[int, ...]
+    suribachi: tuple[int, ...]
+    bonus: int
+
+    @classmethod
+    def of(cls, jp_hexes: Iterable[str], bonus: int) -> _Targets:
+        """The targets of the Japanese hexes, with the Suribachi pull ``bonus`` (0 once it falls)."""
+        index = c.components().map.index
+        plain: list[int] = []
+        suribachi: list[int] = []
+        for j in jp_hexes:
+            (suribachi if bonus and c.in_suribachi_sector(j) else plain).append(index(_h(j)))
+        return cls(tuple(plain), tuple(suribachi), bonus)
+
+    def nearest(self, distances: bytes) -> int:
+        """The least distance to a target, less its pull, from a hex's distances
+        (:func:`_distances_from`)."""
+        at = distances.__getitem__
+        best = min(map(at, self.plain)) if self.plain else None
+        if self.suribachi:
+            pulled = min(map(at, self.suribachi)) - self.bonus
+            best = pulled if best is None else min(best, pulled)
+        assert best is not None  # there is a target
+        return best
 
 
 @dataclass
@@ -157,7 +244,7 @@ class USHeuristic:
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
-    _memo: list[Any] = field(default_factory=lambda: [None, {}])
+    _position: list[Any] = field(default_factory=lambda: [None, None])
     _board: list[Any] = field(default_factory=lambda: [None, None])
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -168,7 +255,7 @@ class USHeuristic:
         handler = getattr(self, f"_{decision.kind}", None)
         if handler is None:
             return decision.options[0].value
-        seen = _Seen(view, self._memo, self._board)
+        seen = _Seen(view, self._position, self._board, self.tuning.suribachi_bonus)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
@@ -213,66 +300,60 @@ class USHeuristic:
         t = self.tuning
         if seen.turn < t.reserve_from_turn or int(seen.vars.get(c.V_RESERVES, 0)) >= t.max_reserves:
             return False
-        strength = sum(p["steps"] for p in seen.us.values()
-                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
         # 4.1, 11.4: a regiment costs a turn; worth it only while the Japanese left on the
         # map are many for the turns that remain.
         turns_left = 16 - int(seen.vars.get(c.V_RESERVES, 0)) - seen.turn + 1
         pressing = len(seen.jp_hexes) >= t.reserve_jp_per_turn * turns_left
-        return bool(strength / 2 < t.reserve_below and pressing)
+        if not pressing:
+            return False
+        strength = sum(p["steps"] for p in seen.us.values()
+                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+        return bool(strength / 2 < t.reserve_below)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         """Whether a hex is next to a Japanese unit."""
-        key = ("engaged", loc)
-        if key not in seen.memo:
-            jp = seen.jp_hexes
-            seen.memo[key] = any(n in jp for n in c.components().map.neighbor_ids(loc))
-        return bool(seen.memo[key])
+        return loc in seen.position.near
 
     def _target_distance(self, seen: _Seen, loc: str) -> float:
         """Hexes from a hex to the nearest Japanese unit, those on Suribachi counting nearer
         until it falls (19.2)."""
-        if not seen.jp_hexes:
-            return 0.0
-        key = ("distance", loc)
-        if key not in seen.memo:
-            targets = seen.memo.get(("targets", ""))
-            if targets is None:  # each Japanese hex's axial coordinates and Suribachi pull
-                bonus = 0 if seen.vars.get(c.V_SURIBACHI) else self.tuning.suribachi_bonus
-                targets = [(*_h(j), bonus if c.in_suribachi_sector(j) else 0)
-                           for j in sorted(seen.jp_hexes)]
-                seen.memo[("targets", "")] = targets
-            q, r = _h(loc)
-            # hexgrid.distance, written out: half the cube Manhattan length
-            seen.memo[key] = min(((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) >> 1) - b
-                                 for tq, tr, b in targets)
-        return float(seen.memo[key])
+        return seen.position.distance(loc)
 
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
         unit = seen.us[str(d.context["unit"])]
-        is_support = bool(unit.get("attrs", {}).get("support"))
-        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
-        best, best_score = "stay", self._score(seen, unit["location"], is_support, beaches, unit)
+        score = self._scorer(seen, unit)
+        best, best_score = "stay", score(unit["location"])
         for v in d.values:
             hid = str(v)
             if hid == "stay":
                 continue
-            s = self._score(seen, hid, is_support, beaches, unit)
+            s = score(hid)
             if s > best_score:
                 best, best_score = hid, s
         return best
 
-    def _score(self, seen: _Seen, hid: str, is_support: bool, beaches: set[str],
-               unit: Mapping[str, Any]) -> float:
-        s = -self._target_distance(seen, hid)
-        others = [p for p in seen.us_at(hid) if p["id"] != unit["id"]]
-        if self._engaged(seen, hid):
-            s += self.tuning.engaged_bonus
-        if is_support and any(p["kind"] == "marine" for p in others):
-            s += 1.0  # 12.2: a support unit adds its strength to a battalion's
-        if hid in beaches:
-            s -= 2.0 + 1.0 * len(others)  # 16.2, 16.5: the barrage falls on every beach unit
-        return s
+    def _scorer(self, seen: _Seen, unit: Mapping[str, Any]) -> Callable[[str], float]:
+        """The worth of ending a unit's move in a hex: near the Japanese (19.2), next to them,
+        a support unit with a battalion (12.2); less on a landing beach (16.2, 16.5)."""
+        uid = unit["id"]
+        is_support = bool(unit.get("attrs", {}).get("support"))
+        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
+        distance, near = seen.position.distance, seen.position.near
+        us_at = seen.us_by_place
+        engaged_bonus = self.tuning.engaged_bonus
+
+        def score(hid: str) -> float:
+            s = -distance(hid)
+            here = us_at.get(hid)
+            others = [p for p in here if p["id"] != uid] if here else []
+            if hid in near:
+                s += engaged_bonus
+            if is_support and any(p["kind"] == "marine" for p in others):
+                s += 1.0  # 12.2: a support unit adds its strength to a battalion's
+            if hid in beaches:
+                s -= 2.0 + 1.0 * len(others)  # 16.2, 16.5: the barrage falls on every beach unit
+            return s
+        return score
 
     def _landing_hex(self, seen: _Seen, d: Decision) -> JSON:
         unit = seen.us[str(d.context["unit"])]
@@ -321,8 +402,9 @@ class USHeuristic:
         current = worth(decl, chosen) if decl is not None else None
         adds = [o for o in d.options if o.value not in (CANCEL, DECLARE)]
         if adds:
-            best = max(adds, key=lambda o: (worth(o, [*chosen, str(o.value)]), str(o.value)))
-            gain = worth(best, [*chosen, str(best.value)]) - (current if current is not None else -9)
+            scored = [(worth(o, [*chosen, str(o.value)]), str(o.value), o) for o in adds]
+            best_worth, _, best = max(scored, key=lambda t: (t[0], t[1]))
+            gain = best_worth - (current if current is not None else -9)
             capped = chosen and _attack_of(d) - _defense_guess(seen, defender) + shift * 2 >= 16
             if gain > 0.01 and not capped:
                 return best.value
@@ -379,7 +461,7 @@ def _attack_value(detail: dict[str, JSON], t: Tuning, *, support: bool = False,
     raw = detail.get("odds")
     if not isinstance(raw, dict):
         return -9.0
-    odds = {k: float(v) for k, v in raw.items() if isinstance(v, int | float)}
+    odds = {k: float(v) for k, v in raw.items() if isinstance(v, (int, float))}
     loss = t.support_loss_weight if support else t.loss_weight
     kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
     return (kill * odds.get("De", 0) + 0.5 * odds.get("DR", 0) + 0.1 * odds.get("DRIP", 0)

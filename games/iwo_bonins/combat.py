@@ -65,9 +65,9 @@ def attacking_units(match: Match, hex_id: str, defender_hex: str) -> list[Piece]
 def _attacking(match: Match, hex_id: str, beach: tuple[str, ...], done: set[str],
                tanks_ok: bool) -> list[Piece]:
     """:func:`attacking_units` with what does not depend on the hex worked out once."""
-    us = c.units_at(match, hex_id, c.US)
+    us = c.board(match).at(hex_id, c.US)
     if not us:
-        return us
+        return []
     if hex_id in beach:
         us = us[:1]
     return [p for p in us if p.id not in done and (tanks_ok or not c.is_tank(p))]
@@ -98,13 +98,23 @@ def defenders(match: Match) -> list[Piece]:
     done = set(match.state.vars[c.V_ATTACKED])
     beach = c.landing_beach_hexes_of(match.state.vars.get(c.V_BEACHHEAD))
     attackers = set(match.state.vars[c.V_ATTACKERS])
+    board = c.board(match)
+    # The US hexes with a unit able to attack (_attacking: on a landing beach only the top
+    # unit; none that attacked already), by whether it is a tank.
+    with_tanks: set[str] = set()
+    with_others: set[str] = set()
+    for p in board.on_map(c.US):
+        if p.id in attackers:
+            continue
+        hid = p.location
+        if hid in beach and board.at(hid, c.US)[0] is not p:
+            continue
+        (with_tanks if c.is_tank(p) else with_others).add(hid)
     neighbours = c.components().map.neighbor_ids
-    by_any: set[str] = set()  # hexes next to a US hex with a unit other than a tank able to attack
-    by_tanks: set[str] = set()  # hexes next to a US hex whose only units able to attack are tanks
-    for hid in c.board(match).hex_ids(c.US):
-        able = _attacking(match, hid, beach, attackers, True)
-        if able:
-            (by_tanks if all(c.is_tank(p) for p in able) else by_any).update(neighbours(hid))
+    # hexes next to a US hex with a unit other than a tank able to attack
+    by_any = {n for hid in with_others for n in neighbours(hid)}
+    # hexes next to a US hex whose only units able to attack are tanks
+    by_tanks = {n for hid in with_tanks - with_others for n in neighbours(hid)}
     return [p for p in c.units(match, c.JAPAN)
             if p.id not in done and (p.location in by_any
                                      or (p.location in by_tanks and tanks_may_attack(p.location)))]
@@ -120,8 +130,20 @@ class DefenderKind(NamedTuple):
 
 
 def _kind(p: Piece) -> DefenderKind:
-    return DefenderKind(c.printed(p, "defense"),
+    """14.2, 12.3: what the odds need of a unit, from its printed values (a Japanese unit's
+    kept while it carries the same printed values and type: its front is always read)."""
+    held = _KINDS.get(p.id)
+    if held is not None and held[0] is p.values and held[1] == p.kind:
+        return held[2]
+    kind = DefenderKind(c.printed(p, "defense"),
                         c.printed(p, "attack") if support.is_anti_tank(p) else None)
+    if p.side == c.JAPAN:
+        _KINDS[p.id] = (p.values, p.kind, kind)
+    return kind
+
+
+_KINDS: dict[str, tuple[dict[str, dict[str, int]], str, DefenderKind]] = {}
+"""Unit id -> (its printed values, its type, its DefenderKind): :func:`_kind`'s answers."""
 
 
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
@@ -129,7 +151,7 @@ def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     map and those in the container), weighted equally; a face-up one is itself."""
     if not c.is_dug_in(defender):
         return Counter([_kind(defender)])
-    return Counter(c.board(match).derived("14.2 unknown defenders", _unknown_kinds))
+    return Counter(c.board(match).of_side(c.JAPAN, "14.2 unknown defenders", _unknown_kinds))
 
 
 def _unknown_kinds(pieces: Pieces) -> Counter[DefenderKind]:
@@ -144,7 +166,7 @@ def outcome_odds(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each effect of an attack (keys of
     EFFECT_NAMES) over the defender's possible identities, the anti-tank rolls, the CRT roll,
     the CRMT's second roll and suppression."""
-    return dict(_outcome_odds(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress,
+    return dict(_outcome_odds(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
                               suribachi))
 
 
@@ -154,7 +176,7 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
     """9.1, 9.2.1, 8.3b, 12.3, 17.0: the exact chance of each whole outcome of an attack (the
     effects that happen together, in EFFECT_NAMES order); the chances add up to one."""
     den, nums = _outcome_numerators(attack, tuple(tank_attacks), line, _kind_items(kinds),
-                                    suppress, suribachi)
+                                    _chance(suppress), suribachi)
     return {key: Fraction(n, den) for key, n in nums}
 
 
@@ -162,11 +184,24 @@ def outcome_text(attack: int, tank_attacks: list[int], line: str,
                  kinds: Counter[DefenderKind], *, suppress: Fraction, suribachi: bool) -> str:
     """9.1, 9.2.1: :func:`describe` of :func:`outcome_combos` (the same text, kept for the
     same attack: the text is a pure function of the outcomes)."""
-    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), suppress, suribachi)
+    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
+                         suribachi)
 
 
 KindItems = tuple[tuple[DefenderKind, int], ...]
 """A defender's possible kinds with their weights, in a fixed order (the caches' key)."""
+
+Chance = tuple[int, int]
+"""A chance as (numerator, denominator) in lowest terms: the caches' key for the chance of
+suppression (a Fraction hashes far slower, and every cached call hashes its arguments)."""
+
+
+def _chance(p: Fraction) -> Chance:
+    return p.numerator, p.denominator
+
+
+NO_SUPPRESSION: Chance = (0, 1)
+"""8.3b: no bombardment marker on the defender (an attack without markers, or not yet)."""
 
 
 def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
@@ -179,7 +214,7 @@ def _kind_items(kinds: Counter[DefenderKind]) -> KindItems:
 
 @lru_cache(maxsize=65536)
 def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                  suppress: Fraction, suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
+                  suppress: Chance, suribachi: bool) -> tuple[tuple[str, Fraction], ...]:
     den, nums = _outcome_numerators(attack, tank_attacks, line, kind_items, suppress, suribachi)
     odds: dict[str, int] = {}
     for effects, n in nums:
@@ -190,14 +225,14 @@ def _outcome_odds(attack: int, tank_attacks: tuple[int, ...], line: str, kind_it
 
 @lru_cache(maxsize=65536)
 def _outcome_text(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                  suppress: Fraction, suribachi: bool) -> str:
+                  suppress: Chance, suribachi: bool) -> str:
     return _describe(*_outcome_numerators(attack, tank_attacks, line, kind_items, suppress,
                                           suribachi))
 
 
 @lru_cache(maxsize=65536)
 def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
-                        kind_items: KindItems, suppress: Fraction, suribachi: bool
+                        kind_items: KindItems, suppress: Chance, suribachi: bool
                         ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """:func:`outcome_combos` as (denominator, ((effects, numerator), ...)), in EFFECT_NAMES
     order: each kind's chances weighted by its share of the units the defender may be."""
@@ -210,7 +245,7 @@ def _outcome_numerators(attack: int, tank_attacks: tuple[int, ...], line: str,
 
 @lru_cache(maxsize=16384)
 def _kind_numerators(attack: int, tank_attacks: tuple[int, ...], line: str, kind: DefenderKind,
-                     suppress: Fraction, suribachi: bool
+                     suppress: Chance, suribachi: bool
                      ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
     """12.3, 9.1: one defender kind's chance of each whole outcome (over the anti-tank rolls
     and the differentials they leave), as (denominator, ((effects, numerator), ...))."""
@@ -239,12 +274,53 @@ def _mixed(parts: list[tuple[int, tuple[int, tuple[tuple[tuple[str, ...], int], 
 
 
 @lru_cache(maxsize=4096)
-def _differential_numerators(diff: int, line: str, suppress: Fraction, suribachi: bool
+def _differential_numerators(diff: int, line: str, suppress: Chance, suribachi: bool
                              ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
-    """:func:`_differential_combos` as (denominator, ((effects, numerator), ...))."""
-    combos = _differential_combos(diff, line, suppress, suribachi)
-    den = lcm(*(p.denominator for _, p in combos))
-    return den, tuple((key, p.numerator * (den // p.denominator)) for key, p in combos)
+    """9.1, 9.2.1, 8.3b, 17.0: :func:`_differential_combos` as (denominator, ((effects,
+    numerator), ...)), worked in whole numbers from the six CRT results the differential
+    reads (every differential past the table's edge, or shifted onto the same column, reads
+    the same six, so they share one answer)."""
+    crt = c.components().tables["crt"]
+    results = tuple(crt.lookup(diff, roll, line=line) for roll in range(1, 7))
+    return _column_numerators(results, suppress, suribachi)
+
+
+@lru_cache(maxsize=1024)
+def _column_numerators(results: tuple[str, ...], suppress: Chance, suribachi: bool
+                       ) -> tuple[int, tuple[tuple[tuple[str, ...], int], ...]]:
+    """9.2.1, 8.3b: the whole outcomes of six equally likely CRT results, each read on the
+    CRMT Dug-In column with its second roll, and a soft step loss ("(A)s") avoided with the
+    chance ``suppress``: numerators over 36 times the suppression's denominator (an outcome
+    of chance nought is kept, as :func:`_differential_combos` keeps it)."""
+    sn, sd = suppress
+    nums: dict[tuple[str, ...], int] = {}
+    for result in results:
+        for width, key, hit in _crmt_branches(result, suribachi):
+            if hit is None:
+                nums[key] = nums.get(key, 0) + width * sd
+            else:
+                nums[hit] = nums.get(hit, 0) + width * (sd - sn)
+                nums[key] = nums.get(key, 0) + width * sn
+    return 36 * sd, tuple(nums.items())
+
+
+@cache
+def _crmt_branches(result: str, suribachi: bool
+                   ) -> tuple[tuple[int, tuple[str, ...], tuple[str, ...] | None], ...]:
+    """9.2.1, 17.0: a CRT result read on the CRMT Dug-In column, branch by branch: (the
+    second roll's faces that read it, its effects, its effects with the step loss of "(A)s"
+    or None when it has none), effects in EFFECT_NAMES order."""
+    cell = c.components().tables["crmt"].lookup(CRMT_COLUMN, result)
+    out = []
+    for branch in parse_outcome(cell):
+        base, soft = _effect_set(branch.terms, suribachi)
+        hit = _effect_key(base | {"(A)"}) if soft else None
+        out.append((branch.high - branch.low + 1, _effect_key(base or {"NE"}), hit))
+    return tuple(out)
+
+
+def _effect_key(effects: set[str]) -> tuple[str, ...]:
+    return tuple(sorted(effects, key=_ORDER.__getitem__))
 
 
 _ORDER = {k: i for i, k in enumerate(EFFECT_NAMES)}
@@ -285,6 +361,16 @@ def _tank_outcomes(tanks: list[int], factor: int | None) -> list[tuple[int, Frac
 
 def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
              suribachi: bool) -> list[tuple[set[str], Fraction]]:
+    base, soft = _effect_set(terms, suribachi)
+    if not soft:
+        return [(base or {"NE"}, Fraction(1))]
+    hit = base | {"(A)"}
+    return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
+
+
+def _effect_set(terms: tuple[tuple[str, ...], ...], suribachi: bool) -> tuple[set[str], bool]:
+    """9.2.1, 17.0: a CRMT branch's effects (DR and DRIP are NE on Suribachi, A1-A3 a
+    retreat), and whether it holds a soft step loss ("(A)s", avoided when suppressed, 8.3b)."""
     base: set[str] = set()
     soft = False
     for term in terms:
@@ -297,10 +383,7 @@ def _effects(terms: tuple[tuple[str, ...], ...], suppress: Fraction,
             soft = True
             continue
         base.add(e)
-    if not soft:
-        return [(base or {"NE"}, Fraction(1))]
-    hit = base | {"(A)"}
-    return [(hit, 1 - suppress), (base or {"NE"}, suppress)]
+    return base, soft
 
 
 #: How each effect reads in the two halves of the odds line: what befalls the defender,
@@ -350,16 +433,35 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     hex_id = defender.location
     if kinds is None:
         kinds = defender_kinds(match, defender)
-    attack = support.combined_attack(units, set())
-    tanks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
-    key = (attack, tanks, c.crt_line(hex_id), _kind_items(kinds), suppress,
-           c.in_suribachi_sector(hex_id))
-    return _attack_info(*key), dict(_outcome_odds(*key))
+    info, odds, _ = _attack_facts(units, c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
+                                  c.in_suribachi_sector(hex_id))
+    return info, dict(odds)
+
+
+AttackFacts = tuple[str, tuple[tuple[str, Fraction], ...], tuple[tuple[str, float], ...]]
+"""An attack's odds text (:func:`attack_odds`), exact odds, and the odds as floats
+(:func:`odds_detail`)."""
+
+
+def _attack_facts(units: list[Piece], line: str, kind_items: KindItems, suppress: Chance,
+                  suribachi: bool) -> AttackFacts:
+    """9.1, 12.2, 12.3: :data:`AttackFacts` of an attack by these units."""
+    return _facts(support.combined_attack(units, set()),
+                  tuple(c.printed(p, "attack") for p in units if c.is_tank(p)),
+                  line, kind_items, suppress, suribachi)
+
+
+@lru_cache(maxsize=65536)
+def _facts(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
+           suppress: Chance, suribachi: bool) -> AttackFacts:
+    odds = _outcome_odds(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    return (_attack_info(attack, tank_attacks, line, kind_items, suppress, suribachi), odds,
+            tuple((k, float(p)) for k, p in odds))
 
 
 @lru_cache(maxsize=65536)
 def _attack_info(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
-                 suppress: Fraction, suribachi: bool) -> str:
+                 suppress: Chance, suribachi: bool) -> str:
     """:func:`attack_odds`'s text: the differential, then :func:`outcome_text`."""
     text = _outcome_text(attack, tank_attacks, line, kind_items, suppress, suribachi)
     if len(kind_items) == 1:
@@ -440,22 +542,24 @@ def choose_attackers(match: Match, defender: Piece, *,
     chosen: list[str] = []
     preset = dict(forced or {})
     extra = {"bombardment_step": True} if bombardment_step else {}
+    line, suribachi = c.crt_line(hex_id), c.in_suribachi_sector(hex_id)
     while True:
         avail = attacker_hexes(match, hex_id)
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
-        kinds = defender_kinds(match, defender)  # one position for every option of this decision
+        # one position for every option of this decision
+        kinds = _kind_items(defender_kinds(match, defender))
         if units:
-            info, odds = attack_odds(match, defender, units, kinds=kinds)
+            info, _, shown = _attack_facts(units, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
-                                  info, odds_detail(units, odds)))
+                                  info, _shown_detail(units, shown)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, odds = attack_odds(match, defender, units + us, kinds=kinds)
+            info, _, shown = _attack_facts(units + us, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
-                                  odds_detail(units + us, odds)))
+                                  _shown_detail(units + us, shown)))
         answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
                                    options, kind="attack_add",
                                    context={"defender": hex_id, "chosen": list(chosen), **extra})))
@@ -464,7 +568,12 @@ def choose_attackers(match: Match, defender: Piece, *,
         if answer == DECLARE:
             break
         chosen.append(answer)
-    return {**preset, **{h: attacker_hexes(match, hex_id)[h] for h in chosen}}
+    return {**preset, **{h: avail[h] for h in chosen}}  # nothing has changed since avail
+
+
+def _shown_detail(units: list[Piece], shown: tuple[tuple[str, float], ...]) -> dict[str, JSON]:
+    """:func:`odds_detail` from the odds already as floats."""
+    return {"attack": support.combined_attack(units, set()), "odds": dict(shown)}
 
 
 def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
@@ -114,42 +115,68 @@ class Board:
     (:data:`tabletop.core.pieces.CLOCK`); :func:`board` hands out the board of the current
     count and builds a new one (empty, each answer worked out when first asked) as soon as
     the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
-    change. What depends only on the hexes a side holds (the zone of control) is also kept
-    across revisions, by those hexes (:func:`_zoc`)."""
+    change. The units in a hex are kept while that hex's stack is unchanged
+    (:class:`PlaceMemo`). What depends only on one side's pieces (its units on the map, the hexes it
+    holds, what :meth:`of_side` works out) is also kept across revisions while none of
+    that side's pieces changes (:meth:`side_stamp`); what depends only on the hexes a side
+    holds (the zone of control), by those hexes (:func:`_zoc`)."""
 
-    __slots__ = ("_at", "_derived", "_hexes", "_on_map", "clock", "pieces")
+    __slots__ = ("_at", "_derived", "_stamps", "clock", "pieces")
 
     def __init__(self, pieces: Pieces, clock: int) -> None:
         self.pieces = pieces
         self.clock = clock
-        self._on_map: dict[str, tuple[Piece, ...]] = {}  # side -> its units on the map
-        self._at: dict[tuple[str, str | None], tuple[Piece, ...]] = {}  # (hex, side) -> units
-        self._hexes: dict[str, frozenset[str]] = {}  # side -> the hex ids it holds
+        self._at: dict[str | None, PlaceMemo] = {}  # side -> the units of that side by place
         self._derived: dict[str, Any] = {}  # name -> what a rule module works out of the pieces
+        self._stamps: dict[str, tuple[int, int]] = {}  # side -> side_stamp
+
+    def side_stamp(self, side: str) -> tuple[int, int]:
+        """(How many pieces the side has, the latest revision stamp of their fields): the
+        same pair, the same pieces of that side with the same fields (place, face, hidden,
+        steps, ...). Setting a field stamps the piece with the clock's next count, above
+        every earlier stamp, so the latest stamp moves with every such change. A change to
+        a piece's status (``attrs``) does not move it."""
+        found = self._stamps.get(side)
+        if found is None:
+            mine = self.pieces.select(side=side)
+            found = self._stamps[side] = (len(mine), max(map(_REVISION, mine), default=0))
+        return found
+
+    def of_side(self, side: str, name: str, build: Callable[[Pieces], T]) -> T:
+        """What ``build`` works out of the fields of one side's pieces alone, never their
+        status (named ``name``, one name a question), kept across revisions while those
+        fields do not change (:meth:`side_stamp`); shared, like every answer here."""
+        stamp = self.side_stamp(side)
+        held = _KEPT_BY_SIDE.get((name, side))
+        if held is not None and held[0] is self.pieces and held[1] == stamp:
+            found: T = held[2]
+            return found
+        found = build(self.pieces)
+        _KEPT_BY_SIDE[(name, side)] = (self.pieces, stamp, found)
+        return found
 
     def on_map(self, side: str) -> tuple[Piece, ...]:
         """A side's units on the map, in registry order."""
-        found = self._on_map.get(side)
-        if found is None:
-            found = self._on_map[side] = tuple(p for p in self.pieces.select(side=side)
-                                               if is_hex(p.location))
-        return found
+        return self.of_side(side, "units on the map",
+                            lambda pieces: tuple(p for p in pieces.select(side=side) if is_hex(p.location)))
 
     def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
-        """The units in a hex, top first, of one side if given (markers excluded)."""
-        key = (hex_id, side)
-        found = self._at.get(key)
+        """The units in a hex, top first, of one side if given (markers excluded): kept while
+        the hex's stack is unchanged (:class:`PlaceMemo`)."""
+        memo = self._at.get(side)
+        if memo is None:
+            memo = self._at[side] = _place_memo(self.pieces, _UNITS_AT[side])
+        found: tuple[Piece, ...] | None = memo.get(hex_id)
         if found is None:
-            found = self._at[key] = tuple(p for p in self.pieces.stack(hex_id)
-                                          if p.side in SIDES and (side is None or p.side == side))
+            found = tuple(p for p in self.pieces.stack(hex_id)
+                          if p.side in SIDES and (side is None or p.side == side))
+            memo.put(hex_id, found)
         return found
 
     def hex_ids(self, side: str) -> frozenset[str]:
         """The ids of the hexes holding a unit of a side."""
-        found = self._hexes.get(side)
-        if found is None:
-            found = self._hexes[side] = frozenset(p.location for p in self.on_map(side))
-        return found
+        return self.of_side(side, "hexes held",
+                            lambda pieces: frozenset(p.location for p in self.on_map(side)))
 
     def derived(self, name: str, build: Callable[[Pieces], T]) -> T:
         """What ``build`` works out of the pieces (named ``name``, one name a question),
@@ -161,6 +188,10 @@ class Board:
         return found
 
 
+_UNITS_AT = {None: "the units there", US: "the US units there", JAPAN: "the Japanese units there"}
+_REVISION = attrgetter("revision")
+_KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
+"""(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
 _BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)
 
 
@@ -174,6 +205,49 @@ def board(match: Match) -> Board:
     held = Board(pieces, now)
     _BOARD[:] = [held]
     return held
+
+
+class PlaceMemo:
+    """Answers about places that depend only on the pieces standing there (their stack),
+    each kept while that stack is unchanged: the rules' cache of such answers, and its
+    invalidation. The registry stamps a place whenever a piece enters or leaves it or its
+    stack is reordered (``Pieces.stamps``); an answer is given back only while the place
+    carries the stamp it was worked out under. One memo a question (:func:`place_memo`),
+    for one registry of pieces."""
+
+    __slots__ = ("_answers", "_stamps", "pieces")
+
+    def __init__(self, pieces: Pieces) -> None:
+        self.pieces = pieces
+        self._stamps = pieces.stamps
+        self._answers: dict[str, tuple[int | None, Any]] = {}  # place -> (its stamp, answer)
+
+    def get(self, place: str) -> Any:
+        """The answer kept for a place, or None when there is none for its stack now."""
+        held = self._answers.get(place)
+        if held is not None and held[0] == self._stamps.get(place):
+            return held[1]
+        return None
+
+    def put(self, place: str, answer: Any) -> None:
+        """Keep the answer for a place's stack as it stands now (never None)."""
+        self._answers[place] = (self._stamps.get(place), answer)
+
+
+_PLACE_MEMOS: dict[str, PlaceMemo] = {}  # question -> its memo (one match at a time)
+
+
+def place_memo(match: Match, question: str) -> PlaceMemo:
+    """The memo of one question about places (see :class:`PlaceMemo`) for the match's pieces;
+    a new one when the pieces are another registry (another match, an undo)."""
+    return _place_memo(match.state.pieces, question)
+
+
+def _place_memo(pieces: Pieces, question: str) -> PlaceMemo:
+    memo = _PLACE_MEMOS.get(question)
+    if memo is None or memo.pieces is not pieces:
+        memo = _PLACE_MEMOS[question] = PlaceMemo(pieces)
+    return memo
 
 
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:

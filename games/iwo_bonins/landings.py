@@ -8,6 +8,8 @@ a unit goes straight from Available for Landing to its beach hex.
 
 from __future__ import annotations
 
+from functools import cache
+
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
@@ -32,12 +34,17 @@ def landing_hexes(match: Match) -> list[str]:
         return []
     used_hexes = {h for ids in landed.values() for h in ids}
     out = []
-    for hid in c.landing_beach_hexes(match):
-        colour = c.beach_colour(hid) or ""
+    for hid, colour in _beach_colours(match.state.vars.get(c.V_BEACHHEAD)):
         if hid in used_hexes or len(landed.get(colour, [])) >= PER_BEACH:
             continue
         out.append(hid)
     return out
+
+
+@cache
+def _beach_colours(chosen: str | None) -> tuple[tuple[str, str], ...]:
+    """3.3, 11.2: the beach hexes of a beachhead, each with its colour-coded beach ("" for none)."""
+    return tuple((hid, c.beach_colour(hid) or "") for hid in c.landing_beach_hexes_of(chosen))
 
 
 def can_land(match: Match, piece: Piece) -> bool:
@@ -79,12 +86,19 @@ def land(match: Match, piece: Piece) -> Procedure[None]:
 # -- 11.4 reserves ----------------------------------------------------------------------
 
 def reserve_regiments(match: Match) -> list[int]:
-    """11.4: the 3rd Division regiments whose three battalions are all in the Reserves box."""
-    regs: dict[int, int] = {}
-    for p in match.state.pieces.select(side=c.US, location=c.RESERVES):
-        if p.kind == "marine" and p.attrs.get("regiment"):
-            regs[p.attrs["regiment"]] = regs.get(p.attrs["regiment"], 0) + 1
-    return sorted(r for r, n in regs.items() if n == 3)
+    """11.4: the 3rd Division regiments whose three battalions are all in the Reserves box
+    (kept while the box's stack is unchanged, :class:`common.PlaceMemo`: a unit's regiment is
+    printed)."""
+    memo = c.place_memo(match, "11.4 regiments whole in the Reserves box")
+    found: tuple[int, ...] | None = memo.get(c.RESERVES)
+    if found is None:
+        regs: dict[int, int] = {}
+        for p in match.state.pieces.select(side=c.US, location=c.RESERVES):
+            if p.kind == "marine" and p.attrs.get("regiment"):
+                regs[p.attrs["regiment"]] = regs.get(p.attrs["regiment"], 0) + 1
+        found = tuple(sorted(r for r, n in regs.items() if n == 3))
+        memo.put(c.RESERVES, found)
+    return list(found)
 
 
 def reserve_options(match: Match) -> list[Option]:

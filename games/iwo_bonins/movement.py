@@ -10,6 +10,7 @@ moves once a phase, one at a time, to a hex picked from the legal destinations.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from tabletop.core.decisions import Option, choose
@@ -56,28 +57,49 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     enemy = c.hexes_of(match, c.JAPAN)
     ezoc = c.zoc_of(match, c.JAPAN)
     mp, max_hexes = allowance(match, piece, first=first)
-    group = [piece]
-
-    pieces = match.state.pieces
-
-    def can_end(h: Hex) -> bool:
-        hid = m.label(h)
-        # 6.3: a lone unit may always end in a hex holding nothing (may_stack says so too)
-        return not pieces.count_at(hid) or c.may_stack(match, group, hid)
-
+    can_end = _may_end(match, piece)
     costs = move_costs(tank=c.is_tank(piece))
     reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,
                       zoc_to_zoc=False, can_end=can_end, max_hexes=max_hexes)
-    found = {m.label(h): f"move, {reach.cost(h):g} MP" for h in reach}
-    if first and _far_from_japanese(start, enemy):
+    found = {hid: _how_moved(cost) for hid, cost in reach.costs_by_id().items()}
+    japanese = c.board(match).hex_ids(c.JAPAN)
+    if first and start not in _near(japanese):
         # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
         # all the way (which also keeps the unit clear of every EZOC).
         hexes = m.hexes()
-        for i in _redeploy_region(c.is_tank(piece), c.board(match).hex_ids(c.JAPAN), m.index(start)):
+        for i in _redeploy_region(c.is_tank(piece), japanese, m.index(start)):
             h = hexes[i]
             if h != start and can_end(h):
                 found.setdefault(m.label(h), "redeploy (6.5)")
     return found
+
+
+def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
+    """6.3, 11.3, 12.1: whether the unit may end its move in a hex (stacking, by
+    :func:`common.may_stack`). Away from its own hex the answer depends only on the units
+    there and on whether the moving unit is a support unit, so it is kept while that hex's
+    stack is unchanged (:class:`common.PlaceMemo`) and shared by every unit of its sort."""
+    m = c.components().map
+    start = piece.location
+    group = [piece]
+    support = c.is_support(piece)
+    memo = c.place_memo(match, f"6.3 may a {'support' if support else 'Marine'} unit end here, "
+                               f"beachhead {match.state.vars.get(c.V_BEACHHEAD)}, other beaches "
+                               f"{match.options.get('other_beaches')}")
+    count_at = match.state.pieces.count_at
+
+    def can_end(h: Hex) -> bool:
+        hid = m.label(h)
+        if not count_at(hid):
+            return True  # 6.3: a lone unit may always end in a hex holding nothing
+        if hid == start:  # in its own hex the unit is not one of the units there
+            return c.may_stack(match, group, hid)
+        found: bool | None = memo.get(hid)
+        if found is None:
+            found = c.may_stack(match, group, hid)
+            memo.put(hid, found)
+        return found
+    return can_end
 
 
 def _redeploy_region(tank: bool, japanese: frozenset[str], start: int) -> frozenset[int]:
@@ -120,12 +142,15 @@ def _regions(tank: bool, japanese: frozenset[str]) -> dict[int, frozenset[int]]:
 
 
 def _far_from_japanese(h: Hex, enemy: frozenset[Hex]) -> bool:
+    """6.5: at least four hexes from every Japanese unit, by distance (what ``h`` outside
+    :func:`_near` means; the tests' reference)."""
     return all(distance(h, e) >= REDEPLOY_DISTANCE for e in enemy)
 
 
 @lru_cache(maxsize=64)
 def _near(japanese: frozenset[str]) -> frozenset[Hex]:
-    """6.5: the hexes within three hexes of a Japanese unit (by the hexes they hold)."""
+    """6.5: the hexes within three hexes of a Japanese unit (by the hexes they hold): a
+    unit outside them is at least four hexes from every Japanese unit."""
     m = c.components().map
     return frozenset(h for e in japanese for h in _within(m.hex(e), REDEPLOY_DISTANCE - 1))
 
@@ -189,6 +214,11 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
 @lru_cache(maxsize=4096)
 def _move_option(unit: str, hex_id: str) -> Option:
     return Option(f"move:{unit}", f"Move {unit} from {hex_id}")
+
+
+@lru_cache(maxsize=64)
+def _how_moved(cost: float) -> str:
+    return f"move, {cost:g} MP"
 
 
 @lru_cache(maxsize=8192)
