@@ -54,7 +54,7 @@ class MoveCosts:
         # Six slots per hex, one per direction; a hexside is written on both of its hexes.
         self._cross: list[float] = [0] * (6 * len(hexmap))
         self._steps: list[tuple[tuple[int, int, float, float], ...]] | None = None
-        self._keyed: list[tuple[tuple[int, int], ...]] | bool = True  # True: not built yet
+        self._keyed: list[tuple[tuple[int, int], ...]] | None = None  # built with _steps
         self._float_costs = False
         if cross:
             self._set_cross(cross)
@@ -99,7 +99,8 @@ class MoveCosts:
         new._enter = list(self._enter)
         new._cross = list(self._cross)
         new._steps = None
-        new._keyed = True
+        new._keyed = None
+        new._float_costs = False
         for h, c in (enter or {}).items():
             new._enter[self.hexmap.index(h)] = _price(c, h, self.hexmap)
         if cross:
@@ -116,16 +117,13 @@ class MoveCosts:
         """Per hex index, its allowed steps ``(direction, neighbour index, entry cost, hexside
         extra)``, built once (the inner loop of :func:`reachable` reads nothing else)."""
         if self._steps is None:
-            enter, cross = self._enter, self._cross
-            self._steps = [
-                tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
-                      if enter[j] < _INF and cross[6 * i + d] < _INF)
-                for i, row in enumerate(self.hexmap.adjacency)]
+            self._build()
+        assert self._steps is not None
         return self._steps
 
     def keyed_steps(self) -> list[tuple[tuple[int, int], ...]] | None:
         """Per hex index, its allowed steps ``(neighbour index, key step)`` when every step
-        costs a whole number of MP (the usual case), else None; built once.
+        costs a whole number of MP (the usual case), else None; built with :meth:`steps`.
 
         A search state (cost ``c``, hexes moved ``k``, hex ``i``) is then one integer,
         ``(c * (N + 1) + k) * N + i`` on a map of N hexes, ordered as the triple is; a step
@@ -133,28 +131,36 @@ class MoveCosts:
         to it (the table holds that without the ``- i``). The search's queue holds these
         integers rather than tuples.
         """
-        if self._keyed is True:
-            steps = self.steps()
-            n = len(self.hexmap)
-            parts = [v for row in steps for _, _, e, x in row for v in (e, x)]
-            # Plain ints and floats, whole and small enough that every sum along a path is
-            # exact; and a path's cost (0 + e + x + ...) a float on every path or on none.
-            floats = [type(e) is float or type(x) is float for row in steps for _, _, e, x in row]
-            whole = all(type(v) in (int, float) and float(v).is_integer() and abs(v) < _WHOLE_LIMIT
-                        for v in parts)
-            self._float_costs = bool(floats) and all(floats)
-            self._keyed = whole and (all(floats) or not any(floats)) and [
-                tuple((j, (int(e + x) * (n + 1) + 1) * n + j) for _, j, e, x in row)
-                for row in steps]
-        return None if isinstance(self._keyed, bool) else self._keyed
+        if self._steps is None:
+            self._build()
+        return self._keyed
 
     def float_costs(self) -> bool:
         """Whether the costs :meth:`keyed_steps` adds up are floats (else ints)."""
         return self._float_costs
 
+    def _build(self) -> None:
+        """The step tables of :meth:`steps` and :meth:`keyed_steps`."""
+        enter, cross = self._enter, self._cross
+        steps = [tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
+                       if enter[j] < _INF and cross[6 * i + d] < _INF)
+                 for i, row in enumerate(self.hexmap.adjacency)]
+        n = len(self.hexmap)
+        parts = [v for row in steps for _, _, e, x in row for v in (e, x)]
+        # Keyed: plain ints and floats, whole and small enough that every sum along a path is
+        # exact; and a path's cost (0 + e + x + ...) a float on every path or on none.
+        floats = [type(e) is float or type(x) is float for row in steps for _, _, e, x in row]
+        whole = all(type(v) in (int, float) and float(v).is_integer() and abs(v) < _WHOLE_LIMIT
+                    for v in parts)
+        self._float_costs = bool(floats) and all(floats)
+        self._keyed = None
+        if whole and (all(floats) or not any(floats)):
+            self._keyed = [tuple((j, (int(e + x) * (n + 1) + 1) * n + j) for _, j, e, x in row)
+                           for row in steps]
+        self._steps = steps
+
     def _set_cross(self, cross: Mapping[HexSide, float | None]) -> None:
         self._steps = None
-        self._keyed = True
         m = self.hexmap
         for side, extra in cross.items():
             c = _price(extra, side, m)
@@ -430,10 +436,15 @@ def can_move(
     if max_hexes != 0 and allowance >= 0:
         from_ezoc = not zoc_to_zoc and start in ezoc
         limit = allowance if allowance < _INF else sys.float_info.max
-        for h in hexmap.neighbors(start):
+        firsts: Iterable[tuple[Hex, float | None]]
+        if isinstance(cost, MoveCosts):  # the allowed steps from its table, in the same order
+            hexes = hexmap.hexes()
+            firsts = [(hexes[j], e + x) for _, j, e, x in cost.steps()[hexmap.index(start)]]
+        else:
+            firsts = ((h, cost(start, h)) for h in hexmap.neighbors(start))
+        for h, step in firsts:
             if h in enemy or (from_ezoc and h in ezoc):
                 continue
-            step = cost(start, h)
             if step is None or step < 0:
                 continue  # a negative cost is left to the search to report
             if (step <= limit or (minimum_move and allowance > 0)) and (can_end is None or can_end(h)):
@@ -555,9 +566,9 @@ def _search_keyed(n: int, start_i: int, allowance: float, keyed: list[tuple[tupl
                 parent[j] = i
                 push(heap, nk)
     best_cost: list[float] = [_INF] * n
+    one = 1.0 if as_float else 1  # a whole cost times one: a float, or the int it is
     for i in settled:
-        c = int(best[i]) // unit
-        best_cost[i] = float(c) if as_float else c
+        best_cost[i] = best[i] // unit * one
     best_cost[start_i] = 0
     return best_cost
 
