@@ -306,11 +306,9 @@ class Skirmish(Game):
             targets = self.targets(match, side, attacked, used)
             if not targets:
                 return None
-            opts = []
-            for hid in targets:
-                attackers = self.eligible(match, side, hid, used)
-                opts.append(Option(hid, f"attack {hid}", self.odds_text(match, side, hid, attackers),
-                                   self.odds_detail(match, side, hid, attackers)))
+            opts = [Option(hid, f"attack {hid}", self.odds_text(match, side, hid, attackers),
+                           self.odds_detail(match, side, hid, attackers))
+                    for hid, attackers in targets.items()]
             target = yield choose(
                 side,
                 "Attack which hex?",
@@ -353,16 +351,23 @@ class Skirmish(Game):
             if result is not None:
                 match.end(result)
 
-    def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> list[str]:
-        """5.1 Enemy hexes adjacent to an unused unit and not yet attacked."""
+    def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> dict[str, list[Piece]]:
+        """5.1 Enemy hexes not yet attacked that are adjacent to a unit that has not attacked
+        this phase, in id order, each with those units (:meth:`eligible`)."""
         other = SIDES[1 - SIDES.index(side)]
-        enemy = {p.location for p in self.on_map(match, other)}
-        return sorted(hid for hid in enemy if hid not in attacked and self.eligible(match, side, hid, used))
+        enemy = sorted({p.location for p in self.on_map(match, other)} - attacked)
+        ready = [p for p in self.on_map(match, side) if p.id not in used]
+        found = {hid: self.adjacent(ready, hid) for hid in enemy}
+        return {hid: attackers for hid, attackers in found.items() if attackers}
 
     def eligible(self, match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
         """5.1 A side's units adjacent to a hex that have not attacked this phase."""
+        return self.adjacent([p for p in self.on_map(match, side) if p.id not in used], hid)
+
+    def adjacent(self, units: list[Piece], hid: str) -> list[Piece]:
+        """The units (in their order) standing next to a hex."""
         near = self.map.neighbor_ids(hid)
-        return [p for p in self.on_map(match, side) if p.id not in used and p.location in near]
+        return [p for p in units if p.location in near]
 
     def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
         """5.3 The differential, the terrain line and the stream shift of an attack; 1.3 the CRT
@@ -561,19 +566,19 @@ class Pusher:
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
-        values = [o.value for o in decision.options]
+        options = decision.options
         if decision.kind == "select_unit":
-            return values[0] if self.side == "Blue" or len(values) > 4 else "done"
-        if decision.kind == "select_hex":
-            return min(map(str, values), key=self.game.hill_rank.__getitem__)  # nearest the hill
+            return options[0].value if self.side == "Blue" or len(options) > 4 else "done"
+        if decision.kind == "select_hex":  # the destination nearest Hill 50
+            return min((str(o.value) for o in options), key=self.game.hill_rank.__getitem__)
         if decision.kind == "select_target":
-            for opt in decision.options:  # even odds or better, or a hidden defender (odds unknown)
+            for opt in options:  # even odds or better, or a hidden defender (odds unknown)
                 if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
                     return opt.value
             return "done"
         if decision.kind == "select_attacker":
-            return next((v for v in values if v != "resolve"), "resolve")
-        return values[0]
+            return next((o.value for o in options if o.value != "resolve"), "resolve")
+        return options[0].value
 
 
 GAME = Skirmish()
