@@ -113,7 +113,7 @@ class Skirmish(Game):
         self.hill_rank = {hid: n for n, hid in enumerate(sorted(self.to_hill,
                                                                 key=lambda h: (self.to_hill[h], h)))}
         #: 3.1-3.2 :meth:`destination_options`, its answers kept: they depend on its arguments alone
-        self.destinations_from = lru_cache(maxsize=1024)(self.destination_options)
+        self.destinations_from = lru_cache(maxsize=256)(self.destination_options)
 
     def data_models(self) -> dict[str, type[BaseModel]]:
         """Models for the game's own files, by file name (for tabletop validate)."""
@@ -570,7 +570,7 @@ class Pusher:
         if decision.kind == "select_unit":
             return options[0].value if self.side == "Blue" or len(options) > 4 else "done"
         if decision.kind == "select_hex":  # the destination nearest Hill 50
-            return min((str(o.value) for o in options), key=self.game.hill_rank.__getitem__)
+            return min(map(str, decision.values), key=self.game.hill_rank.__getitem__)
         if decision.kind == "select_target":
             for opt in options:  # even odds or better, or a hidden defender (odds unknown)
                 if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
