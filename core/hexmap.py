@@ -78,6 +78,11 @@ class HexMap:
         for k, side_spec in enumerate(spec.hexsides):
             side = self._side_from_ids(side_spec.between, where=f"hexsides.{k}.between")
             self._sides[side] = self._sides.get(side, _EMPTY) | frozenset(side_spec.features)
+        # the same features by the two hexes' indices, both ways (hexside_features)
+        self._side_at: dict[tuple[int, int], frozenset[str]] = {}
+        for side, feats in self._sides.items():
+            i, j = self._index[side.a], self._index[side.b]
+            self._side_at[i, j] = self._side_at[j, i] = feats
         for k, lab in enumerate(spec.labels):
             if lab.at not in self._by_id:
                 raise DataError(f"{source}: labels.{k}.at: {lab.at!r} is not a hex of the map "
@@ -230,7 +235,10 @@ class HexMap:
 
     def hexside_features(self, a: Hex, b: Hex) -> frozenset[str]:
         """The features of the hexside between two adjacent hexes (empty if none)."""
-        return self._sides.get(HexSide(a, b), _EMPTY)
+        i, j = self._index.get(a), self._index.get(b)
+        if i is not None and j is not None and j in self.neighbor_index[i]:
+            return self._side_at.get((i, j), _EMPTY)
+        return self._sides.get(HexSide(a, b), _EMPTY)  # off the map, or raises: not adjacent
 
     def hexsides(self) -> Mapping[HexSide, frozenset[str]]:
         """Every hexside that has features, with them."""

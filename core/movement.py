@@ -27,6 +27,7 @@ _ENEMY = 1
 _EZOC = 2
 _STOP = 4
 _DONE = 8  # settled, in the fast path's flags
+_WHOLE_LIMIT = 2**32  # costs below it add up exactly in floats over any path of a map
 
 
 class MoveError(TabletopError):
@@ -42,7 +43,7 @@ class MoveCosts:
     itself a cost function, ``costs(a, b)``, so games can price a single step with it too.
     """
 
-    __slots__ = ("_cross", "_enter", "_steps", "hexmap")
+    __slots__ = ("_cross", "_enter", "_float_costs", "_keyed", "_steps", "hexmap")
 
     def __init__(self, hexmap: HexMap,
                  enter: Mapping[Hex, float | None] | Callable[[Hex], float | None],
@@ -53,6 +54,8 @@ class MoveCosts:
         # Six slots per hex, one per direction; a hexside is written on both of its hexes.
         self._cross: list[float] = [0] * (6 * len(hexmap))
         self._steps: list[tuple[tuple[int, int, float, float], ...]] | None = None
+        self._keyed: list[tuple[tuple[int, int], ...]] | None = None  # built with _steps
+        self._float_costs = False
         if cross:
             self._set_cross(cross)
 
@@ -96,6 +99,8 @@ class MoveCosts:
         new._enter = list(self._enter)
         new._cross = list(self._cross)
         new._steps = None
+        new._keyed = None
+        new._float_costs = False
         for h, c in (enter or {}).items():
             new._enter[self.hexmap.index(h)] = _price(c, h, self.hexmap)
         if cross:
@@ -112,12 +117,47 @@ class MoveCosts:
         """Per hex index, its allowed steps ``(direction, neighbour index, entry cost, hexside
         extra)``, built once (the inner loop of :func:`reachable` reads nothing else)."""
         if self._steps is None:
-            enter, cross = self._enter, self._cross
-            self._steps = [
-                tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
-                      if enter[j] < _INF and cross[6 * i + d] < _INF)
-                for i, row in enumerate(self.hexmap.adjacency)]
+            self._build()
+        assert self._steps is not None
         return self._steps
+
+    def keyed_steps(self) -> list[tuple[tuple[int, int], ...]] | None:
+        """Per hex index, its allowed steps ``(neighbour index, key step)`` when every step
+        costs a whole number of MP (the usual case), else None; built with :meth:`steps`.
+
+        A search state (cost ``c``, hexes moved ``k``, hex ``i``) is then one integer,
+        ``(c * (N + 1) + k) * N + i`` on a map of N hexes, ordered as the triple is; a step
+        of cost ``s`` from hex ``i`` into hex ``j`` adds ``(s * (N + 1) + 1) * N + j - i``
+        to it (the table holds that without the ``- i``). The search's queue holds these
+        integers rather than tuples.
+        """
+        if self._steps is None:
+            self._build()
+        return self._keyed
+
+    def float_costs(self) -> bool:
+        """Whether the costs :meth:`keyed_steps` adds up are floats (else ints)."""
+        return self._float_costs
+
+    def _build(self) -> None:
+        """The step tables of :meth:`steps` and :meth:`keyed_steps`."""
+        enter, cross = self._enter, self._cross
+        steps = [tuple((d, j, enter[j], cross[6 * i + d]) for d, j in row
+                       if enter[j] < _INF and cross[6 * i + d] < _INF)
+                 for i, row in enumerate(self.hexmap.adjacency)]
+        n = len(self.hexmap)
+        parts = [v for row in steps for _, _, e, x in row for v in (e, x)]
+        # Keyed: plain ints and floats, whole and small enough that every sum along a path is
+        # exact; and a path's cost (0 + e + x + ...) a float on every path or on none.
+        floats = [type(e) is float or type(x) is float for row in steps for _, _, e, x in row]
+        whole = all(type(v) in (int, float) and float(v).is_integer() and abs(v) < _WHOLE_LIMIT
+                    for v in parts)
+        self._float_costs = bool(floats) and all(floats)
+        self._keyed = None
+        if whole and (all(floats) or not any(floats)):
+            self._keyed = [tuple((j, (int(e + x) * (n + 1) + 1) * n + j) for _, j, e, x in row)
+                           for row in steps]
+        self._steps = steps
 
     def _set_cross(self, cross: Mapping[HexSide, float | None]) -> None:
         self._steps = None
@@ -396,10 +436,15 @@ def can_move(
     if max_hexes != 0 and allowance >= 0:
         from_ezoc = not zoc_to_zoc and start in ezoc
         limit = allowance if allowance < _INF else sys.float_info.max
-        for h in hexmap.neighbors(start):
+        firsts: Iterable[tuple[Hex, float | None]]
+        if isinstance(cost, MoveCosts):  # the allowed steps from its table, in the same order
+            hexes = hexmap.hexes()
+            firsts = [(hexes[j], e + x) for _, j, e, x in cost.steps()[hexmap.index(start)]]
+        else:
+            firsts = ((h, cost(start, h)) for h in hexmap.neighbors(start))
+        for h, step in firsts:
             if h in enemy or (from_ezoc and h in ezoc):
                 continue
-            step = cost(start, h)
             if step is None or step < 0:
                 continue  # a negative cost is left to the search to report
             if (step <= limit or (minimum_move and allowance > 0)) and (can_end is None or can_end(h)):
@@ -413,20 +458,56 @@ def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, 
                     flags: bytearray, blocked_from_zoc: int, can_end: Callable[[Hex], bool] | None,
                     minimum_move: bool) -> Reach:
     """:func:`reachable` without a hex limit and with :class:`MoveCosts`: the same search on
-    plain per-hex states (the first settlement of a hex is final), the same answers."""
+    plain per-hex states (the first settlement of a hex is final), the same answers; on
+    whole-number costs its queue holds one integer a state (:meth:`MoveCosts.keyed_steps`)."""
     n = len(hexmap)
+    parent: list[int] = [-1] * n
+    settled: list[int] = []
+    # a settled hex is flagged _DONE in the same table, so one lookup skips it or a blocked hex
+    from_zoc, elsewhere = blocked_from_zoc | _DONE, _ENEMY | _DONE
+    keyed = cost.keyed_steps()
+    if keyed is None:
+        best_cost = _search(n, start_i, allowance, cost.steps(), flags, from_zoc, elsewhere,
+                            parent, settled)
+    else:
+        best_cost = _search_keyed(n, start_i, allowance, keyed, cost.float_costs(), flags,
+                                  from_zoc, elsewhere, parent, settled)
+
+    hexes = hexmap.hexes()
+    if minimum_move and allowance > 0:
+        blocked = blocked_from_zoc if flags[start_i] & _EZOC else _ENEMY
+        for _, j in hexmap.adjacency[start_i]:
+            if flags[j] & (blocked | _DONE):
+                continue
+            step = cost(hexes[start_i], hexes[j])
+            if step is None:
+                continue
+            best_cost[j] = step
+            parent[j] = start_i
+            flags[j] |= _DONE
+            settled.append(j)
+
+    settled.sort()
+    ends: dict[Hex, tuple[float, int]] = {}
+    for i in settled:
+        h = hexes[i]
+        if i != start_i and (can_end is None or can_end(h)):
+            ends[h] = (best_cost[i], i)
+    return Reach(hexmap, start, ends, parent, 1)
+
+
+def _search(n: int, start_i: int, allowance: float,
+            steps: list[tuple[tuple[int, int, float, float], ...]], flags: bytearray,
+            from_zoc: int, elsewhere: int, parent: list[int], settled: list[int]) -> list[float]:
+    """The search of :func:`_reachable_fast` on any costs: fills ``parent`` and ``settled``
+    (in the order hexes settle) and returns each hex's cost (infinite where not reached)."""
     limit = allowance if allowance < _INF else sys.float_info.max
     best_cost: list[float] = [_INF] * n
     best_k: list[int] = [n] * n
-    parent: list[int] = [-1] * n
-    settled: list[int] = []
-    steps = cost.steps()
     best_cost[start_i] = 0
     best_k[start_i] = 0
     heap: list[tuple[float, int, int]] = [(0, 0, start_i)]
     pop, push = heappop, heappush
-    # a settled hex is flagged _DONE in the same table, so one lookup skips it or a blocked hex
-    from_zoc, elsewhere = blocked_from_zoc | _DONE, _ENEMY | _DONE
     while heap:
         c, k, i = pop(heap)
         fi = flags[i]
@@ -450,28 +531,46 @@ def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, 
                 best_k[j] = k1
                 parent[j] = i
                 push(heap, (nc, k1, j))
+    return best_cost
 
-    hexes = hexmap.hexes()
-    if minimum_move and allowance > 0:
-        blocked = blocked_from_zoc if flags[start_i] & _EZOC else _ENEMY
-        for _, j in hexmap.adjacency[start_i]:
-            if flags[j] & (blocked | _DONE):
-                continue
-            step = cost(hexes[start_i], hexes[j])
-            if step is None:
-                continue
-            best_cost[j] = step
-            parent[j] = start_i
-            flags[j] |= _DONE
-            settled.append(j)
 
-    settled.sort()
-    ends: dict[Hex, tuple[float, int]] = {}
+def _search_keyed(n: int, start_i: int, allowance: float, keyed: list[tuple[tuple[int, int], ...]],
+                  as_float: bool, flags: bytearray, from_zoc: int, elsewhere: int,
+                  parent: list[int], settled: list[int]) -> list[float]:
+    """:func:`_search` on whole-number costs, each state (cost, hexes moved, hex) one integer
+    key ordered as the triple (:meth:`MoveCosts.keyed_steps`): the same hexes settle in the
+    same order with the same parents. Costs come back as the tables' type (float when every
+    step's cost involves a float, as ``c + e + x`` would give)."""
+    unit = (n + 1) * n  # one MP, in a key
+    cap: float = (math.floor(allowance) + 1) * unit if allowance < _INF else _INF
+    best: list[float] = [_INF] * n  # each hex's best key so far
+    best[start_i] = start_i  # cost 0, no hex moved
+    heap = [start_i]
+    pop, push = heappop, heappush
+    while heap:
+        key = pop(heap)
+        i = key % n
+        fi = flags[i]
+        if fi & _DONE:
+            continue  # superseded: the hex was settled by a cheaper (or shorter) arrival
+        flags[i] = fi | _DONE
+        settled.append(i)
+        if fi & _STOP:
+            continue
+        blocked = from_zoc if fi & _EZOC else elsewhere
+        base = key - i
+        for j, step in keyed[i]:
+            nk = base + step
+            if nk < best[j] and nk < cap and not flags[j] & blocked:
+                best[j] = nk
+                parent[j] = i
+                push(heap, nk)
+    best_cost: list[float] = [_INF] * n
+    one = 1.0 if as_float else 1  # a whole cost times one: a float, or the int it is
     for i in settled:
-        h = hexes[i]
-        if i != start_i and (can_end is None or can_end(h)):
-            ends[h] = (best_cost[i], i)
-    return Reach(hexmap, start, ends, parent, 1)
+        best_cost[i] = best[i] // unit * one
+    best_cost[start_i] = 0
+    return best_cost
 
 
 def adjacent_hexes(hexmap: HexMap, hexes: Iterable[Hex]) -> frozenset[Hex]:

@@ -68,6 +68,33 @@ def test_3_2_entering_an_enemy_zone_stops_the_unit() -> None:
         assert not any(step in ezoc for step in reach.path_to(h)[1:-1])
 
 
+def test_3_1_to_3_3_every_destination_menu_is_a_fresh_search_of_the_board() -> None:
+    """3.1-3.3: in random games, every destination menu (its options kept by start, MP and
+    enemy hexes) offers exactly what a fresh search of the board as it stands finds: the
+    hexes reached past the enemy and its zones of control, none full, with their costs."""
+    from tabletop.core.movement import adjacent_hexes, reachable
+
+    menus = 0
+    for seed in range(8):
+        m = Match(GAME, seed=seed)
+        agents = {s: make_agent(GAME, s, "random", seed) for s in GAME.info.players}
+        while m.pending is not None:
+            d = m.pending
+            if d.kind == "select_hex":
+                pieces, board = m.state.pieces, GAME.map  # type: ignore[attr-defined]
+                piece = pieces[d.context["unit"]]
+                enemy = {board.hex(p.location) for p in pieces if p.side != d.player and p.location in board}
+                fresh = reachable(board, board.hex(piece.location), piece.value("move"),
+                                  GAME.costs, enemy=enemy, ezoc=adjacent_hexes(board, enemy),  # type: ignore[attr-defined]
+                                  zoc_stops=True, zoc_to_zoc=False,
+                                  can_end=lambda h: pieces.count_at(board.label(h)) < 2)  # noqa: B023
+                assert [(o.value, o.label) for o in d.options] == \
+                    [(hid, f"{hid} ({c:g} MP)") for hid, c in fresh.costs_by_id().items()]
+                menus += 1
+            m.decide(agents[d.player].choose(m.view(d.player), d))
+    assert menus > 30  # the test means something: many menus, from many boards
+
+
 def test_4_2_moving_adjacent_reveals_hidden_units() -> None:
     """4.1-4.2: Red units start hidden from Blue and are revealed when a Blue unit ends adjacent."""
     m = Match(GAME, seed=1)

@@ -134,6 +134,24 @@ def test_hexside_features_merge_and_are_the_same_from_both_sides(island: HexMap)
     assert island.hexsides()[HexSide(a, b)] == frozenset({"river", "bridge"})
 
 
+def test_hexside_features_agree_with_the_hexsides_for_every_pair(island: HexMap) -> None:
+    """Hexsides (read by the hexes' indices): for every hex and each of its six neighbours,
+    on the map or off it, hexside_features gives what hexsides() holds for that hexside (or
+    nothing); a hex and itself, or two hexes apart, share no hexside (ValueError)."""
+    sides = island.hexsides()
+    featured = 0
+    for h in island.hexes():
+        for d in range(6):
+            n = hex_neighbor(h, d)
+            found = island.hexside_features(h, n)
+            assert found == sides.get(HexSide(h, n), frozenset())
+            featured += bool(found)
+        for apart in (h, Hex(h.q + 2, h.r), Hex(h.q, h.r - 2)):
+            with pytest.raises(ValueError):
+                island.hexside_features(h, apart)
+    assert featured >= 4  # the test means something: featured sides, seen from both hexes
+
+
 def test_boxes_and_labels(island: HexMap) -> None:
     """Off-map boxes are keyed by id and labels are kept as written."""
     assert island.boxes["dead"].name == "Eliminated"

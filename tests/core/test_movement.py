@@ -521,6 +521,36 @@ def test_cost_function_and_cost_tables_agree(sc: dict[str, Any]) -> None:
         assert all(fast.path_to(h) == slow.path_to(h) for h in fast)
 
 
+#: cost tables of every kind the fast search tells apart: whole ints, whole floats (both
+#: searched on integer keys), halves and a mix of int and float steps (on tuples, unless the
+#: map has no hexside of the float kind)
+COST_KINDS: dict[str, tuple[dict[str, float], float]] = {
+    "int": ({"clear": 1, "broken": 2, "rough": 3, "heavy": 3}, 1),
+    "float": ({"clear": 1.0, "broken": 2.0, "rough": 3.0, "heavy": 3.0}, 1.0),
+    "halves": ({"clear": 0.5, "broken": 1.5, "rough": 3, "heavy": 2.5}, 0.5),
+    "mixed": ({"clear": 1, "broken": 2, "rough": 3, "heavy": 3}, 1.0),
+}
+
+
+@given(scenarios(), st.sampled_from(sorted(COST_KINDS)))
+def test_every_kind_of_cost_table_searches_like_a_cost_function(sc: dict[str, Any], kind: str) -> None:
+    """Movement search (the fast path's two queues): on whole-number costs (one integer key a
+    state) and on any other costs (tuples), the tables find the same hexes, costs of the
+    same type (int or float, as the steps add up) and paths as a plain cost function."""
+    terrain, extra = COST_KINDS[kind]
+    costs = MoveCosts.from_terrain(sc["m"], terrain,
+                                   hexside={"minor_river": extra, "major_river": None, "contour": extra})
+    if kind in ("int", "float"):
+        assert costs.keyed_steps() is not None  # else a mix may still be whole on some maps
+    for minimum_move in (False, True):
+        fast = run(sc, costs, minimum_move=minimum_move)
+        slow = run(sc, lambda a, b: costs(a, b), minimum_move=minimum_move)
+        assert fast.costs == slow.costs
+        assert [type(c) for c in fast.costs.values()] == [type(c) for c in slow.costs.values()]
+        assert list(fast) == list(slow)
+        assert all(fast.path_to(h) == slow.path_to(h) for h in fast)
+
+
 @given(scenarios(), st.booleans())
 def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_move: bool) -> None:
     """can_move answers exactly whether reachable finds a hex, by either cost form."""

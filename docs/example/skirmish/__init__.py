@@ -8,6 +8,7 @@ procedures, each citing its section of ``RULES.md``. Play it with
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
@@ -108,6 +109,11 @@ class Skirmish(Game):
         #: every hex id -> its distance to the nearer Hill 50 hex (for the bot; the map never changes)
         self.to_hill = {self.map.label(h): min(distance(h, o) for o in self.map.hexes_with("objective"))
                         for h in self.map.hexes()}
+        #: every hex id -> its place when the hexes are ordered nearest Hill 50 first, then by id
+        self.hill_rank = {hid: n for n, hid in enumerate(sorted(self.to_hill,
+                                                                key=lambda h: (self.to_hill[h], h)))}
+        #: 3.1-3.2 :meth:`destination_options`, its answers kept: they depend on its arguments alone
+        self.destinations_from = lru_cache(maxsize=256)(self.destination_options)
 
     def data_models(self) -> dict[str, type[BaseModel]]:
         """Models for the game's own files, by file name (for tabletop validate)."""
@@ -201,29 +207,47 @@ class Skirmish(Game):
         return [p for p in match.state.pieces.select(side=side)
                 if p.location not in (ELIMINATED, OFF_BOARD)]
 
-    def enemy_hexes(self, match: Match, side: str) -> set[Hex]:
+    def enemy_hexes(self, match: Match, side: str) -> frozenset[Hex]:
         """Hexes holding at least one enemy unit."""
         other = SIDES[1 - SIDES.index(side)]
-        return {self.map.hex(p.location) for p in self.on_map(match, other)}
+        return frozenset(self.map.hex(p.location) for p in self.on_map(match, other))
+
+    def full_hexes(self, match: Match) -> set[str]:
+        """3.3 The hexes no move may end in: those holding two units."""
+        pieces = match.state.pieces
+        return {loc for loc in pieces.occupied() if pieces.count_at(loc) >= STACK_LIMIT}
+
+    def zoc_rules(self, enemy: frozenset[Hex]) -> dict[str, Any]:
+        """3.1-3.2 Where the enemy stands, as :func:`reachable` takes it: enemy hexes are never
+        entered; entering an enemy zone of control stops a unit, and none moves directly
+        from one to another."""
+        return {"enemy": enemy, "ezoc": adjacent_hexes(self.map, enemy),
+                "zoc_stops": True, "zoc_to_zoc": False}
 
     def move_rules(self, match: Match, side: str) -> dict[str, Any]:
-        """3.1, 3.2, 3.3 The movement rules of a side's units as :func:`reachable` takes them,
-        as the board stands: enemy hexes, zones of control (3.2: entering one stops, none
-        directly to another), stacking (3.3: no move ends in a full hex)."""
+        """3.1, 3.2, 3.3 The movement rules of a side's units as :func:`reachable` takes them:
+        enemy hexes and their zones of control (3.2), stacking (3.3: no move ends in a full
+        hex, as the board stands when asked). The enemy does not move while a side moves, so
+        the rules hold for its whole movement phase."""
         enemy = self.enemy_hexes(match, side)
         pieces = match.state.pieces
-        full = {self.map.hex(loc) for loc in pieces.occupied()
-                if loc in self.map and pieces.count_at(loc) >= STACK_LIMIT}
-        return {"enemy": enemy, "ezoc": adjacent_hexes(self.map, enemy),
-                "zoc_stops": True, "zoc_to_zoc": False,
-                "can_end": lambda h: h not in full}
+        return {**self.zoc_rules(enemy),
+                "can_end": lambda h: pieces.count_at(self.map.label(h)) < STACK_LIMIT}
 
-    def reach(self, piece: Piece, rules: Mapping[str, Any]) -> dict[str, float]:
-        """3.1 Where a unit may end its move under its side's ``rules`` (hex ids, in order;
-        staying put is not a move), with the cost of getting there."""
-        found = reachable(self.map, self.map.hex(piece.location), piece.value("move"), self.costs,
-                          **rules)
-        return found.costs_by_id()
+    def destination_options(self, start: str, mp: int, enemy: frozenset[Hex]) -> tuple[Option, ...]:
+        """3.1-3.2 Every hex a unit with ``mp`` MP at ``start`` reaches while the enemy holds
+        ``enemy`` (in hex id order; staying put is not a move), as the options of a menu
+        showing the cost of getting there. Nothing else changes them (the map and its costs
+        are fixed), so :attr:`destinations_from` keeps them by these three."""
+        found = reachable(self.map, self.map.hex(start), mp, self.costs, **self.zoc_rules(enemy))
+        return tuple(Option(hid, f"{hid} ({c:g} MP)") for hid, c in found.costs_by_id().items())
+
+    def destinations(self, match: Match, piece: Piece, rules: Mapping[str, Any]) -> list[Option]:
+        """3.1 Where a unit may end its move under its side's ``rules``: the hexes it reaches
+        (:meth:`destination_options`) that are not full (3.3)."""
+        full = self.full_hexes(match)
+        return [o for o in self.destinations_from(piece.location, piece.value("move"), rules["enemy"])
+                if o.value not in full]
 
     def can_move(self, piece: Piece, rules: Mapping[str, Any]) -> bool:
         """3.1 Whether a unit has anywhere to go under its side's ``rules`` (the menu offers
@@ -233,8 +257,8 @@ class Skirmish(Game):
 
     def reveal_adjacent(self, match: Match, hex_id: str) -> None:
         """4.2 Reveal Red units next to a Blue unit that ended its move here."""
-        for n in self.map.neighbors(self.map.hex(hex_id)):
-            for p in match.state.pieces.at(self.map.label(n)):
+        for near in self.map.neighbor_ids(hex_id):
+            for p in match.state.pieces.at(near):
                 if p.hidden:
                     p.hidden = False
                     match.reveal(p, "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
@@ -243,8 +267,8 @@ class Skirmish(Game):
     def movement(self, match: Match, side: str) -> Flow:
         """3.1 Move units one at a time: pick a unit, then its destination."""
         moved: set[str] = set()
+        rules = self.move_rules(match, side)  # the same for every unit of the phase
         while True:
-            rules = self.move_rules(match, side)  # the same for every unit until one moves
             movable = [p for p in self.on_map(match, side) if p.id not in moved and self.can_move(p, rules)]
             if not movable:
                 return None
@@ -255,12 +279,11 @@ class Skirmish(Game):
             if pick == "done":
                 return None
             piece = match.state.pieces[str(pick)]
-            dests = self.reach(piece, rules)
             dest = yield choose(
                 side,
                 f"Move {piece.name} from {piece.location} to?",
                 "3.1",
-                [Option(hid, f"{hid} ({c:g} MP)") for hid, c in dests.items()],
+                self.destinations(match, piece, rules),
                 kind="select_hex",
                 context={"unit": piece.id},
             )
@@ -283,11 +306,9 @@ class Skirmish(Game):
             targets = self.targets(match, side, attacked, used)
             if not targets:
                 return None
-            opts = []
-            for hid in targets:
-                attackers = self.eligible(match, side, hid, used)
-                opts.append(Option(hid, f"attack {hid}", self.odds_text(match, side, hid, attackers),
-                                   self.odds_detail(match, side, hid, attackers)))
+            opts = [Option(hid, f"attack {hid}", self.odds_text(match, side, hid, attackers),
+                           self.odds_detail(match, side, hid, attackers))
+                    for hid, attackers in targets.items()]
             target = yield choose(
                 side,
                 "Attack which hex?",
@@ -330,16 +351,23 @@ class Skirmish(Game):
             if result is not None:
                 match.end(result)
 
-    def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> list[str]:
-        """5.1 Enemy hexes adjacent to an unused unit and not yet attacked."""
+    def targets(self, match: Match, side: str, attacked: set[str], used: set[str]) -> dict[str, list[Piece]]:
+        """5.1 Enemy hexes not yet attacked that are adjacent to a unit that has not attacked
+        this phase, in id order, each with those units (:meth:`eligible`)."""
         other = SIDES[1 - SIDES.index(side)]
-        enemy = {p.location for p in self.on_map(match, other)}
-        return sorted(hid for hid in enemy if hid not in attacked and self.eligible(match, side, hid, used))
+        enemy = sorted({p.location for p in self.on_map(match, other)} - attacked)
+        ready = [p for p in self.on_map(match, side) if p.id not in used]
+        found = {hid: self.adjacent(ready, hid) for hid in enemy}
+        return {hid: attackers for hid, attackers in found.items() if attackers}
 
     def eligible(self, match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
         """5.1 A side's units adjacent to a hex that have not attacked this phase."""
+        return self.adjacent([p for p in self.on_map(match, side) if p.id not in used], hid)
+
+    def adjacent(self, units: list[Piece], hid: str) -> list[Piece]:
+        """The units (in their order) standing next to a hex."""
         near = self.map.neighbor_ids(hid)
-        return [p for p in self.on_map(match, side) if p.id not in used and p.location in near]
+        return [p for p in units if p.location in near]
 
     def attack_terms(self, match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
         """5.3 The differential, the terrain line and the stream shift of an attack; 1.3 the CRT
@@ -538,19 +566,19 @@ class Pusher:
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
-        values = [o.value for o in decision.options]
+        options = decision.options
         if decision.kind == "select_unit":
-            return values[0] if self.side == "Blue" or len(values) > 4 else "done"
-        if decision.kind == "select_hex":
-            return min(values, key=lambda v: (self.game.to_hill[str(v)], str(v)))
+            return options[0].value if self.side == "Blue" or len(options) > 4 else "done"
+        if decision.kind == "select_hex":  # the destination nearest Hill 50
+            return min(map(str, decision.values), key=self.game.hill_rank.__getitem__)
         if decision.kind == "select_target":
-            for opt in decision.options:  # even odds or better, or a hidden defender (odds unknown)
+            for opt in options:  # even odds or better, or a hidden defender (odds unknown)
                 if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
                     return opt.value
             return "done"
         if decision.kind == "select_attacker":
-            return next((v for v in values if v != "resolve"), "resolve")
-        return values[0]
+            return next((o.value for o in options if o.value != "resolve"), "resolve")
+        return options[0].value
 
 
 GAME = Skirmish()
