@@ -109,8 +109,8 @@ class SharedBoard:
     unstamped: such a piece is compared with a copy of its status at every update. The
     shared objects never reach an agent: a view hands out copies (:class:`View`)."""
 
-    __slots__ = ("_at", "_clock", "_full", "_layout", "_lists", "_places", "_reg", "_revs",
-                 "_sides", "_stamps", "_values", "_volatile")
+    __slots__ = ("_at", "_clock", "_full", "_history", "_layout", "_lists", "_places", "_reg",
+                 "_revs", "_sides", "_snaps", "_stamps", "_values", "_volatile", "_windows")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -130,6 +130,13 @@ class SharedBoard:
         # side -> (all the pieces it sees in order, place -> ids), built from _sides when asked
         self._lists: dict[str | None, tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]] = {}
         self._stamps: dict[str | None, int] = {}  # side -> its revision (see revision)
+        # side -> its recent revisions, each with the places it showed differently from the
+        # one before (None: everything, the side's first revision); see changes
+        self._history: dict[str | None, list[tuple[int, frozenset[str] | None]]] = {}
+        # side -> place -> read-only windows on the pieces it shows there (see places), and
+        # a snapshot of them handed out at one revision
+        self._windows: dict[str | None, dict[str, tuple[Mapping[str, Any], ...]]] = {}
+        self._snaps: dict[str | None, tuple[int, Mapping[str, tuple[Mapping[str, Any], ...]]]] = {}
 
     def _show(self, p: Piece) -> None:
         held = self._values.get(p.id)
@@ -179,14 +186,14 @@ class SharedBoard:
         if places:
             restamped = {p.id for p in changed}
             for player, shown in self._sides.items():
-                seen_change = False
+                seen: list[str] = []
                 for loc in places:
                     before = shown.get(loc)
                     self._show_place(shown, loc, player)
-                    seen_change = seen_change or self._shows_change(before, shown.get(loc),
-                                                                    loc, restamped)
-                if seen_change:
-                    self._stamps[player] = next(_REVISION)
+                    if self._shows_change(before, shown.get(loc), loc, restamped):
+                        seen.append(loc)
+                if seen:
+                    self._new_revision(player, frozenset(seen))
             self._lists.clear()
         self._clock = CLOCK.now
 
@@ -217,17 +224,42 @@ class SharedBoard:
         return any(p.id in restamped and entry is full[p.id]
                    for p, entry in zip(self._at[loc], after[0], strict=True))
 
+    _KEPT = 32
+    """How many of a side's revisions :meth:`changes` can answer from."""
+
+    def _new_revision(self, player: str | None, places: frozenset[str] | None) -> None:
+        """A new revision of what ``player`` is shown: ``places`` shown differently (None:
+        all of them); their read-only windows are made again when next asked for."""
+        stamp = self._stamps[player] = next(_REVISION)
+        history = self._history.setdefault(player, [])
+        history.append((stamp, places))
+        if len(history) > self._KEPT:
+            del history[:-self._KEPT]
+        windows = self._windows.get(player)
+        if windows is not None:
+            if places is None:
+                windows.clear()
+            else:
+                for loc in places:
+                    windows.pop(loc, None)
+
+    def _side(self, reg: Pieces, player: str | None
+              ) -> dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]:
+        """What ``player`` sees, place by place, up to date (see :meth:`_show_place`)."""
+        self._update(reg)
+        shown = self._sides.get(player)
+        if shown is None:
+            shown = self._sides[player] = {}
+            for loc in self._places:
+                self._show_place(shown, loc, player)
+            self._new_revision(player, None)
+        return shown
+
     def _seen(self, reg: Pieces, player: str | None
               ) -> tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]:
-        self._update(reg)
+        shown = self._side(reg, player)
         held = self._lists.get(player)
         if held is None:
-            shown = self._sides.get(player)
-            if shown is None:
-                shown = self._sides[player] = {}
-                for loc in self._places:
-                    self._show_place(shown, loc, player)
-                self._stamps[player] = next(_REVISION)
             order = [shown[loc] for loc in self._places]
             held = self._lists[player] = (list(chain.from_iterable(e for e, _ in order)),
                                           dict(zip(self._places, (ids for _, ids in order),
@@ -250,8 +282,45 @@ class SharedBoard:
         hidden piece's change that shows no differently leaves it as it was), though a piece
         it sees that was touched (or moved away and back) may move it without showing
         differently."""
-        self._seen(reg, player)
+        self._side(reg, player)
         return self._stamps[player]
+
+    def places(self, reg: Pieces, player: str | None
+               ) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
+        """Place -> the pieces ``player`` sees there, top first, each a read-only window on
+        its shown form (no copy): a read-only snapshot of the board at the current revision,
+        safe to hand out. Only the places shown differently since the last call are wrapped
+        again."""
+        stamp = self.revision(reg, player)
+        snap = self._snaps.get(player)
+        if snap is not None and snap[0] == stamp:
+            return snap[1]
+        windows = self._windows.setdefault(player, {})
+        shown = self._sides[player]  # brought up to date by revision
+        for loc in shown.keys() - windows.keys():
+            windows[loc] = tuple(map(MappingProxyType, shown[loc][0]))
+        for loc in windows.keys() - shown.keys():
+            del windows[loc]
+        held = MappingProxyType(dict(windows))
+        self._snaps[player] = (stamp, held)
+        return held
+
+    def changes(self, reg: Pieces, player: str | None, since: int) -> frozenset[str] | None:
+        """The places ``player`` may see differently now than at its revision ``since``
+        (:meth:`revision`): every place whose pieces or stack it is shown differently is
+        among them (a place whose piece was touched may be too). None when the board cannot
+        tell (``since`` is not one of this side's recent revisions of this board)."""
+        now = self.revision(reg, player)
+        if since == now:
+            return frozenset()
+        history = self._history.get(player, [])
+        for i, (stamp, _) in enumerate(history):
+            if stamp == since:
+                later = [places for _, places in history[i + 1:]]
+                if any(places is None for places in later):
+                    return None
+                return frozenset().union(*later)  # type: ignore[arg-type]
+        return None
 
 
 _REVISION = count(1)
@@ -362,6 +431,34 @@ class View(Mapping[str, Any]):
         self.check_current()
         return self._match.shared_board.revision(self._match.state.pieces, self._player)
 
+
+    def _core_board(self) -> bool:
+        """Whether this view shows the pieces as the core does (a game's view may show them
+        otherwise, e.g. more of them hidden: then only its own entries are read)."""
+        entries = type(self)._ENTRIES
+        return entries.get("pieces") is _board and entries.get("stacks") is _board
+
+    def board_places(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
+        """Place -> the pieces the view shows there, top first (``pieces`` by place): read-only
+        windows on the shared board, not copies, so that an agent reading the board often pays
+        only for what changed (:meth:`SharedBoard.places`). Not a view entry: an in-process
+        agent's shortcut, never in JSON; the same pieces ``pieces`` shows."""
+        self.check_current()
+        if self._core_board():
+            return self._match.shared_board.places(self._match.state.pieces, self._player)
+        by_place: dict[str, list[Mapping[str, Any]]] = {}
+        for p in self["pieces"]:
+            by_place.setdefault(p["location"], []).append(MappingProxyType(dict(p)))
+        return MappingProxyType({loc: tuple(ps) for loc, ps in by_place.items()})
+
+    def board_changes(self, since: int) -> frozenset[str] | None:
+        """The places this view may show differently from a view of the same side and match
+        whose :attr:`board_revision` was ``since`` (:meth:`SharedBoard.changes`): a superset
+        of the places shown differently; None when it cannot tell (then read them all)."""
+        self.check_current()
+        if not self._core_board():
+            return None
+        return self._match.shared_board.changes(self._match.state.pieces, self._player, since)
 
     def __getitem__(self, key: str) -> Any:
         try:

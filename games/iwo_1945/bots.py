@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, cached_property
 from math import factorial
 from typing import Any
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
+from tabletop.core.views import View
 
 from . import positions as P
 from .components import card_id_of
@@ -153,42 +154,105 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
 _NONE: dict[str, int] = {}
 
 
-class World:
-    """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
-    read from the view when first asked for, so a decision that needs no pieces does not have
-    the view copy them."""
+_Place = tuple[dict[str, int] | None, str | None, tuple[Any, ...], tuple[Any, ...]]
+"""What the bot reads of one place: how many pieces of each kind stand there (None off the
+board positions), the regiment of its first USMC marker, the regiments of its USMC markers
+in stack order (board positions only) and the regiments of the exhaustion cubes there."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self._view = view
 
-    @cached_property
-    def _board(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[str, str], set[Any]]:
-        """One pass over the view's pieces (place by place, each stack top first): how many
-        pieces of each kind stand in each board position, the regiment of the first USMC
-        marker in each, the first holding each regiment's markers, and the regiments marked
-        by an exhaustion cube (wherever it is)."""
+def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[str]) -> _Place:
+    """One place's :data:`_Place`, from its pieces top first."""
+    exhausted = tuple(p["attrs"]["regiment"] for p in pieces
+                      if p["kind"] == "exhaustion" and p["attrs"].get("regiment"))
+    if loc not in board:
+        return None, None, (), exhausted
+    here: dict[str, int] = {}
+    regiments = []
+    for p in pieces:
+        kind = p["kind"]
+        here[kind] = here.get(kind, 0) + 1
+        if kind == "marine":
+            regiments.append(p["attrs"]["regiment"])
+    return here, (str(regiments[0]) if regiments else None), tuple(regiments), exhausted
+
+
+class BoardIndex:
+    """The board as the bot reads it, kept between decisions: each place's :data:`_Place`,
+    worked out again only for the places the view says changed since the last read
+    (:meth:`~tabletop.core.views.View.board_changes`), or for all of them when it cannot
+    tell (a view that is not the core's, another match)."""
+
+    def __init__(self) -> None:
+        self._revision: int | None = None
+        self._places: dict[str, _Place] = {}
+        self._board: tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]] | None = None
+
+    def read(self, view: Mapping[str, Any]
+             ) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
+        """(kinds by board position, the first USMC regiment of each, the first board
+        position holding each regiment's markers in place order, the regiments marked by an
+        exhaustion cube wherever it is): what :attr:`World._board` is."""
+        board = P.position_set()
+        if not isinstance(view, View):  # a plain mapping: its pieces, place by place
+            by_place: dict[str, list[Mapping[str, Any]]] = {}
+            for p in view["pieces"]:
+                by_place.setdefault(p["location"], []).append(p)
+            self._revision, self._board = None, None
+            self._places = {loc: _read_place(loc, ps, board) for loc, ps in by_place.items()}
+            return self._combine()
+        revision = view.board_revision
+        if revision == self._revision and self._board is not None:
+            return self._board
+        changed = view.board_changes(self._revision) if self._revision is not None else None
+        places = view.board_places()
+        known = self._places
+        if changed is None:
+            self._places = known = {loc: _read_place(loc, ps, board) for loc, ps in places.items()}
+        else:
+            for loc in changed:
+                ps = places.get(loc)
+                if ps:
+                    known[loc] = _read_place(loc, ps, board)
+                else:
+                    known.pop(loc, None)
+        self._revision = revision
+        self._board = self._combine()
+        return self._board
+
+    def _combine(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
         kinds: dict[str, dict[str, int]] = {}
         first: dict[str, str] = {}
-        where: dict[str, str] = {}
+        where: dict[Any, str] = {}
         exhausted: set[Any] = set()
-        board = P.position_set()
-        for p in self._view["pieces"]:
-            loc, kind = p["location"], p["kind"]
-            if kind == "exhaustion" and p["attrs"].get("regiment"):
-                exhausted.add(p["attrs"]["regiment"])
-            if loc not in board:
-                continue
-            here = kinds.get(loc)
+        for loc in sorted(self._places):  # the order of the view's pieces
+            here, lead, regiments, cubes = self._places[loc]
+            exhausted.update(cubes)
             if here is None:
-                here = kinds[loc] = {}
-            here[kind] = here.get(kind, 0) + 1
-            if kind == "marine":
-                rid = p["attrs"]["regiment"]
-                if loc not in first:
-                    first[loc] = str(rid)
+                continue
+            kinds[loc] = here
+            if lead is not None:
+                first[loc] = lead
+            for rid in regiments:
                 if rid not in where:
                     where[rid] = loc
         return kinds, first, where, exhausted
+
+
+class World:
+    """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
+    read from the view when first asked for, so a decision that needs no pieces does not read
+    them; the board through the bot's :class:`BoardIndex`, kept between decisions."""
+
+    def __init__(self, view: Mapping[str, Any], index: BoardIndex | None = None) -> None:
+        self._view = view
+        self._index = index if index is not None else BoardIndex()
+
+    @cached_property
+    def _board(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
+        """How many pieces of each kind stand in each board position, the regiment of the
+        first USMC marker in each, the first holding each regiment's markers, and the
+        regiments marked by an exhaustion cube (wherever it is): see :class:`BoardIndex`."""
+        return self._index.read(self._view)
 
     @property
     def exhausted(self) -> set[Any]:
@@ -290,10 +354,11 @@ class HeuristicBot:
         self._rng = random.Random(f"iwo_1945-heuristic:{seed}")
         self.plan: dict[str, str] = {}
         self._attack: tuple[tuple[int, str], int, bool] | None = None  # see _attack_facts
+        self._index = BoardIndex()  # the board as read at the last decision
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
-        w = World(view)
+        w = World(view, self._index)
         values = decision.values
         if decision.kind != "attack_dice":
             self._attack = None  # a new attack comes after other decisions (_attack_facts)
