@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from itertools import chain, count
-from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -92,10 +91,6 @@ def piece_view(p: Piece, values: Mapping[str, Any]) -> dict[str, Any]:
             if attrs else _NO_ATTRS}
 
 
-_REVISIONS = attrgetter("revision", "attrs.revision")
-"""A piece's revision stamps: its fields', and its status's (pieces.CLOCK)."""
-
-
 class SharedBoard:
     """The pieces as the views of one match show them, built once and shared by every view
     until the pieces change: the one cache of views, and its invalidation.
@@ -109,8 +104,9 @@ class SharedBoard:
     unstamped: such a piece is compared with a copy of its status at every update. The
     shared objects never reach an agent: a view hands out copies (:class:`View`)."""
 
-    __slots__ = ("_at", "_clock", "_full", "_history", "_layout", "_lists", "_places", "_reg",
-                 "_revs", "_sides", "_snaps", "_stamps", "_values", "_volatile", "_windows")
+    __slots__ = ("_at", "_clock", "_full", "_history", "_layout", "_lists", "_mark", "_owners",
+                 "_places", "_reg", "_sides", "_snaps", "_stamps", "_values", "_volatile",
+                 "_windows")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -119,7 +115,9 @@ class SharedBoard:
         self._reg = reg
         self._clock = -1  # CLOCK.now when last brought up to date
         self._layout = -1  # the registry's layout then
-        self._revs: list[tuple[int, int]] = []  # the stamps of the shown pieces, registry order
+        self._mark = CLOCK.mark()  # where the clock's journal stood when last brought up to date
+        # id of a piece's status -> the piece, for the pieces of the registry (see _noted)
+        self._owners: dict[int, Piece] = {} if reg is None else {id(p.attrs): p for p in reg}
         self._full: dict[str, dict[str, Any]] = {}  # piece id -> its shown form
         self._values: dict[str, tuple[Any, Mapping[str, Any]]] = {}  # id -> (values, window)
         self._volatile: dict[str, JSON] = {}  # id -> a copy of a status holding lists or dicts
@@ -133,9 +131,10 @@ class SharedBoard:
         # side -> its recent revisions, each with the places it showed differently from the
         # one before (None: everything, the side's first revision); see changes
         self._history: dict[str | None, list[tuple[int, frozenset[str] | None]]] = {}
-        # side -> place -> read-only windows on the pieces it shows there (see places), and
-        # a snapshot of them handed out at one revision
-        self._windows: dict[str | None, dict[str, tuple[Mapping[str, Any], ...]]] = {}
+        # side -> (place -> read-only windows on the pieces it shows there, the places whose
+        # windows are to be made again) (see places), and a snapshot handed out at a revision
+        self._windows: dict[str | None, tuple[dict[str, tuple[Mapping[str, Any], ...]],
+                                              set[str]]] = {}
         self._snaps: dict[str | None, tuple[int, Mapping[str, tuple[Mapping[str, Any], ...]]]] = {}
 
     def _show(self, p: Piece) -> None:
@@ -149,24 +148,47 @@ class SharedBoard:
         else:
             self._volatile.pop(p.id, None)
 
+    def _noted(self, reg: Pieces, noted: list[Piece | Attrs]) -> dict[str, Piece]:
+        """The pieces of ``reg`` that the clock's journal noted as changed (``noted``): the
+        pieces themselves, and the owners of the statuses noted (a status is found by its
+        piece: ``_owners`` is kept for the pieces noted, whose status may be a new one)."""
+        found: dict[str, Piece] = {}
+        statuses: list[Attrs] = []
+        owners = self._owners
+        for item in noted:
+            if isinstance(item, Attrs):
+                statuses.append(item)
+            elif reg.holds(item):
+                found[item.id] = item
+        if len(owners) > 4 * len(reg) + 64:  # statuses replaced since: forget the old ones
+            owners.clear()
+            owners.update((id(p.attrs), p) for p in reg)
+        else:
+            for p in found.values():
+                owners[id(p.attrs)] = p
+        for status in statuses:
+            owner = owners.get(id(status))
+            if owner is not None and owner.attrs is status and reg.holds(owner):
+                found[owner.id] = owner
+        return found
+
     def _update(self, reg: Pieces) -> None:
-        """Bring the shown pieces up to date with the registry."""
+        """Bring the shown pieces up to date with the registry: the pieces the clock's
+        journal noted as changed since the last update (every piece after a reset)."""
         if reg is self._reg and CLOCK.now == self._clock and not self._volatile:
             return
-        if reg is not self._reg:
+        noted = CLOCK.since(self._mark) if reg is self._reg else None
+        if noted is None:  # another registry, or the journal no longer holds what changed
             self._reset(reg)
-        changed: list[Piece] = []
-        if CLOCK.now != self._clock:
-            pieces = list(reg)
-            revs = list(map(_REVISIONS, pieces))
-            if revs != self._revs:  # else only other matches' pieces changed
-                old = self._revs + [(-1, -1)] * (len(revs) - len(self._revs))  # new pieces
-                changed = [p for p, now, then in zip(pieces, revs, old, strict=True) if now != then]
-                self._revs = revs
+            found = {p.id: p for p in reg}
+        else:
+            found = self._noted(reg, noted)
+        self._mark = CLOCK.mark()
         for pid, status in self._volatile.items():
             p = reg[pid]
             if p.attrs != status:
-                changed.append(p)
+                found[pid] = p
+        changed = list(found.values())
         for p in changed:
             self._show(p)
         places = {p.location for p in changed}
@@ -235,13 +257,12 @@ class SharedBoard:
         history.append((stamp, places))
         if len(history) > self._KEPT:
             del history[:-self._KEPT]
-        windows = self._windows.get(player)
-        if windows is not None:
-            if places is None:
-                windows.clear()
-            else:
-                for loc in places:
-                    windows.pop(loc, None)
+        if places is None:
+            self._windows.pop(player, None)
+        else:
+            held = self._windows.get(player)
+            if held is not None:
+                held[1].update(places)
 
     def _side(self, reg: Pieces, player: str | None
               ) -> dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]:
@@ -295,12 +316,18 @@ class SharedBoard:
         snap = self._snaps.get(player)
         if snap is not None and snap[0] == stamp:
             return snap[1]
-        windows = self._windows.setdefault(player, {})
         shown = self._sides[player]  # brought up to date by revision
-        for loc in shown.keys() - windows.keys():
-            windows[loc] = tuple(map(MappingProxyType, shown[loc][0]))
-        for loc in windows.keys() - shown.keys():
-            del windows[loc]
+        kept = self._windows.get(player)
+        if kept is None:
+            kept = self._windows[player] = ({}, set(shown))
+        windows, stale = kept
+        for loc in stale:
+            entries = shown.get(loc)
+            if entries is None:
+                windows.pop(loc, None)
+            else:
+                windows[loc] = tuple(map(MappingProxyType, entries[0]))
+        stale.clear()
         held = MappingProxyType(dict(windows))
         self._snaps[player] = (stamp, held)
         return held
@@ -313,13 +340,13 @@ class SharedBoard:
         now = self.revision(reg, player)
         if since == now:
             return frozenset()
-        history = self._history.get(player, [])
-        for i, (stamp, _) in enumerate(history):
+        found: set[str] = set()
+        for stamp, places in reversed(self._history.get(player, ())):
             if stamp == since:
-                later = [places for _, places in history[i + 1:]]
-                if any(places is None for places in later):
-                    return None
-                return frozenset().union(*later)  # type: ignore[arg-type]
+                return frozenset(found)
+            if places is None:
+                return None
+            found.update(places)
         return None
 
 

@@ -177,65 +177,101 @@ def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[
 
 
 class BoardIndex:
-    """The board as the bot reads it, kept between decisions: each place's :data:`_Place`,
-    worked out again only for the places the view says changed since the last read
-    (:meth:`~tabletop.core.views.View.board_changes`), or for all of them when it cannot
-    tell (a view that is not the core's, another match)."""
+    """The board as the bot reads it, kept between decisions and changed place by place:
+    each place's :data:`_Place` is worked out again only for the places the view says
+    changed since the last read (:meth:`~tabletop.core.views.View.board_changes`), or for
+    all of them when it cannot tell (a view that is not the core's, another match), and what
+    the bot asks (:attr:`kinds`, :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept
+    with it."""
 
     def __init__(self) -> None:
         self._revision: int | None = None
         self._places: dict[str, _Place] = {}
-        self._board: tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]] | None = None
+        #: board position -> how many pieces of each kind stand there
+        self.kinds: dict[str, dict[str, int]] = {}
+        #: board position -> the regiment of its first USMC marker
+        self.first: dict[str, str] = {}
+        self._holders: dict[Any, set[str]] = {}  # regiment -> the positions of its markers
+        self._cubes: dict[Any, int] = {}  # regiment -> the exhaustion cubes marking it
 
-    def read(self, view: Mapping[str, Any]
-             ) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
-        """(kinds by board position, the first USMC regiment of each, the first board
-        position holding each regiment's markers in place order, the regiments marked by an
-        exhaustion cube wherever it is): what :attr:`World._board` is."""
+    def where(self, rid: Any) -> str | None:
+        """The board position of a regiment's markers (the first in place order, as the
+        view lists its pieces), None in reserve or eliminated."""
+        held = self._holders.get(rid)
+        return min(held) if held else None
+
+    def exhausted(self, rid: Any) -> bool:
+        """Whether an exhaustion cube marks the regiment (wherever the cube is)."""
+        return rid in self._cubes
+
+    def read(self, view: Mapping[str, Any]) -> BoardIndex:
+        """Bring the index up to date with a view of the board (itself, for chaining)."""
         board = P.position_set()
         if not isinstance(view, View):  # a plain mapping: its pieces, place by place
             by_place: dict[str, list[Mapping[str, Any]]] = {}
             for p in view["pieces"]:
                 by_place.setdefault(p["location"], []).append(p)
-            self._revision, self._board = None, None
-            self._places = {loc: _read_place(loc, ps, board) for loc, ps in by_place.items()}
-            return self._combine()
+            self._revision = None
+            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in by_place.items()})
+            return self
         revision = view.board_revision
-        if revision == self._revision and self._board is not None:
-            return self._board
+        if revision == self._revision:
+            return self
         changed = view.board_changes(self._revision) if self._revision is not None else None
         places = view.board_places()
-        known = self._places
         if changed is None:
-            self._places = known = {loc: _read_place(loc, ps, board) for loc, ps in places.items()}
+            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in places.items()})
         else:
             for loc in changed:
+                self._drop(loc)
                 ps = places.get(loc)
                 if ps:
-                    known[loc] = _read_place(loc, ps, board)
-                else:
-                    known.pop(loc, None)
+                    self._add(loc, _read_place(loc, ps, board))
         self._revision = revision
-        self._board = self._combine()
-        return self._board
+        return self
 
-    def _combine(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
-        kinds: dict[str, dict[str, int]] = {}
-        first: dict[str, str] = {}
-        where: dict[Any, str] = {}
-        exhausted: set[Any] = set()
-        for loc in sorted(self._places):  # the order of the view's pieces
-            here, lead, regiments, cubes = self._places[loc]
-            exhausted.update(cubes)
-            if here is None:
-                continue
-            kinds[loc] = here
-            if lead is not None:
-                first[loc] = lead
-            for rid in regiments:
-                if rid not in where:
-                    where[rid] = loc
-        return kinds, first, where, exhausted
+    def _rebuild(self, places: dict[str, _Place]) -> None:
+        self._places, self.kinds, self.first, self._holders, self._cubes = {}, {}, {}, {}, {}
+        for loc, place in places.items():
+            self._add(loc, place)
+
+    def _add(self, loc: str, place: _Place) -> None:
+        self._places[loc] = place
+        here, lead, regiments, cubes = place
+        if here is not None:
+            self.kinds[loc] = here
+        if lead is not None:
+            self.first[loc] = lead
+        for rid in regiments:
+            self._holders.setdefault(rid, set()).add(loc)
+        for rid in cubes:
+            self._cubes[rid] = self._cubes.get(rid, 0) + 1
+
+    def _drop(self, loc: str) -> None:
+        place = self._places.pop(loc, None)
+        if place is None:
+            return
+        _, _, regiments, cubes = place
+        self.kinds.pop(loc, None)
+        self.first.pop(loc, None)
+        for rid in set(regiments):
+            held = self._holders[rid]
+            held.discard(loc)
+            if not held:
+                del self._holders[rid]
+        for rid in cubes:
+            left = self._cubes[rid] - 1
+            if left:
+                self._cubes[rid] = left
+            else:
+                del self._cubes[rid]
+
+    def state(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str | None],
+                             set[Any]]:
+        """Everything the index answers, for comparing two indexes (tests)."""
+        rids = set(self._holders) | set(self._cubes)
+        return (self.kinds, self.first, {r: self.where(r) for r in self._holders},
+                {r for r in rids if self.exhausted(r)})
 
 
 class World:
@@ -248,16 +284,9 @@ class World:
         self._index = index if index is not None else BoardIndex()
 
     @cached_property
-    def _board(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str], set[Any]]:
-        """How many pieces of each kind stand in each board position, the regiment of the
-        first USMC marker in each, the first holding each regiment's markers, and the
-        regiments marked by an exhaustion cube (wherever it is): see :class:`BoardIndex`."""
+    def _board(self) -> BoardIndex:
+        """What stands where: the bot's :class:`BoardIndex`, brought up to date with the view."""
         return self._index.read(self._view)
-
-    @property
-    def exhausted(self) -> set[Any]:
-        """The regiments marked by an exhaustion cube."""
-        return self._board[3]
 
     @cached_property
     def tracks(self) -> dict[str, int]:
@@ -290,29 +319,29 @@ class World:
 
     def kinds(self, pos: str, kind: str) -> int:
         """How many pieces of a kind stand in a board position."""
-        return self._board[0].get(pos, _NONE).get(kind, 0)
+        return self._board.kinds.get(pos, _NONE).get(kind, 0)
 
     def japs(self, pos: str) -> int:
         """How many Japanese markers stand in a board position."""
-        return self._board[0].get(pos, _NONE).get("ija", 0)
+        return self._board.kinds.get(pos, _NONE).get("ija", 0)
 
     def regiment(self, pos: str) -> str | None:
         """The regiment in a board position (of its first USMC marker)."""
-        return self._board[1].get(pos)
+        return self._board.first.get(pos)
 
     def where(self, rid: str) -> str | None:
         """The board position of a regiment (None in reserve or eliminated)."""
-        return self._board[2].get(rid)
+        return self._board.where(rid)
 
     def cohesion(self, rid: str) -> int:
         return int(self.tracks[P.track_id(rid)])
 
     def vacant(self, pos: str) -> bool:
-        here = self._board[0].get(pos, _NONE)
+        here = self._board.kinds.get(pos, _NONE)
         return here.get("ija", 0) + here.get("marine", 0) == 0
 
     def fresh(self, rid: str) -> bool:
-        return rid not in self._board[3]
+        return not self._board.exhausted(rid)
 
     def on_board(self) -> list[str]:
         """The regiments on the board, in the order of the positions (islands by priority,
@@ -321,7 +350,7 @@ class World:
 
     @cached_property
     def _on_board(self) -> tuple[str, ...]:
-        first = self._board[1]
+        first = self._board.first
         return tuple(r for pos in P.positions() if (r := first.get(pos)) is not None)
 
     def objective(self, pos: str) -> bool:
