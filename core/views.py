@@ -11,8 +11,12 @@ match, and an agent that reads only the entries it needs pays only for those.
 
 The pieces a side is shown are built once and shared from one decision to the next until the
 pieces change (:class:`SharedBoard`, the one cache here, rebuilt piece by piece from the
-revision stamps the pieces keep, :class:`~.pieces.RevisionClock`); a view hands out copies
-of its lists and piece dicts, never the shared ones.
+revision stamps the pieces keep, :class:`~.pieces.RevisionClock`, and the journal of what
+changed that its clock keeps); a view hands out copies of its lists and piece dicts, never the
+shared ones. An in-process agent that reads the board at every decision may take it place by
+place instead, as read-only windows on the shared pieces (:meth:`View.board_places`), with the
+places changed since an earlier revision (:meth:`View.board_changes`), and read one variable,
+pile or track alone (:meth:`View.var`, :meth:`View.pile`, :meth:`View.track`).
 
 A view describes the match at the moment it was made: reading an entry not yet computed
 after the match has moved on raises :class:`StaleView` rather than mixing two positions.
@@ -28,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .canonical import JSON, thaw
 from .errors import TabletopError
 from .pieces import CLOCK, Attrs
-from .visibility import is_secret_pile, visible_vars
+from .visibility import is_secret_pile, may_read_var, visible_vars
 
 if TYPE_CHECKING:
     from .match import Match
@@ -486,6 +490,48 @@ class View(Mapping[str, Any]):
         if not self._core_board():
             return None
         return self._match.shared_board.changes(self._match.state.pieces, self._player, since)
+
+    def _own(self, key: str) -> bool:
+        """Whether the view computes entry ``key`` as the core does (a game's view may not)."""
+        return type(self)._ENTRIES.get(key) is View._ENTRIES[key]
+
+    def var(self, name: str) -> JSON:
+        """``self["vars"][name]`` (a copy), without copying the other variables: KeyError if
+        the side may not read it or there is none. Not a view entry: an in-process agent's
+        shortcut, like :meth:`board_places`."""
+        if not self._own("vars") or "vars" in self._cache:
+            return self["vars"][name]
+        self.check_current()
+        match = self._match
+        values = match.state.vars
+        if name not in values or not may_read_var(match.game, name, self._player):
+            raise KeyError(name)
+        return thaw(values[name])
+
+    def pile(self, deck: str, pile: str) -> JSON:
+        """``self["decks"][deck][pile]`` (the cards, or ``{"count": n}`` for a pile the side
+        may not look into), None if there is no such pile, without the other piles: an
+        in-process agent's shortcut, like :meth:`board_places`."""
+        if not self._own("decks") or "decks" in self._cache:
+            piles = self["decks"].get(deck)
+            return None if piles is None else piles.get(pile)
+        self.check_current()
+        match = self._match
+        held = match.state.decks.get(deck)
+        cards = None if held is None else held.piles.get(pile)
+        if cards is None:
+            return None
+        if is_secret_pile(match.game, pile, self._player):
+            return {"count": len(cards)}
+        return list(cards)
+
+    def track(self, name: str) -> JSON:
+        """``self["tracks"][name]``, without reading the other tracks: KeyError if there is
+        none (an in-process agent's shortcut, like :meth:`board_places`)."""
+        if not self._own("tracks") or "tracks" in self._cache:
+            return self["tracks"][name]
+        self.check_current()
+        return self._match.state.tracks[name].value
 
     def __getitem__(self, key: str) -> Any:
         try:

@@ -289,10 +289,9 @@ class World:
         return self._index.read(self._view)
 
     @cached_property
-    def tracks(self) -> dict[str, int]:
-        """The tracks' values."""
-        tracks: dict[str, int] = self._view["tracks"]
-        return tracks
+    def _cohesions(self) -> dict[str, int]:
+        """The cohesion of each regiment asked for so far (see :meth:`cohesion`)."""
+        return {}
 
     @cached_property
     def round(self) -> int:
@@ -302,19 +301,29 @@ class World:
     @cached_property
     def control(self) -> dict[str, str]:
         """Who controls each position."""
-        control: dict[str, str] = self._view["vars"]["control"]
+        view = self._view
+        control: dict[str, str] = (view.var("control") if isinstance(view, View)
+                                   else view["vars"]["control"])
         return control
+
+    def _pile(self, deck: str, pile: str) -> Any:
+        """A deck pile as the view shows it (None if there is none), read alone from a core
+        view (:meth:`~tabletop.core.views.View.pile`)."""
+        view = self._view
+        if isinstance(view, View):
+            return view.pile(deck, pile)
+        return view["decks"][deck].get(pile)
 
     @cached_property
     def japanese_left(self) -> int:
         """Japanese cards left to draw."""
-        draw = self._view["decks"]["japanese"].get("draw", {})
+        draw = self._pile("japanese", "draw")
         return int(draw["count"]) if isinstance(draw, dict) else len(draw)
 
     @cached_property
     def hand(self) -> list[str]:
         """The USMC hand's card ids."""
-        hand = self._view["decks"]["usmc"].get("hand:USMC", [])
+        hand = self._pile("usmc", "hand:USMC")
         return [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
     def kinds(self, pos: str, kind: str) -> int:
@@ -334,7 +343,14 @@ class World:
         return self._board.where(rid)
 
     def cohesion(self, rid: str) -> int:
-        return int(self.tracks[P.track_id(rid)])
+        """A regiment's cohesion (its track), read alone from a core view
+        (:meth:`~tabletop.core.views.View.track`)."""
+        known = self._cohesions.get(rid)
+        if known is None:
+            view, track = self._view, P.track_id(rid)
+            known = self._cohesions[rid] = int(view.track(track) if isinstance(view, View)
+                                               else view["tracks"][track])
+        return known
 
     def vacant(self, pos: str) -> bool:
         here = self._board.kinds.get(pos, _NONE)
@@ -533,12 +549,14 @@ class HeuristicBot:
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))
-        chosen = Counter(ctx["chosen"])
-        missing = Counter(want) - chosen
         if not want:
             return "stop" if "stop" in values else "cancel"
-        for f in sorted(missing):
-            return f
+        chosen = list(ctx["chosen"])
+        for f in sorted(want):  # the lowest face wanted more often than chosen so far
+            if f in chosen:
+                chosen.remove(f)
+            else:
+                return f
         return "roll"
 
     def _reroll_set(self, w: World, faces: list[int], free: int, coh: int, target: str) -> list[int]:
@@ -550,8 +568,7 @@ class HeuristicBot:
         lam = 0.0 if free else (0.15 if coh >= 8 else 0.3 if coh >= 6 else 0.6)
         if last_turn and not free:
             lam = 0.1  # the last turn: cohesion is worth little now (7.0)
-        c = Counter(faces)
-        act = reroll_plan((c[1], c[2], c[5], c[6]), need, lam)
+        act = reroll_plan((faces.count(1), faces.count(2), faces.count(5), faces.count(6)), need, lam)
         if act is None:
             return []
         return [1] * act[0] + [2] * act[1] + [5] * act[2] + [6] * act[3]

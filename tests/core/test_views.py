@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tabletop.core.match import Match
-from tabletop.core.pieces import Attrs, Piece, Pieces
+from tabletop.core.pieces import CLOCK, Attrs, Piece, Pieces
 from tabletop.core.registry import load_game
 from tabletop.core.views import SharedBoard, View
 
@@ -183,3 +183,55 @@ def test_board_changes_cannot_tell_for_a_revision_it_does_not_know() -> None:
         piece.attrs["n"] = n
         match.view("Blue").board_revision  # noqa: B018 - a new revision each time
     assert match.view("Blue").board_changes(now) is None
+
+
+@pytest.mark.parametrize("name", [EXAMPLE, "iwo_bonins", "iwo_1945", "manila45"])
+def test_single_entries_read_alone_equal_the_whole_entries(name: str) -> None:
+    """Views (hidden information): a variable, a deck pile and a track read alone (``var``,
+    ``pile``, ``track``) are what the whole ``vars``, ``decks`` and ``tracks`` entries show
+    that side, and a variable it may not read is refused, after every decision of a random
+    game."""
+    game = load_game(name)
+    rng = random.Random(7)
+    match = Match(game, seed=7)
+    for _ in range(120):
+        for player in (*game.info.players, None):
+            whole = match.view(player)
+            seen = whole["vars"]
+            for var in match.state.vars:
+                if var in seen:
+                    assert match.view(player).var(var) == seen[var]
+                    assert whole.var(var) == seen[var]  # from the entry already read
+                else:
+                    with pytest.raises(KeyError):
+                        match.view(player).var(var)
+            for deck_id, piles in whole["decks"].items():
+                for pile, shown in piles.items():
+                    assert match.view(player).pile(deck_id, pile) == shown
+            assert match.view(player).pile("no such deck", "draw") is None
+            for track, value in whole["tracks"].items():
+                assert match.view(player).track(track) == value
+        if match.pending is None:
+            break
+        match.decide_index(rng.randrange(len(match.pending.options)))
+
+
+def test_the_board_follows_the_pieces_when_the_journal_has_moved_on() -> None:
+    """Views (revision journal): after more changes than the pieces' journal keeps, and after
+    a piece's status is replaced and then changed, every side's view still equals a board
+    built afresh."""
+    match = Match(load_game(EXAMPLE), seed=1)
+    last: dict[str | None, Any] = {}
+    _check_every_side(match, last)
+    piece = next(p for p in match.state.pieces if p.side == "Blue")
+    piece.attrs["n"] = 1  # then noted no more: the journal moves on with another match's
+    elsewhere = next(iter(Match(load_game(EXAMPLE), seed=2).state.pieces))
+    for n in range(2 * CLOCK.KEPT + 10):
+        elsewhere.attrs["n"] = n
+    _check_every_side(match, last)
+    piece.attrs = {"orders": "hold"}
+    _check_every_side(match, last)
+    piece.attrs["orders"] = "advance"
+    _check_every_side(match, last)
+    assert next(p for p in View(match, "Blue")["pieces"] if p["id"] == piece.id)["attrs"] \
+        == {"orders": "advance"}
