@@ -24,77 +24,109 @@ class RevisionClock:
     """Counts every change to any piece, its status or any stack, in every match of the
     process: a change stamps what changed with the next count. What is derived from the
     pieces (the views' shared board, :mod:`.views`) keeps the count it was built at and
-    rebuilds only what carries a later one."""
+    rebuilds only what carries a later one.
 
-    __slots__ = ("now",)
+    The clock also keeps a journal of what changed (pieces, and statuses by their
+    :class:`Attrs`), so that a reader finds them without scanning every piece: the last
+    :attr:`KEPT` to :attr:`KEPT` × 2 entries, a reader that fell further behind being told so
+    (:meth:`since`)."""
+
+    __slots__ = ("_dropped", "_journal", "now")
+
+    KEPT = 4096
+    """How many of the journal's latest entries are always kept."""
 
     def __init__(self) -> None:
         self.now = 0
+        self._journal: list[Piece | Attrs] = []
+        self._dropped = 0  # entries dropped from the front of the journal
 
     def tick(self) -> int:
         """The next count (and now the current one)."""
         self.now += 1
         return self.now
 
+    def touch(self, changed: Piece | Attrs) -> int:
+        """The next count, noting in the journal that ``changed`` changed."""
+        journal = self._journal
+        journal.append(changed)
+        if len(journal) > 2 * self.KEPT:
+            del journal[:self.KEPT]
+            self._dropped += self.KEPT
+        self.now += 1
+        return self.now
+
+    def mark(self) -> int:
+        """Where the journal stands now (for :meth:`since`)."""
+        return self._dropped + len(self._journal)
+
+    def since(self, mark: int) -> list[Piece | Attrs] | None:
+        """What was noted changed since ``mark`` (:meth:`mark`), in order, repeats included;
+        None if some of it is no longer kept."""
+        if mark < self._dropped:
+            return None
+        return self._journal[mark - self._dropped:]
+
 
 CLOCK = RevisionClock()
 """The revision clock of all pieces (see :class:`RevisionClock`)."""
 
 _tick = CLOCK.tick
+_touch = CLOCK.touch
 
 
 class Attrs(dict[str, Any]):
     """A piece's game status: a dict that stamps every change with :data:`CLOCK`'s next count
     (its ``revision``). Only changes to the dict itself are stamped: a list or dict kept
     inside it and changed in place is not (the views show such a piece's status by a copy
-    made for each view)."""
+    made for each view). Every change is noted in the clock's journal."""
 
     __slots__ = ("revision",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.revision = _tick()
+        self.revision = _touch(self)
 
     def __setitem__(self, key: str, value: Any) -> None:
         super().__setitem__(key, value)
-        self.revision = _tick()
+        self.revision = _touch(self)
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
-        self.revision = _tick()
+        self.revision = _touch(self)
 
     def __ior__(self, other: Any) -> Attrs:  # type: ignore[override,misc]
         super().update(other)
-        self.revision = _tick()
+        self.revision = _touch(self)
         return self
 
     def pop(self, *args: Any) -> Any:
         """Remove a key and return its value (stamped as a change)."""
         value = super().pop(*args)
-        self.revision = _tick()
+        self.revision = _touch(self)
         return value
 
     def popitem(self) -> tuple[str, Any]:
         """Remove and return the last item (stamped as a change)."""
         item = super().popitem()
-        self.revision = _tick()
+        self.revision = _touch(self)
         return item
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         """The value of a key, set to ``default`` first if absent (stamped as a change)."""
         value = super().setdefault(key, default)
-        self.revision = _tick()
+        self.revision = _touch(self)
         return value
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Add or replace keys (stamped as a change)."""
         super().update(*args, **kwargs)
-        self.revision = _tick()
+        self.revision = _touch(self)
 
     def clear(self) -> None:
         """Remove every key (stamped as a change)."""
         super().clear()
-        self.revision = _tick()
+        self.revision = _touch(self)
 
 
 @dataclass(slots=True)
@@ -120,7 +152,7 @@ class Piece:
         if name == "attrs" and type(value) is not Attrs:
             value = Attrs(value)  # a copy that stamps its changes
         object.__setattr__(self, name, value)
-        object.__setattr__(self, "revision", _tick())
+        object.__setattr__(self, "revision", _touch(self))
 
     def value(self, name: str, default: int | None = None) -> int:
         """A printed value on the face that is up (attack, defense, movement...)."""
@@ -202,7 +234,7 @@ class Pieces:
             raise TabletopError(f"piece {piece.id} has no location")
         self._register(piece)
         self._at.setdefault(piece.location, []).append(piece)
-        self.layout = self.stamps[piece.location] = _tick()
+        self.layout = self.stamps[piece.location] = _touch(piece)
         return piece
 
     def __getitem__(self, piece_id: str) -> Piece:
@@ -213,6 +245,10 @@ class Pieces:
 
     def __contains__(self, piece_id: object) -> bool:
         return piece_id in self._by_id
+
+    def holds(self, piece: Piece) -> bool:
+        """Whether this very piece is in the registry (not another match's of the same id)."""
+        return self._by_id.get(piece.id) is piece
 
     def __iter__(self) -> Iterator[Piece]:
         return iter(self._by_id.values())

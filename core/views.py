@@ -11,8 +11,12 @@ match, and an agent that reads only the entries it needs pays only for those.
 
 The pieces a side is shown are built once and shared from one decision to the next until the
 pieces change (:class:`SharedBoard`, the one cache here, rebuilt piece by piece from the
-revision stamps the pieces keep, :class:`~.pieces.RevisionClock`); a view hands out copies
-of its lists and piece dicts, never the shared ones.
+revision stamps the pieces keep, :class:`~.pieces.RevisionClock`, and the journal of what
+changed that its clock keeps); a view hands out copies of its lists and piece dicts, never the
+shared ones. An in-process agent that reads the board at every decision may take it place by
+place instead, as read-only windows on the shared pieces (:meth:`View.board_places`), with the
+places changed since an earlier revision (:meth:`View.board_changes`), and read one variable,
+pile or track alone (:meth:`View.var`, :meth:`View.pile`, :meth:`View.track`).
 
 A view describes the match at the moment it was made: reading an entry not yet computed
 after the match has moved on raises :class:`StaleView` rather than mixing two positions.
@@ -22,14 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from itertools import chain, count
-from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .canonical import JSON, thaw
 from .errors import TabletopError
 from .pieces import CLOCK, Attrs
-from .visibility import is_secret_pile, visible_vars
+from .visibility import is_secret_pile, may_read_var, visible_vars
 
 if TYPE_CHECKING:
     from .match import Match
@@ -92,10 +95,6 @@ def piece_view(p: Piece, values: Mapping[str, Any]) -> dict[str, Any]:
             if attrs else _NO_ATTRS}
 
 
-_REVISIONS = attrgetter("revision", "attrs.revision")
-"""A piece's revision stamps: its fields', and its status's (pieces.CLOCK)."""
-
-
 class SharedBoard:
     """The pieces as the views of one match show them, built once and shared by every view
     until the pieces change: the one cache of views, and its invalidation.
@@ -109,8 +108,9 @@ class SharedBoard:
     unstamped: such a piece is compared with a copy of its status at every update. The
     shared objects never reach an agent: a view hands out copies (:class:`View`)."""
 
-    __slots__ = ("_at", "_clock", "_full", "_layout", "_lists", "_places", "_reg", "_revs",
-                 "_sides", "_stamps", "_values", "_volatile")
+    __slots__ = ("_at", "_clock", "_full", "_history", "_layout", "_lists", "_mark", "_owners",
+                 "_places", "_reg", "_sides", "_snaps", "_stamps", "_values", "_volatile",
+                 "_windows")
 
     def __init__(self) -> None:
         self._reset(None)
@@ -119,7 +119,9 @@ class SharedBoard:
         self._reg = reg
         self._clock = -1  # CLOCK.now when last brought up to date
         self._layout = -1  # the registry's layout then
-        self._revs: list[tuple[int, int]] = []  # the stamps of the shown pieces, registry order
+        self._mark = CLOCK.mark()  # where the clock's journal stood when last brought up to date
+        # id of a piece's status -> the piece, for the pieces of the registry (see _noted)
+        self._owners: dict[int, Piece] = {} if reg is None else {id(p.attrs): p for p in reg}
         self._full: dict[str, dict[str, Any]] = {}  # piece id -> its shown form
         self._values: dict[str, tuple[Any, Mapping[str, Any]]] = {}  # id -> (values, window)
         self._volatile: dict[str, JSON] = {}  # id -> a copy of a status holding lists or dicts
@@ -130,6 +132,14 @@ class SharedBoard:
         # side -> (all the pieces it sees in order, place -> ids), built from _sides when asked
         self._lists: dict[str | None, tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]] = {}
         self._stamps: dict[str | None, int] = {}  # side -> its revision (see revision)
+        # side -> its recent revisions, each with the places it showed differently from the
+        # one before (None: everything, the side's first revision); see changes
+        self._history: dict[str | None, list[tuple[int, frozenset[str] | None]]] = {}
+        # side -> (place -> read-only windows on the pieces it shows there, the places whose
+        # windows are to be made again) (see places), and a snapshot handed out at a revision
+        self._windows: dict[str | None, tuple[dict[str, tuple[Mapping[str, Any], ...]],
+                                              set[str]]] = {}
+        self._snaps: dict[str | None, tuple[int, Mapping[str, tuple[Mapping[str, Any], ...]]]] = {}
 
     def _show(self, p: Piece) -> None:
         held = self._values.get(p.id)
@@ -142,24 +152,47 @@ class SharedBoard:
         else:
             self._volatile.pop(p.id, None)
 
+    def _noted(self, reg: Pieces, noted: list[Piece | Attrs]) -> dict[str, Piece]:
+        """The pieces of ``reg`` that the clock's journal noted as changed (``noted``): the
+        pieces themselves, and the owners of the statuses noted (a status is found by its
+        piece: ``_owners`` is kept for the pieces noted, whose status may be a new one)."""
+        found: dict[str, Piece] = {}
+        statuses: list[Attrs] = []
+        owners = self._owners
+        for item in noted:
+            if isinstance(item, Attrs):
+                statuses.append(item)
+            elif reg.holds(item):
+                found[item.id] = item
+        if len(owners) > 4 * len(reg) + 64:  # statuses replaced since: forget the old ones
+            owners.clear()
+            owners.update((id(p.attrs), p) for p in reg)
+        else:
+            for p in found.values():
+                owners[id(p.attrs)] = p
+        for status in statuses:
+            owner = owners.get(id(status))
+            if owner is not None and owner.attrs is status and reg.holds(owner):
+                found[owner.id] = owner
+        return found
+
     def _update(self, reg: Pieces) -> None:
-        """Bring the shown pieces up to date with the registry."""
+        """Bring the shown pieces up to date with the registry: the pieces the clock's
+        journal noted as changed since the last update (every piece after a reset)."""
         if reg is self._reg and CLOCK.now == self._clock and not self._volatile:
             return
-        if reg is not self._reg:
+        noted = CLOCK.since(self._mark) if reg is self._reg else None
+        if noted is None:  # another registry, or the journal no longer holds what changed
             self._reset(reg)
-        changed: list[Piece] = []
-        if CLOCK.now != self._clock:
-            pieces = list(reg)
-            revs = list(map(_REVISIONS, pieces))
-            if revs != self._revs:  # else only other matches' pieces changed
-                old = self._revs + [(-1, -1)] * (len(revs) - len(self._revs))  # new pieces
-                changed = [p for p, now, then in zip(pieces, revs, old, strict=True) if now != then]
-                self._revs = revs
+            found = {p.id: p for p in reg}
+        else:
+            found = self._noted(reg, noted)
+        self._mark = CLOCK.mark()
         for pid, status in self._volatile.items():
             p = reg[pid]
             if p.attrs != status:
-                changed.append(p)
+                found[pid] = p
+        changed = list(found.values())
         for p in changed:
             self._show(p)
         places = {p.location for p in changed}
@@ -179,14 +212,14 @@ class SharedBoard:
         if places:
             restamped = {p.id for p in changed}
             for player, shown in self._sides.items():
-                seen_change = False
+                seen: list[str] = []
                 for loc in places:
                     before = shown.get(loc)
                     self._show_place(shown, loc, player)
-                    seen_change = seen_change or self._shows_change(before, shown.get(loc),
-                                                                    loc, restamped)
-                if seen_change:
-                    self._stamps[player] = next(_REVISION)
+                    if self._shows_change(before, shown.get(loc), loc, restamped):
+                        seen.append(loc)
+                if seen:
+                    self._new_revision(player, frozenset(seen))
             self._lists.clear()
         self._clock = CLOCK.now
 
@@ -217,17 +250,41 @@ class SharedBoard:
         return any(p.id in restamped and entry is full[p.id]
                    for p, entry in zip(self._at[loc], after[0], strict=True))
 
+    _KEPT = 32
+    """How many of a side's revisions :meth:`changes` can answer from."""
+
+    def _new_revision(self, player: str | None, places: frozenset[str] | None) -> None:
+        """A new revision of what ``player`` is shown: ``places`` shown differently (None:
+        all of them); their read-only windows are made again when next asked for."""
+        stamp = self._stamps[player] = next(_REVISION)
+        history = self._history.setdefault(player, [])
+        history.append((stamp, places))
+        if len(history) > self._KEPT:
+            del history[:-self._KEPT]
+        if places is None:
+            self._windows.pop(player, None)
+        else:
+            held = self._windows.get(player)
+            if held is not None:
+                held[1].update(places)
+
+    def _side(self, reg: Pieces, player: str | None
+              ) -> dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]]:
+        """What ``player`` sees, place by place, up to date (see :meth:`_show_place`)."""
+        self._update(reg)
+        shown = self._sides.get(player)
+        if shown is None:
+            shown = self._sides[player] = {}
+            for loc in self._places:
+                self._show_place(shown, loc, player)
+            self._new_revision(player, None)
+        return shown
+
     def _seen(self, reg: Pieces, player: str | None
               ) -> tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]:
-        self._update(reg)
+        shown = self._side(reg, player)
         held = self._lists.get(player)
         if held is None:
-            shown = self._sides.get(player)
-            if shown is None:
-                shown = self._sides[player] = {}
-                for loc in self._places:
-                    self._show_place(shown, loc, player)
-                self._stamps[player] = next(_REVISION)
             order = [shown[loc] for loc in self._places]
             held = self._lists[player] = (list(chain.from_iterable(e for e, _ in order)),
                                           dict(zip(self._places, (ids for _, ids in order),
@@ -250,8 +307,51 @@ class SharedBoard:
         hidden piece's change that shows no differently leaves it as it was), though a piece
         it sees that was touched (or moved away and back) may move it without showing
         differently."""
-        self._seen(reg, player)
+        self._side(reg, player)
         return self._stamps[player]
+
+    def places(self, reg: Pieces, player: str | None
+               ) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
+        """Place -> the pieces ``player`` sees there, top first, each a read-only window on
+        its shown form (no copy): a read-only snapshot of the board at the current revision,
+        safe to hand out. Only the places shown differently since the last call are wrapped
+        again."""
+        stamp = self.revision(reg, player)
+        snap = self._snaps.get(player)
+        if snap is not None and snap[0] == stamp:
+            return snap[1]
+        shown = self._sides[player]  # brought up to date by revision
+        kept = self._windows.get(player)
+        if kept is None:
+            kept = self._windows[player] = ({}, set(shown))
+        windows, stale = kept
+        for loc in stale:
+            entries = shown.get(loc)
+            if entries is None:
+                windows.pop(loc, None)
+            else:
+                windows[loc] = tuple(map(MappingProxyType, entries[0]))
+        stale.clear()
+        held = MappingProxyType(dict(windows))
+        self._snaps[player] = (stamp, held)
+        return held
+
+    def changes(self, reg: Pieces, player: str | None, since: int) -> frozenset[str] | None:
+        """The places ``player`` may see differently now than at its revision ``since``
+        (:meth:`revision`): every place whose pieces or stack it is shown differently is
+        among them (a place whose piece was touched may be too). None when the board cannot
+        tell (``since`` is not one of this side's recent revisions of this board)."""
+        now = self.revision(reg, player)
+        if since == now:
+            return frozenset()
+        found: set[str] = set()
+        for stamp, places in reversed(self._history.get(player, ())):
+            if stamp == since:
+                return frozenset(found)
+            if places is None:
+                return None
+            found.update(places)
+        return None
 
 
 _REVISION = count(1)
@@ -362,6 +462,76 @@ class View(Mapping[str, Any]):
         self.check_current()
         return self._match.shared_board.revision(self._match.state.pieces, self._player)
 
+
+    def _core_board(self) -> bool:
+        """Whether this view shows the pieces as the core does (a game's view may show them
+        otherwise, e.g. more of them hidden: then only its own entries are read)."""
+        entries = type(self)._ENTRIES
+        return entries.get("pieces") is _board and entries.get("stacks") is _board
+
+    def board_places(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
+        """Place -> the pieces the view shows there, top first (``pieces`` by place): read-only
+        windows on the shared board, not copies, so that an agent reading the board often pays
+        only for what changed (:meth:`SharedBoard.places`). Not a view entry: an in-process
+        agent's shortcut, never in JSON; the same pieces ``pieces`` shows."""
+        self.check_current()
+        if self._core_board():
+            return self._match.shared_board.places(self._match.state.pieces, self._player)
+        by_place: dict[str, list[Mapping[str, Any]]] = {}
+        for p in self["pieces"]:
+            by_place.setdefault(p["location"], []).append(MappingProxyType(dict(p)))
+        return MappingProxyType({loc: tuple(ps) for loc, ps in by_place.items()})
+
+    def board_changes(self, since: int) -> frozenset[str] | None:
+        """The places this view may show differently from a view of the same side and match
+        whose :attr:`board_revision` was ``since`` (:meth:`SharedBoard.changes`): a superset
+        of the places shown differently; None when it cannot tell (then read them all)."""
+        self.check_current()
+        if not self._core_board():
+            return None
+        return self._match.shared_board.changes(self._match.state.pieces, self._player, since)
+
+    def _own(self, key: str) -> bool:
+        """Whether the view computes entry ``key`` as the core does (a game's view may not)."""
+        return type(self)._ENTRIES.get(key) is View._ENTRIES[key]
+
+    def var(self, name: str) -> JSON:
+        """``self["vars"][name]`` (a copy), without copying the other variables: KeyError if
+        the side may not read it or there is none. Not a view entry: an in-process agent's
+        shortcut, like :meth:`board_places`."""
+        if not self._own("vars") or "vars" in self._cache:
+            return self["vars"][name]
+        self.check_current()
+        match = self._match
+        values = match.state.vars
+        if name not in values or not may_read_var(match.game, name, self._player):
+            raise KeyError(name)
+        return thaw(values[name])
+
+    def pile(self, deck: str, pile: str) -> JSON:
+        """``self["decks"][deck][pile]`` (the cards, or ``{"count": n}`` for a pile the side
+        may not look into), None if there is no such pile, without the other piles: an
+        in-process agent's shortcut, like :meth:`board_places`."""
+        if not self._own("decks") or "decks" in self._cache:
+            piles = self["decks"].get(deck)
+            return None if piles is None else piles.get(pile)
+        self.check_current()
+        match = self._match
+        held = match.state.decks.get(deck)
+        cards = None if held is None else held.piles.get(pile)
+        if cards is None:
+            return None
+        if is_secret_pile(match.game, pile, self._player):
+            return {"count": len(cards)}
+        return list(cards)
+
+    def track(self, name: str) -> JSON:
+        """``self["tracks"][name]``, without reading the other tracks: KeyError if there is
+        none (an in-process agent's shortcut, like :meth:`board_places`)."""
+        if not self._own("tracks") or "tracks" in self._cache:
+            return self["tracks"][name]
+        self.check_current()
+        return self._match.state.tracks[name].value
 
     def __getitem__(self, key: str) -> Any:
         try:

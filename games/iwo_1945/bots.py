@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, cached_property
 from math import factorial
 from typing import Any
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
+from tabletop.core.views import View
 
 from . import positions as P
 from .components import card_id_of
@@ -153,53 +154,144 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
 _NONE: dict[str, int] = {}
 
 
+_Place = tuple[dict[str, int] | None, str | None, tuple[Any, ...], tuple[Any, ...]]
+"""What the bot reads of one place: how many pieces of each kind stand there (None off the
+board positions), the regiment of its first USMC marker, the regiments of its USMC markers
+in stack order (board positions only) and the regiments of the exhaustion cubes there."""
+
+
+def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[str]) -> _Place:
+    """One place's :data:`_Place`, from its pieces top first."""
+    exhausted = tuple(p["attrs"]["regiment"] for p in pieces
+                      if p["kind"] == "exhaustion" and p["attrs"].get("regiment"))
+    if loc not in board:
+        return None, None, (), exhausted
+    here: dict[str, int] = {}
+    regiments = []
+    for p in pieces:
+        kind = p["kind"]
+        here[kind] = here.get(kind, 0) + 1
+        if kind == "marine":
+            regiments.append(p["attrs"]["regiment"])
+    return here, (str(regiments[0]) if regiments else None), tuple(regiments), exhausted
+
+
+class BoardIndex:
+    """The board as the bot reads it, kept between decisions and changed place by place:
+    each place's :data:`_Place` is worked out again only for the places the view says
+    changed since the last read (:meth:`~tabletop.core.views.View.board_changes`), or for
+    all of them when it cannot tell (a view that is not the core's, another match), and what
+    the bot asks (:attr:`kinds`, :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept
+    with it."""
+
+    def __init__(self) -> None:
+        self._revision: int | None = None
+        self._places: dict[str, _Place] = {}
+        #: board position -> how many pieces of each kind stand there
+        self.kinds: dict[str, dict[str, int]] = {}
+        #: board position -> the regiment of its first USMC marker
+        self.first: dict[str, str] = {}
+        self._holders: dict[Any, set[str]] = {}  # regiment -> the positions of its markers
+        self._cubes: dict[Any, int] = {}  # regiment -> the exhaustion cubes marking it
+
+    def where(self, rid: Any) -> str | None:
+        """The board position of a regiment's markers (the first in place order, as the
+        view lists its pieces), None in reserve or eliminated."""
+        held = self._holders.get(rid)
+        return min(held) if held else None
+
+    def exhausted(self, rid: Any) -> bool:
+        """Whether an exhaustion cube marks the regiment (wherever the cube is)."""
+        return rid in self._cubes
+
+    def read(self, view: Mapping[str, Any]) -> BoardIndex:
+        """Bring the index up to date with a view of the board (itself, for chaining)."""
+        board = P.position_set()
+        if not isinstance(view, View):  # a plain mapping: its pieces, place by place
+            by_place: dict[str, list[Mapping[str, Any]]] = {}
+            for p in view["pieces"]:
+                by_place.setdefault(p["location"], []).append(p)
+            self._revision = None
+            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in by_place.items()})
+            return self
+        revision = view.board_revision
+        if revision == self._revision:
+            return self
+        changed = view.board_changes(self._revision) if self._revision is not None else None
+        places = view.board_places()
+        if changed is None:
+            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in places.items()})
+        else:
+            for loc in changed:
+                self._drop(loc)
+                ps = places.get(loc)
+                if ps:
+                    self._add(loc, _read_place(loc, ps, board))
+        self._revision = revision
+        return self
+
+    def _rebuild(self, places: dict[str, _Place]) -> None:
+        self._places, self.kinds, self.first, self._holders, self._cubes = {}, {}, {}, {}, {}
+        for loc, place in places.items():
+            self._add(loc, place)
+
+    def _add(self, loc: str, place: _Place) -> None:
+        self._places[loc] = place
+        here, lead, regiments, cubes = place
+        if here is not None:
+            self.kinds[loc] = here
+        if lead is not None:
+            self.first[loc] = lead
+        for rid in regiments:
+            self._holders.setdefault(rid, set()).add(loc)
+        for rid in cubes:
+            self._cubes[rid] = self._cubes.get(rid, 0) + 1
+
+    def _drop(self, loc: str) -> None:
+        place = self._places.pop(loc, None)
+        if place is None:
+            return
+        _, _, regiments, cubes = place
+        self.kinds.pop(loc, None)
+        self.first.pop(loc, None)
+        for rid in set(regiments):
+            held = self._holders[rid]
+            held.discard(loc)
+            if not held:
+                del self._holders[rid]
+        for rid in cubes:
+            left = self._cubes[rid] - 1
+            if left:
+                self._cubes[rid] = left
+            else:
+                del self._cubes[rid]
+
+    def state(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[Any, str | None],
+                             set[Any]]:
+        """Everything the index answers, for comparing two indexes (tests)."""
+        rids = set(self._holders) | set(self._cubes)
+        return (self.kinds, self.first, {r: self.where(r) for r in self._holders},
+                {r for r in rids if self.exhausted(r)})
+
+
 class World:
     """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
-    read from the view when first asked for, so a decision that needs no pieces does not have
-    the view copy them."""
+    read from the view when first asked for, so a decision that needs no pieces does not read
+    them; the board through the bot's :class:`BoardIndex`, kept between decisions."""
 
-    def __init__(self, view: Mapping[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any], index: BoardIndex | None = None) -> None:
         self._view = view
+        self._index = index if index is not None else BoardIndex()
 
     @cached_property
-    def _board(self) -> tuple[dict[str, dict[str, int]], dict[str, str], dict[str, str], set[Any]]:
-        """One pass over the view's pieces (place by place, each stack top first): how many
-        pieces of each kind stand in each board position, the regiment of the first USMC
-        marker in each, the first holding each regiment's markers, and the regiments marked
-        by an exhaustion cube (wherever it is)."""
-        kinds: dict[str, dict[str, int]] = {}
-        first: dict[str, str] = {}
-        where: dict[str, str] = {}
-        exhausted: set[Any] = set()
-        board = P.position_set()
-        for p in self._view["pieces"]:
-            loc, kind = p["location"], p["kind"]
-            if kind == "exhaustion" and p["attrs"].get("regiment"):
-                exhausted.add(p["attrs"]["regiment"])
-            if loc not in board:
-                continue
-            here = kinds.get(loc)
-            if here is None:
-                here = kinds[loc] = {}
-            here[kind] = here.get(kind, 0) + 1
-            if kind == "marine":
-                rid = p["attrs"]["regiment"]
-                if loc not in first:
-                    first[loc] = str(rid)
-                if rid not in where:
-                    where[rid] = loc
-        return kinds, first, where, exhausted
-
-    @property
-    def exhausted(self) -> set[Any]:
-        """The regiments marked by an exhaustion cube."""
-        return self._board[3]
+    def _board(self) -> BoardIndex:
+        """What stands where: the bot's :class:`BoardIndex`, brought up to date with the view."""
+        return self._index.read(self._view)
 
     @cached_property
-    def tracks(self) -> dict[str, int]:
-        """The tracks' values."""
-        tracks: dict[str, int] = self._view["tracks"]
-        return tracks
+    def _cohesions(self) -> dict[str, int]:
+        """The cohesion of each regiment asked for so far (see :meth:`cohesion`)."""
+        return {}
 
     @cached_property
     def round(self) -> int:
@@ -209,46 +301,63 @@ class World:
     @cached_property
     def control(self) -> dict[str, str]:
         """Who controls each position."""
-        control: dict[str, str] = self._view["vars"]["control"]
+        view = self._view
+        control: dict[str, str] = (view.var("control") if isinstance(view, View)
+                                   else view["vars"]["control"])
         return control
+
+    def _pile(self, deck: str, pile: str) -> Any:
+        """A deck pile as the view shows it (None if there is none), read alone from a core
+        view (:meth:`~tabletop.core.views.View.pile`)."""
+        view = self._view
+        if isinstance(view, View):
+            return view.pile(deck, pile)
+        return view["decks"][deck].get(pile)
 
     @cached_property
     def japanese_left(self) -> int:
         """Japanese cards left to draw."""
-        draw = self._view["decks"]["japanese"].get("draw", {})
+        draw = self._pile("japanese", "draw")
         return int(draw["count"]) if isinstance(draw, dict) else len(draw)
 
     @cached_property
     def hand(self) -> list[str]:
         """The USMC hand's card ids."""
-        hand = self._view["decks"]["usmc"].get("hand:USMC", [])
+        hand = self._pile("usmc", "hand:USMC")
         return [card_id_of(c) for c in hand] if isinstance(hand, list) else []
 
     def kinds(self, pos: str, kind: str) -> int:
         """How many pieces of a kind stand in a board position."""
-        return self._board[0].get(pos, _NONE).get(kind, 0)
+        return self._board.kinds.get(pos, _NONE).get(kind, 0)
 
     def japs(self, pos: str) -> int:
         """How many Japanese markers stand in a board position."""
-        return self._board[0].get(pos, _NONE).get("ija", 0)
+        return self._board.kinds.get(pos, _NONE).get("ija", 0)
 
     def regiment(self, pos: str) -> str | None:
         """The regiment in a board position (of its first USMC marker)."""
-        return self._board[1].get(pos)
+        return self._board.first.get(pos)
 
     def where(self, rid: str) -> str | None:
         """The board position of a regiment (None in reserve or eliminated)."""
-        return self._board[2].get(rid)
+        return self._board.where(rid)
 
     def cohesion(self, rid: str) -> int:
-        return int(self.tracks[P.track_id(rid)])
+        """A regiment's cohesion (its track), read alone from a core view
+        (:meth:`~tabletop.core.views.View.track`)."""
+        known = self._cohesions.get(rid)
+        if known is None:
+            view, track = self._view, P.track_id(rid)
+            known = self._cohesions[rid] = int(view.track(track) if isinstance(view, View)
+                                               else view["tracks"][track])
+        return known
 
     def vacant(self, pos: str) -> bool:
-        here = self._board[0].get(pos, _NONE)
+        here = self._board.kinds.get(pos, _NONE)
         return here.get("ija", 0) + here.get("marine", 0) == 0
 
     def fresh(self, rid: str) -> bool:
-        return rid not in self._board[3]
+        return not self._board.exhausted(rid)
 
     def on_board(self) -> list[str]:
         """The regiments on the board, in the order of the positions (islands by priority,
@@ -257,7 +366,7 @@ class World:
 
     @cached_property
     def _on_board(self) -> tuple[str, ...]:
-        first = self._board[1]
+        first = self._board.first
         return tuple(r for pos in P.positions() if (r := first.get(pos)) is not None)
 
     def objective(self, pos: str) -> bool:
@@ -290,10 +399,11 @@ class HeuristicBot:
         self._rng = random.Random(f"iwo_1945-heuristic:{seed}")
         self.plan: dict[str, str] = {}
         self._attack: tuple[tuple[int, str], int, bool] | None = None  # see _attack_facts
+        self._index = BoardIndex()  # the board as read at the last decision
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
-        w = World(view)
+        w = World(view, self._index)
         values = decision.values
         if decision.kind != "attack_dice":
             self._attack = None  # a new attack comes after other decisions (_attack_facts)
@@ -439,12 +549,14 @@ class HeuristicBot:
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))
-        chosen = Counter(ctx["chosen"])
-        missing = Counter(want) - chosen
         if not want:
             return "stop" if "stop" in values else "cancel"
-        for f in sorted(missing):
-            return f
+        chosen = list(ctx["chosen"])
+        for f in sorted(want):  # the lowest face wanted more often than chosen so far
+            if f in chosen:
+                chosen.remove(f)
+            else:
+                return f
         return "roll"
 
     def _reroll_set(self, w: World, faces: list[int], free: int, coh: int, target: str) -> list[int]:
@@ -456,8 +568,7 @@ class HeuristicBot:
         lam = 0.0 if free else (0.15 if coh >= 8 else 0.3 if coh >= 6 else 0.6)
         if last_turn and not free:
             lam = 0.1  # the last turn: cohesion is worth little now (7.0)
-        c = Counter(faces)
-        act = reroll_plan((c[1], c[2], c[5], c[6]), need, lam)
+        act = reroll_plan((faces.count(1), faces.count(2), faces.count(5), faces.count(6)), need, lam)
         if act is None:
             return []
         return [1] * act[0] + [2] * act[1] + [5] * act[2] + [6] * act[3]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tabletop.core.match import Match
-from tabletop.core.pieces import Attrs, Piece, Pieces
+from tabletop.core.pieces import CLOCK, Attrs, Piece, Pieces
 from tabletop.core.registry import load_game
 from tabletop.core.views import SharedBoard, View
 
@@ -124,3 +124,114 @@ def test_a_status_stamps_its_changes() -> None:
     layout = reg.layout
     reg.move("y", "b")
     assert reg.layout > layout and reg.stamps["a"] > layout and reg.stamps["b"] > layout
+
+
+def _by_place(match: Match, player: str | None) -> dict[str, list[dict[str, Any]]]:
+    """The view's pieces grouped by place, in the view's order (a copy of each)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for p in match.view(player)["pieces"]:
+        out.setdefault(p["location"], []).append(dict(p))
+    return out
+
+
+@pytest.mark.parametrize("name", [EXAMPLE, "iwo_bonins", "iwo_1945", "manila45"])
+def test_board_places_and_changes_follow_the_pieces_after_every_decision(name: str) -> None:
+    """Views (hidden information): a view's pieces by place (``board_places``, read-only
+    windows, no copies) are its ``pieces`` entry grouped by place, for every side (a game's own
+    view too: manila45 hides more), after every decision of a random game; ``board_changes``
+    since a side's earlier revision names every place it now sees differently."""
+    game = load_game(name)
+    rng = random.Random(5)
+    match = Match(game, seed=5)
+    last: dict[str | None, tuple[int, dict[str, list[dict[str, Any]]]]] = {}
+    for _ in range(300 if name == EXAMPLE else 200):
+        for player in (*game.info.players, None):
+            view = match.view(player)
+            places = view.board_places()
+            plain = {loc: [dict(p) for p in ps] for loc, ps in places.items()}
+            assert plain == _by_place(match, player), f"{player} after {len(match.decisions)}"
+            for ps in places.values():
+                with pytest.raises(TypeError):
+                    ps[0]["location"] = "elsewhere"  # type: ignore[index]
+            revision = view.board_revision
+            if player in last:
+                then, before = last[player]
+                changed = view.board_changes(then)
+                if changed is not None:
+                    differ = {loc for loc in before.keys() | plain.keys()
+                              if before.get(loc) != plain.get(loc)}
+                    assert differ <= changed, f"{player} after {len(match.decisions)}"
+                    if revision == then:
+                        assert not changed
+            last[player] = (revision, plain)
+        if match.pending is None:
+            break
+        match.decide_index(rng.randrange(len(match.pending.options)))
+
+
+def test_board_changes_cannot_tell_for_a_revision_it_does_not_know() -> None:
+    """Views: ``board_changes`` since a revision of another match, or one too old, says it
+    cannot tell (None) rather than naming too few places."""
+    match = Match(load_game(EXAMPLE), seed=1)
+    other = Match(load_game(EXAMPLE), seed=1)
+    theirs = other.view("Blue").board_revision
+    assert match.view("Blue").board_changes(theirs) is None
+    now = match.view("Blue").board_revision
+    assert match.view("Blue").board_changes(now) == frozenset()
+    piece = next(p for p in match.state.pieces if p.side == "Blue")
+    for n in range(SharedBoard._KEPT + 1):
+        piece.attrs["n"] = n
+        match.view("Blue").board_revision  # noqa: B018 - a new revision each time
+    assert match.view("Blue").board_changes(now) is None
+
+
+@pytest.mark.parametrize("name", [EXAMPLE, "iwo_bonins", "iwo_1945", "manila45"])
+def test_single_entries_read_alone_equal_the_whole_entries(name: str) -> None:
+    """Views (hidden information): a variable, a deck pile and a track read alone (``var``,
+    ``pile``, ``track``) are what the whole ``vars``, ``decks`` and ``tracks`` entries show
+    that side, and a variable it may not read is refused, after every decision of a random
+    game."""
+    game = load_game(name)
+    rng = random.Random(7)
+    match = Match(game, seed=7)
+    for _ in range(120):
+        for player in (*game.info.players, None):
+            whole = match.view(player)
+            seen = whole["vars"]
+            for var in match.state.vars:
+                if var in seen:
+                    assert match.view(player).var(var) == seen[var]
+                    assert whole.var(var) == seen[var]  # from the entry already read
+                else:
+                    with pytest.raises(KeyError):
+                        match.view(player).var(var)
+            for deck_id, piles in whole["decks"].items():
+                for pile, shown in piles.items():
+                    assert match.view(player).pile(deck_id, pile) == shown
+            assert match.view(player).pile("no such deck", "draw") is None
+            for track, value in whole["tracks"].items():
+                assert match.view(player).track(track) == value
+        if match.pending is None:
+            break
+        match.decide_index(rng.randrange(len(match.pending.options)))
+
+
+def test_the_board_follows_the_pieces_when_the_journal_has_moved_on() -> None:
+    """Views (revision journal): after more changes than the pieces' journal keeps, and after
+    a piece's status is replaced and then changed, every side's view still equals a board
+    built afresh."""
+    match = Match(load_game(EXAMPLE), seed=1)
+    last: dict[str | None, Any] = {}
+    _check_every_side(match, last)
+    piece = next(p for p in match.state.pieces if p.side == "Blue")
+    piece.attrs["n"] = 1  # then noted no more: the journal moves on with another match's
+    elsewhere = next(iter(Match(load_game(EXAMPLE), seed=2).state.pieces))
+    for n in range(2 * CLOCK.KEPT + 10):
+        elsewhere.attrs["n"] = n
+    _check_every_side(match, last)
+    piece.attrs = {"orders": "hold"}
+    _check_every_side(match, last)
+    piece.attrs["orders"] = "advance"
+    _check_every_side(match, last)
+    assert next(p for p in View(match, "Blue")["pieces"] if p["id"] == piece.id)["attrs"] \
+        == {"orders": "advance"}

@@ -82,3 +82,23 @@ def test_settled_dice_outcomes_are_every_composition_in_order() -> None:
         got = _outcomes(k)
         assert [c for c, _ in got] == comps
         assert abs(sum(p for _, p in got) - 1) < 1e-9
+
+
+def test_the_bots_board_kept_between_decisions_equals_a_fresh_read() -> None:
+    """Bots (speed): the heuristic bot's board index, updated only where the view says the
+    board changed, reads after every decision of a random game what a fresh index reads and
+    what a plain mapping of the view's entries gives."""
+    import random
+
+    from tabletop.games.iwo_1945.bots import BoardIndex
+
+    rng = random.Random(2)
+    match = new_match(seed=2)
+    kept = BoardIndex()
+    for _ in range(400):
+        if match.pending is None:
+            break
+        view = match.view("USMC")
+        fresh, plain = BoardIndex().read(view).state(), BoardIndex().read(dict(view)).state()
+        assert kept.read(view).state() == fresh == plain
+        match.decide_index(rng.randrange(len(match.pending.options)))
