@@ -20,7 +20,7 @@ Method (docs/games/iwo_valor.md, "The map"):
   The defence in depth (Kuribayashi's): Suribachi's garrison, few units on the beaches and
   the southern airfield (the three Southern units XI.C names), every First Line position
   held, a few of the Second Line's (its ends, its middle, 0629) and a handful of
-  strongpoints between the lines (Hill 382, Turkey Knob and five more), the main belt and
+  strongpoints between the lines (Hill 382, Turkey Knob and eight more), the main belt and
   the Reserve north of the Second Line. How many stand between the lines is the calibration
   knob of IV.G.2 (docs/games/iwo_valor.md, "Figures").
 """
