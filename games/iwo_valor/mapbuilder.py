@@ -20,7 +20,7 @@ Method (docs/games/iwo_valor.md, "The map"):
   The defence in depth (Kuribayashi's): Suribachi's garrison, few units on the beaches and
   the southern airfield (the three Southern units XI.C names), every First Line position
   held, a few of the Second Line's (its ends, its middle, 0629) and a handful of
-  strongpoints between the lines (Hill 382, Turkey Knob and five more), the main belt and
+  strongpoints between the lines (Hill 382, Turkey Knob and eight more), the main belt and
   the Reserve north of the Second Line. How many stand between the lines is the calibration
   knob of IV.G.2 (docs/games/iwo_valor.md, "Figures").
 """
@@ -58,7 +58,7 @@ AREA_COUNTS = {"Sr": 4, "S": 6, "W": 16, "E": 14, "N": 10, "R": 6}  # 56 Japanes
 # between the lines (the heights of BETWEEN_LINES and BETWEEN_EXTRA more a deployment area).
 LINE2_HELD_EVERY = 10
 BETWEEN_LINES = ("Hill 382", "Turkey Knob")
-BETWEEN_EXTRA = {"W": 3, "E": 2}
+BETWEEN_EXTRA = {"W": 6, "E": 2}
 W_NORTH_EDGE = 29.5  # the West area reaches north of the Second Line to Nishi and Airfield 3
 HILLS = {  # level-3 heights of the north (u, v, radius): Hill 382 and Turkey Knob, 362A/B/C
     "Hill 382": (22.6, 7.4, 1.3), "Turkey Knob": (20.6, 8.4, 0.8), "Hill 362A": (24.3, -3.2, 1.1),
