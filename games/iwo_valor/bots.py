@@ -53,7 +53,7 @@ class HeuristicMarines:
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._ring_key: tuple[Mapping[str, JSON], tuple[str, ...]] | None = None  # view held
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
-        self._relay_key: tuple[int, str] = (0, "")
+        self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
         self._map_view: Mapping[str, JSON] | None = None  # held, so never a reused id
@@ -102,10 +102,7 @@ class HeuristicMarines:
 
     @staticmethod
     def _division(view: Mapping[str, JSON], unit: str) -> str:
-        for p in view["pieces"]:
-            if p["id"] == unit:
-                return str(p["attrs"].get("division", ""))
-        return ""
+        return str(HeuristicMarines._unit_attrs(view, unit).get("division", ""))
 
     def _supplied_at(self, view: Mapping[str, JSON], unit: str, kind: str, where: str,
                      relay: str = "") -> bool:
@@ -137,12 +134,12 @@ class HeuristicMarines:
         # hexes reaches only the HQs within five, of four the beaches within four.
         s, hqs = self._probe
         if relay:
-            if self._relay_key != (id(s), relay):
+            if self._relay_key[0] is not s or self._relay_key[1] != relay:
                 r = c.Situation()
                 r.jp = s.jp
                 r.marine_hexes = {**s.marine_hexes, relay: []}
                 r.zoc, r.near = s.zoc, s.near
-                self._relay_key, self._relay = (id(s), relay), r
+                self._relay_key, self._relay = (s, relay), r
             s = self._relay
         state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
         probe: Any = SimpleNamespace(state=state)
@@ -188,7 +185,9 @@ class HeuristicMarines:
                 bns[str(a["battalion"])] = bns.get(str(a["battalion"]), 0) + 1
         return out
 
-    def _unit_attrs(self, view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
+    @staticmethod
+    def _unit_attrs(view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
+        """A piece's attributes as the view shows them (empty if it shows no such piece)."""
         for p in view["pieces"]:
             if p["id"] == unit:
                 return p["attrs"]  # type: ignore[no-any-return]
