@@ -23,6 +23,7 @@ from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
 from tabletop.core.hexgrid import Hex
 from tabletop.core.match import AgentFactory
+from tabletop.core.views import View
 
 from . import common as c
 
@@ -45,6 +46,8 @@ class Tuning:
     reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
 
 
+_MISSING = object()
+
 _IS_HEX: dict[str, bool] = {}
 """Place -> whether it is a map hex (common.is_hex), filled as places are met."""
 
@@ -52,40 +55,89 @@ _IS_HEX: dict[str, bool] = {}
 class _Board:
     """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
     holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
-    decision to the next while the view's board revision (``View.board_revision``) stays
-    the same, so a decision that changed no piece reads no piece."""
+    decision to the next and changed place by place: only the places the view says changed
+    since the last read (:meth:`~tabletop.core.views.View.board_changes`) are read again,
+    as read-only windows on the view's board (:meth:`~tabletop.core.views.View.board_places`),
+    so a decision that changed no piece reads no piece; all of them when the view cannot
+    tell (a plain mapping, another match)."""
 
-    def __init__(self, pieces: list[Mapping[str, Any]]) -> None:
-        us: dict[str, Mapping[str, Any]] = {}
-        us_at: dict[str, list[Mapping[str, Any]]] = {}
-        jp_hexes: set[str] = set()
-        known: dict[str, Mapping[str, Any]] = {}
-        hexness = _IS_HEX
+    def __init__(self) -> None:
+        self._revision: int | None = None
+        self.us: dict[str, Mapping[str, Any]] = {}  # id -> the US piece
+        self.us_at: dict[str, list[Mapping[str, Any]]] = {}  # place -> its US pieces, in order
+        self.jp_hexes: set[str] = set()
+        self.known: dict[str, Mapping[str, Any]] = {}  # hex -> its (last) face-up Japanese unit
+        self.jp_key: frozenset[str] = frozenset()
+
+    def read(self, view: Mapping[str, Any]) -> _Board:
+        """Bring the index up to date with a view's board (itself, for chaining)."""
+        if not isinstance(view, View):  # a plain mapping: its pieces, place by place
+            by_place: dict[str, list[Mapping[str, Any]]] = {}
+            for p in view["pieces"]:
+                by_place.setdefault(p["location"], []).append(p)
+            self._revision = None
+            self._rebuild(by_place)
+            return self
+        revision = view.board_revision
+        if revision == self._revision:
+            return self
+        changed = view.board_changes(self._revision) if self._revision is not None else None
+        places = view.board_places()
+        if changed is None:
+            self._rebuild(places)
+        elif changed:
+            jp_changed = False
+            us, us_at, jp_hexes, known = self.us, self.us_at, self.jp_hexes, self.known
+            for loc in changed:  # first what stood there goes, then what stands there comes
+                for p in us_at.pop(loc, ()):
+                    if us.get(p["id"]) is p:
+                        del us[p["id"]]
+                if loc in jp_hexes:
+                    jp_hexes.discard(loc)
+                    jp_changed = True
+                known.pop(loc, None)
+            for loc in changed:
+                here = places.get(loc)
+                if here and self._add(loc, here):
+                    jp_changed = True
+            if jp_changed:
+                self.jp_key = frozenset(jp_hexes)
+        self._revision = revision
+        return self
+
+    def _rebuild(self, places: Mapping[str, Iterable[Mapping[str, Any]]]) -> None:
+        self.us, self.us_at, self.jp_hexes, self.known = {}, {}, set(), {}
+        for loc, here in places.items():
+            self._add(loc, here)
+        self.jp_key = frozenset(self.jp_hexes)
+
+    def _add(self, loc: str, here: Iterable[Mapping[str, Any]]) -> bool:
+        """Index the pieces a place shows, in the view's order; whether a Japanese unit
+        stands there on the map."""
         us_side, jp_side = c.US, c.JAPAN
-        for p in pieces:  # one pass: the view lists the pieces place by place
+        mine: list[Mapping[str, Any]] = []
+        jp = False
+        for p in here:
             side = p["side"]  # every piece shown has its side, a hidden one too
             if side == us_side:
-                us[p["id"]] = p
-                loc = p["location"]
-                here = us_at.get(loc)
-                if here is None:
-                    us_at[loc] = [p]
-                else:
-                    here.append(p)
+                self.us[p["id"]] = p
+                mine.append(p)
             elif side == jp_side:
-                loc = p["location"]
-                on_map = hexness.get(loc)
-                if on_map is None:
-                    on_map = hexness[loc] = c.is_hex(loc)
-                if on_map:
-                    jp_hexes.add(loc)
-                    if p["kind"] != "hidden" and p["face"] == "front":
-                        known[loc] = p
-        self.us = us
-        self.us_at = us_at  # place -> the US pieces there, in the view's order
-        self.jp_hexes = jp_hexes
-        self.known = known
-        self.jp_key = frozenset(jp_hexes)
+                jp = True
+        if mine:
+            self.us_at[loc] = mine
+        if not jp:
+            return False
+        on_map = _IS_HEX.get(loc)
+        if on_map is None:
+            on_map = _IS_HEX[loc] = c.is_hex(loc)
+        if not on_map:
+            return False
+        self.jp_hexes.add(loc)
+        for p in here:
+            if p["side"] == jp_side and p["kind"] != "hidden" and p["face"] == "front":
+                self.known[loc] = p
+        return True
 
 
 class _Seen:
@@ -93,22 +145,17 @@ class _Seen:
     visible variables, the turn. Each is read from the view when first asked for, so a
     decision that needs none of the pieces does not have the view copy them."""
 
-    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: list[Any],
+    def __init__(self, view: Mapping[str, JSON], shared: list[Any], kept: _Board,
                  bonus: int) -> None:
         self._view = view
         self._shared = shared  # [position key, _Position] kept by the bot between decisions
         self._bonus = bonus  # Tuning.suribachi_bonus
-        self._kept = kept  # [board revision, _Board] kept by the bot between decisions
+        self._kept = kept  # the board index kept by the bot between decisions
+        self._vars: dict[str, Any] = {}  # name -> value read (_MISSING: none)
 
     @cached_property
     def _board(self) -> _Board:
-        revision = getattr(self._view, "board_revision", None)  # a plain mapping has none
-        if revision is not None and self._kept[0] == revision:
-            board: _Board = self._kept[1]
-            return board
-        board = _Board(self._view["pieces"])
-        self._kept[:] = [revision, board]
-        return board
+        return self._kept.read(self._view)
 
     @property
     def us(self) -> dict[str, Mapping[str, Any]]:
@@ -125,15 +172,27 @@ class _Seen:
         """Hex -> the face-up Japanese piece there."""
         return self._board.known
 
-    @cached_property
-    def vars(self) -> dict[str, Any]:
-        """The game variables the US side may see."""
-        return dict(self._view["vars"])
+    def var(self, name: str, default: Any = None) -> Any:
+        """A game variable the US side may see (``default`` when there is none), read alone
+        (:meth:`~tabletop.core.views.View.var`) and kept for the decision."""
+        try:
+            held = self._vars[name]
+        except KeyError:
+            view = self._view
+            if isinstance(view, View):
+                try:
+                    held = view.var(name)
+                except KeyError:
+                    held = _MISSING
+            else:
+                held = view["vars"].get(name, _MISSING)
+            self._vars[name] = held
+        return default if held is _MISSING else held
 
     @cached_property
     def attacked_already(self) -> set[str]:
         """9.0: the US units that attacked (or advanced) this combat phase."""
-        return set(self.vars.get(c.V_ATTACKERS, []))
+        return set(self.var(c.V_ATTACKERS, []))
 
     @cached_property
     def turn(self) -> int:
@@ -144,7 +203,7 @@ class _Seen:
     def position(self) -> _Position:
         """What depends only on the Japanese hexes and on Suribachi's fall (distances to the
         targets, engagement): kept by the bot for the views that agree on both."""
-        cleared = bool(self.vars.get(c.V_SURIBACHI))
+        cleared = bool(self.var(c.V_SURIBACHI))
         key = (self._board.jp_key, cleared)
         if key != self._shared[0]:
             self._shared[:] = [key, _Position(self._board.jp_key, 0 if cleared else self._bonus)]
@@ -245,7 +304,7 @@ class USHeuristic:
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
     _position: list[Any] = field(default_factory=lambda: [None, None])
-    _board: list[Any] = field(default_factory=lambda: [None, None])
+    _board: _Board = field(default_factory=_Board)
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Answer one decision by its kind."""
@@ -274,7 +333,7 @@ class USHeuristic:
             return next((v for v in res if v.endswith("+tank")), res[0])
         lands = [v for v in values if v.startswith("land:")]
         if d.section == "5.1.3" and not (self.tuning.land_second_phase
-                                           or seen.vars.get(c.V_SURIBACHI)):
+                                           or seen.var(c.V_SURIBACHI)):
             lands = []  # 16.2: before Suribachi falls the barrage hits every beach unit
         if lands:
             # Marines first, then the support units that will join them.
@@ -298,11 +357,11 @@ class USHeuristic:
 
     def _want_reserves(self, seen: _Seen) -> bool:
         t = self.tuning
-        if seen.turn < t.reserve_from_turn or int(seen.vars.get(c.V_RESERVES, 0)) >= t.max_reserves:
+        if seen.turn < t.reserve_from_turn or int(seen.var(c.V_RESERVES, 0)) >= t.max_reserves:
             return False
         # 4.1, 11.4: a regiment costs a turn; worth it only while the Japanese left on the
         # map are many for the turns that remain.
-        turns_left = 16 - int(seen.vars.get(c.V_RESERVES, 0)) - seen.turn + 1
+        turns_left = 16 - int(seen.var(c.V_RESERVES, 0)) - seen.turn + 1
         pressing = len(seen.jp_hexes) >= t.reserve_jp_per_turn * turns_left
         if not pressing:
             return False
@@ -337,7 +396,7 @@ class USHeuristic:
         a support unit with a battalion (12.2); less on a landing beach (16.2, 16.5)."""
         uid = unit["id"]
         is_support = bool(unit.get("attrs", {}).get("support"))
-        beaches = set(c.landing_beach_hexes_of(seen.vars.get(c.V_BEACHHEAD)))
+        beaches = set(c.landing_beach_hexes_of(seen.var(c.V_BEACHHEAD)))
         distance, near = seen.position.distance, seen.position.near
         us_at = seen.us_by_place
         engaged_bonus = self.tuning.engaged_bonus
@@ -372,7 +431,7 @@ class USHeuristic:
         cands = [str(v) for v in d.values if v != "end" and str(v) not in self._skip]
         if not cands:
             return "end"
-        bonus = 0 if seen.vars.get(c.V_SURIBACHI) else 1
+        bonus = 0 if seen.var(c.V_SURIBACHI) else 1
 
         def rank(h: str) -> tuple[float, str]:
             return (-(self._available_attack(seen, h) - _defense_guess(seen, h)
@@ -393,7 +452,7 @@ class USHeuristic:
         line = c.crt_line(defender)
         shift = _line_shift(line)
         chosen = list(d.context.get("chosen", []))
-        suri = c.in_suribachi_sector(defender) and not seen.vars.get(c.V_SURIBACHI)
+        suri = c.in_suribachi_sector(defender) and not seen.var(c.V_SURIBACHI)
 
         def worth(o: Any, hexes: list[str]) -> float:
             support = any(p.get("attrs", {}).get("support") for h in hexes for p in seen.us_at(h))
