@@ -68,6 +68,15 @@ class _Board:
         self.jp_hexes: set[str] = set()
         self.known: dict[str, Mapping[str, Any]] = {}  # hex -> its (last) face-up Japanese unit
         self.jp_key: frozenset[str] = frozenset()
+        self._marine_steps: int | None = None  # kept while the board stands
+
+    def marine_steps(self) -> int:
+        """The steps of the Marine battalions on the map or available to land (11.4)."""
+        if self._marine_steps is None:
+            self._marine_steps = sum(
+                p["steps"] for p in self.us.values()
+                if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+        return self._marine_steps
 
     def read(self, view: Mapping[str, Any]) -> _Board:
         """Bring the index up to date with a view's board (itself, for chaining)."""
@@ -75,12 +84,13 @@ class _Board:
             by_place: dict[str, list[Mapping[str, Any]]] = {}
             for p in view["pieces"]:
                 by_place.setdefault(p["location"], []).append(p)
-            self._revision = None
+            self._revision = self._marine_steps = None
             self._rebuild(by_place)
             return self
         revision = view.board_revision
         if revision == self._revision:
             return self
+        self._marine_steps = None
         changed = view.board_changes(self._revision) if self._revision is not None else None
         places = view.board_places()
         if changed is None:
@@ -215,6 +225,11 @@ class _Seen:
         return self._board.us_at.get(hid, [])
 
     @property
+    def marine_steps(self) -> int:
+        """The steps of the Marine battalions on the map or available to land."""
+        return self._board.marine_steps()
+
+    @property
     def us_by_place(self) -> dict[str, list[Mapping[str, Any]]]:
         """Place -> the US pieces there, in the view's order (only places holding some)."""
         return self._board.us_at
@@ -324,26 +339,43 @@ class USHeuristic:
 
     # -- movement ---------------------------------------------------------------------
     def _movement_menu(self, seen: _Seen, d: Decision) -> JSON:
-        values = [str(v) for v in d.values]
-        reps = [v for v in values if v.startswith("replace:")]
+        reps: list[str] = []
+        res: list[str] = []
+        lands: list[str] = []
+        moves: list[str] = []
+        sorts = {"replace": reps, "reserve": res, "land": lands, "move": moves}
+        for o in d.options:  # one pass: each option by its verb, in the menu's order
+            v = str(o.value)
+            verb, colon, _ = v.partition(":")
+            if colon:
+                held = sorts.get(verb)
+                if held is not None:
+                    held.append(v)
         if reps:
             return min(reps, key=lambda v: self._replace_rank(seen, v.split(":", 1)[1]))
-        res = [v for v in values if v.startswith("reserve:")]
         if res and self._want_reserves(seen):
             return next((v for v in res if v.endswith("+tank")), res[0])
-        lands = [v for v in values if v.startswith("land:")]
         if d.section == "5.1.3" and not (self.tuning.land_second_phase
                                            or seen.var(c.V_SURIBACHI)):
             lands = []  # 16.2: before Suribachi falls the barrage hits every beach unit
         if lands:
             # Marines first, then the support units that will join them.
             return min(lands, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")), v))
-        moves = [v for v in values if v.startswith("move:") and v[5:] not in self._skip]
-        # Marines before support units, those far from the front first.
-        moves = [v for v in moves if not self._engaged(seen, seen.us[v[5:]]["location"])]
-        if moves:
-            pick = min(moves, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")),
-                                              -self._target_distance(seen, seen.us[v[5:]]["location"]), v))
+        moves = [v for v in moves if v[5:] not in self._skip]
+        if not moves:
+            return "end"
+        # Those not yet next to a Japanese unit: Marines before support units, those far
+        # from the front first.
+        us, position = seen.us, seen.position
+        near, distance = position.near, position.distance
+        ranked = []
+        for v in moves:
+            p = us[v[5:]]
+            loc = p["location"]
+            if loc not in near:
+                ranked.append((bool(p.get("attrs", {}).get("support")), -distance(loc), v))
+        if ranked:
+            pick = min(ranked)[2]
             self._skip.add(pick[5:])
             return pick
         return "end"
@@ -365,9 +397,7 @@ class USHeuristic:
         pressing = len(seen.jp_hexes) >= t.reserve_jp_per_turn * turns_left
         if not pressing:
             return False
-        strength = sum(p["steps"] for p in seen.us.values()
-                       if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
-        return bool(strength / 2 < t.reserve_below)
+        return bool(seen.marine_steps / 2 < t.reserve_below)
 
     def _engaged(self, seen: _Seen, loc: str) -> bool:
         """Whether a hex is next to a Japanese unit."""
@@ -403,10 +433,14 @@ class USHeuristic:
 
         def score(hid: str) -> float:
             s = -distance(hid)
-            here = us_at.get(hid)
-            others = [p for p in here if p["id"] != uid] if here else []
             if hid in near:
                 s += engaged_bonus
+            here = us_at.get(hid)
+            if not here:
+                if hid in beaches:
+                    s -= 2.0  # 16.2: the barrage falls on every beach unit
+                return s
+            others = [p for p in here if p["id"] != uid]
             if is_support and any(p["kind"] == "marine" for p in others):
                 s += 1.0  # 12.2: a support unit adds its strength to a battalion's
             if hid in beaches:
@@ -442,8 +476,9 @@ class USHeuristic:
 
     def _available_attack(self, seen: _Seen, hid: str) -> int:
         done = seen.attacked_already
+        us_at = seen.us_by_place
         return sum(p["values"][p["face"]]["attack"] for n in c.components().map.neighbor_ids(hid)
-                   for p in seen.us_at(n) if p["id"] not in done)
+                   for p in us_at.get(n, ()) if p["id"] not in done)
 
     def _attack_add(self, seen: _Seen, d: Decision) -> JSON:
         from .combat import CANCEL, DECLARE
