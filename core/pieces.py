@@ -200,14 +200,18 @@ class Pieces:
     same order as a scan would give them: registry (insertion) order, or stack order.
     """
 
-    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_order", "layout",
-                 "stamps")
+    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_moves", "_moves_from",
+                 "_order", "layout", "stamps")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
         #: the :data:`CLOCK` count of the last change of place or stack order of any piece,
         #: and of each place's (kept when a place empties): what the views' board rebuilds by
         self.layout = _tick()
         self.stamps: dict[str, int] = {}
+        # (stamp, place) of every change of a place's stack since the stamp _moves_from, in
+        # order, bounded (see places_since)
+        self._moves: list[tuple[int, str]] = []
+        self._moves_from = 0
         self._by_id: dict[str, Piece] = {}
         self._order: dict[str, int] = {}  # id -> registry position, for scan-order answers
         self._at: dict[str, list[Piece]] = {}  # place -> its stack, top first
@@ -235,6 +239,7 @@ class Pieces:
         self._register(piece)
         self._at.setdefault(piece.location, []).append(piece)
         self.layout = self.stamps[piece.location] = _touch(piece)
+        self._moved(piece.location)
         return piece
 
     def __getitem__(self, piece_id: str) -> Piece:
@@ -275,6 +280,7 @@ class Pieces:
         if not old:
             del self._at[piece.location]
         self.stamps[piece.location] = _tick()
+        self._moved(piece.location)
         piece.location = location
         stack = self._at.setdefault(location, [])
         if top:
@@ -282,6 +288,7 @@ class Pieces:
         else:
             stack.append(piece)
         self.layout = self.stamps[location] = _tick()
+        self._moved(location)
         return piece
 
     def take_out_of_play(self, piece_id: str) -> Piece:
@@ -295,6 +302,31 @@ class Pieces:
         self._take(stack, piece)
         stack.insert(0, piece)
         self.layout = self.stamps[piece.location] = _tick()
+        self._moved(piece.location)
+
+    _MOVES_KEPT = 1024
+    """How many of the latest stack changes :meth:`places_since` always answers from."""
+
+    def _moved(self, location: str) -> None:
+        """Note that a place's stack just changed (its stamp is the clock's count now)."""
+        moves = self._moves
+        moves.append((CLOCK.now, location))
+        if len(moves) > 2 * self._MOVES_KEPT:
+            self._moves_from = moves[self._MOVES_KEPT - 1][0]
+            del moves[:self._MOVES_KEPT]
+
+    def places_since(self, layout: int) -> set[str] | None:
+        """The places whose stack changed after the count ``layout`` (an earlier
+        :attr:`layout`): those whose :attr:`stamps` entry is above it, found without
+        scanning every place; None when that is no longer known (then scan the stamps)."""
+        if layout < self._moves_from:
+            return None
+        found: set[str] = set()
+        for stamp, location in reversed(self._moves):
+            if stamp <= layout:
+                break
+            found.add(location)
+        return found
 
     def at(self, location: str) -> list[Piece]:
         """The pieces at a place, top of the stack first."""
@@ -385,6 +417,7 @@ class Pieces:
                 raise TabletopError(f"the stack at {loc} names an unknown piece {exc.args[0]!r}") from None
         reg.layout = _tick()
         reg.stamps = dict.fromkeys(reg._at, reg.layout)
+        reg._moves_from = reg.layout  # stamped all at once: nothing to tell before
         return reg
 
     def check(self) -> list[str]:

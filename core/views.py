@@ -198,7 +198,9 @@ class SharedBoard:
         places = {p.location for p in changed}
         if reg.layout != self._layout:
             since, at = self._layout, self._at
-            moved = [loc for loc, stamp in reg.stamps.items() if stamp > since]
+            noted_places = reg.places_since(since)
+            moved = noted_places if noted_places is not None else \
+                {loc for loc, stamp in reg.stamps.items() if stamp > since}
             for loc in moved:
                 stack = reg.stack(loc)
                 if stack:

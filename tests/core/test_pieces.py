@@ -123,3 +123,29 @@ def test_check_reports_a_changed_kind_side_or_grouped_attribute() -> None:
     problems = " ".join(reg.check())
     assert "changed its kind" in problems and "changed its side" in problems
     assert "changed its 'group'" in problems
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from(PLACES),
+                          st.sampled_from(("move", "top", "to_top"))), max_size=60),
+       st.integers(1, 4), st.booleans())
+def test_places_since_answers_as_the_stamps_would(moves: list[tuple[int, str, str]], kept: int,
+                                                   restored: bool) -> None:
+    """Capability (issue 11): the places whose stack changed after an earlier layout count,
+    from the registry's bounded note of stack changes, equal those whose stamp is above it;
+    None only for a count older than the note, never for the last change's."""
+    short = type("ShortNote", (Pieces,), {"__slots__": (), "_MOVES_KEPT": kept})
+    reg = short([unit(f"p{i}", PLACES[i % len(PLACES)]) for i in range(6)])
+    if restored:
+        reg = short.from_json(reg.to_json())
+    layouts = [reg.layout]
+    for i, place, how in moves:
+        if how == "to_top":
+            reg.to_top(f"p{i}")
+        else:
+            reg.move(f"p{i}", place, top=how == "top")
+        layouts.append(reg.layout)
+        for since in layouts:
+            found = reg.places_since(since)
+            assert found is None or found == {loc for loc, stamp in reg.stamps.items() if stamp > since}
+        assert reg.places_since(layouts[-2]) is not None
+        assert reg.places_since(reg.layout) == set()
