@@ -22,9 +22,9 @@ from functools import cache, lru_cache
 from math import lcm
 from typing import NamedTuple
 
-from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
+from tabletop.core.errors import TabletopError
 from tabletop.core.match import Flow, Match, Procedure
 from tabletop.core.pieces import Piece, Pieces
 
@@ -406,16 +406,47 @@ def _describe(den: int, nums: tuple[tuple[tuple[str, ...], int], ...]) -> str:
     attackers: dict[str, int] = {}
     advance = 0
     for effects, n in nums:
-        d = " and ".join(DEFENDER_WORDS[e] for e in effects if e in DEFENDER_WORDS) or "holds"
-        a = " and ".join(ATTACKER_WORDS[e] for e in effects if e in ATTACKER_WORDS) or "unharmed"
+        d, a, advances = _halves(effects)
         defender[d] = defender.get(d, 0) + n
         attackers[a] = attackers.get(a, 0) + n
-        advance += n if "AA" in effects else 0
-    text = (f"defender: {shown_odds.describe({k: Fraction(n, den) for k, n in defender.items()})}; "
-            f"attackers: {shown_odds.describe({k: Fraction(n, den) for k, n in attackers.items()})}")
-    p_advance = Fraction(advance, den)
-    return text + (f"; may advance {shown_odds.percents({1: p_advance, 0: 1 - p_advance})[1]}%"
+        advance += n if advances else 0
+    text = (f"defender: {_odds_line(tuple(defender.items()), den)}; "
+            f"attackers: {_odds_line(tuple(attackers.items()), den)}")
+    return text + (f"; may advance {_percents((advance, den - advance), den)[0]}%"
                    if advance else "")
+
+
+@cache
+def _halves(effects: tuple[str, ...]) -> tuple[str, str, bool]:
+    """How a whole outcome reads for the defender and for the attackers, and whether they
+    may advance (9.1, 9.2.1)."""
+    return (" and ".join(DEFENDER_WORDS[e] for e in effects if e in DEFENDER_WORDS) or "holds",
+            " and ".join(ATTACKER_WORDS[e] for e in effects if e in ATTACKER_WORDS) or "unharmed",
+            "AA" in effects)
+
+
+@lru_cache(maxsize=4096)
+def _odds_line(items: tuple[tuple[str, int], ...], den: int) -> str:
+    """``odds.describe`` of a complete distribution given as numerators over ``den``: the same
+    line, worked in whole numbers (:func:`_percents`) without making fractions."""
+    shown = _percents(tuple(n for _, n in items), den)
+    return ", ".join(f"{name} {f'{pct}%' if pct else '<1%'}"
+                     for (name, n), pct in zip(items, shown, strict=True) if n)
+
+
+def _percents(nums: tuple[int, ...], den: int) -> list[int]:
+    """``odds.percents`` of a complete distribution given as numerators over ``den``, in
+    order: each chance rounded down, the points still missing to the largest remainders
+    (ties: in order). The same figures as over the reduced fractions' common denominator,
+    which divides ``den``: floors and the order of remainders do not change with the scale."""
+    if sum(nums) != den:
+        raise TabletopError(f"the outcomes' chances add up to {Fraction(sum(nums), den)}, not 1")
+    floors = [(100 * n) // den if n >= 0 else -((-100 * n) // den) for n in nums]
+    missing = 100 - sum(floors)
+    order = sorted(range(len(nums)), key=lambda i: -(100 * nums[i] - floors[i] * den))
+    for i in order[:missing]:
+        floors[i] += 1
+    return floors
 
 
 def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON]:
@@ -433,14 +464,16 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     hex_id = defender.location
     if kinds is None:
         kinds = defender_kinds(match, defender)
-    info, odds, _ = _attack_facts(units, c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
-                                  c.in_suribachi_sector(hex_id))
-    return info, dict(odds)
+    attack = support.combined_attack(units, set())
+    tank_attacks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
+    line, items, chance = c.crt_line(hex_id), _kind_items(kinds), _chance(suppress)
+    suribachi = c.in_suribachi_sector(hex_id)
+    info, _ = _facts(attack, tank_attacks, line, items, chance, suribachi)
+    return info, dict(_outcome_odds(attack, tank_attacks, line, items, chance, suribachi))
 
 
-AttackFacts = tuple[str, tuple[tuple[str, Fraction], ...], tuple[tuple[str, float], ...]]
-"""An attack's odds text (:func:`attack_odds`), exact odds, and the odds as floats
-(:func:`odds_detail`)."""
+AttackFacts = tuple[str, tuple[tuple[str, float], ...]]
+"""An attack's odds text (:func:`attack_odds`) and its odds as floats (:func:`odds_detail`)."""
 
 
 def _attack_facts(units: list[Piece], line: str, kind_items: KindItems, suppress: Chance,
@@ -454,9 +487,15 @@ def _attack_facts(units: list[Piece], line: str, kind_items: KindItems, suppress
 @lru_cache(maxsize=65536)
 def _facts(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
            suppress: Chance, suribachi: bool) -> AttackFacts:
-    odds = _outcome_odds(attack, tank_attacks, line, kind_items, suppress, suribachi)
-    return (_attack_info(attack, tank_attacks, line, kind_items, suppress, suribachi), odds,
-            tuple((k, float(p)) for k, p in odds))
+    # The floats straight from the whole numbers: a quotient of two ints is the float
+    # nearest the exact chance, as float() of its fraction is (no fraction made).
+    den, nums = _outcome_numerators(attack, tank_attacks, line, kind_items, suppress, suribachi)
+    odds: dict[str, int] = {}
+    for effects, n in nums:
+        for e in effects:
+            odds[e] = odds.get(e, 0) + n
+    return (_attack_info(attack, tank_attacks, line, kind_items, suppress, suribachi),
+            tuple((k, odds[k] / den) for k in EFFECT_NAMES if k in odds))
 
 
 @lru_cache(maxsize=65536)
@@ -550,13 +589,13 @@ def choose_attackers(match: Match, defender: Piece, *,
         # one position for every option of this decision
         kinds = _kind_items(defender_kinds(match, defender))
         if units:
-            info, _, shown = _attack_facts(units, line, kinds, NO_SUPPRESSION, suribachi)
+            info, shown = _attack_facts(units, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
                                   info, _shown_detail(units, shown)))
         for h, us in sorted(avail.items()):
             if h in chosen:
                 continue
-            info, _, shown = _attack_facts(units + us, line, kinds, NO_SUPPRESSION, suribachi)
+            info, shown = _attack_facts(units + us, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
                                   _shown_detail(units + us, shown)))

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from tabletop.core import odds
 from tabletop.core.hexgrid import distance
 from tabletop.core.match import Match
 from tabletop.core.registry import make_agent
@@ -158,3 +162,32 @@ def test_place_memo_answers_only_for_an_unchanged_stack() -> None:
     m.state.pieces.move(unit.id, place)
     assert memo.get(place) is None
     assert Counter(K._unknown_kinds(m.state.pieces)) == K._unknown_kinds(m.state.pieces)
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=6).filter(any), st.integers(1, 4))
+def test_odds_lines_in_whole_numbers_read_as_the_core_describes(nums: list[int], scale: int) -> None:
+    """9.1 (the odds text, issue 11): a distribution given as numerators over one
+    denominator, however scaled, reads as odds.describe and odds.percents read its fractions."""
+    den = sum(nums)
+    items = tuple((f"outcome {i}", n * scale) for i, n in enumerate(nums))
+    dist = {name: Fraction(n, den * scale) for name, n in items}
+    assert K._odds_line(items, den * scale) == odds.describe(dist)
+    assert K._percents(tuple(n for _, n in items), den * scale) == list(odds.percents(dist).values())
+
+
+@given(st.integers(0, 20), st.lists(st.integers(1, 6), max_size=2),
+       st.sampled_from(("beach", "broken", "mountain", "hill")),
+       st.lists(st.tuples(st.integers(1, 6), st.sampled_from((None, 2, 4)), st.integers(1, 5)),
+                min_size=1, max_size=4, unique_by=lambda t: (t[0], t[1])),
+       st.sampled_from(((0, 1), (1, 3), (5, 9))), st.booleans())
+def test_option_odds_as_floats_are_the_exact_odds_rounded(
+        attack: int, tanks: list[int], line: str, kinds: list[tuple[int, int | None, int]],
+        suppress: tuple[int, int], suribachi: bool) -> None:
+    """9.1, 12.3, 8.3b (an attack option's detail, issue 11): the odds shown as floats are the
+    floats of the exact odds, effect by effect, in the same order."""
+    counts = Counter({K.DefenderKind(d, a): n for d, a, n in kinds})
+    items = K._kind_items(counts)
+    exact = K.outcome_odds(attack, tanks, line, counts, suppress=Fraction(*suppress),
+                           suribachi=suribachi)
+    _, shown = K._facts(attack, tuple(tanks), line, items, suppress, suribachi)
+    assert shown == tuple((k, float(p)) for k, p in exact.items())
