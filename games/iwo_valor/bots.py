@@ -8,13 +8,15 @@ companies (those in or near contact first) and still traces to a landed beach; a
 closes with a Japanese unit where a Supply Path would hold once the second rank closes up
 behind it (two hexes off, the link to its HQ), under at most two Opportunity Fire attacks;
 manages fatigue (IV.D): a regiment keeps one battalion in contact and commits a second only
-while its Fatigue Level is below 3, pulling the others back when it tires; spreads along
-the front - each division in its sector (the 4th up the east side, the 5th against Suribachi
-and up the west, the 3rd through the centre), and a company out of contact heads for the
-nearest Japanese unit not already ringed by Marines; spends support points on the strongest
-fire; attacks wherever the expected steps beat the cost of an ambush, first the units in or
-south of the First Line and those nearly dead; commits every armour unit; allocates every
-replacement; picks the least valuable unit for losses.
+while its Fatigue Level is below 3, pulling all but the lead battalion (most companies in
+contact) back when it tires; spreads along the front - each division in its sector (the 4th
+up the east side, the 5th against Suribachi and up the west, the 3rd through the centre),
+and a company out of contact heads for the nearest Japanese unit that scores every turn it
+stands (in or south of the First Line, IV.G.1; of the Second from turn 6, IV.G.2) or is not
+already ringed by Marines; spends support points on the strongest fire; attacks wherever
+the expected steps beat the cost of an ambush, first the units that score and those nearly
+dead; commits every armour unit; allocates every replacement; picks the least valuable unit
+for losses.
 """
 
 from __future__ import annotations
@@ -154,8 +156,8 @@ class HeuristicMarines:
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
         """The Japanese units not already ringed by Marines (fewer than CROWD companies within
-        two hexes, not counting the one at ``here``; those in or south of the First Line, which
-        score every turn from the first (IV.G.1), always count): where companies out of contact
+        two hexes, not counting the one at ``here``; those that score every turn they stand,
+        ``_scores``, always count): where companies out of contact
         go, so the divisions spread along the lines instead of queueing behind one position."""
         key = (view, tuple(jp))
         if self._ring_key is None or self._ring_key[0] is not view or self._ring_key[1] != key[1]:
@@ -168,10 +170,19 @@ class HeuristicMarines:
             self._ring_key, self._rings = key, (rings, inf)  # kept while the view stands
         rings, inf = self._rings
         near_here = set(c.within2(here)) if here in inf else set()
-        open_jp = [j for j in jp if int(c.attr(j, "belt") or 3) == 1
+        turn = int(view["turn"])
+        open_jp = [j for j in jp if self._scores(j, turn)
                    or rings[j] - (j in near_here) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
+
+    @staticmethod
+    def _scores(hex_id: str, turn: int) -> bool:
+        """Whether a Japanese unit in the hex adds to the VP track every turn it stands: in or
+        south of the First Line (IV.G.1), or of the Second from turn 6 on (IV.G.2 counts it
+        from turn 7; the Marines close a turn ahead)."""
+        belt = int(c.attr(hex_id, "belt") or 3)
+        return belt == 1 or (belt == 2 and turn >= 6)
 
     def _contact(self, view: Mapping[str, JSON], jp: list[str]) -> dict[str, dict[str, int]]:
         """IV.D.1 as the bot reads it: for each regiment, its battalions with companies next
@@ -205,9 +216,13 @@ class HeuristicMarines:
             bns[bn] -= 1
             if not bns[bn]:
                 del bns[bn]
-        if not bns or bn in bns:
+        if not bns:
             return True
-        return int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE
+        if int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE:
+            return True
+        # tired: only the lead battalion (most companies in contact) stays in contact
+        lead = min(bns, key=lambda b: (-bns[b], b))
+        return bn == lead
 
     # -- set-up ---------------------------------------------------------------------------
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -443,6 +458,7 @@ class HeuristicMarines:
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         attacks = [o for o in decision.options if o.value != "done"]
 
+        turn = int(view["turn"])
         steps = {str(p["location"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
                  if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))}
 
@@ -455,7 +471,7 @@ class HeuristicMarines:
             hits = sum(int(r) * float(p) for r, p in odds.items() if r not in ("A", "-"))
             target = str(o.value[1]) if isinstance(o.value, list) else ""
             weight = 1.0
-            if target and int(c.attr(target, "belt") or 3) == 1:
+            if target and self._scores(target, turn):
                 weight += 0.5
             if steps.get(target, 0) and steps[target] <= 2:
                 weight += 0.3
