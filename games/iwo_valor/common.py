@@ -144,13 +144,13 @@ def on_island(p: Piece) -> bool:
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
     """The Marine units on the island (of one kind if given), in registry order."""
-    return [p for p in match.state.pieces if p.side == US and on_island(p)
+    return [p for p in match.state.pieces.select(side=US) if on_island(p)
             and (kind is None or p.kind == kind)]
 
 
 def japanese(match: Match) -> list[Piece]:
     """The Japanese units on the map, in registry order."""
-    return [p for p in match.state.pieces if p.side == JAPAN and is_hex(p.location)]
+    return [p for p in match.state.pieces.select(side=JAPAN) if is_hex(p.location)]
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
@@ -523,7 +523,11 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
 # -- fog of war (III.3) ----------------------------------------------------------------
 
 def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Piece]:
-    """III.3: a Marine unit within two hexes turns Japanese units face-up, for good."""
+    """III.3: a Marine unit within two hexes turns Japanese units face-up, for good (the
+    core's search of every place is made only when a hidden unit stands within two hexes)."""
+    stack = match.state.pieces.stack
+    if not any(p.hidden and p.side != US for x in within2(hex_id) for p in stack(x)):
+        return []
     m = components().map
     found = reveal_near(match.state.pieces, m, m.hex(hex_id), 2, observer=US)
     for p in found:
