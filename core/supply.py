@@ -185,29 +185,43 @@ def supplied_hexes(hexmap: HexMap, sources: Collection[Hex], *, into: Sequence[S
         return found
     width = costly_limit + 1
     seen: set[int] = set()  # states (hex w entered, costly hexes entered from w on) as w * width + u
-    queue: deque[tuple[int, int, int]] = deque()  # (w, u, steps from w to a source)
+    # the states d steps from a source, as (w, u) pairs: the search goes one step back a round
+    level: list[tuple[int, int]] = []
     for t in sorted(targets):
         u = 1 if t in costly and costly_sources else 0
         if t in blocked or u > costly_limit:
             continue
         seen.add(t * width + u)
-        queue.append((t, u, 0))
-    while queue:
-        w, u, d = queue.popleft()
-        found.update(into[w])  # from each of these, one step into w and d more reach a source
-        if d + 2 > limit:
-            continue  # a hex entered before w would need a path of more than limit hexes
-        for v in into[w]:
-            if v in blocked or v in dead_ends:
-                continue
-            spent = u + 1 if v in costly else u
-            if spent > costly_limit:
-                continue
-            state = v * width + spent
-            if state in seen:
-                continue
-            seen.add(state)
-            queue.append((v, spent, d + 1))
+        level.append((t, u))
+    update, add = found.update, seen.add
+    d = 0
+    while level:
+        if d + 2 > limit:  # a hex entered before these would need a path of more than limit
+            for w, _ in level:
+                update(into[w])  # from each of these, one step into w and d more reach a source
+            break
+        following: list[tuple[int, int]] = []
+        push = following.append
+        for w, u in level:
+            before = into[w]
+            update(before)
+            for v in before:
+                if v in blocked or v in dead_ends:
+                    continue
+                if v in costly:
+                    if u == costly_limit:
+                        continue
+                    state = v * width + u + 1
+                    if state not in seen:
+                        add(state)
+                        push((v, u + 1))
+                else:
+                    state = v * width + u
+                    if state not in seen:
+                        add(state)
+                        push((v, u))
+        level = following
+        d += 1
     return found
 
 

@@ -78,8 +78,11 @@ _NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
 
 
 def _is_flat(attrs: Mapping[str, Any]) -> bool:
-    """Whether a status holds scalars only (a live read-only window on it is safe to keep)."""
-    return _SCALAR_TYPES.issuperset(map(type, attrs.values()))
+    """Whether a status holds scalars and tuples of scalars only (a live read-only window on
+    it is safe to keep: nothing in it can change in place)."""
+    return _SCALAR_TYPES.issuperset(map(type, attrs.values())) or all(
+        type(v) in _SCALAR_TYPES or (type(v) is tuple and _SCALAR_TYPES.issuperset(map(type, v)))
+        for v in attrs.values())
 
 
 def piece_view(p: Piece, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -39,6 +40,7 @@ from tabletop.core.match import (
 from tabletop.core.pieces import Piece
 from tabletop.core.position import START, Position
 from tabletop.core.tables import parse_span
+from tabletop.core.views import Entries, SharedBoard, View
 
 from . import common as c
 from .components import DATA_DIR, DATA_MODELS, VPLevel
@@ -46,6 +48,37 @@ from .components import DATA_DIR, DATA_MODELS, VPLevel
 VERSION = "1.0.0"
 NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
 TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
+
+
+_WINDOWS: dict[str | None, tuple[SharedBoard, int, tuple[Mapping[str, Any], ...]]] = {}
+
+
+def _board_windows(v: View) -> dict[str, JSON]:
+    """A view's ``pieces`` (the core's, in the same order): read-only windows on the board
+    the views share instead of copies, made once a revision of what the side is shown
+    (:meth:`~tabletop.core.views.SharedBoard.revision`) and handed to every view of it: the
+    heuristic bot reads the whole board at every decision."""
+    match, player = v._match, v.player
+    board, reg = match.shared_board, match.state.pieces
+    stamp = board.revision(reg, player)
+    held = _WINDOWS.get(player)
+    if held is None or held[0] is not board or held[1] != stamp:
+        held = _WINDOWS[player] = (board, stamp,
+                                   tuple(map(MappingProxyType, board.pieces(reg, player))))
+    return {"pieces": list(held[2])}
+
+
+def _stacks(v: View) -> dict[str, JSON]:
+    """A view's ``stacks``, as the core makes them."""
+    return {"stacks": View._ENTRIES["stacks"](v)["stacks"]}
+
+
+class ValorView(View):
+    """A side's view (the core's), its pieces read-only windows (:func:`_board_windows`)."""
+
+    __slots__ = ()
+    _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board_windows,
+                                              "stacks": _stacks}
 
 
 class Valor(Game):
@@ -319,6 +352,11 @@ class Valor(Game):
     def board(self, match: Match | None) -> HexMap:
         """The island."""
         return c.components().map
+
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """What one side may see, as the core shows it, its pieces as read-only windows
+        rather than copies (:class:`ValorView`)."""
+        return ValorView(match, player)
 
     def piece_label(self, piece: Piece) -> str:
         """A unit's id and the strength its steps show (armour: its steps)."""

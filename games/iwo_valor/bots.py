@@ -8,13 +8,15 @@ companies (those in or near contact first) and still traces to a landed beach; a
 closes with a Japanese unit where a Supply Path would hold once the second rank closes up
 behind it (two hexes off, the link to its HQ), under at most two Opportunity Fire attacks;
 manages fatigue (IV.D): a regiment keeps one battalion in contact and commits a second only
-while its Fatigue Level is below 3, pulling the others back when it tires; spreads along
-the front - each division in its sector (the 4th up the east side, the 5th against Suribachi
-and up the west, the 3rd through the centre), and a company out of contact heads for the
-nearest Japanese unit not already ringed by Marines; spends support points on the strongest
-fire; attacks wherever the expected steps beat the cost of an ambush, first the units in or
-south of the First Line and those nearly dead; commits every armour unit; allocates every
-replacement; picks the least valuable unit for losses.
+while its Fatigue Level is below 3, pulling all but the lead battalion (most companies in
+contact) back when it tires; spreads along the front - each division in its sector (the 4th
+up the east side, the 5th against Suribachi and up the west, the 3rd through the centre),
+and a company out of contact heads for the nearest Japanese unit that scores every turn it
+stands (in or south of the First Line, IV.G.1; of the Second from turn 6, IV.G.2) or is not
+already ringed by Marines; spends support points on the strongest fire; attacks wherever
+the expected steps beat the cost of an ambush, first the units that score and those nearly
+dead; commits every armour unit; allocates every replacement; picks the least valuable unit
+for losses.
 """
 
 from __future__ import annotations
@@ -48,17 +50,24 @@ class HeuristicMarines:
         self.side = side
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
         self._moves_this_phase = 0
-        self._probe_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._probe_key: tuple[Any, ...] | None = None
         self._probe_unit = ""
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
-        self._ring_key: tuple[Mapping[str, JSON], tuple[str, ...]] | None = None  # view held
+        self._ring_key: tuple[Any, ...] | None = None
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
         self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
-        self._map_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._map_key: tuple[Any, ...] | None = None
         self._map_pieces: list[Any] = []
+        self._by_id: dict[str, Any] = {}
         self._near_memo: dict[str, int] = {}
+        self._far_key: tuple[str, ...] = ()
+        self._far_memo: dict[str, int] = {}
+        self._contact_key: tuple[Any, ...] | None = None
+        self._contacts: dict[str, dict[str, int]] = {}
+        self._state_view: Mapping[str, JSON] | None = None  # held, so never a reused id
+        self._state_probe: Any = None
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """One option's value, by the decision's kind."""
@@ -75,12 +84,47 @@ class HeuristicMarines:
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
+    @staticmethod
+    def _board_key(view: Mapping[str, JSON]) -> tuple[Any, ...]:
+        """What names the board a view shows: its board revision where it has one (equal
+        numbers, the same pieces: ``View.board_revision``), else the view itself (held in the
+        key, so its id is never reused while a cache keeps it)."""
+        revision = getattr(view, "board_revision", None)
+        return (revision, None) if revision is not None else (None, view)
+
+    @staticmethod
+    def _same(a: tuple[Any, ...] | None, b: tuple[Any, ...]) -> bool:
+        """Whether two board keys (:meth:`_board_key`) name the same board."""
+        return a is not None and a[0] == b[0] and a[1] is b[1]
+
+    def _read_board(self, view: Mapping[str, JSON]) -> None:
+        """Reads the view's pieces once a board: those in map hexes, in its order, and every
+        piece by id."""
+        key = self._board_key(view)
+        if not self._same(self._map_key, key):
+            pieces = view["pieces"]
+            self._map_key = key
+            self._map_pieces = [p for p in pieces if c.is_hex(str(p["location"]))]
+            self._by_id = {str(p["id"]): p for p in pieces if p.get("id") is not None}
+
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
-        """The pieces the view shows in map hexes, in its order (read once a view)."""
-        if self._map_view is not view:
-            self._map_view = view
-            self._map_pieces = [p for p in view["pieces"] if c.is_hex(str(p["location"]))]
+        """The pieces the view shows in map hexes, in its order (read once a board)."""
+        self._read_board(view)
         return self._map_pieces
+
+    def _where(self, view: Mapping[str, JSON], unit: str) -> str:
+        """The place the view shows the unit in ("" if it shows no such piece)."""
+        self._read_board(view)
+        p = self._by_id.get(unit)
+        return str(p["location"]) if p is not None else ""
+
+    def _state_probe_of(self, view: Mapping[str, JSON]) -> Any:
+        """The view's variables and turn in the shape the Supply helpers read (once a view)."""
+        if self._state_view is not view:
+            self._state_view = view
+            state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
+            self._state_probe = SimpleNamespace(state=state)
+        return self._state_probe
 
     def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
         return [str(p["location"]) for p in self._on_map(view) if p["side"] == c.JAPAN]
@@ -100,9 +144,8 @@ class HeuristicMarines:
             return found
         return gap
 
-    @staticmethod
-    def _division(view: Mapping[str, JSON], unit: str) -> str:
-        return str(HeuristicMarines._unit_attrs(view, unit).get("division", ""))
+    def _division(self, view: Mapping[str, JSON], unit: str) -> str:
+        return str(self._unit_attrs(view, unit).get("division", ""))
 
     def _supplied_at(self, view: Mapping[str, JSON], unit: str, kind: str, where: str,
                      relay: str = "") -> bool:
@@ -110,7 +153,8 @@ class HeuristicMarines:
         there) to an undisrupted HQ of its division within 5 hexes, or, for the Independent
         Regiment, to a landed beach within 4? With ``relay``, as if another Marine unit then
         took the hex it leaves (the second rank closing up behind it)."""
-        if self._probe_view is not view or self._probe_unit != unit:  # once a decision
+        board = self._board_key(view)
+        if not self._same(self._probe_key, board) or self._probe_unit != unit:  # once a board
             division = self._division(view, unit)
             base = c.Situation()
             hqs: list[str] = []
@@ -125,7 +169,7 @@ class HeuristicMarines:
                     if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
                         hqs.append(loc)
             base.zoc, base.near = c.zones(tuple(base.jp))
-            self._probe_view, self._probe_unit, self._probe = view, unit, (base, hqs)
+            self._probe_key, self._probe_unit, self._probe = board, unit, (base, hqs)
         # The unit stands in ``where``, the path's start: a path that came back to its start
         # could begin again from there, so no path needs to enter it, and whether a Marine
         # unit is in it (all that moving the unit there changes) never decides the answer:
@@ -141,8 +185,7 @@ class HeuristicMarines:
                 r.zoc, r.near = s.zoc, s.near
                 self._relay_key, self._relay = (s, relay), r
             s = self._relay
-        state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
-        probe: Any = SimpleNamespace(state=state)
+        probe = self._state_probe_of(view)
         if c.traces_supply(probe, s, where, hqs, kind, 5):
             return True
         ind = view["vars"].get(c.V_IND)
@@ -154,28 +197,42 @@ class HeuristicMarines:
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
         """The Japanese units not already ringed by Marines (fewer than CROWD companies within
-        two hexes, not counting the one at ``here``; those in or south of the First Line, which
-        score every turn from the first (IV.G.1), always count): where companies out of contact
+        two hexes, not counting the one at ``here``; those that score every turn they stand,
+        ``_scores``, always count): where companies out of contact
         go, so the divisions spread along the lines instead of queueing behind one position."""
-        key = (view, tuple(jp))
-        if self._ring_key is None or self._ring_key[0] is not view or self._ring_key[1] != key[1]:
+        board, key = self._board_key(view), tuple(jp)
+        if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
             inf: dict[str, int] = {}
             for p in self._on_map(view):
                 if p["side"] == c.US and p["kind"] == "infantry":
                     loc = str(p["location"])
                     inf[loc] = inf.get(loc, 0) + 1
             rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
-            self._ring_key, self._rings = key, (rings, inf)  # kept while the view stands
+            self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
         rings, inf = self._rings
         near_here = set(c.within2(here)) if here in inf else set()
-        open_jp = [j for j in jp if int(c.attr(j, "belt") or 3) == 1
+        turn = int(view["turn"])
+        open_jp = [j for j in jp if self._scores(j, turn)
                    or rings[j] - (j in near_here) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
 
+    @staticmethod
+    def _scores(hex_id: str, turn: int) -> bool:
+        """Whether a Japanese unit in the hex adds to the VP track every turn it stands: in or
+        south of the First Line (IV.G.1), or of the Second from turn 6 on (IV.G.2 counts it
+        from turn 7; the Marines close a turn ahead)."""
+        belt = int(c.attr(hex_id, "belt") or 3)
+        return belt == 1 or (belt == 2 and turn >= 6)
+
     def _contact(self, view: Mapping[str, JSON], jp: list[str]) -> dict[str, dict[str, int]]:
         """IV.D.1 as the bot reads it: for each regiment, its battalions with companies next
-        to a Japanese unit, and how many."""
+        to a Japanese unit, and how many (worked out once a board; the caller must not
+        change it)."""
+        board, key = self._board_key(view), tuple(jp)
+        if self._contact_key is not None and self._same(self._contact_key[0], board) \
+                and self._contact_key[1] == key:
+            return self._contacts
         nearest = self._nearest(jp)
         out: dict[str, dict[str, int]] = {}
         for p in self._on_map(view):
@@ -183,15 +240,14 @@ class HeuristicMarines:
                 a = p["attrs"]
                 bns = out.setdefault(str(a["regiment"]), {})
                 bns[str(a["battalion"])] = bns.get(str(a["battalion"]), 0) + 1
+        self._contact_key, self._contacts = (board, key), out
         return out
 
-    @staticmethod
-    def _unit_attrs(view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
+    def _unit_attrs(self, view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
         """A piece's attributes as the view shows them (empty if it shows no such piece)."""
-        for p in view["pieces"]:
-            if p["id"] == unit:
-                return p["attrs"]  # type: ignore[no-any-return]
-        return {}
+        self._read_board(view)
+        p = self._by_id.get(unit)
+        return p["attrs"] if p is not None else {}
 
     def _may_engage(self, view: Mapping[str, JSON], jp: list[str], unit: str) -> bool:
         """IV.D.1-3: whether the company may stand next to the Japanese without raising its
@@ -200,14 +256,18 @@ class HeuristicMarines:
         a = self._unit_attrs(view, unit)
         reg, bn = str(a.get("regiment", "")), str(a.get("battalion", ""))
         bns = dict(self._contact(view, jp).get(reg, {}))
-        here = next((str(p["location"]) for p in view["pieces"] if p["id"] == unit), "")
+        here = self._where(view, unit)
         if here and self._nearest(jp)(here) == 1:
             bns[bn] -= 1
             if not bns[bn]:
                 del bns[bn]
-        if not bns or bn in bns:
+        if not bns:
             return True
-        return int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE
+        if int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE:
+            return True
+        # tired: only the lead battalion (most companies in contact) stays in contact
+        lead = min(bns, key=lambda b: (-bns[b], b))
+        return bn == lead
 
     # -- set-up ---------------------------------------------------------------------------
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -315,7 +375,7 @@ class HeuristicMarines:
             return decision.options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
-        here = next((str(p["location"]) for p in view["pieces"] if p["id"] == unit), "")
+        here = self._where(view, unit)
 
         nearest = self._nearest(jp)
 
@@ -336,13 +396,17 @@ class HeuristicMarines:
             return self._supplied_at(view, unit, kind, str(o.value), relay)
 
         open_jp = self._open_front(view, jp, here, self._division(view, unit))
-        far_gaps: dict[str, int] = {}
+        open_key = tuple(open_jp)
+        if open_key != self._far_key:  # kept while the open front stands
+            self._far_key, self._far_memo = open_key, {}
+        far_gaps = self._far_memo
 
         def far(o: Option) -> int:  # hexes to the nearest Japanese unit still open
             h = str(o.value)
-            if h not in far_gaps:
-                far_gaps[h] = min(c.dist(h, j) for j in open_jp)
-            return far_gaps[h]
+            found = far_gaps.get(h)
+            if found is None:
+                found = far_gaps[h] = min(c.dist(h, j) for j in open_jp)
+            return found
 
         def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
             return next((o for o in sorted(cands, key=key) if supplied(o)), None)
@@ -398,8 +462,7 @@ class HeuristicMarines:
         front is worth one company more a hex; fewer Opportunity Fire attacks on a tie."""
         self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
         s, _ = self._probe
-        state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
-        probe: Any = SimpleNamespace(state=state)
+        probe = self._state_probe_of(view)
         beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
         idx = c._index()
         nearest = self._nearest(self._jp_hexes(view))
@@ -443,6 +506,7 @@ class HeuristicMarines:
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         attacks = [o for o in decision.options if o.value != "done"]
 
+        turn = int(view["turn"])
         steps = {str(p["location"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
                  if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))}
 
@@ -455,7 +519,7 @@ class HeuristicMarines:
             hits = sum(int(r) * float(p) for r, p in odds.items() if r not in ("A", "-"))
             target = str(o.value[1]) if isinstance(o.value, list) else ""
             weight = 1.0
-            if target and int(c.attr(target, "belt") or 3) == 1:
+            if target and self._scores(target, turn):
                 weight += 0.5
             if steps.get(target, 0) and steps[target] <= 2:
                 weight += 0.3

@@ -84,8 +84,10 @@ def reset_phase_vars(match: Match) -> None:
 
 # -- places and pieces -------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)
 def is_hex(location: str) -> bool:
-    """True when a place is a map hex (a four-digit id) rather than a box."""
+    """True when a place is a map hex (a four-digit id) rather than a box (kept: asked of
+    the same few places over and over)."""
     return len(location) == 4 and location.isdigit()
 
 
@@ -96,8 +98,9 @@ def _ids() -> tuple[dict[Hex, str], dict[str, Hex]]:
     return labels, {v: k for k, v in labels.items()}
 
 
+@cache
 def hx(hex_id: str) -> Hex:
-    """The Hex of a printed id."""
+    """The Hex of a printed id (cached; an id off the map raises, uncached)."""
     try:
         return _ids()[1][hex_id]
     except KeyError:
@@ -116,13 +119,21 @@ def _attrs(hex_id: str) -> dict[str, Any]:
     return {"_land": not m.is_prohibited(h), **dict(m._attrs[m.index(h)])}
 
 
+_ATTRS: dict[str, dict[str, Any]] = {}  # hex id -> :func:`_attrs`, filled as asked
+
+
 def attr(hex_id: str, key: str, default: Any = None) -> Any:
     """A hex attribute of map.yaml."""
-    return _attrs(hex_id).get(key, default)
+    try:
+        found = _ATTRS[hex_id]
+    except KeyError:
+        found = _ATTRS[hex_id] = _attrs(hex_id)
+    return found.get(key, default)
 
 
+@cache
 def is_land(hex_id: str) -> bool:
-    """V.G: whether a hex is not all-sea."""
+    """V.G: whether a hex is not all-sea (cached)."""
     return bool(_attrs(hex_id)["_land"])
 
 
@@ -133,13 +144,13 @@ def on_island(p: Piece) -> bool:
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
     """The Marine units on the island (of one kind if given), in registry order."""
-    return [p for p in match.state.pieces if p.side == US and on_island(p)
+    return [p for p in match.state.pieces.select(side=US) if on_island(p)
             and (kind is None or p.kind == kind)]
 
 
 def japanese(match: Match) -> list[Piece]:
     """The Japanese units on the map, in registry order."""
-    return [p for p in match.state.pieces if p.side == JAPAN and is_hex(p.location)]
+    return [p for p in match.state.pieces.select(side=JAPAN) if is_hex(p.location)]
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
@@ -207,14 +218,13 @@ def hexside(a: str, b: str) -> frozenset[str]:
 
 
 @cache
-def _neighbours(hex_id: str) -> tuple[str, ...]:
+def neighbours(hex_id: str) -> tuple[str, ...]:
+    """The land hexes next to a hex (cached)."""
     m = components().map
     return tuple(m.label(n) for n in m.neighbors(m.hex(hex_id)) if not m.is_prohibited(n))
 
 
-def neighbours(hex_id: str) -> tuple[str, ...]:
-    """The land hexes next to a hex."""
-    return _neighbours(hex_id)
+_neighbours = neighbours
 
 
 # -- the position at a moment: what ZOC, supply and fire read ----------------------------
@@ -334,7 +344,8 @@ def zones(jp_hexes: tuple[str, ...]) -> tuple[set[str], dict[str, int]]:
 
 
 @cache
-def _within2(hex_id: str) -> tuple[str, ...]:
+def within2(hex_id: str) -> tuple[str, ...]:
+    """The on-map hexes within two hexes (one intervening hex) of a hex (cached)."""
     m = components().map
     h = m.hex(hex_id)
     from tabletop.core.hexgrid import within
@@ -342,9 +353,7 @@ def _within2(hex_id: str) -> tuple[str, ...]:
     return tuple(m.label(x) for x in within(h, 2) if x in m)
 
 
-def within2(hex_id: str) -> tuple[str, ...]:
-    """The on-map hexes within two hexes (one intervening hex) of a hex."""
-    return _within2(hex_id)
+_within2 = within2
 
 
 @cache
@@ -479,6 +488,16 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
     return ok
 
 
+def supply_sources(match: Match, s: Situation, division: Any) -> tuple[str, ...]:
+    """VII.A: the hexes of a division's HQs that provide Supply now (:func:`hq_supplied`),
+    in registry order; kept in the situation (with the landed beaches it reads)."""
+    def build() -> tuple[str, ...]:
+        hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(division, ())
+               if h.side == US]
+        return tuple(h.location for h in hqs if on_island(h) and hq_supplied(match, s, h))
+    return s.derive(("supply_sources", division, tuple(match.state.vars[V_LANDED])), build)
+
+
 def is_supplied(match: Match, p: Piece, s: Situation | None = None,
                 cache_: dict[str, bool] | None = None) -> bool:
     """Part VII: whether a Marine unit is Supplied now (VII.B: all of turn 1, a unit's first turn
@@ -491,10 +510,8 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
     s = s or Situation.of(match)
     if p.kind == "hq":
         return hq_supplied(match, s, p, cache_)
-    hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(p.attrs["division"], ())
-           if h.side == US]
     # every HQ that provides Supply is a source (a path of 5 hexes reaches those within 5)
-    sources = [h.location for h in hqs if on_island(h) and hq_supplied(match, s, h, cache_)]
+    sources = supply_sources(match, s, p.attrs["division"])
     if traces_supply(match, s, p.location, sources, p.kind, 5):
         return True
     ind = match.state.vars[V_IND]
@@ -506,7 +523,11 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
 # -- fog of war (III.3) ----------------------------------------------------------------
 
 def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Piece]:
-    """III.3: a Marine unit within two hexes turns Japanese units face-up, for good."""
+    """III.3: a Marine unit within two hexes turns Japanese units face-up, for good (the
+    core's search of every place is made only when a hidden unit stands within two hexes)."""
+    stack = match.state.pieces.stack
+    if not any(p.hidden and p.side != US for x in within2(hex_id) for p in stack(x)):
+        return []
     m = components().map
     found = reveal_near(match.state.pieces, m, m.hex(hex_id), 2, observer=US)
     for p in found:

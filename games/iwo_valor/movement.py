@@ -12,7 +12,7 @@ terrain (V.F-J), HQs in ZOC (V.C) and stacking (V.M) as ``can_end``.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -86,21 +86,36 @@ def closed_hexes(match: Match, p: Piece, s: c.Situation) -> set[str]:
 def destinations(match: Match, p: Piece, s: c.Situation | None = None) -> Reach | None:
     """Part V: every hex the unit may move to now (with the path there), or None; an HQ
     moves up to five hexes in the phase; V.E, VI.A: never directly from one Japanese ZOC hex
-    to another."""
+    to another.
+
+    Kept in the situation (:meth:`~common.Situation.derive`, keyed by all else it reads),
+    so the menu of a move and the question whether the unit may move at all share one
+    search; the caller must not change the answer."""
     s = s or c.Situation.of(match)
+    v = match.state.vars
+    fired = tuple(FireRecord(v[c.V_FIRED]).fired_at(p.id))
+    max_hexes = None
+    if p.kind == "hq":
+        max_hexes = HQ_HEXES - int(v[c.V_HQ_HEXES].get(p.id, 0))
+        if max_hexes <= 0:
+            return None
+    areas = tuple(v.get("narrow_areas") or ())
+    class1 = tuple(v[c.V_CLASS1])
+    key = ("destinations", p.id, p.kind, p.location, fired, max_hexes, areas,
+           match.state.turn > 7, class1)
+    return s.derive(key, lambda: _destinations(match, p, s, fired, max_hexes, areas, class1))
+
+
+def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
+                  max_hexes: int | None, areas: tuple[str, ...], class1: tuple[str, ...]
+                  ) -> Reach | None:
+    """:func:`destinations`' search (V.A-M, VI.A-B)."""
     m = c.components().map
-    fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
     zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
-    closed = s.derive(("closed", p.kind == "hq", tuple(match.state.vars[c.V_CLASS1])),
+    closed = s.derive(("closed", p.kind == "hq", class1),
                       lambda: {c.hx(h) for h in closed_hexes(match, p, s)})
     ezoc = c.zoc_hexes(tuple(s.jp))
     full = full_hexes(p, s)
-    max_hexes = None
-    if p.kind == "hq":
-        max_hexes = HQ_HEXES - int(match.state.vars[c.V_HQ_HEXES].get(p.id, 0))
-        if max_hexes <= 0:
-            return None
-    areas = tuple(match.state.vars.get("narrow_areas") or ())
     costs = terrain_costs(p.kind, areas, match.state.turn > 7)
     reach = reachable(m, c.hx(p.location), math.inf, costs,
                       enemy=closed, ezoc=ezoc,
@@ -121,6 +136,16 @@ def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
         for x in c.within2(h):
             out[x] -= 1
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def destination_option(hex_id: str, hexes: int, fire: int) -> Option:
+    """V.A, V.D: the menu entry for a destination ``hexes`` hexes away where ``fire``
+    Japanese units would fire; options are never changed, so one is made for each
+    (hex, hexes, fire) and handed to every menu that lists it."""
+    return Option(hex_id, f"to {hex_id}", f"{hexes} hex(es)"
+                  + (f"; {fire} Japanese unit(s) will fire" if fire else ""),
+                  {"hexes": hexes, "fire": fire})
 
 
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
@@ -177,11 +202,9 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
             return
         fires = fire_counts(match, unit, s)
         options = [] if first else [Option(DONE, f"Stop in {unit.location}")]
-        for h, cost in sorted((c.hid_of(h), int(k)) for h, k in reach.costs.items()):
-            fire = fires.get(h, 0)
-            options.append(Option(h, f"to {h}", f"{cost} hex(es)"
-                                  + (f"; {fire} Japanese unit(s) will fire" if fire else ""),
-                                  {"hexes": cost, "fire": fire}))
+        get = fires.get
+        options += [destination_option(h, int(k), get(h, 0))
+                    for h, k in sorted(reach.costs_by_id().items())]
         answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
                               options, kind="destination", context={"unit": unit.id})
         if answer == DONE:

@@ -45,7 +45,8 @@ def build(match: Match) -> None:
         state.vars["narrow_areas"] = ["S", "E"]
     pieces = state.pieces
     for u in comp.marines:
-        attrs: dict[str, Any] = {"division": u.division, "entry": u.entry, "strengths": list(u.strengths)}
+        # strengths as a tuple: they never change, so the views show the status as it is
+        attrs: dict[str, Any] = {"division": u.division, "entry": u.entry, "strengths": tuple(u.strengths)}
         if u.kind == "infantry":
             attrs.update(regiment=u.regiment, battalion=u.battalion)
         values = {"front": {"strength": u.strengths[-1]}} if u.strengths else {}
@@ -65,7 +66,8 @@ def build(match: Match) -> None:
     for j in comp.sheet.japanese:
         pieces.add(Piece(j.id, "japanese", c.JAPAN, j.id, c.OUT_OF_PLAY, steps=len(j.strengths),
                          max_steps=len(j.strengths), values={"front": {"strength": j.strengths[-1]}},
-                         hidden=True, attrs={"type": j.type, "code": j.code, "strengths": list(j.strengths)}))
+                         hidden=True,
+                         attrs={"type": j.type, "code": j.code, "strengths": tuple(j.strengths)}))
         groups[j.code].append(j.id)
     if scenario == c.VERY_SHORT:
         for jid, hid in VERY_SHORT_UNITS.items():
