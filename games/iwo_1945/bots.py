@@ -34,13 +34,20 @@ _OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolle
 
 @cache
 def _outcomes(k: int) -> tuple[tuple[tuple[int, ...], float], ...]:
-    """The distribution of k settled dice as counts of 1, 2, 4, 5, 6."""
+    """The distribution of k settled dice as counts of 1, 2, 4, 5, 6: every composition of k
+    into five counts in the order of :func:`_compositions` (written out as loops), each with
+    its multinomial chance (whole numbers, then one division: the same floats)."""
     res = []
-    for comp in _compositions(k, 5):
-        p = factorial(k)
-        for n in comp:
-            p //= factorial(n)
-        res.append((comp, p / 5 ** k))
+    whole, share = factorial(k), 5 ** k
+    for a in range(k + 1):
+        pa = whole // factorial(a)
+        for b in range(k - a + 1):
+            pb = pa // factorial(b)
+            for c in range(k - a - b + 1):
+                pc = pb // factorial(c)
+                rest = k - a - b - c
+                for d in range(rest + 1):
+                    res.append(((a, b, c, d, rest - d), pc // factorial(d) // factorial(rest - d) / share))
     return tuple(res)
 
 
