@@ -15,6 +15,7 @@ from tabletop.core.decisions import Option, choose
 from . import cards
 from . import cohesion as coh
 from .positions import (
+    BOARD_INDEX,
     JAPANESE_ELIMINATED,
     RISING_SUN,
     USMC,
@@ -49,6 +50,11 @@ def targets(m: Match, rid: str) -> list[str]:
     """6.0: what a regiment may attack: an adjacent Japanese-occupied position, or an
     infiltration cube adjacent or in its own position; an infiltrated regiment may only
     attack the cube in its position."""
+    return list(BOARD_INDEX.by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
+
+
+def _targets(m: Match, rid: str) -> list[str]:
+    """:func:`targets`, worked out from what stands where."""
     pos = regiment_pos(m, rid)
     if pos is None:
         return []
@@ -406,8 +412,7 @@ def _chance_texts(cap: int, kind: str, done: tuple[int, int, int], odd: tuple[in
         key = " and ".join(x for x in parts if x) or "no loss"
         losses[key] = losses.get(key, 0) + ways
     share = len(SETTLED_FACES) ** dice
-    return (shown_odds.describe({h: Fraction(n, share) for h, n in hits.items()}),
-            shown_odds.describe({k: Fraction(n, share) for k, n in losses.items()}))
+    return shown_odds.describe_counts(hits, share), shown_odds.describe_counts(losses, share)
 
 
 def reroll_odds_text(m: Match, kept: list[int], dice: int, target: str, kind: str) -> str:
