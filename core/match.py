@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
+from weakref import ref
 
 from pydantic import BaseModel
 
@@ -329,6 +330,20 @@ class _MatchEnded(Exception):
         self.result = result
 
 
+def _roll_listener(match: Match) -> Callable[[str, str, tuple[int, ...], int], None]:
+    """What a match's dice report their rolls to: the match's log, through a weak reference,
+    so that the dice do not keep the match alive (no reference cycle: a match nobody holds
+    is freed at once, not left to the cyclic garbage collector)."""
+    held = ref(match)
+
+    def heard(purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
+        match = held()
+        if match is not None:
+            match._on_roll(purpose, section, faces, sides)
+
+    return heard
+
+
 class Match:
     """One game being played: state, dice, log, the pending decision and the record.
 
@@ -372,7 +387,7 @@ class Match:
         else:
             self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
                 else Dice(self.seed, forced=rigged)
-        self.dice.listener = self._on_roll
+        self.dice.listener = _roll_listener(self)
         self.state = State()
         self.log = EventLog()
         self.decisions: list[JSON] = []
@@ -598,7 +613,7 @@ class Match:
         The match's record no longer replays once its dice are replaced this way.
         """
         dice = ScriptedDice(list(faces), self.seed)
-        dice.listener = self._on_roll
+        dice.listener = _roll_listener(self)
         self.dice = dice
         return dice
 
@@ -692,7 +707,7 @@ class Match:
         self._version += other._version + 1
         for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
             setattr(self, name, getattr(other, name))
-        self.dice.listener = self._on_roll
+        self.dice.listener = _roll_listener(self)
 
     def run(self, agents: Mapping[str, Agent], *, max_decisions: int | None = None) -> Result | None:
         """Let agents answer every decision until the end (or ``max_decisions``)."""

@@ -62,3 +62,21 @@ def _line(items: tuple[tuple[str, Fraction], ...]) -> str:
     shown = percents(dist)
     return ", ".join(f"{name} {f'{shown[name]}%' if shown[name] or not p else '<1%'}"
                      for name, p in dist.items() if p)
+
+
+def describe_counts(counts: Mapping[str, int], total: int) -> str:
+    """:func:`describe` of a distribution given as whole counts of ``total`` equally likely
+    ways (each outcome's chance is its count over ``total``; the counts add up to it): the
+    same line, worked out in whole numbers over ``total`` (no fractions to reduce)."""
+    if sum(counts.values()) != total:
+        raise TabletopError(f"the outcomes' counts add up to {sum(counts.values())}, not {total}")
+    # as percents(): rounded down, the missing points to the largest remainders (over the
+    # total rather than the least common denominator: the same floors, the remainders all
+    # scaled alike, so the same order)
+    floors = {k: (100 * n) // total for k, n in counts.items()}
+    missing = 100 - sum(floors.values())
+    order = sorted(counts, key=lambda k: -(100 * counts[k] - floors[k] * total))
+    for k in order[:missing]:
+        floors[k] += 1
+    return ", ".join(f"{name} {f'{floors[name]}%' if floors[name] else '<1%'}"
+                     for name, n in counts.items() if n)

@@ -129,7 +129,7 @@ class Attrs(dict[str, Any]):
         self.revision = _touch(self)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Piece:
     """A counter, wooden block or marker: printed values per side, steps, place and status."""
 
@@ -147,6 +147,29 @@ class Piece:
     #: the :data:`CLOCK` count of the piece's last change (any field set; ``attrs`` counts
     #: its own changes): what the views' shared board rebuilds by
     revision: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __init__(self, id: str, kind: str, side: str, name: str = "", location: str = "",
+                 face: str = "front", steps: int = 1, max_steps: int = 1,
+                 values: dict[str, dict[str, int]] | None = None, hidden: bool = False,
+                 attrs: dict[str, Any] | None = None) -> None:
+        # What the dataclass would generate (each field set, ``attrs`` made an Attrs), but
+        # stamped once for the new piece rather than once a field: a set-up makes pieces by
+        # the dozen, and nothing reads the stamps of a piece not yet on the table.
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "kind", kind)
+        setter(self, "side", side)
+        setter(self, "name", name)
+        setter(self, "location", location)
+        setter(self, "face", face)
+        setter(self, "steps", steps)
+        setter(self, "max_steps", max_steps)
+        setter(self, "values", {} if values is None else values)
+        setter(self, "hidden", hidden)
+        if attrs is None or type(attrs) is not Attrs:
+            attrs = Attrs({} if attrs is None else attrs)  # a copy that stamps its changes
+        setter(self, "attrs", attrs)
+        setter(self, "revision", _touch(self))
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "attrs" and type(value) is not Attrs:

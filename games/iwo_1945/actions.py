@@ -9,6 +9,7 @@ from tabletop.core.decisions import Option, choose
 from . import attacks
 from . import cohesion as coh
 from .positions import (
+    BOARD_INDEX,
     USMC,
     Flow,
     adjacent,
@@ -65,6 +66,12 @@ def move_destinations(m: Match, rid: str) -> list[str]:
     reached without passing an enemy-occupied position. 2.0 makes moves go between adjacent
     positions; the option ``usmc_move=through_friendly`` reads 6.0 as allowing a longer way
     through positions without Japanese markers."""
+    return list(BOARD_INDEX.by_layout(m, ("move", rid), lambda: tuple(_destinations(m, rid))))
+
+
+def _destinations(m: Match, rid: str) -> list[str]:
+    """:func:`move_destinations`, worked out from what stands where (and the match's
+    options, fixed for the match)."""
     src = regiment_pos(m, rid)
     assert src is not None
     size = len(regiment_markers(m, rid))
@@ -139,11 +146,16 @@ def available(m: Match) -> list[str]:
         if others >= turn.get("free", 1):
             kinds = [k for k in kinds if k in turn["only"]]
     out = []
+    regiments: list[str] | None = None  # fresh(m), the same for every kind (nothing changes)
     for k in kinds:
         if k == "place_new_wave":
             if can_new_wave(m):
                 out.append(k)
-        elif has_actor(m, k):
+            continue
+        if regiments is None:
+            regiments = fresh(m)
+        test = ACTOR_TESTS[k]
+        if any(test(m, r) for r in regiments):  # has_actor
             out.append(k)
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
@@ -14,6 +15,7 @@ from tabletop.core.decisions import Option, choose
 from . import cards
 from . import cohesion as coh
 from .positions import (
+    BOARD_INDEX,
     JAPANESE_ELIMINATED,
     RISING_SUN,
     USMC,
@@ -48,6 +50,11 @@ def targets(m: Match, rid: str) -> list[str]:
     """6.0: what a regiment may attack: an adjacent Japanese-occupied position, or an
     infiltration cube adjacent or in its own position; an infiltrated regiment may only
     attack the cube in its position."""
+    return list(BOARD_INDEX.by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
+
+
+def _targets(m: Match, rid: str) -> list[str]:
+    """:func:`targets`, worked out from what stands where."""
     pos = regiment_pos(m, rid)
     if pos is None:
         return []
@@ -155,6 +162,26 @@ _REROLL_A = {f: Option(f, f"reroll a {f}") for f in REROLLABLE}
 _CANCEL = Option("cancel", "keep every die after all")
 
 
+def _left(faces: list[int], chosen: list[int]) -> dict[int, int]:
+    """The faces not chosen for a reroll, face -> how many, faces in order of their first
+    die (what ``Counter(faces) - Counter(chosen)`` holds, without the counters)."""
+    left: dict[int, int] = {}
+    for f in faces:
+        left[f] = left.get(f, 0) + 1
+    for f in chosen:
+        n = left.get(f, 0) - 1
+        if n > 0:
+            left[f] = n
+        else:
+            left.pop(f, None)
+    return left
+
+
+def _kept(left: dict[int, int]) -> list[int]:
+    """The dice of :func:`_left`, each face repeated (``Counter.elements`` order)."""
+    return [f for f, n in left.items() for _ in range(n)]
+
+
 def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
              ctx: dict[str, Any] | None = None) -> Flow:
     """6.0: the player picks the dice to reroll (any 1, 2, 5 or 6, keepers included), each
@@ -171,28 +198,30 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             break
         chosen: list[int] = []
         shown = describe(faces)
+        stop = Option("stop", "stop and apply: " + shown)
+        now = cohesion(m, rid)  # nothing changes it while the dice are chosen
+        cost = "free" if free else "costs 1 cohesion"
+        said = f"{rid}: {shown}; cohesion {now}" + (f", {free} free reroll(s)" if free else "")
         while True:
-            left = Counter(faces) - Counter(chosen)
-            cost = "free" if free else "costs 1 cohesion"
+            left = _left(faces, chosen)
             opts = []
             if chosen:
-                kept = list(left.elements())
-                opts.append(Option("roll", f"reroll {' '.join(map(str, chosen))} ({cost})",
-                                   reroll_odds_text(m, kept, len(chosen), target, ctx["kind"])))
+                taken = " ".join(map(str, chosen))
+                opts.append(Option("roll", f"reroll {taken} ({cost})",
+                                   reroll_odds_text(m, _kept(left), len(chosen), target,
+                                                    ctx["kind"])))
             else:
-                opts.append(Option("stop", "stop and apply: " + shown))
+                opts.append(stop)
             if not at_floor:
-                opts += [_REROLL_A[f] for f in REROLLABLE if left[f] > 0]
+                opts += [_REROLL_A[f] for f in REROLLABLE if f in left]
             if chosen:
                 opts.append(_CANCEL)
             else:
                 opts += copts
-            v = yield choose(USMC, f"{rid}: {shown}; cohesion {cohesion(m, rid)}"
-                             + (f", {free} free reroll(s)" if free else "")
-                             + (f"; to reroll: {' '.join(map(str, chosen))}" if chosen else ""),
+            v = yield choose(USMC, said + (f"; to reroll: {taken}" if chosen else ""),
                              "6.0", opts, kind="attack_dice",
                              context={"faces": sorted(faces), "chosen": chosen, "free": free,
-                                      "cohesion": cohesion(m, rid), "target": target})
+                                      "cohesion": now, "target": target})
             if v in ("stop", "roll", "cancel") or str(v).startswith("card:"):
                 break
             chosen.append(int(str(v)))
@@ -209,7 +238,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             m.emit("attack", "6.0", f"{rid} rerolls {len(chosen)} dice at no cohesion cost (card)")
         else:
             coh.reduce(m, rid, 1, "6.0", "reroll")
-        rest = list((Counter(faces) - Counter(chosen)).elements())
+        rest = _kept(_left(faces, chosen))
         new = list(m.dice.roll(len(chosen), purpose=f"{rid} reroll", section="6.0"))
         faces = settle(m, rest + new, rid)
     return faces, free
@@ -306,10 +335,32 @@ def _result_ways(kept: tuple[int, ...], dice: int) -> tuple[tuple[tuple[int, int
     """6.0: of the 5**dice equally likely ways ``dice`` settled dice fall, how many give each
     result beside the ``kept`` faces, results in order. The kept pairs are results already
     (:func:`outcome`); only a kept die without its pair can pair with a new one."""
-    c = Counter(kept)
-    japanese, markers, cohesion_lost = c[5] // 2 + c[6] // 2, c[1] // 2, c[2] // 2
+    done, odd = _kept_pairs(kept)
+    return _ways_beside(done, odd, dice)
+
+
+def _kept_pairs(kept: Iterable[int]) -> tuple[tuple[int, int, int], tuple[int, int, int, int]]:
+    """6.0: what kept dice bring to a result: their pairs as (Japanese hits, USMC markers
+    lost, cohesion lost), and which of 1, 2, 5 and 6 has one die left without its pair."""
+    n1 = n2 = n5 = n6 = 0
+    for f in kept:
+        if f == 1:
+            n1 += 1
+        elif f == 2:
+            n2 += 1
+        elif f == 5:
+            n5 += 1
+        elif f == 6:
+            n6 += 1
+    return (n5 // 2 + n6 // 2, n1 // 2, n2 // 2), (n1 % 2, n2 % 2, n5 % 2, n6 % 2)
+
+
+def _ways_beside(done: tuple[int, int, int], odd: tuple[int, int, int, int], dice: int
+                 ) -> tuple[tuple[tuple[int, int, int], int], ...]:
+    """:func:`_result_ways` from :func:`_kept_pairs` of the kept dice."""
+    japanese, markers, cohesion_lost = done
     return tuple(((j + japanese, mk + markers, co + cohesion_lost), ways) for (j, mk, co), ways
-                 in _unpaired_ways((c[1] % 2, c[2] % 2, c[5] % 2, c[6] % 2), dice))
+                 in _unpaired_ways(odd, dice))
 
 
 @cache
@@ -331,21 +382,25 @@ def _unpaired_ways(odd: tuple[int, int, int, int], dice: int
     return tuple(sorted(dist.items()))
 
 
-def _describe_chances(m: Match, target: str, kind: str, kept: tuple[int, ...], dice: int) -> tuple[str, str]:
+def _describe_chances(m: Match, target: str, kind: str, kept: Iterable[int], dice: int) -> tuple[str, str]:
     """The Japanese markers removed and the attacker's losses, each adding up to 100%, once
     ``dice`` dice are rolled beside the ``kept`` faces."""
     cap = 1 if kind == "cube" else max(1, len(japanese_at(m, target)))
-    return _chance_texts(cap, kind, kept, dice)
+    done, odd = _kept_pairs(kept)
+    return _chance_texts(cap, kind, done, odd, dice)
 
 
 @lru_cache(maxsize=4096)
-def _chance_texts(cap: int, kind: str, kept: tuple[int, ...], dice: int) -> tuple[str, str]:
+def _chance_texts(cap: int, kind: str, done: tuple[int, int, int], odd: tuple[int, int, int, int],
+                  dice: int) -> tuple[str, str]:
     """6.0: the texts of :func:`_describe_chances` once the markers that can be removed are
-    counted (a pure function of its arguments, kept: worked out for every reroll option
-    otherwise). Chances are summed as counts of the 5**dice ways, exact, then shown."""
+    counted and the kept dice summed up as what they bring (:func:`_kept_pairs`: kept dice
+    that bring the same give the same texts), a pure function of its arguments, kept: worked
+    out for every reroll option otherwise. Chances are summed as counts of the 5**dice ways,
+    exact, then shown."""
     hits: dict[str, int] = {}
     losses: dict[str, int] = {}
-    for (jap, marker, coh_lost), ways in _result_ways(kept, dice):
+    for (jap, marker, coh_lost), ways in _ways_beside(done, odd, dice):
         got = min(jap, cap)
         if kind == "cube":
             h = "cube destroyed" if got else "cube stays"
@@ -357,14 +412,13 @@ def _chance_texts(cap: int, kind: str, kept: tuple[int, ...], dice: int) -> tupl
         key = " and ".join(x for x in parts if x) or "no loss"
         losses[key] = losses.get(key, 0) + ways
     share = len(SETTLED_FACES) ** dice
-    return (shown_odds.describe({h: Fraction(n, share) for h, n in hits.items()}),
-            shown_odds.describe({k: Fraction(n, share) for k, n in losses.items()}))
+    return shown_odds.describe_counts(hits, share), shown_odds.describe_counts(losses, share)
 
 
 def reroll_odds_text(m: Match, kept: list[int], dice: int, target: str, kind: str) -> str:
     """6.0 What a reroll may bring: the result once the chosen dice are rolled again beside
     the others, each part adding up to 100%."""
-    hits, losses = _describe_chances(m, target, kind, tuple(sorted(kept)), dice)
+    hits, losses = _describe_chances(m, target, kind, kept, dice)
     return f"after this reroll: {hits}; your losses: {losses}"
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
-from functools import cache, cached_property
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache, lru_cache
 from math import factorial
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
@@ -34,13 +34,20 @@ _OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolle
 
 @cache
 def _outcomes(k: int) -> tuple[tuple[tuple[int, ...], float], ...]:
-    """The distribution of k settled dice as counts of 1, 2, 4, 5, 6."""
+    """The distribution of k settled dice as counts of 1, 2, 4, 5, 6: every composition of k
+    into five counts in the order of :func:`_compositions` (written out as loops), each with
+    its multinomial chance (whole numbers, then one division: the same floats)."""
     res = []
-    for comp in _compositions(k, 5):
-        p = factorial(k)
-        for n in comp:
-            p //= factorial(n)
-        res.append((comp, p / 5 ** k))
+    whole, share = factorial(k), 5 ** k
+    for a in range(k + 1):
+        pa = whole // factorial(a)
+        for b in range(k - a + 1):
+            pb = pa // factorial(b)
+            for c in range(k - a - b + 1):
+                pc = pb // factorial(c)
+                rest = k - a - b - c
+                for d in range(rest + 1):
+                    res.append(((a, b, c, d, rest - d), pc // factorial(d) // factorial(rest - d) / share))
     return tuple(res)
 
 
@@ -162,8 +169,8 @@ in stack order (board positions only) and the regiments of the exhaustion cubes 
 
 def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[str]) -> _Place:
     """One place's :data:`_Place`, from its pieces top first."""
-    exhausted = tuple(p["attrs"]["regiment"] for p in pieces
-                      if p["kind"] == "exhaustion" and p["attrs"].get("regiment"))
+    exhausted = tuple([p["attrs"]["regiment"] for p in pieces
+                       if p["kind"] == "exhaustion" and p["attrs"].get("regiment")])
     if loc not in board:
         return None, None, (), exhausted
     here: dict[str, int] = {}
@@ -274,6 +281,30 @@ class BoardIndex:
                 {r for r in rids if self.exhausted(r)})
 
 
+R = TypeVar("R")
+
+
+class _once(Generic[R]):  # a decorator, named like cached_property
+    """``functools.cached_property`` without its lock: worked out at the first read and kept
+    in the instance (a World lives for one decision of one bot, in one thread)."""
+
+    def __init__(self, func: Callable[[Any], R]) -> None:
+        self.func = func
+        self.name = func.__name__
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _once[R]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> R: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> R | _once[R]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
+
+
 class World:
     """The USMC view, indexed: what stands where, cohesion, exhaustion, control. Each part is
     read from the view when first asked for, so a decision that needs no pieces does not read
@@ -283,22 +314,22 @@ class World:
         self._view = view
         self._index = index if index is not None else BoardIndex()
 
-    @cached_property
+    @_once
     def _board(self) -> BoardIndex:
         """What stands where: the bot's :class:`BoardIndex`, brought up to date with the view."""
         return self._index.read(self._view)
 
-    @cached_property
+    @_once
     def _cohesions(self) -> dict[str, int]:
         """The cohesion of each regiment asked for so far (see :meth:`cohesion`)."""
         return {}
 
-    @cached_property
+    @_once
     def round(self) -> int:
         """The round (6.0)."""
         return int(self._view["turn"])
 
-    @cached_property
+    @_once
     def control(self) -> dict[str, str]:
         """Who controls each position."""
         view = self._view
@@ -314,13 +345,13 @@ class World:
             return view.pile(deck, pile)
         return view["decks"][deck].get(pile)
 
-    @cached_property
+    @_once
     def japanese_left(self) -> int:
         """Japanese cards left to draw."""
         draw = self._pile("japanese", "draw")
         return int(draw["count"]) if isinstance(draw, dict) else len(draw)
 
-    @cached_property
+    @_once
     def hand(self) -> list[str]:
         """The USMC hand's card ids."""
         hand = self._pile("usmc", "hand:USMC")
@@ -364,7 +395,7 @@ class World:
         then beaches)."""
         return list(self._on_board)
 
-    @cached_property
+    @_once
     def _on_board(self) -> tuple[str, ...]:
         first = self._board.first
         return tuple(r for pos in P.positions() if (r := first.get(pos)) is not None)
@@ -376,17 +407,29 @@ class World:
 
     def front_distance(self) -> dict[str, int]:
         """Arrows from each position to the nearest objective (0: an objective itself)."""
-        dist = {p: 0 for p in P.positions() if self.objective(p)}
-        frontier = list(dist)
-        while frontier:
-            nxt = []
-            for p in frontier:
-                for q in P.adjacent(p):
-                    if q not in dist:
-                        dist[q] = dist[p] + 1
-                        nxt.append(q)
-            frontier = nxt
-        return dist
+        return dict(_front_distance(tuple(p for p in P.positions() if self.objective(p))))
+
+
+@lru_cache(maxsize=1024)
+def _front_distance(objectives: tuple[str, ...]) -> dict[str, int]:
+    """:meth:`World.front_distance` once the objectives are known, in position order (a pure
+    function of them, kept: the same fronts come back turn after turn). Shared: copy it."""
+    dist = dict.fromkeys(objectives, 0)
+    frontier = list(dist)
+    while frontier:
+        nxt = []
+        for p in frontier:
+            for q in P.adjacent(p):
+                if q not in dist:
+                    dist[q] = dist[p] + 1
+                    nxt.append(q)
+        frontier = nxt
+    return dist
+
+
+_DICE_ANSWERS: dict[tuple[Any, ...], Any] = {}
+"""The bot's answers to 6.0 attack dice decisions by what decides them
+(:meth:`HeuristicBot._attack_dice`), emptied when it holds 4,096."""
 
 
 class HeuristicBot:
@@ -546,6 +589,24 @@ class HeuristicBot:
         return cards[0] if cards else "roll"
 
     def _attack_dice(self, w: World, d: Decision, values: list[Any]) -> Any:
+        ctx = d.context
+        free, coh = int(ctx["free"]), int(ctx["cohesion"])
+        if not free and coh <= 1:
+            facts: tuple[int, bool] | None = None  # no reroll (see _reroll_set)
+        else:
+            facts = self._attack_facts(w, str(ctx["target"]))
+        key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, "stop" in values)
+        known = _DICE_ANSWERS.get(key)
+        if known is None:
+            if len(_DICE_ANSWERS) >= 4096:
+                _DICE_ANSWERS.clear()
+            known = _DICE_ANSWERS[key] = self._dice_answer(w, d, values)
+        return known
+
+    def _dice_answer(self, w: World, d: Decision, values: list[Any]) -> Any:
+        """:meth:`_attack_dice` worked out: a pure function of the dice, the dice chosen so
+        far, the free rerolls, the cohesion, what the attack must remove and whether a
+        "stop" is offered (kept by them in ``_DICE_ANSWERS``)."""
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))

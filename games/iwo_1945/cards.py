@@ -139,8 +139,13 @@ def playable_cards(m: Match, moment: str, ctx: dict[str, Any] | None = None) -> 
 
 def card_options(m: Match, moment: str, ctx: dict[str, Any] | None = None) -> list[Option]:
     """Options "play <card>" for every playable card."""
-    return [Option(f"card:{inst}", f"play {title(inst)}", card(inst).text)
-            for inst in playable_cards(m, moment, ctx)]
+    return [_play_option(inst) for inst in playable_cards(m, moment, ctx)]
+
+
+@cache
+def _play_option(inst: str) -> Option:
+    """The option "play <card>" of a physical card (the same for every decision)."""
+    return Option(f"card:{inst}", f"play {title(inst)}", card(inst).text)
 
 
 def bunker_targets(m: Match) -> list[str]:

@@ -9,8 +9,9 @@ the pictures.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabletop.core.match import Procedure
 from tabletop.core.pieces import CLOCK, OFF_BOARD, Piece, Pieces
@@ -32,6 +33,7 @@ SURIBACHI = "mt_suribachi"
 RISING_SUN = ("rising_sun_1", "rising_sun_2", "rising_sun_3")
 MARKER_KINDS = ("marine", "ija")
 SLOTS = 3
+T = TypeVar("T")
 
 Flow = Procedure[Any]
 """A piece of the game's procedure (the core's ``Procedure``): yields decisions, may return a
@@ -158,7 +160,7 @@ class BoardIndex:
     is asked for. The answers are the pieces' own (the caller must not change what it is
     handed) in the order a scan of the registry gives them."""
 
-    __slots__ = ("_clock", "_exhaustion", "_layout", "_places", "_reg", "_regiments")
+    __slots__ = ("_clock", "_exhaustion", "_layout", "_places", "_reg", "_regiments", "_where")
 
     def __init__(self) -> None:
         self._reg: Pieces | None = None
@@ -166,6 +168,7 @@ class BoardIndex:
         self._places: dict[str, Place] = {}
         self._regiments: dict[str, tuple[Piece, ...]] | None = None
         self._exhaustion: dict[str, Piece] | None = None
+        self._where: dict[Any, Any] = {}  # see by_layout
 
     def _update(self, reg: Pieces) -> None:
         """Throw away what the pieces' changes since the last query made stale: the places
@@ -175,12 +178,14 @@ class BoardIndex:
             self._reg, self._layout = reg, reg.layout
             self._places = {}
             self._regiments = None
+            self._where = {}
         elif self._layout != reg.layout:
             since, stamps = self._layout, reg.stamps
             self._places = {pos: place for pos, place in self._places.items()
                             if stamps.get(pos, 0) <= since}
             self._layout = reg.layout
             self._regiments = None
+            self._where = {}
         self._clock = CLOCK.now
         self._exhaustion = None
 
@@ -194,6 +199,15 @@ class BoardIndex:
             got = self._places[pos] = Place(reg.stack(pos))
         return got
 
+    def places_now(self, m: Match) -> dict[str, Place]:
+        """The places worked out so far for the pieces as they are now (up to date; a place
+        not in it is asked of :meth:`place`), for a caller that looks at many places while
+        no piece changes: it must not change what it is handed."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._update(reg)
+        return self._places
+
     def regiments(self, m: Match) -> dict[str, tuple[Piece, ...]]:
         """3.0: each regiment's markers still in play (eliminated or out of play left out),
         in registry order; a regiment with none is absent."""
@@ -202,10 +216,24 @@ class BoardIndex:
             self._update(reg)
         if self._regiments is None:
             gone = (USMC_ELIMINATED, OFF_BOARD)
-            alive = {rid: tuple(p for p in ps if p.location not in gone)
+            alive = {rid: tuple([p for p in ps if p.location not in gone])
                      for rid, ps in reg.by_attr("marine", "regiment").items()}
             self._regiments = {rid: ps for rid, ps in alive.items() if ps}
         return self._regiments
+
+    def by_layout(self, m: Match, key: Any, work_out: Callable[[], T]) -> T:
+        """What ``work_out()`` answers, kept under ``key`` while no piece changes place or
+        stack order: for a question about what stands where alone (which positions a regiment
+        may attack or enter), asked again and again between two moves. The caller must not
+        change what it is handed."""
+        reg = m.state.pieces
+        if self._clock != CLOCK.now or self._reg is not reg:
+            self._update(reg)
+        try:
+            got: T = self._where[key]
+        except KeyError:
+            got = self._where[key] = work_out()
+        return got
 
     def exhaustion(self, m: Match) -> dict[str, Piece]:
         """3.0: the exhaustion cube marking each exhausted regiment (the first in registry
@@ -350,7 +378,9 @@ def set_cohesion(m: Match, rid: str, value: int) -> int:
     The track is the owner; the cube piece on the cohesion track (``attrs["value"]``) is a
     view for the pictures, written here and nowhere else."""
     v = m.state.tracks[track_id(rid)].set(value)
-    m.state.pieces[cohesion_piece(rid)].attrs["value"] = v
+    shown = m.state.pieces[cohesion_piece(rid)].attrs
+    if shown.get("value") != v or type(shown.get("value")) is not int:
+        shown["value"] = v  # unchanged, it is left as it is (nothing to show again)
     return v
 
 
@@ -425,12 +455,18 @@ def is_infiltrated(m: Match, rid: str) -> bool:
 
 def label(rid: str, m: Match) -> str:
     """A regiment with where it stands and its cohesion, for option labels."""
-    pos = regiment_pos(m, rid)
-    ex = ", exhausted" if is_exhausted(m, rid) else ""
-    n = len(regiment_markers(m, rid))
+    alive = _regiments(m).get(rid, ())
+    return _label(rid, alive[0].location if alive else None, len(alive), cohesion(m, rid),
+                  is_exhausted(m, rid))
+
+
+@lru_cache(maxsize=4096)
+def _label(rid: str, pos: str | None, n: int, value: int, exhausted: bool) -> str:
+    """:func:`label` once what it shows is known (a pure function of it, kept)."""
+    ex = ", exhausted" if exhausted else ""
     regiment = rid.partition("/")[2]
     called = f"{rid} ({ordinal(regiment)} Marines)" if regiment.isdigit() else rid
-    return f"{called} at {name(pos or '')} ({n} markers, cohesion {cohesion(m, rid)}{ex})"
+    return f"{called} at {name(pos or '')} ({n} markers, cohesion {value}{ex})"
 
 
 # -- control (2.0) -------------------------------------------------------------------------
@@ -487,8 +523,9 @@ def update_control(m: Match, *, log: bool = True) -> None:
     """2.0: bring the control of every position up to date, logging each change."""
     held = m.state.vars["held"]
     ctl = m.state.vars["control"]
+    known = BOARD_INDEX.places_now(m)  # nothing below moves a piece
     for pos in positions():
-        here = _place(m, pos)
+        here = known.get(pos) or _place(m, pos)
         markers = here.markers
         # held_by and expected_control, from one look at the position
         held[pos] = (USMC if markers[0].kind == "marine" else JAPAN) if markers else str(held[pos])

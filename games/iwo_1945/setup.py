@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tabletop.core.pieces import Deck, Piece
@@ -29,14 +30,22 @@ if TYPE_CHECKING:
 
 
 def setup_for(m: Match) -> Setup:
-    """5.0, 8.0: the set-up with the match's options applied (setup.yaml's variants)."""
+    """5.0, 8.0: the set-up with the match's options applied (setup.yaml's variants); the
+    caller must not change it (kept by the options that shape it: see _setup_for)."""
+    return _setup_for(m.options.get("landing") == "historical",
+                      None if (deal := m.options.get("japanese_cards")) is None else str(deal),
+                      None if (dice := m.options.get("landing_dice")) is None else str(dice))
+
+
+@lru_cache(maxsize=64)
+def _setup_for(historical: bool, deal_option: str | None, dice_option: str | None) -> Setup:
+    """:func:`setup_for` from the options it reads (a pure function of them and of the
+    components, which are loaded once a process)."""
     base = comps().setup
-    ids = []
-    if m.options.get("landing") == "historical":
-        ids.append("historical_landing")
+    ids = ["historical_landing"] if historical else []
     s = base.with_options(*ids)
-    deal = int(str(m.options.get("japanese_cards", s.decks.japanese_deal)))
-    dice = int(str(m.options.get("landing_dice", s.special_landing.dice)))
+    deal = int(deal_option if deal_option is not None else str(s.decks.japanese_deal))
+    dice = int(dice_option if dice_option is not None else str(s.special_landing.dice))
     data = s.model_dump()
     data["decks"]["japanese_deal"] = deal
     data["special_landing"]["dice"] = dice

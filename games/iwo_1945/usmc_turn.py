@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from tabletop.core.match import Match
 
 
+_ACTION_OPTIONS = {k: Option(k, title) for k, title in actions.TITLES.items()}
+"""6.0: the option of each kind of action (the same for every decision: options never change)."""
+_END = Option("end", "end the USMC turn")
+
+
 def new_turn_vars() -> dict[str, object]:
     """6.0: one action a turn unless a card says more; nothing played yet."""
     return {"allow": 1, "only": None, "free": 1, "taken": 0, "kinds": [], "used": [],
@@ -66,11 +71,11 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
             draw_up(m)  # 5.0, 10.0: in round 1 the starting hand is the hand (no refill)
     turn = m.state.vars["turn"]
     while True:
-        opts = [Option(k, actions.TITLES[k]) for k in actions.available(m)]
+        opts = [_ACTION_OPTIONS[k] for k in actions.available(m)]
         opts += cards.card_options(m, "usmc_main")
         if m.options.get("usmc_discards", "one_if_none_played") == "any":
             opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
-        opts.append(Option("end", "end the USMC turn"))
+        opts.append(_END)
         left = turn["allow"] - turn["taken"]
         v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
                          "6.0", opts, kind="usmc_turn",

@@ -8,12 +8,14 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.core.agents import RandomAgent
+from tabletop.core.errors import TabletopError
 from tabletop.core.match import Game, Match
-from tabletop.core.odds import describe, percents, total
+from tabletop.core.odds import describe, describe_counts, percents, total
 from tabletop.core.registry import load_game
 from tabletop.games.iwo_1945 import attacks as attacks_1945
 from tabletop.games.iwo_bonins import combat as bonins_combat
@@ -70,6 +72,20 @@ def test_percents_equal_the_fraction_rule(weights: list[int], denominators: list
     dist = {f"o{i}": w / whole for i, w in enumerate(parts)}
     assert percents(dist) == _percents_in_fractions(dist)
     assert list(percents(dist)) == list(dist)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=8).filter(lambda xs: sum(xs) > 0))
+def test_odds_of_whole_counts_read_as_the_fractions_they_are(counts: list[int]) -> None:
+    """Odds display: a distribution given as whole counts of equally likely ways
+    (``describe_counts``) reads exactly as the same distribution given in fractions
+    (outcomes that cannot happen left out, "<1%" and ties included); counts that do not add
+    up to their total are refused."""
+    whole = sum(counts)
+    named = {f"o{i}": n for i, n in enumerate(counts)}
+    assert describe_counts(named, whole) == describe({k: Fraction(n, whole) for k, n in named.items()})
+    with pytest.raises(TabletopError):
+        describe_counts(named, whole + 1)
 
 
 def _bonins_combos_in_fractions(attack: int, tanks: list[int], line: str,

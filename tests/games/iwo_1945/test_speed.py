@@ -5,14 +5,17 @@ dynamic programme that wrote them."""
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from tabletop.core.match import Match
 from tabletop.core.pieces import OFF_BOARD, Piece
 from tabletop.core.registry import make_agent
-from tabletop.games.iwo_1945 import GAME, bots, dice_plan, make_dice_plan
+from tabletop.games.iwo_1945 import GAME, actions, attacks, bots, dice_plan, make_dice_plan
 from tabletop.games.iwo_1945 import positions as P
 
 from .helpers import new_match, put_cube, put_regiment
@@ -47,6 +50,10 @@ def _check_index(m: Match) -> None:
             (p for p in m.state.pieces.select(kind="exhaustion") if p.attrs.get("regiment") == rid), None)
     assert P.on_board(m) == [r for r in P.regiment_ids() if where[r] not in (None, P.RESERVE)]
     assert P.reserves(m) == [r for r in P.regiment_ids() if where[r] == P.RESERVE]
+    for rid in [r for r in P.on_board(m) if where[r] in P.position_set()]:
+        # what is kept while nothing moves, against working it out
+        assert attacks.targets(m, rid) == attacks._targets(m, rid)
+        assert actions.move_destinations(m, rid) == actions._destinations(m, rid)
 
 
 def _play_checking(m: Match, agents: dict[str, Any]) -> int:
@@ -122,3 +129,43 @@ def test_6_0_reroll_plan_reads_the_table_and_works_out_the_rest() -> None:
     assert bots.reroll_plan((2, 1, 1, 0), 2, 0.45) == bots._value((2, 1, 1, 0), 2, 0.45, 3)[1]
     big = (3, 2, 3, 3)  # 11 dice: beyond the table
     assert bots.reroll_plan(big, 3, 0.15) == bots._value(big, 3, 0.15, 1)[1]
+
+
+def test_6_0_dice_left_and_kept_are_the_counters_difference() -> None:
+    """6.0 (rerolls, speed): the dice not chosen for a reroll, as counted without counters,
+    are ``Counter(faces) - Counter(chosen)`` in its order, and what kept dice bring to a
+    result gives the same chances as the kept dice themselves."""
+    rng = random.Random(5)
+    for _ in range(500):
+        faces = [rng.choice(attacks.SETTLED_FACES) for _ in range(rng.randint(0, 9))]
+        faces = [f for f in faces if f != 4]
+        chosen = rng.sample(faces, rng.randint(0, len(faces)))
+        left = attacks._left(faces, chosen)
+        diff = Counter(faces) - Counter(chosen)
+        assert list(left.items()) == list(diff.items())
+        assert attacks._kept(left) == list(diff.elements())
+        kept = tuple(sorted(attacks._kept(left)))
+        c = Counter(kept)
+        dice = rng.randint(1, 5)
+        direct = tuple(((j + c[5] // 2 + c[6] // 2, mk + c[1] // 2, co + c[2] // 2), ways)
+                       for (j, mk, co), ways in attacks._unpaired_ways(
+                           (c[1] % 2, c[2] % 2, c[5] % 2, c[6] % 2), dice))
+        assert attacks._result_ways(kept, dice) == direct
+
+
+def test_a_finished_match_is_freed_without_the_cyclic_collector() -> None:
+    """Memory (issue 11): nothing of a match holds it in a cycle (its dice report to it
+    through a weak reference), so a whole game nobody holds any more is freed at once."""
+    agents = {s: make_agent(GAME, s, GAME.default_bot(s), 3) for s in GAME.info.players}
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        m = Match(GAME, seed=3)
+        m.run(agents)
+        assert m.finished
+        held = weakref.ref(m)
+        del m
+        assert held() is None
+    finally:
+        if was:
+            gc.enable()
