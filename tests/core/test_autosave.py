@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from tabletop.core.record import read_record, replay
 
+from .as_typed import tabletop_command
 from .piggame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +23,7 @@ PIG = "tests.core.piggame:GAME"
 def _start(home: Path, *args: str) -> subprocess.Popen[str]:
     """`tabletop ARGS` in a child process whose autosaves go to ``home``."""
     env = {**os.environ, "TABLETOP_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", *args], cwd=ROOT, env=env,
+    return subprocess.Popen(tabletop_command(*args), cwd=ROOT, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 

@@ -12,7 +12,6 @@ import re
 import select
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,6 +19,8 @@ import pytest
 
 from tabletop.core.cli import main
 from tabletop.core.rows import read_rows
+
+from .as_typed import tabletop_command
 
 PIG = "tests.core.piggame:GAME"
 SKIRMISH = str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish")
@@ -159,7 +160,7 @@ def _simulate_on_a_terminal(args: list[str], stop_after: int | None) -> tuple[in
 
     master, slave = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", "simulate", *args],
+    proc = subprocess.Popen(tabletop_command("simulate", *args),
                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
                             start_new_session=True, cwd=ROOT, env=env)
     os.close(slave)
