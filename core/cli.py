@@ -2,28 +2,29 @@
 rules, validate, schema, serve.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
+
+The engine's modules (matches, records, views, data files) are imported by the commands that
+use them, not here, so that ``tabletop list`` and ``tabletop --version`` start quickly.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .agents import Agent
-from .canonical import JSON
 from .errors import ReplayDivergence, TabletopError
-from .files import atomic_write_text
-from .match import Game, Match
-from .record import read_record, replay, write_save
-from .registry import load_game, make_agent, registered
-from .views import make_side_save
+from .registry import listing, load_game, make_agent, registered
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .canonical import JSON
+    from .match import Game, Match
 
 EXIT_ERROR = 2
 EXIT_DIVERGED = 1
@@ -231,6 +232,10 @@ def _side_saves(game: Game, pairs: Sequence[str]) -> dict[str, str]:
 
 def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool,
             log_for: str | None = None, save_for: Mapping[str, str] | None = None) -> None:
+    from .files import atomic_write_text
+    from .record import write_save
+    from .views import make_side_save
+
     if save:
         write_save(match, save)
     for side, path in (save_for or {}).items():
@@ -261,13 +266,12 @@ def list_games() -> None:
     """List the registered games."""
     for name, ep in sorted(registered().items()):
         try:
-            game = load_game(name)
+            entry = listing(name, ep)  # from the game's game.toml, without importing it
         except TabletopError as exc:
             click.echo(f"{name:<12} (broken plugin: {exc})")
             continue
-        status = "" if game.info.playable else "  [not yet playable]"
-        click.echo(f"{name:<12} {game.info.title}{status}")
-        del ep
+        status = "" if entry.playable else "  [not yet playable]"
+        click.echo(f"{name:<12} {entry.title}{status}")
 
 
 @cli.command()
@@ -322,6 +326,8 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
          save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
          log_for: str | None, as_json: bool) -> None:
     """Play GAME: against its AI or bots, hot-seat, or bots only with --auto."""
+    from .match import Match
+
     game = load_game(game_name)
     if not game.info.playable:
         raise TabletopError(f"game {game.info.id} is not playable yet")
@@ -333,6 +339,8 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
                                      options=option_pairs, free_undo=free_undo)
         seed = match.seed
     if seed is None:
+        import secrets
+
         seed = secrets.randbelow(2**31)
         if not as_json:
             click.echo(f"seed {seed}")
@@ -348,6 +356,7 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
 def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: int | None,
                          options: Sequence[str], free_undo: bool = False) -> Match:
     """``play --position``: the match from a position file (its seed replaced by --seed)."""
+    from .match import Match
     from .position import PositionError, load_position
 
     if scenario is not None or options:
@@ -369,6 +378,8 @@ def resume(save_file: str | None, agent_specs: tuple[str, ...], auto: bool, save
            save_for: tuple[str, ...], log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Resume a saved match (checked by replay) and play on; without SAVE_FILE, the latest
     autosave."""
+    from .record import read_record, replay
+
     if save_file is None:
         from .terminal import autosave_dir, latest_autosave
 
@@ -405,6 +416,8 @@ def resume(save_file: str | None, agent_specs: tuple[str, ...], auto: bool, save
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome.")
 def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_json: bool) -> None:
     """Replay a record or save; exit 0 only if it reproduces the recorded state."""
+    from .record import read_record, replay
+
     record = read_record(record_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
@@ -434,6 +447,8 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
     if not (output == "-" or output.endswith((".txt", ".svg"))):
         raise TabletopError(f"output {output!r} must end in .svg or .txt, or be -")
     _check_outputs(output=output)
+    from .match import Match
+    from .record import read_record, replay
     from .render import ascii as ascii_render
     from .render import svg as svg_render
 

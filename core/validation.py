@@ -169,22 +169,25 @@ def check_openings(game: Game) -> list[str]:
 def validate_path(target: str) -> list[str]:
     """Validate a game (registered name or package folder) or one data file.
 
-    For a game, each file in its ``data/`` folder is checked against its model, then the
-    game's own loader (``Game.load_data``) cross-checks them, then every scenario is set up
-    as ``play`` would and the game's invariants are checked; the first problem raises a
-    DataError naming the file, the path inside it and what was expected.
+    For a game, its ``game.toml`` (when it has one) is checked against its GameInfo, each
+    file in its ``data/`` folder against its model, then the game's own loader
+    (``Game.load_data``) cross-checks them, then every scenario is set up as ``play`` would
+    and the game's invariants are checked; the first problem raises a DataError naming the
+    file, the path inside it and what was expected.
     """
     path = Path(target)
     if path.is_file():
         return [validate_file(path)]
-    from .registry import load_game
+    from .registry import INFO_FILE, check_info_file, info_file_of, load_game
 
     game = load_game(target)
     folder = game.data_dir()
     if folder is None or not folder.is_dir():
         raise TabletopError(f"game {game.info.id} has no data folder")
     extra = game.data_models()
-    lines: list[str] = []
+    info = info_file_of(target)
+    lines = [check_info_file(game, info) if info is not None else
+             f"{game.info.id}: no {INFO_FILE} (tabletop list imports the game to list it)"]
     files = sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
     if not files:
         lines.append(f"{folder}: no data files yet")
