@@ -468,8 +468,22 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     tank_attacks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
     line, items, chance = c.crt_line(hex_id), _kind_items(kinds), _chance(suppress)
     suribachi = c.in_suribachi_sector(hex_id)
-    info, _ = _facts(attack, tank_attacks, line, items, chance, suribachi)
+    info = _attack_info(attack, tank_attacks, line, items, chance, suribachi)
     return info, dict(_outcome_odds(attack, tank_attacks, line, items, chance, suribachi))
+
+
+def attack_info(match: Match, defender: Piece, units: list[Piece], *,
+                suppress: Fraction = Fraction(0),
+                kinds: Counter[DefenderKind] | None = None) -> str:
+    """:func:`attack_odds`'s text alone (8.2: what a bombardment option shows), without the
+    odds as fractions, which only the text's caller would throw away."""
+    hex_id = defender.location
+    if kinds is None:
+        kinds = defender_kinds(match, defender)
+    return _attack_info(support.combined_attack(units, set()),
+                        tuple(c.printed(p, "attack") for p in units if c.is_tank(p)),
+                        c.crt_line(hex_id), _kind_items(kinds), _chance(suppress),
+                        c.in_suribachi_sector(hex_id))
 
 
 AttackFacts = tuple[str, tuple[tuple[str, float], ...]]
@@ -627,7 +641,7 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     options = []
     kinds = defender_kinds(match, defender)
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
-        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k, kinds=kinds)
+        info = attack_info(match, defender, all_units, suppress=1 - (1 - q) ** k, kinds=kinds)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
     return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
                                  f"({left} left)?", "8.2", options,
