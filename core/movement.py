@@ -310,13 +310,7 @@ def reachable(
         raise MoveError(f"max_hexes must not be negative, got {max_hexes}")
     start_i = hexmap.index(start)
     n = len(hexmap)
-    flags = bytearray(n)
-    for i in hexmap.indices(enemy):
-        flags[i] |= _ENEMY
-    for i in hexmap.indices(ezoc):
-        flags[i] |= _EZOC | (_STOP if zoc_stops else 0)
-    for i in hexmap.indices(must_stop):
-        flags[i] |= _STOP
+    flags = bytearray(_zone_flags(hexmap, enemy, ezoc, must_stop, zoc_stops))
     flags[start_i] &= ~_STOP  # a unit that begins in a stopping hex may still leave it
     blocked_from_zoc = _ENEMY | (0 if zoc_to_zoc else _EZOC)
 
@@ -410,6 +404,43 @@ def reachable(
             key = end_key[i]
             ends[h] = (best_cost[key], key)
     return Reach(hexmap, start, ends, parent, stride)
+
+
+_ZONES_KEPT = 64
+"""How many zone tables :func:`_zone_flags` keeps (the latest made)."""
+_ZONES: dict[tuple[object, ...], bytes] = {}
+_KEPT_TYPES = (frozenset, tuple)  # collections never changed in place
+
+
+def _zone_flags(hexmap: HexMap, enemy: Collection[Hex], ezoc: Collection[Hex],
+                must_stop: Collection[Hex], zoc_stops: bool) -> bytes:
+    """The search's starting flags of every hex (enemy, EZOC, stop), by map index: what the
+    enemy hexes, the zones of control and the stopping hexes make of the map. Each unit of
+    a side searches on the same zones until an enemy unit moves, so the table is kept by
+    those collections when each is a frozenset or a tuple (never changed in place), the
+    latest :data:`_ZONES_KEPT`; made afresh from any other collection (a set may change)."""
+    key: tuple[object, ...] | None = None
+    if type(enemy) in _KEPT_TYPES and type(ezoc) in _KEPT_TYPES and type(must_stop) in _KEPT_TYPES:
+        key = (hexmap, enemy, ezoc, must_stop, zoc_stops)
+        try:
+            found = _ZONES.get(key)
+        except TypeError:  # a tuple holding something unhashable
+            key = found = None
+        if found is not None:
+            return found
+    flags = bytearray(len(hexmap))
+    for i in hexmap.indices(enemy):
+        flags[i] |= _ENEMY
+    for i in hexmap.indices(ezoc):
+        flags[i] |= _EZOC | (_STOP if zoc_stops else 0)
+    for i in hexmap.indices(must_stop):
+        flags[i] |= _STOP
+    made = bytes(flags)
+    if key is not None:
+        if len(_ZONES) >= _ZONES_KEPT:
+            del _ZONES[next(iter(_ZONES))]
+        _ZONES[key] = made
+    return made
 
 
 def can_move(

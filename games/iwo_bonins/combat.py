@@ -154,6 +154,15 @@ def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
     return Counter(c.board(match).of_side(c.JAPAN, "14.2 unknown defenders", _unknown_kinds))
 
 
+def _defender_items(match: Match, defender: Piece) -> KindItems:
+    """:func:`defender_kinds` in the caches' order (:func:`_kind_items`); a dug-in defender's
+    kept while the Japanese units stand (``Board.of_side``), as :func:`defender_kinds` is."""
+    if not c.is_dug_in(defender):
+        return ((_kind(defender), 1),)
+    return c.board(match).of_side(c.JAPAN, "14.2 unknown defenders, in order",
+                                  lambda pieces: _kind_items(_unknown_kinds(pieces)))
+
+
 def _unknown_kinds(pieces: Pieces) -> Counter[DefenderKind]:
     """14.2: the kinds of the units the US cannot see, in the order the units come."""
     return Counter(_kind(p) for p in pieces.select(side=c.JAPAN)
@@ -468,8 +477,19 @@ def attack_odds(match: Match, defender: Piece, units: list[Piece], *,
     tank_attacks = tuple(c.printed(p, "attack") for p in units if c.is_tank(p))
     line, items, chance = c.crt_line(hex_id), _kind_items(kinds), _chance(suppress)
     suribachi = c.in_suribachi_sector(hex_id)
-    info, _ = _facts(attack, tank_attacks, line, items, chance, suribachi)
+    info = _attack_info(attack, tank_attacks, line, items, chance, suribachi)
     return info, dict(_outcome_odds(attack, tank_attacks, line, items, chance, suribachi))
+
+
+def attack_info(match: Match, defender: Piece, units: list[Piece], *,
+                suppress: Fraction = Fraction(0)) -> str:
+    """:func:`attack_odds`'s text alone (8.2: what a bombardment option shows), without the
+    odds as fractions, which only the text's caller would throw away."""
+    hex_id = defender.location
+    return _attack_info(support.combined_attack(units, set()),
+                        tuple(c.printed(p, "attack") for p in units if c.is_tank(p)),
+                        c.crt_line(hex_id), _defender_items(match, defender), _chance(suppress),
+                        c.in_suribachi_sector(hex_id))
 
 
 AttackFacts = tuple[str, tuple[tuple[str, float], ...]]
@@ -587,7 +607,7 @@ def choose_attackers(match: Match, defender: Piece, *,
         units = [p for us in preset.values() for p in us] + [p for h in chosen for p in avail.get(h, [])]
         options = [] if preset else [Option(CANCEL, "Cancel (no attack)")]
         # one position for every option of this decision
-        kinds = _kind_items(defender_kinds(match, defender))
+        kinds = _defender_items(match, defender)
         if units:
             info, shown = _attack_facts(units, line, kinds, NO_SUPPRESSION, suribachi)
             options.append(Option(DECLARE, f"Declare the attack with {', '.join(p.id for p in units)}",
@@ -625,9 +645,8 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     all_units = [p for us in groups.values() for p in us]
     q = us_bombardment.suppress_chance(match)
     options = []
-    kinds = defender_kinds(match, defender)
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
-        info, _ = attack_odds(match, defender, all_units, suppress=1 - (1 - q) ** k, kinds=kinds)
+        info = attack_info(match, defender, all_units, suppress=1 - (1 - q) ** k)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
     return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
                                  f"({left} left)?", "8.2", options,

@@ -138,8 +138,7 @@ class Board:
         a piece's status (``attrs``) does not move it."""
         found = self._stamps.get(side)
         if found is None:
-            mine = self.pieces.select(side=side)
-            found = self._stamps[side] = (len(mine), max(map(_REVISION, mine), default=0))
+            found = self._stamps[side] = _side_stamp(self.pieces, side, current=self.clock == CLOCK.now)
         return found
 
     def of_side(self, side: str, name: str, build: Callable[[Pieces], T]) -> T:
@@ -156,9 +155,24 @@ class Board:
         return found
 
     def on_map(self, side: str) -> tuple[Piece, ...]:
-        """A side's units on the map, in registry order."""
-        return self.of_side(side, "units on the map",
-                            lambda pieces: tuple(p for p in pieces.select(side=side) if is_hex(p.location)))
+        """A side's units on the map, in registry order: kept while the side's stamp stands,
+        and past it while its pieces that changed since (the revision clock's journal) are
+        on the map exactly when they were (a unit moving from hex to hex): the same pieces
+        in the same order."""
+        stamp = self.side_stamp(side)
+        pieces = self.pieces
+        held = _ON_MAP.get(side)
+        if held is not None and held[0] is pieces:
+            if held[1] == stamp:
+                return held[3]
+            if self.clock == CLOCK.now and held[1][0] == stamp[0] \
+                    and _members_stand(pieces, side, CLOCK.since(held[2]), held[4]):
+                _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), held[3], held[4])
+                return held[3]
+        found = tuple(p for p in pieces.select(side=side) if is_hex(p.location))
+        if self.clock == CLOCK.now:
+            _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), found, frozenset(p.id for p in found))
+        return found
 
     def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
         """The units in a hex, top first, of one side if given (markers excluded): kept while
@@ -190,6 +204,50 @@ class Board:
 
 _UNITS_AT = {None: "the units there", US: "the US units there", JAPAN: "the Japanese units there"}
 _REVISION = attrgetter("revision")
+_STAMPS: dict[str, tuple[Pieces, int, tuple[int, int]]] = {}
+"""side -> (the pieces, the clock's journal mark, the side's stamp then): the latest
+stamp worked out on a current board, which the next is worked out from."""
+_ON_MAP: dict[str, tuple[Pieces, tuple[int, int], int, tuple[Piece, ...], frozenset[str]]] = {}
+"""side -> (the pieces, the side's stamp, the journal mark, its units on the map, their
+ids): Board.on_map's latest answer on a current board."""
+
+
+def _side_stamp(pieces: Pieces, side: str, *, current: bool) -> tuple[int, int]:
+    """Board.side_stamp: (how many pieces the side has, the latest revision stamp of their
+    fields). On a current board (the clock not moved since it was made) worked out from the
+    latest stamp and the side's pieces the clock's journal noted changed since, when the
+    journal still holds them: a changed piece carries a stamp above every earlier one, so
+    the pair still moves with every change of the side's fields (it may stay above the full
+    scan's maximum after a piece leaves the side, which only ever tells a change)."""
+    count = len(pieces.select(side=side))
+    held = _STAMPS.get(side)
+    found: tuple[int, int] | None = None
+    if current and held is not None and held[0] is pieces:
+        changed = CLOCK.since(held[1])
+        if changed is not None:
+            latest = held[2][1]
+            holds = pieces.holds
+            for e in changed:
+                if isinstance(e, Piece) and e.side == side and holds(e) and e.revision > latest:
+                    latest = e.revision
+            found = (count, latest)
+    if found is None:
+        found = (count, max(map(_REVISION, pieces.select(side=side)), default=0))
+    if current:
+        _STAMPS[side] = (pieces, CLOCK.mark(), found)
+    return found
+
+
+def _members_stand(pieces: Pieces, side: str, changed: list[Piece | Any] | None,
+                   ids: frozenset[str]) -> bool:
+    """Whether each piece of the registry the journal noted changed (``changed``, None when
+    no longer known) that is of ``side`` or among ``ids`` (a side's units on the map) is
+    still of the side and on the map exactly when it is among them."""
+    if changed is None:
+        return False
+    holds = pieces.holds
+    return not any(isinstance(e, Piece) and (e.side == side or e.id in ids) and holds(e)
+                   and (e.side != side or is_hex(e.location) != (e.id in ids)) for e in changed)
 _KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
 """(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
 _BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)

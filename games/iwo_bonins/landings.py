@@ -8,7 +8,7 @@ a unit goes straight from Available for Landing to its beach hex.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
@@ -56,9 +56,15 @@ def landing_options(match: Match) -> list[Option]:
     """11.2: one option per unit that may land now."""
     if not landing_hexes(match):
         return []
-    return [Option(f"land:{p.id}", f"Land {p.id} ({p.value('attack')}-{p.value('defense')})")
+    return [_land_option(p.id, p.value("attack"), p.value("defense"))
             for p in match.state.pieces.select(side=c.US, location=c.AVAILABLE)
             if can_land(match, p)]
+
+
+@lru_cache(maxsize=1024)
+def _land_option(unit: str, attack: int, defense: int) -> Option:
+    """11.2: a landing's menu entry (options are immutable: made once, shared)."""
+    return Option(f"land:{unit}", f"Land {unit} ({attack}-{defense})")
 
 
 def land(match: Match, piece: Piece) -> Procedure[None]:
@@ -109,22 +115,35 @@ def reserve_options(match: Match) -> list[Option]:
     last = 16 - int(match.state.vars[c.V_RESERVES])
     if last - 1 < match.state.turn:
         return []  # 4.1: shortening the game past the turn being played would cost nothing
-    out = []
     tank = _reserve_tank(match)
-    for r in reserve_regiments(match):
+    return list(_reserve_menu(tuple(reserve_regiments(match)), last,
+                              tank.id if tank is not None else None))
+
+
+@lru_cache(maxsize=256)
+def _reserve_menu(regiments: tuple[int, ...], last: int, tank: str | None) -> tuple[Option, ...]:
+    """11.4: :func:`reserve_options` of these whole regiments, the last turn as it stands and
+    the tank battalion in reserve (options are immutable: made once, shared)."""
+    out = []
+    for r in regiments:
         out.append(Option(f"reserve:{r}", f"Commit the {ordinal(r)} Marines from reserve (the game "
                           f"ends a turn sooner, after Turn {last - 1})"))
         if tank is not None:
-            out.append(Option(f"reserve:{r}+tank", f"Commit the {ordinal(r)} Marines with {tank.id} "
+            out.append(Option(f"reserve:{r}+tank", f"Commit the {ordinal(r)} Marines with {tank} "
                               f"(the game ends after Turn {last - 1})"))
-    return out
+    return tuple(out)
 
 
 def _reserve_tank(match: Match) -> Piece | None:
-    for p in match.state.pieces.select(side=c.US, location=c.RESERVES):
-        if c.is_tank(p):
-            return p
-    return None
+    """11.4: the first tank unit in the Reserves box, in registry order (kept while the box's
+    stack is unchanged, :class:`common.PlaceMemo`: a unit's side and kind are printed)."""
+    memo = c.place_memo(match, "11.4 the tank unit in the Reserves box")
+    found: Piece | bool | None = memo.get(c.RESERVES)
+    if found is None:
+        found = next((p for p in match.state.pieces.select(side=c.US, location=c.RESERVES)
+                      if c.is_tank(p)), False)  # False: none (a memo keeps no None)
+        memo.put(c.RESERVES, found)
+    return found if isinstance(found, Piece) else None
 
 
 def commit_reserve(match: Match, arg: str) -> None:

@@ -57,7 +57,8 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     enemy = c.hexes_of(match, c.JAPAN)
     ezoc = c.zoc_of(match, c.JAPAN)
     mp, max_hexes = allowance(match, piece, first=first)
-    can_end = _may_end(match, piece)
+    may_end = _may_end_by_id(match, piece)
+    can_end = _by_hex(may_end)
     costs = move_costs(tank=c.is_tank(piece))
     reach = reachable(m, start, mp, costs, enemy=enemy, ezoc=ezoc, zoc_stops=True,
                       zoc_to_zoc=False, can_end=can_end, max_hexes=max_hexes)
@@ -66,20 +67,31 @@ def destinations(match: Match, piece: Piece, *, first: bool) -> dict[str, str]:
     if first and start not in _near(japanese):
         # 6.5: redeploy with unlimited MA, at least four hexes from every Japanese unit
         # all the way (which also keeps the unit clear of every EZOC).
-        hexes = m.hexes()
-        for i in _redeploy_region(c.is_tank(piece), japanese, m.index(start)):
-            h = hexes[i]
-            if h != start and can_end(h):
-                found.setdefault(m.label(h), "redeploy (6.5)")
+        here = piece.location
+        for hid in _region_ids(_redeploy_region(c.is_tank(piece), japanese, m.index(start))):
+            if hid not in found and hid != here and may_end(hid):
+                found[hid] = "redeploy (6.5)"
     return found
 
 
+@lru_cache(maxsize=256)
+def _region_ids(region: frozenset[int]) -> tuple[str, ...]:
+    """6.5: the printed ids of a redeployment region's hexes, in the region's own order."""
+    ids = c.components().map.ids()
+    return tuple(ids[i] for i in region)
+
+
 def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
-    """6.3, 11.3, 12.1: whether the unit may end its move in a hex (stacking, by
-    :func:`common.may_stack`). Away from its own hex the answer depends only on the units
-    there and on whether the moving unit is a support unit, so it is kept while that hex's
-    stack is unchanged (:class:`common.PlaceMemo`) and shared by every unit of its sort."""
-    m = c.components().map
+    """6.3, 11.3, 12.1: whether the unit may end its move in a hex (:func:`_may_end_by_id`)."""
+    return _by_hex(_may_end_by_id(match, piece))
+
+
+def _may_end_by_id(match: Match, piece: Piece) -> Callable[[str], bool]:
+    """6.3, 11.3, 12.1: whether the unit may end its move in a hex, by its printed id
+    (stacking, by :func:`common.may_stack`). Away from its own hex the answer depends only
+    on the units there and on whether the moving unit is a support unit, so it is kept
+    while that hex's stack is unchanged (:class:`common.PlaceMemo`) and shared by every
+    unit of its sort."""
     start = piece.location
     group = [piece]
     support = c.is_support(piece)
@@ -88,8 +100,7 @@ def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
                                f"{match.options.get('other_beaches')}")
     count_at = match.state.pieces.count_at
 
-    def can_end(h: Hex) -> bool:
-        hid = m.label(h)
+    def by_id(hid: str) -> bool:
         if not count_at(hid):
             return True  # 6.3: a lone unit may always end in a hex holding nothing
         if hid == start:  # in its own hex the unit is not one of the units there
@@ -99,6 +110,16 @@ def _may_end(match: Match, piece: Piece) -> Callable[[Hex], bool]:
             found = c.may_stack(match, group, hid)
             memo.put(hid, found)
         return found
+
+    return by_id
+
+
+def _by_hex(by_id: Callable[[str], bool]) -> Callable[[Hex], bool]:
+    """A question about hexes by printed id (:func:`_may_end_by_id`) asked of hexes."""
+    label = c.components().map.label
+
+    def can_end(h: Hex) -> bool:
+        return by_id(label(h))
     return can_end
 
 

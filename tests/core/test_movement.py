@@ -561,3 +561,40 @@ def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_mo
                         ezoc=sc["ezoc"], zoc_stops=sc["zoc_stops"], zoc_to_zoc=sc["zoc_to_zoc"],
                         must_stop=sc["must_stop"], can_end=sc["can_end"].__contains__,
                         max_hexes=sc["max_hexes"], minimum_move=minimum_move) == (len(reach) > 0)
+
+
+@given(scenarios(), scenarios())
+def test_kept_zone_tables_search_like_fresh_ones(sc: dict[str, Any], other: dict[str, Any]) -> None:
+    """Movement search (issue 11: the zone table kept by its frozensets or tuples): a search
+    given its enemy hexes, zones of control and stopping hexes as frozensets or tuples, again
+    and after a search on other zones of the same or another map, finds the same hexes,
+    costs and paths as one given plain sets (never kept)."""
+    costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
+    other_costs = terrain_costs(other["m"], minor_river=1, major_river=None, contour=1)
+    flipped = {**sc, "zoc_stops": not sc["zoc_stops"]}  # the same zones, the other policy
+    moved = {**sc, "start": other["start"]} if other["m"] is sc["m"] else sc
+    for kept in (frozenset, tuple, frozenset):
+        for case, case_costs in ((sc, costs), (flipped, costs), (moved, costs), (other, other_costs)):
+            fresh = run(case, case_costs)
+            reach = run({**case, **{k: kept(case[k]) for k in ("enemy", "ezoc", "must_stop")}},
+                        case_costs)
+            assert reach.costs == fresh.costs
+            assert all(reach.path_to(h) == fresh.path_to(h) for h in reach)
+
+
+
+def test_kept_zone_tables_tell_the_zone_policy_and_the_zones_apart() -> None:
+    """Movement search (issue 11): zone tables kept by frozensets are kept by the stopping
+    policy too, and a frozen set of other zones gets its own table, in either order."""
+    m = corridor()
+    costs = terrain_costs(m)
+    zone = frozenset({m.hex("0103")})
+    for first in (True, False):
+        for zoc_stops in (first, not first):
+            reach = reachable(m, m.hex("0101"), 10, costs, ezoc=zone, zoc_stops=zoc_stops)
+            assert ids(m, reach) == ({"0102", "0103"} if zoc_stops else
+                                     {"0102", "0103", "0104", "0105", "0106", "0107"})
+    reach = reachable(m, m.hex("0101"), 10, costs, ezoc=frozenset({m.hex("0104")}))
+    assert ids(m, reach) == {"0102", "0103", "0104"}
+    reach = reachable(m, m.hex("0101"), 10, costs, enemy=zone, ezoc=frozenset({m.hex("0104")}))
+    assert ids(m, reach) == {"0102"}

@@ -38,13 +38,24 @@ def _decisions(scenario: str, bot: str, seed: int) -> Iterator[Match]:
 @pytest.mark.parametrize(("scenario", "bot", "seed"), GAMES)
 def test_board_answers_equal_fresh_ones(scenario: str, bot: str, seed: int) -> None:
     """6.3, 7.0, 14.2: a side's units on the map, the hexes it holds, the units in each hex
-    and the units a dug-in defender may be, as kept across revisions (by the side's stamps
-    and the places' stamps), equal those worked out from the pieces at every decision."""
+    and the units a dug-in defender may be, as kept across revisions (by the side's stamps,
+    worked out from the revision clock's journal, and the places' stamps), equal those
+    worked out from the pieces at every decision; a side's stamp moves whenever one of its
+    pieces' fields does."""
+    stamps: dict[str, tuple[tuple[int, int], tuple[int, int]]] = {}
     for m in _decisions(scenario, bot, seed):
         pieces, board = m.state.pieces, c.board(m)
         for side in c.SIDES:
-            on_map = tuple(p for p in pieces.select(side=side) if c.is_hex(p.location))
+            mine = pieces.select(side=side)
+            full = (len(mine), max(p.revision for p in mine))
+            stamp = board.side_stamp(side)
+            held = stamps.get(side)
+            assert stamp[0] == full[0]
+            assert held is None or full == held[0] or stamp != held[1]
+            stamps[side] = (full, stamp)
+            on_map = tuple(p for p in mine if c.is_hex(p.location))
             assert board.on_map(side) == on_map
+            assert all(a is b for a, b in zip(board.on_map(side), on_map, strict=True))
             assert board.hex_ids(side) == frozenset(p.location for p in on_map)
         for place in pieces.occupied():
             stack = pieces.stack(place)
@@ -53,6 +64,8 @@ def test_board_answers_equal_fresh_ones(scenario: str, bot: str, seed: int) -> N
                     p for p in stack if p.side in c.SIDES and (side is None or p.side == side))
         kinds = board.of_side(c.JAPAN, "14.2 unknown defenders", K._unknown_kinds)
         assert kinds == K._unknown_kinds(pieces)
+        for p in board.on_map(c.JAPAN):
+            assert K._defender_items(m, p) == K._kind_items(K.defender_kinds(m, p))
 
 
 def _defenders_by_hex(m: Match) -> list[str]:
