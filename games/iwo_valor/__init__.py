@@ -110,6 +110,10 @@ class Valor(Game):
                        "adjacent", ("adjacent", "within_two")),
             GameOption("borrow_support", "XI.C Narrow Game option: borrow support points, repaid "
                        "next turn plus one", "no", ("no", "yes")),
+            GameOption("narrow_deadline", "XI.C Narrow Game: its 60 and 120 VP (X.A's 160 and 320 "
+                       "over 2.667) end the game 'before' turns 7 and 15 as X.A times them, or "
+                       "'on_or_before' them as the article words it", "before",
+                       ("before", "on_or_before")),
         ),
         playable=True,
         solitaire=True,
@@ -265,9 +269,13 @@ class Valor(Game):
         if not c.japanese(match):
             return self.final_result(match)
         if scenario == c.NARROW:
-            if (turn <= 7 and vp >= 60) or (turn <= 15 and vp >= 120):
+            # XI.C: X.A's checks scaled by the article's multiplier (160 and 320 over 2.667),
+            # at X.A's turns ("prior to" 7 and 15) unless the option takes its "on or before".
+            last = 0 if match.options.get("narrow_deadline") == "on_or_before" else 1
+            if (turn <= 7 - last and vp >= 60) or (turn <= 15 - last and vp >= 120):
+                words = "on or before" if last == 0 else "before"
                 return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "XI.C", self.scores(match),
-                              f"{vp} VP by turn {turn} (60 by turn 7, 120 by turn 15)")
+                              f"{vp} VP by turn {turn} (60 {words} turn 7, 120 {words} turn 15)")
         elif scenario != c.VERY_SHORT:
             if turn < 7 and vp >= 160:
                 return Result(c.JAPAN, "JAPANESE DECISIVE VICTORY", "X.A", self.scores(match),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tabletop.core.match import Match
 from tabletop.core.testing import play_random_game, run_procedure
 from tabletop.core.trackgroups import shift
@@ -185,6 +187,26 @@ def test_XI_C_narrow_game() -> None:
     assert float(NARROW_MULTIPLIER) == 2.667
     m.state.tracks["vp"].set(150)
     assert GAME.final_result(m).scores["vp_read"] == 400
+
+
+@pytest.mark.parametrize(("deadline", "turn", "vp", "ends"), [
+    ("before", 6, 60, True), ("before", 7, 60, False), ("before", 7, 119, False),
+    ("before", 14, 120, True), ("before", 15, 120, False),
+    ("on_or_before", 7, 60, True), ("on_or_before", 8, 60, False),
+    ("on_or_before", 15, 120, True), ("on_or_before", 16, 150, False)])
+def test_XI_C_narrow_game_sudden_death_turns(deadline: str, turn: int, vp: int, ends: bool) -> None:
+    """XI.C: 60 VP by turn 7 or 120 by turn 15 end the Narrow Game, before those turns as X.A
+    times its 160 and 320 (the default) or on or before them as the article words it."""
+    m = empty_match(turn=turn, scenario=c.NARROW, narrow_deadline=deadline)
+    put(m, INF, "0918")
+    put(m, "A/310", J)
+    m.state.phase = "record"
+    m.state.vars[c.V_LAST_TURN] = 35
+    m.state.tracks["vp"].set(vp)
+    r = GAME.check_end(m)
+    assert (r is not None) is ends
+    if ends:
+        assert r is not None and r.section == "XI.C" and r.level == "JAPANESE DECISIVE VICTORY"
 
 
 def test_XI_C_very_short_game() -> None:
