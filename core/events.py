@@ -141,6 +141,17 @@ class EventLog:
         """Add an event at the end of the log."""
         self._events.append(event)
 
+    def add(self, kind: str, section: str, text: str, turn: int = 0, phase: str = "",
+            data: dict[str, Any] | None = None, visible_to: tuple[str, ...] = (),
+            mask: str = "") -> Event:
+        """Add a new event at the end of the log, numbered by its place there, and return it
+        (one call where :meth:`append` of an :class:`Event` numbered by ``len`` takes three:
+        a match logs about three events a decision)."""
+        events = self._events
+        event = Event(len(events), kind, section, text, turn, phase, data, visible_to, mask)
+        events.append(event)
+        return event
+
     def __len__(self) -> int:
         return len(self._events)
 
