@@ -541,10 +541,9 @@ class Match:
         ``visible_to`` limits who may see it (views, the terminal); empty means everyone. The
         others see nothing of it, or ``mask`` (a text naming nothing hidden from them).
         """
-        event = Event(len(self.log), kind, section, text, self.state.turn, self.state.phase, data,
-                      tuple(visible_to), mask)
-        self.log.append(event)
-        return event
+        state = self.state
+        return self.log.add(kind, section, text, state.turn, state.phase, data, tuple(visible_to),
+                            mask)
 
     def reveal(self, piece: Piece, section: str, text: str, /, *, to: tuple[str, ...] = (),
                **data: Any) -> Event:

@@ -223,8 +223,8 @@ class Pieces:
     same order as a scan would give them: registry (insertion) order, or stack order.
     """
 
-    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_moves", "_moves_from",
-                 "_order", "layout", "stamps")
+    __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_hidden", "_moves",
+                 "_moves_from", "_order", "layout", "stamps")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
         #: the :data:`CLOCK` count of the last change of place or stack order of any piece,
@@ -242,6 +242,8 @@ class Pieces:
         self._by_side: dict[str, list[Piece]] = {}  # side -> pieces in registry order
         # (kind, attribute) -> attribute value -> pieces: see by_attr; dropped by _register
         self._groups: dict[tuple[str, str], dict[Any, tuple[Piece, ...]]] = {}
+        # side -> (CLOCK.now, whether any of its pieces is hidden then): see any_hidden
+        self._hidden: dict[str, tuple[int, bool]] = {}
         for p in pieces:
             self.add(p)
 
@@ -413,8 +415,14 @@ class Pieces:
         return groups
 
     def any_hidden(self, side: str) -> bool:
-        """Whether any piece of a side is hidden (face-down to the others)."""
-        return any(map(_HIDDEN, self._by_side.get(side, ())))
+        """Whether any piece of a side is hidden (face-down to the others). Asked at every
+        decision: the answer is kept until the revision clock moves (a piece added, or one
+        turned face-down or up, moves it, as any change to a piece does)."""
+        now = CLOCK.now
+        held = self._hidden.get(side)
+        if held is None or held[0] != now:
+            held = self._hidden[side] = (now, any(map(_HIDDEN, self._by_side.get(side, ()))))
+        return held[1]
 
     def places_of(self, side: str) -> set[str]:
         """The places holding at least one piece of a side."""

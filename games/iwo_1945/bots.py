@@ -146,7 +146,7 @@ def _tabled() -> tuple[int, dict[tuple[int, float], str], dict[tuple[int, int, i
 def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:
     """How many 1s, 2s, 5s and 6s to reroll now (None: stop): :func:`_value` looking
     :func:`reroll_depth` rerolls ahead, read from the table worked out once where it holds
-    the pool (every pool of up to 10 dice, at the needs and prices the bot uses)."""
+    the pool (every pool of up to 12 dice, at the needs and prices the bot uses)."""
     most, plans, where = _tabled()
     text = plans.get((need, lam))
     if text is not None and 0 < sum(s) <= most:

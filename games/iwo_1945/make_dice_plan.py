@@ -19,9 +19,10 @@ from pathlib import Path
 
 from .bots import LAMBDAS, NEEDS, _value, pools, reroll_depth
 
-MAX_DICE = 10
-"""The largest pool tabled: 5 dice and up to 5 more from cards (larger pools, rare, are
-worked out by the function itself)."""
+MAX_DICE = 12
+"""The largest pool tabled: 5 dice and what cards add (the largest pool in 100 default-bot
+games holds 12 rerollable dice, 44 of 9,931 plans 11 or 12, each costing milliseconds at
+depth 1 when not tabled; larger pools, if any, are worked out by the function itself)."""
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 WIDTH = 100  # characters of a plan string a line
