@@ -520,6 +520,43 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
     return False
 
 
+def supply_check(match: Match, s: Situation) -> Callable[[Piece], bool]:
+    """Part VII: :func:`is_supplied` for many Marine infantry and armour units of one moment
+    (the situation ``s``), its searches read once for each division and kind: the same
+    answers, without asking for the sources and the sets again for every unit (the
+    menu of units that may move asks it of every unit at every decision)."""
+    turn = match.state.turn
+    ind = match.state.vars[V_IND]
+    idx = _index()
+    sets: dict[tuple[Any, bool], set[int]] = {}
+    beach_sets: dict[bool, set[int]] = {}
+
+    def check(p: Piece) -> bool:
+        if not on_island(p):
+            return False
+        if turn == 1 or p.attrs.get("landed") == turn:
+            return True
+        if p.kind == "hq":
+            return hq_supplied(match, s, p)
+        armour = p.kind == "armour"
+        division = p.attrs["division"]
+        found = sets.get((division, armour))
+        if found is None:
+            found = sets[(division, armour)] = supplied_from(
+                match, s, supply_sources(match, s, division), p.kind, 5)
+        at = idx[p.location]
+        if at in found:
+            return True
+        if ind and p.kind == "infantry" and regiment_key(p) == ind:
+            beach = beach_sets.get(armour)
+            if beach is None:
+                beach = beach_sets[armour] = supplied_from(
+                    match, s, landed_sources(match, s), p.kind, 4)
+            return at in beach
+        return False
+    return check
+
+
 # -- fog of war (III.3) ----------------------------------------------------------------
 
 def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Piece]:

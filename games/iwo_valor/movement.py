@@ -151,13 +151,12 @@ def destination_option(hex_id: str, hexes: int, fire: int) -> Option:
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
     """V.K, IV.B.1/3: the units that may still move: Supplied (HQs need not be), not moved."""
     moved = set(match.state.vars[c.V_MOVED])
-    s = c.Situation.of(match)
-    cache: dict[str, bool] = {}
+    supplied = c.supply_check(match, c.Situation.of(match))
     out = []
     for p in c.marines(match):
         if p.id in moved or (only is not None and p.id not in only):
             continue
-        if p.kind != "hq" and not c.is_supplied(match, p, s, cache):
+        if p.kind != "hq" and not supplied(p):
             continue
         out.append(p)
     return out
