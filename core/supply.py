@@ -262,7 +262,7 @@ class StepMasks:
     in one direction are that set shifted by a constant and masked, a whole breadth-first
     round in a dozen integer operations whatever the number of hexes."""
 
-    __slots__ = ("_dirs", "_n", "every", "positions")
+    __slots__ = ("_at", "_dirs", "_n", "every", "positions")
 
     def __init__(self, hexmap: HexMap, steps: Sequence[Sequence[int]]) -> None:
         hexes = hexmap.hexes()
@@ -283,6 +283,10 @@ class StepMasks:
                     masks[d] |= 1 << pos[v]
         self._dirs: tuple[tuple[int, int], ...] = tuple(
             (dq * width + dr, masks[d]) for d, (dq, dr) in enumerate(DIRECTIONS) if masks[d])
+        at = [-1] * (max(pos) + 1 if pos else 0)
+        for i, p in enumerate(pos):
+            at[p] = i
+        self._at: tuple[int, ...] = tuple(at)
 
     def bits(self, indices: Iterable[int]) -> int:
         """Hex indices as a bit mask of this layout."""
@@ -290,6 +294,26 @@ class StepMasks:
         out = 0
         for i in indices:
             out |= 1 << pos[i]
+        return out
+
+    def indices(self, bits: int) -> list[int]:
+        """The hex indices of a bit mask of this layout, in the order of their bits."""
+        at = self._at
+        out: list[int] = []
+        push = out.append
+        text = bin(bits)[:1:-1]  # bit k is character k
+        find = text.find
+        k = find("1")
+        while k >= 0:
+            push(at[k])
+            k = find("1", k + 1)
+        return out
+
+    def after(self, frontier: int) -> int:
+        """The hexes one allowed step from one of ``frontier``'s (the table's steps)."""
+        out = 0
+        for delta, mask in self._dirs:
+            out |= (frontier & mask) << delta if delta > 0 else (frontier & mask) >> -delta
         return out
 
     def _before(self, frontier: int) -> int:
