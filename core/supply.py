@@ -20,9 +20,9 @@ sources.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
-from .hexgrid import Hex
+from .hexgrid import DIRECTIONS, Hex
 from .hexmap import HexMap
 
 StepFn = Callable[[Hex, Hex], bool]
@@ -228,3 +228,144 @@ def supplied_hexes(hexmap: HexMap, sources: Collection[Hex], *, into: Sequence[S
 def supplied(hexmap: HexMap, start: Hex, sources: Collection[Hex], **rules: object) -> bool:
     """Whether :func:`trace` finds a path (same keyword rules)."""
     return trace(hexmap, start, sources, **rules) is not None  # type: ignore[arg-type]
+
+
+class HexBits:
+    """A set of hexes (by :meth:`HexMap.index`) held as the bits of one integer, laid out by
+    a :class:`StepMasks`: what :meth:`StepMasks.supplied` answers (membership is one shift)."""
+
+    __slots__ = ("_masks", "bits")
+
+    def __init__(self, masks: StepMasks, bits: int) -> None:
+        self._masks = masks
+        self.bits = bits
+
+    def __contains__(self, index: object) -> bool:
+        pos = self._masks.positions
+        return isinstance(index, int) and 0 <= index < len(pos) and bool(self.bits >> pos[index] & 1)
+
+    def __iter__(self) -> Iterator[int]:
+        bits, pos = self.bits, self._masks.positions
+        return (i for i, p in enumerate(pos) if bits >> p & 1)
+
+    def __len__(self) -> int:
+        return self.bits.bit_count()
+
+    def to_set(self) -> set[int]:
+        """The hex indices, as a plain set."""
+        return set(self)
+
+
+class StepMasks:
+    """A :func:`step_table` compiled to bit masks, for :meth:`supplied`: each hex a bit at
+    a place fixed by its axial coordinates, so the hexes one step from a whole set of hexes
+    in one direction are that set shifted by a constant and masked, a whole breadth-first
+    round in a dozen integer operations whatever the number of hexes."""
+
+    __slots__ = ("_at", "_dirs", "_n", "every", "positions")
+
+    def __init__(self, hexmap: HexMap, steps: Sequence[Sequence[int]]) -> None:
+        hexes = hexmap.hexes()
+        q0 = min(h.q for h in hexes) if hexes else 0
+        r0 = min(h.r for h in hexes) if hexes else 0
+        width = (max(h.r for h in hexes) - r0 + 2) if hexes else 1  # a spare bit a column
+        self.positions: tuple[int, ...] = tuple((h.q - q0) * width + (h.r - r0) for h in hexes)
+        self._n = len(hexes)
+        pos = self.positions
+        self.every = sum(1 << p for p in pos)
+        # for each direction d, the hexes v whose step into their neighbour in direction d
+        # the table allows, and the shift that brings that neighbour's bit to v's place
+        masks = [0] * 6
+        for v, row in enumerate(steps):
+            allowed = set(row)
+            for d, j in enumerate(hexmap.neighbor_index[v]):
+                if j >= 0 and j in allowed:
+                    masks[d] |= 1 << pos[v]
+        self._dirs: tuple[tuple[int, int], ...] = tuple(
+            (dq * width + dr, masks[d]) for d, (dq, dr) in enumerate(DIRECTIONS) if masks[d])
+        at = [-1] * (max(pos) + 1 if pos else 0)
+        for i, p in enumerate(pos):
+            at[p] = i
+        self._at: tuple[int, ...] = tuple(at)
+
+    def bits(self, indices: Iterable[int]) -> int:
+        """Hex indices as a bit mask of this layout."""
+        pos = self.positions
+        out = 0
+        for i in indices:
+            out |= 1 << pos[i]
+        return out
+
+    def indices(self, bits: int) -> list[int]:
+        """The hex indices of a bit mask of this layout, in the order of their bits."""
+        at = self._at
+        out: list[int] = []
+        push = out.append
+        text = bin(bits)[:1:-1]  # bit k is character k
+        find = text.find
+        k = find("1")
+        while k >= 0:
+            push(at[k])
+            k = find("1", k + 1)
+        return out
+
+    def after(self, frontier: int) -> int:
+        """The hexes one allowed step from one of ``frontier``'s (the table's steps)."""
+        out = 0
+        for delta, mask in self._dirs:
+            out |= (frontier & mask) << delta if delta > 0 else (frontier & mask) >> -delta
+        return out
+
+    def _before(self, frontier: int) -> int:
+        """The hexes with an allowed step into one of ``frontier``'s."""
+        out = 0
+        for delta, mask in self._dirs:
+            out |= (frontier >> delta if delta > 0 else frontier << -delta) & mask
+        return out
+
+    def supplied(self, targets: Iterable[int], *, blocked: int = 0, dead_ends: int = 0,
+                 costly: int = 0, costly_limit: int = 0, max_length: int | None = None,
+                 costly_sources: bool = True) -> HexBits:
+        """:func:`supplied_hexes` on this table (its ``into``), the sets as bit masks of
+        this layout (:meth:`bits`) and the sources as hex indices: the same hexes, found
+        a round of the search at a time for every state at once (states being a hex
+        entered and the costly hexes entered from there on, as there)."""
+        found = self.bits(targets)
+        limit = max_length if max_length is not None else self._n
+        if limit <= 0:
+            return HexBits(self, found)
+        every = self.every
+        level = [0] * (costly_limit + 1)  # the states d steps from a source, by costly hexes used
+        usable = found & ~blocked
+        if costly_sources:
+            level[0] = usable & ~costly
+            if costly_limit >= 1:
+                level[1] = usable & costly
+        else:
+            level[0] = usable
+        seen = list(level)
+        free = every & ~(blocked | dead_ends)
+        plain, dear = free & ~costly, free & costly
+        before = self._before
+        d = 0
+        while any(level):
+            if d + 2 > limit:  # a hex entered before these would need a path of more than limit
+                union = 0
+                for frontier in level:
+                    union |= frontier
+                found |= before(union)
+                break
+            following = [0] * (costly_limit + 1)
+            for u, frontier in enumerate(level):
+                if not frontier:
+                    continue
+                back = before(frontier)
+                found |= back
+                following[u] |= back & plain & ~seen[u]
+                if u < costly_limit:
+                    following[u + 1] |= back & dear & ~seen[u + 1]
+            for u, new in enumerate(following):
+                seen[u] |= new
+            level = following
+            d += 1
+        return HexBits(self, found)

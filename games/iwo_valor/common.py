@@ -29,7 +29,7 @@ from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import reverse_steps, step_table, supplied_hexes, trace_indexed
+from tabletop.core.supply import HexBits, StepMasks, step_table, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -245,7 +245,7 @@ class Situation:
     #: hexes that trace Supply to each set of sources (:func:`supplied_from`), and the rest
     _path_key: tuple[tuple[str, ...], frozenset[str]] | None = field(
         default=None, init=False, repr=False, compare=False)
-    _supplied: dict[tuple[Any, ...], set[int]] = field(
+    _supplied: dict[tuple[Any, ...], HexBits] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict[tuple[Any, ...], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False)
@@ -417,13 +417,21 @@ def _steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[in
 
 
 @cache
-def _into(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
-    """:func:`_steps` turned around (for each hex, the hexes that may step into it)."""
-    return reverse_steps(_steps(armour, narrow))
+def _masks(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> StepMasks:
+    """:func:`_steps` compiled to bit masks (core.supply's :class:`StepMasks`); every
+    table of the map lays its hexes out the same way."""
+    return StepMasks(components().map, _steps(armour, narrow))
+
+
+@lru_cache(maxsize=64)
+def _path_bits(jp_hexes: tuple[str, ...], held: frozenset[str]) -> tuple[int, int, int]:
+    """:func:`_path_sets` as bit masks of the map's :class:`StepMasks` layout."""
+    bits = _masks(False, ((), False)).bits
+    return tuple(bits(group) for group in _path_sets(jp_hexes, held))  # type: ignore[return-value]
 
 
 def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind: str,
-                  max_length: int | None) -> set[int]:
+                  max_length: int | None) -> HexBits:
     """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
     at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
     whole map in one search, kept in the situation (and by :func:`_supplied_from` for the
@@ -438,13 +446,15 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
 @lru_cache(maxsize=256)
 def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
                    armour: bool, narrow: tuple[tuple[str, ...], bool],
-                   max_length: int | None) -> set[int]:
+                   max_length: int | None) -> HexBits:
     """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
-    :func:`supplied_hexes` on the compiled terrain and the situation's sets)."""
-    blocked, dead_ends, costly = _path_sets(*path_key)
-    return supplied_hexes(components().map, [hx(x) for x in sources], into=_into(armour, narrow),
-                          blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
-                          costly_sources=False, max_length=max_length)
+    :func:`~tabletop.core.supply.supplied_hexes` on the compiled terrain and the situation's
+    sets, searched as bit masks: :meth:`StepMasks.supplied`)."""
+    blocked, dead_ends, costly = _path_bits(*path_key)
+    idx = _index()
+    return _masks(armour, narrow).supplied(
+        [idx[x] for x in sources if x in idx], blocked=blocked, dead_ends=dead_ends,
+        costly=costly, costly_limit=1, costly_sources=False, max_length=max_length)
 
 
 def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
@@ -518,6 +528,43 @@ def is_supplied(match: Match, p: Piece, s: Situation | None = None,
     if ind and p.kind == "infantry" and regiment_key(p) == ind:
         return traces_supply(match, s, p.location, landed_sources(match, s), p.kind, 4)
     return False
+
+
+def supply_check(match: Match, s: Situation) -> Callable[[Piece], bool]:
+    """Part VII: :func:`is_supplied` for many Marine infantry and armour units of one moment
+    (the situation ``s``), its searches read once for each division and kind: the same
+    answers, without asking for the sources and the sets again for every unit (the
+    menu of units that may move asks it of every unit at every decision)."""
+    turn = match.state.turn
+    ind = match.state.vars[V_IND]
+    idx = _index()
+    sets: dict[tuple[Any, bool], HexBits] = {}
+    beach_sets: dict[bool, HexBits] = {}
+
+    def check(p: Piece) -> bool:
+        if not on_island(p):
+            return False
+        if turn == 1 or p.attrs.get("landed") == turn:
+            return True
+        if p.kind == "hq":
+            return hq_supplied(match, s, p)
+        armour = p.kind == "armour"
+        division = p.attrs["division"]
+        found = sets.get((division, armour))
+        if found is None:
+            found = sets[(division, armour)] = supplied_from(
+                match, s, supply_sources(match, s, division), p.kind, 5)
+        at = idx[p.location]
+        if at in found:
+            return True
+        if ind and p.kind == "infantry" and regiment_key(p) == ind:
+            beach = beach_sets.get(armour)
+            if beach is None:
+                beach = beach_sets[armour] = supplied_from(
+                    match, s, landed_sources(match, s), p.kind, 4)
+            return at in beach
+        return False
+    return check
 
 
 # -- fog of war (III.3) ----------------------------------------------------------------

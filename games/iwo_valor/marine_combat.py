@@ -116,17 +116,19 @@ def combat_phase(match: Match) -> Procedure[None]:
     """IV.D.1-5."""
     fatigue_steps(match)
     announced: list[tuple[str, str]] = []
+    # nothing changes while attacks are announced (IV.D.4: they are resolved afterwards), so
+    # each attack's menu entry is made once and offered again until it is announced
+    made: dict[tuple[str, str], Option] = {}
     while True:
         pairs = attack_pairs(match, announced)
         if not pairs:
             break
         options = [Option(DONE, "Resolve the attacks announced")]
         for p, h in pairs:
-            odds = attack_odds(match, p, h)
-            value, why = attack_strength(match, p, h)
-            options.append(Option([p.id, h], f"{p.id} attacks {h}",
-                                  f"strength {why} vs Class {c.position_class(match, h)}: {describe(odds)}",
-                                  {"strength": value, "odds": {r: float(q) for r, q in odds.items()}}))
+            option = made.get((p.id, h))
+            if option is None:
+                option = made[(p.id, h)] = attack_option(match, p, h)
+            options.append(option)
         answer = yield choose(c.US, "Announce an attack (IV.D.4)?", "IV.D.4", options, kind="attack")
         if answer == DONE:
             break
@@ -137,6 +139,16 @@ def combat_phase(match: Match) -> Procedure[None]:
     support = yield from commit_armour(match, announced)
     for attacker_id, target in announced:
         yield from resolve_attack(match, attacker_id, target, support)
+
+
+def attack_option(match: Match, p: Piece, h: str) -> Option:
+    """IV.D.4: the menu entry announcing the unit's attack on a hex, with its strength and
+    odds (VIII.B, VIII.D)."""
+    odds = attack_odds(match, p, h)
+    value, why = attack_strength(match, p, h)
+    return Option([p.id, h], f"{p.id} attacks {h}",
+                  f"strength {why} vs Class {c.position_class(match, h)}: {describe(odds)}",
+                  {"strength": value, "odds": {r: float(q) for r, q in odds.items()}})
 
 
 def armour_can_support(match: Match, tank: Piece, attacker: Piece, target: str) -> bool:

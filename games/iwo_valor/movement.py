@@ -110,6 +110,8 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
                   max_hexes: int | None, areas: tuple[str, ...], class1: tuple[str, ...]
                   ) -> Reach | None:
     """:func:`destinations`' search (V.A-M, VI.A-B)."""
+    if max_hexes is None:
+        return _layered(match, p, s, fired, areas, class1)
     m = c.components().map
     zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
     closed = s.derive(("closed", p.kind == "hq", class1),
@@ -122,6 +124,124 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
                       can_end=lambda h: h not in full, max_hexes=max_hexes)
     return reach if len(reach) else None
+
+
+class LayeredReach(Reach):
+    """:func:`~tabletop.core.movement.reachable`'s answer for a move whose every step costs
+    one hex and that no hex limit bounds (:func:`_layered`), found a layer of hexes at a
+    time as bit masks (core.supply's :class:`~tabletop.core.supply.StepMasks`): the same
+    hexes, costs and order; the path to a hex is found when asked, as the core's search
+    would have it: each hex reached from the lowest-indexed hex of the layer before that
+    could step into it (the core settles a layer's hexes in index order and keeps the first
+    parent that reaches a hex at its cost)."""
+
+    __slots__ = ("_exits", "_ezoc", "_pos", "_table")
+
+    def __init__(self, start: Hex, ends: dict[Hex, tuple[float, int]], exits: list[int],
+                 ezoc: int, armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
+        super().__init__(c.components().map, start, ends, [], 1)
+        self._exits = exits  # the hexes of each layer the move may go on from, as bits
+        self._ezoc = ezoc
+        self._pos = c._masks(armour, narrow).positions
+        self._table = c._steps(armour, narrow)
+
+    def path_to(self, dest: Hex) -> list[Hex]:
+        """The cheapest path from the start to ``dest``, both included (as the core's)."""
+        cost, i = self._end(dest)
+        m = self._hexmap
+        hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
+        path = [hexes[i]]
+        for k in range(int(cost) - 1, -1, -1):
+            layer = exits[k]
+            into_zoc = ezoc >> pos[i] & 1
+            best = -1
+            for j in m.neighbor_index[i]:
+                if j < 0 or not layer >> pos[j] & 1 or i not in table[j]:
+                    continue
+                if into_zoc and ezoc >> pos[j] & 1:
+                    continue  # VI.A: never from one ZOC hex straight into another
+                if best < 0 or j < best:
+                    best = j
+            i = best
+            path.append(hexes[i])
+        path.reverse()
+        return path
+
+
+@lru_cache(maxsize=64)
+def _zone_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The hexes within two hexes of these, as bits (where a move must stop, V.D)."""
+    idx = c._index()
+    return c._masks(False, ((), False)).bits({idx[x] for h in jp_hexes for x in c.within2(h)})
+
+
+@lru_cache(maxsize=64)
+def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
+    """:func:`closed_hexes` of a unit other than an HQ, as bits: the Japanese hexes and the
+    Class 2/3 positions in their ZOC (V.B, V.F, VI.B; what an HQ may not enter depends on
+    the Marines too, so HQs are searched by the core)."""
+    idx = c._index()
+    closed = set(jp_hexes)
+    for hid in c.zones(jp_hexes)[0]:
+        cls = c.attr(hid, "position")
+        if cls and (1 if hid in class1 else int(cls)) >= 2:
+            closed.add(hid)
+    return c._masks(False, ((), False)).bits([idx[h] for h in closed])
+
+
+@lru_cache(maxsize=16)
+def _jp_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The Japanese-occupied hexes, as bits."""
+    idx = c._index()
+    return c._masks(False, ((), False)).bits([idx[h] for h in jp_hexes])
+
+
+@lru_cache(maxsize=16)
+def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The ZOC of Japanese units in these hexes (VI), as bits."""
+    idx = c._index()
+    return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
+
+
+def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
+             areas: tuple[str, ...], class1: tuple[str, ...]) -> Reach | None:
+    """:func:`_destinations` for a unit that may move any number of hexes (not an HQ,
+    ``p.kind != "hq"``):
+    the core search's answer (every step costs one hex), found a layer at a time on bit
+    masks (:class:`LayeredReach`)."""
+    armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
+    masks = c._masks(armour, narrow)
+    idx = c._index()
+    bits = masks.bits
+    stop = _zone_bits(tuple(h for h, jid in s.jp.items() if jid not in fired))
+    enemy = _closed_bits(tuple(s.jp), class1)
+    ezoc = _zoc_bits(tuple(s.jp))
+    cap = STACK[p.kind]
+    full = _jp_bits(tuple(s.jp)) | bits([  # V.M: where it may not end (:func:`full_hexes`)
+        idx[h] for h, units in s.marine_hexes.items()
+        if sum(1 for q in units if q.kind == p.kind and q.id != p.id) >= cap])
+    start_i = idx[p.location]
+    start = 1 << masks.positions[start_i]
+    after = masks.after
+    seen = start
+    go_on = start  # a unit may leave the stopping hex it begins in
+    exits: list[int] = []
+    cost: dict[int, int] = {}  # hex index -> hexes moved to reach it
+    k = 0
+    while go_on:
+        exits.append(go_on)
+        k += 1
+        layer = (after(go_on & ~ezoc) | (after(go_on & ezoc) & ~ezoc)) & ~enemy & ~seen
+        if not layer:
+            break
+        seen |= layer
+        cost.update(dict.fromkeys(masks.indices(layer & ~full), k))
+        go_on = layer & ~stop
+    if not cost:
+        return None
+    hexes = c.components().map.hexes()
+    return LayeredReach(c.hx(p.location), {hexes[i]: (cost[i], i) for i in sorted(cost)}, exits,
+                        ezoc, armour, narrow)
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
@@ -151,13 +271,12 @@ def destination_option(hex_id: str, hexes: int, fire: int) -> Option:
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
     """V.K, IV.B.1/3: the units that may still move: Supplied (HQs need not be), not moved."""
     moved = set(match.state.vars[c.V_MOVED])
-    s = c.Situation.of(match)
-    cache: dict[str, bool] = {}
+    supplied = c.supply_check(match, c.Situation.of(match))
     out = []
     for p in c.marines(match):
         if p.id in moved or (only is not None and p.id not in only):
             continue
-        if p.kind != "hq" and not c.is_supplied(match, p, s, cache):
+        if p.kind != "hq" and not supplied(p):
             continue
         out.append(p)
     return out

@@ -16,6 +16,7 @@ from tabletop.core.opportunity import FireRecord, firers_at, trigger_hexes
 from tabletop.core.pieces import Piece, Pieces
 from tabletop.core.state import State
 from tabletop.core.supply import (
+    StepMasks,
     reverse_steps,
     step_table,
     supplied,
@@ -161,6 +162,15 @@ def test_supply_compiled_rules_find_the_same_path(
                              costly_limit=costly_limit, max_length=max_length,
                              costly_sources=costly_sources)
         assert (m.index(h) in every) == (path is not None), m.label(h)
+    # and StepMasks.supplied, the same search on bit masks, finds exactly the same hexes
+    masks = StepMasks(m, steps)
+    got_bits = masks.supplied(sorted(m.index(h) for h in src), blocked=masks.bits(bad),
+                              dead_ends=masks.bits(ends), costly=masks.bits(dear),
+                              costly_limit=costly_limit, max_length=max_length,
+                              costly_sources=costly_sources)
+    assert got_bits.to_set() == every
+    assert len(got_bits) == len(every)
+    assert all((i in got_bits) == (i in every) for i in range(len(hexes)))
 
 
 # -- fog of war ---------------------------------------------------------------------------

@@ -338,6 +338,53 @@ def test_VII_A_supply_for_every_hex_at_once_agrees_with_each_supply_path(seed: i
     assert beyond > 50  # not only the sources themselves
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
+    """V.A-M, VI.A-B: the destinations of a unit that may move any number of hexes, found a
+    layer at a time on bit masks (movement._layered), are the core search's: the same hexes
+    in the same order, the same costs, the same path to each (tie-breaks included), for
+    infantry and armour, after opportunity fire, in a Class 2 position, in the Narrow Game."""
+    import math
+
+    from tabletop.core.movement import reachable
+
+    rng = random.Random(seed)
+    m = empty_match(turn=8 if seed == 4 else 5)
+    land = [c.hid_of(h) for h in c.components().map.hexes() if c.is_land(c.hid_of(h))]
+    centre = rng.choice(land)
+    area = [h for h in land if c.dist(h, centre) <= 8]
+    spots = rng.sample(area, min(len(area), 50))
+    japanese = [p.id for p in m.state.pieces if p.side == c.JAPAN][:14]
+    marines = [p.id for p in m.state.pieces if p.side == c.US and p.kind != "hq"][:36]
+    for unit, hex_id in zip(japanese + marines, spots, strict=False):
+        put(m, unit, hex_id)
+    if seed >= 3:
+        m.state.vars["narrow_areas"] = ["S", "E"]
+    s = c.Situation.of(m)
+    areas = tuple(m.state.vars.get("narrow_areas") or ())
+    class1 = tuple(m.state.vars[c.V_CLASS1])
+    compared = 0
+    for p in c.marines(m):
+        for fired in ((), tuple(sorted(s.jp.values()))[: rng.randint(1, 4)]):
+            zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
+            full = mv.full_hexes(p, s)
+            core = reachable(c.components().map, c.hx(p.location), math.inf,
+                             mv.terrain_costs(p.kind, areas, m.state.turn > 7),
+                             enemy={c.hx(h) for h in mv.closed_hexes(m, p, s)},
+                             ezoc=c.zoc_hexes(tuple(s.jp)), zoc_stops=False, zoc_to_zoc=False,
+                             must_stop=zone, can_end=lambda h, full=full: h not in full)
+            ours = mv._layered(m, p, s, fired, areas, class1)
+            if not len(core):
+                assert ours is None
+                continue
+            assert ours is not None
+            assert list(ours) == list(core) and ours.costs == core.costs
+            assert list(ours.costs_by_id().items()) == list(core.costs_by_id().items())
+            assert all(ours.path_to(h) == core.path_to(h) for h in core)
+            compared += len(core)
+    assert compared > 200
+
+
 def test_VI_situation_kept_while_the_pieces_do_not_change() -> None:
     """VI, VII.A: Situation.of hands back the situation it built while no piece has changed,
     and a new one, with the move in it, once a piece moves (or any piece changes)."""
