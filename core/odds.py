@@ -38,10 +38,25 @@ def percents(dist: Mapping[K, Fraction]) -> dict[K, int]:
     whole = sum(nums.values())
     if whole != den:
         raise TabletopError(f"the outcomes' chances add up to {Fraction(whole, den)}, not 1")
-    # int() of a fraction rounds toward zero
+    return _whole_percents(nums, den)
+
+
+def percents_counts(counts: Mapping[K, int], total: int) -> dict[K, int]:
+    """:func:`percents` of a distribution given as whole counts of ``total`` equally likely
+    ways (each outcome's chance is its count over ``total``; the counts add up to it),
+    worked in whole numbers over ``total``: the same floors, and the remainders all scaled
+    alike, so the same figures as over the reduced fractions' common denominator."""
+    if sum(counts.values()) != total:
+        raise TabletopError(f"the outcomes' counts add up to {sum(counts.values())}, not {total}")
+    return _whole_percents(counts, total)
+
+
+def _whole_percents(nums: Mapping[K, int], den: int) -> dict[K, int]:
+    """Largest remainders over one denominator: each ``n / den`` rounded down (toward zero),
+    the points still missing to the largest remainders (ties: in order)."""
     floors = {k: (100 * n) // den if n >= 0 else -((-100 * n) // den) for k, n in nums.items()}
     missing = 100 - sum(floors.values())
-    order = sorted(dist, key=lambda k: -(100 * nums[k] - floors[k] * den))
+    order = sorted(nums, key=lambda k: -(100 * nums[k] - floors[k] * den))
     for k in order[:missing]:
         floors[k] += 1
     return floors
@@ -66,17 +81,7 @@ def _line(items: tuple[tuple[str, Fraction], ...]) -> str:
 
 def describe_counts(counts: Mapping[str, int], total: int) -> str:
     """:func:`describe` of a distribution given as whole counts of ``total`` equally likely
-    ways (each outcome's chance is its count over ``total``; the counts add up to it): the
-    same line, worked out in whole numbers over ``total`` (no fractions to reduce)."""
-    if sum(counts.values()) != total:
-        raise TabletopError(f"the outcomes' counts add up to {sum(counts.values())}, not {total}")
-    # as percents(): rounded down, the missing points to the largest remainders (over the
-    # total rather than the least common denominator: the same floors, the remainders all
-    # scaled alike, so the same order)
-    floors = {k: (100 * n) // total for k, n in counts.items()}
-    missing = 100 - sum(floors.values())
-    order = sorted(counts, key=lambda k: -(100 * counts[k] - floors[k] * total))
-    for k in order[:missing]:
-        floors[k] += 1
-    return ", ".join(f"{name} {f'{floors[name]}%' if floors[name] else '<1%'}"
+    ways (:func:`percents_counts`): the same line, with no fractions to reduce."""
+    shown = percents_counts(counts, total)
+    return ", ".join(f"{name} {f'{shown[name]}%' if shown[name] else '<1%'}"
                      for name, n in counts.items() if n)

@@ -22,9 +22,9 @@ from functools import cache, lru_cache
 from math import lcm
 from typing import NamedTuple
 
+from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
-from tabletop.core.errors import TabletopError
 from tabletop.core.match import Flow, Match, Procedure
 from tabletop.core.pieces import Piece, Pieces
 
@@ -419,9 +419,9 @@ def _describe(den: int, nums: tuple[tuple[tuple[str, ...], int], ...]) -> str:
         defender[d] = defender.get(d, 0) + n
         attackers[a] = attackers.get(a, 0) + n
         advance += n if advances else 0
-    text = (f"defender: {_odds_line(tuple(defender.items()), den)}; "
-            f"attackers: {_odds_line(tuple(attackers.items()), den)}")
-    return text + (f"; may advance {_percents((advance, den - advance), den)[0]}%"
+    text = (f"defender: {shown_odds.describe_counts(defender, den)}; "
+            f"attackers: {shown_odds.describe_counts(attackers, den)}")
+    return text + (f"; may advance {shown_odds.percents_counts({0: advance, 1: den - advance}, den)[0]}%"
                    if advance else "")
 
 
@@ -435,29 +435,6 @@ def _halves(effects: tuple[str, ...]) -> tuple[str, str, bool]:
 
 
 @lru_cache(maxsize=4096)
-def _odds_line(items: tuple[tuple[str, int], ...], den: int) -> str:
-    """``odds.describe`` of a complete distribution given as numerators over ``den``: the same
-    line, worked in whole numbers (:func:`_percents`) without making fractions."""
-    shown = _percents(tuple(n for _, n in items), den)
-    return ", ".join(f"{name} {f'{pct}%' if pct else '<1%'}"
-                     for (name, n), pct in zip(items, shown, strict=True) if n)
-
-
-def _percents(nums: tuple[int, ...], den: int) -> list[int]:
-    """``odds.percents`` of a complete distribution given as numerators over ``den``, in
-    order: each chance rounded down, the points still missing to the largest remainders
-    (ties: in order). The same figures as over the reduced fractions' common denominator,
-    which divides ``den``: floors and the order of remainders do not change with the scale."""
-    if sum(nums) != den:
-        raise TabletopError(f"the outcomes' chances add up to {Fraction(sum(nums), den)}, not 1")
-    floors = [(100 * n) // den if n >= 0 else -((-100 * n) // den) for n in nums]
-    missing = 100 - sum(floors)
-    order = sorted(range(len(nums)), key=lambda i: -(100 * nums[i] - floors[i] * den))
-    for i in order[:missing]:
-        floors[i] += 1
-    return floors
-
-
 def odds_detail(units: list[Piece], odds: dict[str, Fraction]) -> dict[str, JSON]:
     """An attack's facts for a program (Option.detail): the combined attack strength and the
     chance of each effect (keys of EFFECT_NAMES) as a float."""

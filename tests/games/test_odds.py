@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tabletop.core.agents import RandomAgent
 from tabletop.core.errors import TabletopError
 from tabletop.core.match import Game, Match
-from tabletop.core.odds import describe, describe_counts, percents, total
+from tabletop.core.odds import describe, describe_counts, percents, percents_counts, total
 from tabletop.core.registry import load_game
 from tabletop.games.iwo_1945 import attacks as attacks_1945
 from tabletop.games.iwo_bonins import combat as bonins_combat
@@ -75,15 +75,19 @@ def test_percents_equal_the_fraction_rule(weights: list[int], denominators: list
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 40), min_size=1, max_size=8).filter(lambda xs: sum(xs) > 0))
-def test_odds_of_whole_counts_read_as_the_fractions_they_are(counts: list[int]) -> None:
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=8).filter(lambda xs: sum(xs) > 0),
+       st.integers(1, 4))
+def test_odds_of_whole_counts_read_as_the_fractions_they_are(counts: list[int], scale: int) -> None:
     """Odds display: a distribution given as whole counts of equally likely ways
-    (``describe_counts``) reads exactly as the same distribution given in fractions
-    (outcomes that cannot happen left out, "<1%" and ties included); counts that do not add
-    up to their total are refused."""
-    whole = sum(counts)
-    named = {f"o{i}": n for i, n in enumerate(counts)}
-    assert describe_counts(named, whole) == describe({k: Fraction(n, whole) for k, n in named.items()})
+    (``percents_counts``, ``describe_counts``; the Bonins and 1945 odds texts), over a total
+    however scaled, reads exactly as the same distribution given in fractions (outcomes that
+    cannot happen left out, "<1%" and ties included); counts that do not add up to their
+    total are refused."""
+    whole = sum(counts) * scale
+    named = {f"o{i}": n * scale for i, n in enumerate(counts)}
+    as_fractions = {k: Fraction(n, whole) for k, n in named.items()}
+    assert percents_counts(named, whole) == percents(as_fractions)
+    assert describe_counts(named, whole) == describe(as_fractions)
     with pytest.raises(TabletopError):
         describe_counts(named, whole + 1)
 

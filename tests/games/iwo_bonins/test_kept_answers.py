@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core import odds
 from tabletop.core.hexgrid import distance
 from tabletop.core.match import Match
 from tabletop.core.registry import make_agent
@@ -175,17 +174,6 @@ def test_place_memo_answers_only_for_an_unchanged_stack() -> None:
     m.state.pieces.move(unit.id, place)
     assert memo.get(place) is None
     assert Counter(K._unknown_kinds(m.state.pieces)) == K._unknown_kinds(m.state.pieces)
-
-
-@given(st.lists(st.integers(0, 50), min_size=1, max_size=6).filter(any), st.integers(1, 4))
-def test_odds_lines_in_whole_numbers_read_as_the_core_describes(nums: list[int], scale: int) -> None:
-    """9.1 (the odds text, issue 11): a distribution given as numerators over one
-    denominator, however scaled, reads as odds.describe and odds.percents read its fractions."""
-    den = sum(nums)
-    items = tuple((f"outcome {i}", n * scale) for i, n in enumerate(nums))
-    dist = {name: Fraction(n, den * scale) for name, n in items}
-    assert K._odds_line(items, den * scale) == odds.describe(dist)
-    assert K._percents(tuple(n for _, n in items), den * scale) == list(odds.percents(dist).values())
 
 
 @given(st.integers(0, 20), st.lists(st.integers(1, 6), max_size=2),
