@@ -545,4 +545,3 @@ def _heuristic(side: str, seed: int) -> Agent:
 
 
 BOTS: dict[str, Callable[[str, int], Agent]] = {"heuristic": _heuristic}
-_ = Any

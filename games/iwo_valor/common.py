@@ -510,31 +510,19 @@ def supply_sources(match: Match, s: Situation, division: Any) -> tuple[str, ...]
 
 def is_supplied(match: Match, p: Piece, s: Situation | None = None,
                 cache_: dict[str, bool] | None = None) -> bool:
-    """Part VII: whether a Marine unit is Supplied now (VII.B: all of turn 1, a unit's first turn
-    on the island; an Independent Regiment's units may trace to a landed beach instead)."""
-    if not on_island(p):
-        return False
-    turn = match.state.turn
-    if turn == 1 or p.attrs.get("landed") == turn:
-        return True
-    s = s or Situation.of(match)
-    if p.kind == "hq":
-        return hq_supplied(match, s, p, cache_)
-    # every HQ that provides Supply is a source (a path of 5 hexes reaches those within 5)
-    sources = supply_sources(match, s, p.attrs["division"])
-    if traces_supply(match, s, p.location, sources, p.kind, 5):
-        return True
-    ind = match.state.vars[V_IND]
-    if ind and p.kind == "infantry" and regiment_key(p) == ind:
-        return traces_supply(match, s, p.location, landed_sources(match, s), p.kind, 4)
-    return False
+    """Part VII: whether a Marine unit is Supplied now (:func:`supply_check` asked of one
+    unit; ``cache_`` keeps HQs' answers across calls of one moment)."""
+    return supply_check(match, s or Situation.of(match), cache_)(p)
 
 
-def supply_check(match: Match, s: Situation) -> Callable[[Piece], bool]:
-    """Part VII: :func:`is_supplied` for many Marine infantry and armour units of one moment
-    (the situation ``s``), its searches read once for each division and kind: the same
-    answers, without asking for the sources and the sets again for every unit (the
-    menu of units that may move asks it of every unit at every decision)."""
+def supply_check(match: Match, s: Situation,
+                 hq_cache: dict[str, bool] | None = None) -> Callable[[Piece], bool]:
+    """Part VII: whether Marine units are Supplied at one moment (the situation ``s``): VII.B,
+    all of turn 1 and a unit's first turn on the island; VII.A, an HQ that traces to a landed
+    beach (:func:`hq_supplied`), any other unit a path of at most 5 hexes to an HQ of its
+    division that provides Supply, or for an Independent Regiment's units of at most 4 to a
+    landed beach. The searches are read once for each division and kind, however many units
+    are asked (the menu of units that may move asks it of every unit at every decision)."""
     turn = match.state.turn
     ind = match.state.vars[V_IND]
     idx = _index()
@@ -547,7 +535,7 @@ def supply_check(match: Match, s: Situation) -> Callable[[Piece], bool]:
         if turn == 1 or p.attrs.get("landed") == turn:
             return True
         if p.kind == "hq":
-            return hq_supplied(match, s, p)
+            return hq_supplied(match, s, p, hq_cache)
         armour = p.kind == "armour"
         division = p.attrs["division"]
         found = sets.get((division, armour))
