@@ -50,8 +50,9 @@ def test_deployment_in_depth_III_3_IV_G() -> None:
     """III.3, IV.G: the reconstructed deployment - Suribachi's garrison on the cone (the Very
     Short Game's three hexes among it), the Reserve's R hexes north of the Second Line, every
     First Line position held, and only a handful of units between the lines besides those on
-    the Second Line (IV.G.2 counts them every turn from turn 7): 13 in or south of the First
-    Line, 14 more in or south of the Second, 29 north of it."""
+    the Second Line (IV.G.2 counts them every turn from turn 7; in the East only Hill 382 and
+    Turkey Knob, XI.C's Narrow Game): 13 in or south of the First Line, 12 more in or south
+    of the Second, 31 north of it."""
     deploy = {code: COMP.hexes_where("deploy", code) for code in ("Sr", "S", "W", "E", "N", "R")}
     assert all(c.attr(h, "belt") == 1 and c.attr(h, "area") == "Sr" for h in deploy["Sr"])
     assert all(c.attr(h, "belt") == 3 for h in deploy["R"])
@@ -60,7 +61,8 @@ def test_deployment_in_depth_III_3_IV_G() -> None:
     assert line1 and all(h in held for h in line1)
     between = [h for h in held if c.attr(h, "belt") == 2 and c.attr(h, "line") != 2 and h != "0629"]
     assert "0629" in held and 1 <= len(between) <= 10
-    assert [sum(1 for h in held if c.attr(h, "belt") == b) for b in (1, 2, 3)] == [13, 14, 29]
+    assert len([h for h in between if c.attr(h, "area") == "E"]) == 2
+    assert [sum(1 for h in held if c.attr(h, "belt") == b) for b in (1, 2, 3)] == [13, 12, 31]
 
 
 def test_beaches_and_waves_III_4() -> None:
