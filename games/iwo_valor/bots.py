@@ -63,7 +63,7 @@ class HeuristicMarines:
         self._by_id: dict[str, Any] = {}
         self._near_memo: dict[str, int] = {}
         self._far_key: tuple[str, ...] = ()
-        self._far_memo: dict[str, int] = {}
+        self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
         self._contact_key: tuple[Any, ...] | None = None
         self._contacts: dict[str, dict[str, int]] = {}
         self._state_view: Mapping[str, JSON] | None = None  # held, so never a reused id
@@ -144,6 +144,13 @@ class HeuristicMarines:
             return found
         return gap
 
+    def _far_gaps(self, open_key: tuple[str, ...]) -> dict[str, int]:
+        """The memo of hexes to the nearest of these Japanese units (``_destination``'s
+        ``far``), one for each open front while the Japanese hexes stay the same."""
+        if self._near_key != self._far_key:
+            self._far_key, self._far_memo = self._near_key, {}
+        return self._far_memo.setdefault(open_key, {})
+
     def _division(self, view: Mapping[str, JSON], unit: str) -> str:
         return str(self._unit_attrs(view, unit).get("division", ""))
 
@@ -153,6 +160,12 @@ class HeuristicMarines:
         there) to an undisrupted HQ of its division within 5 hexes, or, for the Independent
         Regiment, to a landed beach within 4? With ``relay``, as if another Marine unit then
         took the hex it leaves (the second rank closing up behind it)."""
+        return self._supply_test(view, unit, kind, relay)(where)
+
+    def _supply_test(self, view: Mapping[str, JSON], unit: str, kind: str,
+                     relay: str = "") -> Callable[[str], bool]:
+        """:meth:`_supplied_at` of the unit for any ``where``: the searches are read once, so
+        a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
         if not self._same(self._probe_key, board) or self._probe_unit != unit:  # once a board
             division = self._division(view, unit)
@@ -186,13 +199,14 @@ class HeuristicMarines:
                 self._relay_key, self._relay = (s, relay), r
             s = self._relay
         probe = self._state_probe_of(view)
-        if c.traces_supply(probe, s, where, hqs, kind, 5):
-            return True
+        idx = c._index()
+        to_hq = c.supplied_from(probe, s, hqs, kind, 5)
         ind = view["vars"].get(c.V_IND)
-        if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
-            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
-            return c.traces_supply(probe, s, where, beaches, kind, 4)
-        return False
+        if not (ind and unit.count("/") == 3 and unit.split("/")[2] == ind):
+            return lambda where: idx[where] in to_hq
+        beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+        to_beach = c.supplied_from(probe, s, beaches, kind, 4)
+        return lambda where: idx[where] in to_hq or idx[where] in to_beach
 
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
@@ -392,16 +406,20 @@ class HeuristicMarines:
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        def supplied(o: Option) -> bool:
-            return self._supplied_at(view, unit, kind, str(o.value), relay)
+        supplied_in = self._supply_test(view, unit, kind, relay) if kind != "hq" else None
 
-        open_jp = self._open_front(view, jp, here, self._division(view, unit))
-        open_key = tuple(open_jp)
-        if open_key != self._far_key:  # kept while the open front stands
-            self._far_key, self._far_memo = open_key, {}
-        far_gaps = self._far_memo
+        def supplied(o: Option) -> bool:
+            assert supplied_in is not None
+            return supplied_in(str(o.value))
+
+        far_gaps: dict[str, int] = {}
+        open_jp: list[str] = []
 
         def far(o: Option) -> int:  # hexes to the nearest Japanese unit still open
+            nonlocal far_gaps
+            if not open_jp:  # the open front, read when first asked (never empty)
+                open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
+                far_gaps = self._far_gaps(tuple(open_jp))
             h = str(o.value)
             found = far_gaps.get(h)
             if found is None:
@@ -409,7 +427,10 @@ class HeuristicMarines:
             return found
 
         def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
-            return next((o for o in sorted(cands, key=key) if supplied(o)), None)
+            # the first Supplied one in the order of ``key`` (no two options share a value,
+            # the key's last part): the least of the Supplied ones
+            fit = [o for o in cands if supplied(o)]
+            return min(fit, key=key) if fit else None
         if kind == "infantry":
             engage = self._may_engage(view, jp, unit)
             if not engage:
