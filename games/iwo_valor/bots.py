@@ -39,6 +39,9 @@ CROWD = 5  # Marine companies within two hexes of a Japanese unit before others 
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
 SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
+# A destination as the bot reads it: (hexes to the nearest Japanese unit, Opportunity Fire
+# attacks, hexes moved, the hex, the option).
+_Row = tuple[int, int, int, str, Option]
 
 
 class HeuristicMarines:
@@ -61,6 +64,7 @@ class HeuristicMarines:
         self._map_key: tuple[Any, ...] | None = None
         self._map_pieces: list[Any] = []
         self._by_id: dict[str, Any] = {}
+        self._jp: list[str] = []
         self._near_memo: dict[str, int] = {}
         self._far_key: tuple[str, ...] = ()
         self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
@@ -106,6 +110,7 @@ class HeuristicMarines:
             self._map_key = key
             self._map_pieces = [p for p in pieces if c.is_hex(str(p["location"]))]
             self._by_id = {str(p["id"]): p for p in pieces if p.get("id") is not None}
+            self._jp = [str(p["location"]) for p in self._map_pieces if p["side"] == c.JAPAN]
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
         """The pieces the view shows in map hexes, in its order (read once a board)."""
@@ -127,7 +132,9 @@ class HeuristicMarines:
         return self._state_probe
 
     def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
-        return [str(p["location"]) for p in self._on_map(view) if p["side"] == c.JAPAN]
+        """The hexes of the Japanese units the view shows, in its order (read once a board)."""
+        self._read_board(view)
+        return list(self._jp)
 
     def _nearest(self, jp: list[str]) -> Callable[[str], int]:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
@@ -348,32 +355,46 @@ class HeuristicMarines:
                         and str(o.value).count("/") == 3]
             if blocking:
                 return min(blocking, key=lambda o: str(o.value)).value
+        fronts: dict[str, list[str]] = {}  # division -> its open front (:meth:`_open_front`)
+
         def front(o: Option) -> int:
             loc = o.label.rsplit(" ", 1)[-1]
             division = self._division(view, str(o.value))
-            return min(c.dist(loc, j) for j in self._open_front(view, jp, "", division))
+            ahead = fronts.get(division)
+            if ahead is None:
+                ahead = fronts[division] = self._open_front(view, jp, "", division)
+            return min(c.dist(loc, j) for j in ahead)
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
-        back = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 1
-                and not self._may_engage(view, jp, str(o.value))]
-        if back:  # IV.D: a second battalion in contact while the regiment tires pulls back
-            return min(back, key=lambda o: str(o.value)).value
-        far = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 2]
+        # The candidates below are tried in the order of their values (no two options share
+        # one), so the costlier tests stop at the first that passes.
+        companies = sorted((o for o in units if str(o.value).count("/") == 3),
+                           key=lambda o: str(o.value))
+        back = next((o for o in companies if gap(o) == 1
+                     and not self._may_engage(view, jp, str(o.value))), None)
+        if back is not None:  # IV.D: a second battalion in contact while the regiment tires pulls back
+            return back.value
+        far = [o for o in companies if gap(o) > 2]
         if far:  # they make the second rank that links the first to its HQ
             return min(far, key=lambda o: (gap(o), str(o.value))).value
         us = self._us_at(view)
 
         def can_close(o: Option) -> bool:  # a free hex next to the enemy where Supply holds
             unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
-            return any(h not in jp and "infantry" not in us.get(h, [])
-                       and nearest(h) == 1
-                       and self._supplied_at(view, unit, "infantry", h, loc)
-                       for h in c.neighbours(loc))
-        near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2
-                and self._may_engage(view, jp, str(o.value)) and can_close(o)]
-        if near:
-            return min(near, key=lambda o: str(o.value)).value
+            supplied: Callable[[str], bool] | None = None
+            for h in c.neighbours(loc):
+                if h in jp or "infantry" in us.get(h, []) or nearest(h) != 1:
+                    continue
+                if supplied is None:
+                    supplied = self._supply_test(view, unit, "infantry", loc)
+                if supplied(h):
+                    return True
+            return False
+        near = next((o for o in companies if gap(o) == 2
+                     and self._may_engage(view, jp, str(o.value)) and can_close(o)), None)
+        if near is not None:
+            return near.value
         rest = [o for o in units if str(o.value).count("/") != 3 and not str(o.value).startswith("HQ")
                 and gap(o) > 2]
         if rest:
@@ -392,86 +413,81 @@ class HeuristicMarines:
         here = self._where(view, unit)
 
         nearest = self._nearest(jp)
-
-        def d(o: Option) -> int:  # hexes to the nearest Japanese unit
-            return nearest(str(o.value))
-
-        def fire(o: Option) -> int:
-            return int(o.detail.get("fire", 0)) if o.detail else 0
-
-        def hexes(o: Option) -> int:
-            return int(o.detail.get("hexes", 0)) if o.detail else 0
+        # each option read once (a _Row)
+        rows: list[_Row] = []
+        for o in opts:
+            h, more = str(o.value), o.detail
+            rows.append((nearest(h), int(more.get("fire", 0)) if more else 0,
+                         int(more.get("hexes", 0)) if more else 0, h, o))
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        supplied_in = self._supply_test(view, unit, kind, relay) if kind != "hq" else None
-
-        def supplied(o: Option) -> bool:
-            assert supplied_in is not None
-            return supplied_in(str(o.value))
-
         far_gaps: dict[str, int] = {}
         open_jp: list[str] = []
 
-        def far(o: Option) -> int:  # hexes to the nearest Japanese unit still open
+        def far(h: str) -> int:  # hexes to the nearest Japanese unit still open
             nonlocal far_gaps
             if not open_jp:  # the open front, read when first asked (never empty)
                 open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
                 far_gaps = self._far_gaps(tuple(open_jp))
-            h = str(o.value)
             found = far_gaps.get(h)
             if found is None:
                 found = far_gaps[h] = min(c.dist(h, j) for j in open_jp)
             return found
 
-        def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
-            # the first Supplied one in the order of ``key`` (no two options share a value,
+        if kind == "hq":
+            if stop:
+                return "done"
+            # an HQ: where it supplies most of its division
+            gaps = {r[3]: r[0] for r in rows}
+            return self._hq_spot(
+                view, unit, self._division(view, unit), opts, lambda o: gaps[str(o.value)],
+                lambda o: int(o.detail.get("fire", 0)) if o.detail else 0,
+                lambda o: far(str(o.value))).value
+        supplied = self._supply_test(view, unit, kind, relay)
+
+        def first(cands: list[_Row], key: Callable[[_Row], Any]) -> _Row | None:
+            # the first Supplied one in the order of ``key`` (no two options share a hex,
             # the key's last part): the least of the Supplied ones
-            fit = [o for o in cands if supplied(o)]
+            fit = [r for r in cands if supplied(r[3])]
             return min(fit, key=key) if fit else None
         if kind == "infantry":
             engage = self._may_engage(view, jp, unit)
             if not engage:
-                opts = [o for o in opts if d(o) >= 2] or opts
+                rows = [r for r in rows if r[0] >= 2] or rows
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
-            pick = None if not engage else first([o for o in opts if d(o) == 1 and fire(o) <= INF_FIRE],
-                         lambda o: (fire(o), hexes(o), str(o.value)))
+            pick = None if not engage else first([r for r in rows if r[0] == 1 and r[1] <= INF_FIRE],
+                                                 lambda r: (r[1], r[2], r[3]))
             if pick is not None:
-                return pick.value
+                return pick[4].value
             if stop:
                 return "done"
             # else the second rank: two hexes off, next to Marines in contact (their link)
-            def links(o: Option) -> int:
-                return -sum(1 for h in c.neighbours(str(o.value)) if h in us
-                            and nearest(h) == 1)
-            pick = first([o for o in opts if d(o) == 2 and fire(o) <= INF_FIRE],
-                         lambda o: (links(o), fire(o), hexes(o), str(o.value)))
+            def links(h: str) -> int:
+                return -sum(1 for x in c.neighbours(h) if x in us and nearest(x) == 1)
+            pick = first([r for r in rows if r[0] == 2 and r[1] <= INF_FIRE],
+                         lambda r: (links(r[3]), r[1], r[2], r[3]))
             if pick is not None:
-                return pick.value
-            pick = first([o for o in opts if fire(o) == 0], lambda o: (far(o), d(o), hexes(o), str(o.value)))
+                return pick[4].value
+            safe = [r for r in rows if r[1] == 0]
+            pick = first(safe, lambda r: (far(r[3]), r[0], r[2], r[3]))
             if pick is not None:
-                return pick.value
-            safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (far(o), d(o), hexes(o), str(o.value))).value
-        if kind == "armour":
-            mates = [o for o in opts if "infantry" in us.get(str(o.value), []) and "armour"
-                     not in us.get(str(o.value), []) and d(o) == 1 and fire(o) <= 1]
-            pick = first(mates, lambda o: (fire(o), str(o.value)))
-            if pick is not None:
-                return pick.value
-            if stop:
-                return "done"
-            pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1], lambda o: (fire(o), str(o.value)))
-            if pick is not None:
-                return pick.value
-            safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (far(o), d(o), str(o.value))).value
+                return pick[4].value
+            return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[2], r[3]))[4].value
+        mates = [r for r in rows if "infantry" in us.get(r[3], []) and "armour"
+                 not in us.get(r[3], []) and r[0] == 1 and r[1] <= 1]
+        pick = first(mates, lambda r: (r[1], r[3]))
+        if pick is not None:
+            return pick[4].value
         if stop:
             return "done"
-        # an HQ: where it supplies most of its division
-        return self._hq_spot(view, unit, self._division(view, unit), opts, d, fire, far).value
+        pick = first([r for r in rows if r[0] == 2 and r[1] <= 1], lambda r: (r[1], r[3]))
+        if pick is not None:
+            return pick[4].value
+        safe = [r for r in rows if r[1] == 0]
+        return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[3]))[4].value
 
     def _hq_spot(self, view: Mapping[str, JSON], unit: str, division: str, opts: list[Option],
                  d: Callable[[Option], int], fire: Callable[[Option], int],
