@@ -54,7 +54,10 @@ class HeuristicMarines:
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
         self._moves_this_phase = 0
         self._probe_key: tuple[Any, ...] | None = None
+        self._probe_board: tuple[dict[str, str], dict[str, int], list[tuple[str, str, Any]],
+                                 dict[str | None, c.Situation]] = ({}, {}, [], {})
         self._probe_unit = ""
+        self._probe_at: tuple[Any, ...] | None = None
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._ring_key: tuple[Any, ...] | None = None
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
@@ -65,6 +68,10 @@ class HeuristicMarines:
         self._map_pieces: list[Any] = []
         self._by_id: dict[str, Any] = {}
         self._jp: list[str] = []
+        self._us_board: list[Any] | None = None  # the map pieces _us was read from
+        self._us: dict[str, list[str]] = {}
+        self._key_view: Mapping[str, JSON] | None = None
+        self._key: tuple[Any, ...] = (None, None)
         self._near_memo: dict[str, int] = {}
         self._far_key: tuple[str, ...] = ()
         self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
@@ -88,13 +95,16 @@ class HeuristicMarines:
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
-    @staticmethod
-    def _board_key(view: Mapping[str, JSON]) -> tuple[Any, ...]:
+    def _board_key(self, view: Mapping[str, JSON]) -> tuple[Any, ...]:
         """What names the board a view shows: its board revision where it has one (equal
         numbers, the same pieces: ``View.board_revision``), else the view itself (held in the
-        key, so its id is never reused while a cache keeps it)."""
-        revision = getattr(view, "board_revision", None)
-        return (revision, None) if revision is not None else (None, view)
+        key, so its id is never reused while a cache keeps it). Read once a view (a view
+        stands for one moment; the one held here is never a reused id)."""
+        if view is not self._key_view:
+            revision = getattr(view, "board_revision", None)
+            self._key_view = view
+            self._key = (revision, None) if revision is not None else (None, view)
+        return self._key
 
     @staticmethod
     def _same(a: tuple[Any, ...] | None, b: tuple[Any, ...]) -> bool:
@@ -174,22 +184,22 @@ class HeuristicMarines:
         """:meth:`_supplied_at` of the unit for any ``where``: the searches are read once, so
         a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
-        if not self._same(self._probe_key, board) or self._probe_unit != unit:  # once a board
-            division = self._division(view, unit)
-            base = c.Situation()
-            hqs: list[str] = []
+        if not self._same(self._probe_key, board):  # once a board
+            jp: dict[str, str] = {}
+            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
+            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
             for p in self._on_map(view):
                 loc = str(p["location"])
-                if p["id"] == unit:
-                    continue
                 if p["side"] == c.JAPAN:
-                    base.jp[loc] = str(p["id"])
+                    jp[loc] = str(p["id"])
                 elif c.is_land(loc):
-                    base.marine_hexes.setdefault(loc, [])
-                    if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
-                        hqs.append(loc)
-            base.zoc, base.near = c.zones(tuple(base.jp))
-            self._probe_key, self._probe_unit, self._probe = board, unit, (base, hqs)
+                    held[loc] = held.get(loc, 0) + 1
+                    if p["kind"] == "hq" and p["face"] == "front":
+                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+            self._probe_key, self._probe_board = board, (jp, held, heads, {})
+        if self._probe_unit != unit or not self._same(self._probe_at, board):
+            self._probe_unit, self._probe_at = unit, board
+            self._probe = self._without(view, unit)
         # The unit stands in ``where``, the path's start: a path that came back to its start
         # could begin again from there, so no path needs to enter it, and whether a Marine
         # unit is in it (all that moving the unit there changes) never decides the answer:
@@ -215,6 +225,34 @@ class HeuristicMarines:
         to_beach = c.supplied_from(probe, s, beaches, kind, 4)
         return lambda where: idx[where] in to_hq or idx[where] in to_beach
 
+    def _without(self, view: Mapping[str, JSON], unit: str) -> tuple[c.Situation, list[str]]:
+        """The situation the view shows without the unit (its Supply probe,
+        :meth:`_supply_test`), and the hexes of its division's HQs face up but itself: one
+        situation for every unit whose leaving empties the same hex (or none), so the
+        Supply searches kept in it serve them all."""
+        jp, held, hqs, probes = self._probe_board
+        me = self._by_id.get(unit)
+        loc = str(me["location"]) if me is not None else ""
+        if me is not None and me["side"] == c.JAPAN:
+            gone = None  # never the Marines' bot's question: read the pieces as they stand
+        else:
+            gone = loc if held.get(loc) == 1 and c.is_hex(loc) else ""
+        base = probes.get(gone) if gone is not None else None
+        if base is None:
+            base = c.Situation()
+            if gone is None:
+                for p in self._on_map(view):
+                    if p["id"] != unit and p["side"] == c.JAPAN:
+                        base.jp[str(p["location"])] = str(p["id"])
+            else:
+                base.jp = dict(jp)
+            base.marine_hexes = {h: [] for h in held if h != gone}
+            base.zoc, base.near = c.zones(tuple(base.jp))
+            if gone is not None:
+                probes[gone] = base
+        division = self._division(view, unit)
+        return base, [h for pid, h, div in hqs if div == division and pid != unit]
+
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
         """The Japanese units not already ringed by Marines (fewer than CROWD companies within
@@ -228,13 +266,20 @@ class HeuristicMarines:
                 if p["side"] == c.US and p["kind"] == "infantry":
                     loc = str(p["location"])
                     inf[loc] = inf.get(loc, 0) + 1
-            rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
-            self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
+            # kept while the board stands; a unit's ring counted when first asked (those
+            # that score never need it)
+            self._ring_key, self._rings = (board, key), ({}, inf)
         rings, inf = self._rings
+
+        def ring(j: str) -> int:
+            found = rings.get(j)
+            if found is None:
+                found = rings[j] = sum(inf.get(x, 0) for x in c.within2(j))
+            return found
         near_here = set(c.within2(here)) if here in inf else set()
         turn = int(view["turn"])
         open_jp = [j for j in jp if self._scores(j, turn)
-                   or rings[j] - (j in near_here) < CROWD]
+                   or ring(j) - (j in near_here) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
 
@@ -330,11 +375,16 @@ class HeuristicMarines:
 
     # -- movement ---------------------------------------------------------------------------
     def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for p in self._on_map(view):
-            if p["side"] == c.US:
-                out.setdefault(str(p["location"]), []).append(str(p["kind"]))
-        return out
+        """Hex -> the kinds of the Marine units the view shows in it (read once a board;
+        the caller must not change it)."""
+        self._read_board(view)
+        if self._us_board is not self._map_pieces:
+            out: dict[str, list[str]] = {}
+            for p in self._map_pieces:
+                if p["side"] == c.US:
+                    out.setdefault(str(p["location"]), []).append(str(p["kind"]))
+            self._us_board, self._us = self._map_pieces, out
+        return self._us
 
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
