@@ -133,11 +133,25 @@ class HeuristicMarines:
         p = self._by_id.get(unit)
         return str(p["location"]) if p is not None else ""
 
+    @staticmethod
+    def _var(view: Mapping[str, JSON], name: str) -> Any:
+        """``view["vars"].get(name)``, read without copying the other variables where the
+        view can (``View.var``)."""
+        read = getattr(view, "var", None)
+        if read is None:
+            return view["vars"].get(name)
+        try:
+            return read(name)
+        except KeyError:
+            return None
+
     def _state_probe_of(self, view: Mapping[str, JSON]) -> Any:
         """The view's variables and turn in the shape the Supply helpers read (once a view)."""
         if self._state_view is not view:
             self._state_view = view
-            state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
+            narrow = self._var(view, "narrow_areas")  # all that they read of the variables
+            state = SimpleNamespace(vars={} if narrow is None else {"narrow_areas": narrow},
+                                    turn=view["turn"])
             self._state_probe = SimpleNamespace(state=state)
         return self._state_probe
 
@@ -218,10 +232,10 @@ class HeuristicMarines:
         probe = self._state_probe_of(view)
         idx = c._index()
         to_hq = c.supplied_from(probe, s, hqs, kind, 5)
-        ind = view["vars"].get(c.V_IND)
+        ind = self._var(view, c.V_IND)
         if not (ind and unit.count("/") == 3 and unit.split("/")[2] == ind):
             return lambda where: idx[where] in to_hq
-        beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+        beaches = [h for h in self._var(view, c.V_LANDED) or [] if h not in s.jp]
         to_beach = c.supplied_from(probe, s, beaches, kind, 4)
         return lambda where: idx[where] in to_hq or idx[where] in to_beach
 
@@ -266,20 +280,24 @@ class HeuristicMarines:
                 if p["side"] == c.US and p["kind"] == "infantry":
                     loc = str(p["location"])
                     inf[loc] = inf.get(loc, 0) + 1
-            # kept while the board stands; a unit's ring counted when first asked (those
-            # that score never need it)
-            self._ring_key, self._rings = (board, key), ({}, inf)
+            if self._ring_key is not None and self._ring_key[1] == key:
+                # the same Japanese units: only the rings around the hexes whose companies
+                # changed change (a hex is within two of a unit as the unit is of it)
+                rings, old = self._rings
+                for y in {*old, *inf}:
+                    delta = inf.get(y, 0) - old.get(y, 0)
+                    if delta:
+                        for j in c.within2(y):
+                            if j in rings:
+                                rings[j] += delta
+            else:
+                rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
+            self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
         rings, inf = self._rings
-
-        def ring(j: str) -> int:
-            found = rings.get(j)
-            if found is None:
-                found = rings[j] = sum(inf.get(x, 0) for x in c.within2(j))
-            return found
         near_here = set(c.within2(here)) if here in inf else set()
         turn = int(view["turn"])
         open_jp = [j for j in jp if self._scores(j, turn)
-                   or ring(j) - (j in near_here) < CROWD]
+                   or rings[j] - (j in near_here) < CROWD]
         sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
         return sector or open_jp or jp
 
@@ -400,7 +418,7 @@ class HeuristicMarines:
         # yet in contact (nearest first), then armour that lags.
         if view["turn"] == 1 and decision.section == "IV.B.1":
             # clear the beach for the second wave, which must land next to its hex
-            landed = set(view["vars"].get(c.V_LANDED, []))
+            landed = set(self._var(view, c.V_LANDED) or [])
             blocking = [o for o in units if o.label.rsplit(" ", 1)[-1] in landed
                         and str(o.value).count("/") == 3]
             if blocking:
@@ -413,7 +431,11 @@ class HeuristicMarines:
             ahead = fronts.get(division)
             if ahead is None:
                 ahead = fronts[division] = self._open_front(view, jp, "", division)
-            return min(c.dist(loc, j) for j in ahead)
+            gaps = self._far_gaps(tuple(ahead))
+            found = gaps.get(loc)
+            if found is None:
+                found = gaps[loc] = min(c.dist(loc, j) for j in ahead)
+            return found
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
@@ -550,7 +572,7 @@ class HeuristicMarines:
         self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
         s, _ = self._probe
         probe = self._state_probe_of(view)
-        beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+        beaches = [h for h in self._var(view, c.V_LANDED) or [] if h not in s.jp]
         idx = c._index()
         nearest = self._nearest(self._jp_hexes(view))
         mine: list[tuple[int, int]] = []
