@@ -39,6 +39,9 @@ CROWD = 5  # Marine companies within two hexes of a Japanese unit before others 
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
 SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
+# A destination as the bot reads it: (hexes to the nearest Japanese unit, Opportunity Fire
+# attacks, hexes moved, the hex, the option).
+_Row = tuple[int, int, int, str, Option]
 
 
 class HeuristicMarines:
@@ -51,7 +54,10 @@ class HeuristicMarines:
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
         self._moves_this_phase = 0
         self._probe_key: tuple[Any, ...] | None = None
+        self._probe_board: tuple[dict[str, str], dict[str, int], list[tuple[str, str, Any]],
+                                 dict[str | None, c.Situation]] = ({}, {}, [], {})
         self._probe_unit = ""
+        self._probe_at: tuple[Any, ...] | None = None
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._ring_key: tuple[Any, ...] | None = None
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
@@ -61,9 +67,14 @@ class HeuristicMarines:
         self._map_key: tuple[Any, ...] | None = None
         self._map_pieces: list[Any] = []
         self._by_id: dict[str, Any] = {}
+        self._jp: list[str] = []
+        self._us_board: list[Any] | None = None  # the map pieces _us was read from
+        self._us: dict[str, list[str]] = {}
+        self._key_view: Mapping[str, JSON] | None = None
+        self._key: tuple[Any, ...] = (None, None)
         self._near_memo: dict[str, int] = {}
         self._far_key: tuple[str, ...] = ()
-        self._far_memo: dict[str, int] = {}
+        self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
         self._contact_key: tuple[Any, ...] | None = None
         self._contacts: dict[str, dict[str, int]] = {}
         self._state_view: Mapping[str, JSON] | None = None  # held, so never a reused id
@@ -84,13 +95,16 @@ class HeuristicMarines:
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
-    @staticmethod
-    def _board_key(view: Mapping[str, JSON]) -> tuple[Any, ...]:
+    def _board_key(self, view: Mapping[str, JSON]) -> tuple[Any, ...]:
         """What names the board a view shows: its board revision where it has one (equal
         numbers, the same pieces: ``View.board_revision``), else the view itself (held in the
-        key, so its id is never reused while a cache keeps it)."""
-        revision = getattr(view, "board_revision", None)
-        return (revision, None) if revision is not None else (None, view)
+        key, so its id is never reused while a cache keeps it). Read once a view (a view
+        stands for one moment; the one held here is never a reused id)."""
+        if view is not self._key_view:
+            revision = getattr(view, "board_revision", None)
+            self._key_view = view
+            self._key = (revision, None) if revision is not None else (None, view)
+        return self._key
 
     @staticmethod
     def _same(a: tuple[Any, ...] | None, b: tuple[Any, ...]) -> bool:
@@ -106,6 +120,7 @@ class HeuristicMarines:
             self._map_key = key
             self._map_pieces = [p for p in pieces if c.is_hex(str(p["location"]))]
             self._by_id = {str(p["id"]): p for p in pieces if p.get("id") is not None}
+            self._jp = [str(p["location"]) for p in self._map_pieces if p["side"] == c.JAPAN]
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
         """The pieces the view shows in map hexes, in its order (read once a board)."""
@@ -118,16 +133,32 @@ class HeuristicMarines:
         p = self._by_id.get(unit)
         return str(p["location"]) if p is not None else ""
 
+    @staticmethod
+    def _var(view: Mapping[str, JSON], name: str) -> Any:
+        """``view["vars"].get(name)``, read without copying the other variables where the
+        view can (``View.var``)."""
+        read = getattr(view, "var", None)
+        if read is None:
+            return view["vars"].get(name)
+        try:
+            return read(name)
+        except KeyError:
+            return None
+
     def _state_probe_of(self, view: Mapping[str, JSON]) -> Any:
         """The view's variables and turn in the shape the Supply helpers read (once a view)."""
         if self._state_view is not view:
             self._state_view = view
-            state = SimpleNamespace(vars=view["vars"], turn=view["turn"])
+            narrow = self._var(view, "narrow_areas")  # all that they read of the variables
+            state = SimpleNamespace(vars={} if narrow is None else {"narrow_areas": narrow},
+                                    turn=view["turn"])
             self._state_probe = SimpleNamespace(state=state)
         return self._state_probe
 
     def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
-        return [str(p["location"]) for p in self._on_map(view) if p["side"] == c.JAPAN]
+        """The hexes of the Japanese units the view shows, in its order (read once a board)."""
+        self._read_board(view)
+        return list(self._jp)
 
     def _nearest(self, jp: list[str]) -> Callable[[str], int]:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
@@ -144,6 +175,13 @@ class HeuristicMarines:
             return found
         return gap
 
+    def _far_gaps(self, open_key: tuple[str, ...]) -> dict[str, int]:
+        """The memo of hexes to the nearest of these Japanese units (``_destination``'s
+        ``far``), one for each open front while the Japanese hexes stay the same."""
+        if self._near_key != self._far_key:
+            self._far_key, self._far_memo = self._near_key, {}
+        return self._far_memo.setdefault(open_key, {})
+
     def _division(self, view: Mapping[str, JSON], unit: str) -> str:
         return str(self._unit_attrs(view, unit).get("division", ""))
 
@@ -153,23 +191,29 @@ class HeuristicMarines:
         there) to an undisrupted HQ of its division within 5 hexes, or, for the Independent
         Regiment, to a landed beach within 4? With ``relay``, as if another Marine unit then
         took the hex it leaves (the second rank closing up behind it)."""
+        return self._supply_test(view, unit, kind, relay)(where)
+
+    def _supply_test(self, view: Mapping[str, JSON], unit: str, kind: str,
+                     relay: str = "") -> Callable[[str], bool]:
+        """:meth:`_supplied_at` of the unit for any ``where``: the searches are read once, so
+        a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
-        if not self._same(self._probe_key, board) or self._probe_unit != unit:  # once a board
-            division = self._division(view, unit)
-            base = c.Situation()
-            hqs: list[str] = []
+        if not self._same(self._probe_key, board):  # once a board
+            jp: dict[str, str] = {}
+            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
+            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
             for p in self._on_map(view):
                 loc = str(p["location"])
-                if p["id"] == unit:
-                    continue
                 if p["side"] == c.JAPAN:
-                    base.jp[loc] = str(p["id"])
+                    jp[loc] = str(p["id"])
                 elif c.is_land(loc):
-                    base.marine_hexes.setdefault(loc, [])
-                    if p["kind"] == "hq" and p["face"] == "front" and p["attrs"].get("division") == division:
-                        hqs.append(loc)
-            base.zoc, base.near = c.zones(tuple(base.jp))
-            self._probe_key, self._probe_unit, self._probe = board, unit, (base, hqs)
+                    held[loc] = held.get(loc, 0) + 1
+                    if p["kind"] == "hq" and p["face"] == "front":
+                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+            self._probe_key, self._probe_board = board, (jp, held, heads, {})
+        if self._probe_unit != unit or not self._same(self._probe_at, board):
+            self._probe_unit, self._probe_at = unit, board
+            self._probe = self._without(view, unit)
         # The unit stands in ``where``, the path's start: a path that came back to its start
         # could begin again from there, so no path needs to enter it, and whether a Marine
         # unit is in it (all that moving the unit there changes) never decides the answer:
@@ -186,13 +230,42 @@ class HeuristicMarines:
                 self._relay_key, self._relay = (s, relay), r
             s = self._relay
         probe = self._state_probe_of(view)
-        if c.traces_supply(probe, s, where, hqs, kind, 5):
-            return True
-        ind = view["vars"].get(c.V_IND)
-        if ind and unit.count("/") == 3 and unit.split("/")[2] == ind:
-            beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
-            return c.traces_supply(probe, s, where, beaches, kind, 4)
-        return False
+        idx = c._index()
+        to_hq = c.supplied_from(probe, s, hqs, kind, 5)
+        ind = self._var(view, c.V_IND)
+        if not (ind and unit.count("/") == 3 and unit.split("/")[2] == ind):
+            return lambda where: idx[where] in to_hq
+        beaches = [h for h in self._var(view, c.V_LANDED) or [] if h not in s.jp]
+        to_beach = c.supplied_from(probe, s, beaches, kind, 4)
+        return lambda where: idx[where] in to_hq or idx[where] in to_beach
+
+    def _without(self, view: Mapping[str, JSON], unit: str) -> tuple[c.Situation, list[str]]:
+        """The situation the view shows without the unit (its Supply probe,
+        :meth:`_supply_test`), and the hexes of its division's HQs face up but itself: one
+        situation for every unit whose leaving empties the same hex (or none), so the
+        Supply searches kept in it serve them all."""
+        jp, held, hqs, probes = self._probe_board
+        me = self._by_id.get(unit)
+        loc = str(me["location"]) if me is not None else ""
+        if me is not None and me["side"] == c.JAPAN:
+            gone = None  # never the Marines' bot's question: read the pieces as they stand
+        else:
+            gone = loc if held.get(loc) == 1 and c.is_hex(loc) else ""
+        base = probes.get(gone) if gone is not None else None
+        if base is None:
+            base = c.Situation()
+            if gone is None:
+                for p in self._on_map(view):
+                    if p["id"] != unit and p["side"] == c.JAPAN:
+                        base.jp[str(p["location"])] = str(p["id"])
+            else:
+                base.jp = dict(jp)
+            base.marine_hexes = {h: [] for h in held if h != gone}
+            base.zoc, base.near = c.zones(tuple(base.jp))
+            if gone is not None:
+                probes[gone] = base
+        division = self._division(view, unit)
+        return base, [h for pid, h, div in hqs if div == division and pid != unit]
 
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
@@ -207,7 +280,18 @@ class HeuristicMarines:
                 if p["side"] == c.US and p["kind"] == "infantry":
                     loc = str(p["location"])
                     inf[loc] = inf.get(loc, 0) + 1
-            rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
+            if self._ring_key is not None and self._ring_key[1] == key:
+                # the same Japanese units: only the rings around the hexes whose companies
+                # changed change (a hex is within two of a unit as the unit is of it)
+                rings, old = self._rings
+                for y in {*old, *inf}:
+                    delta = inf.get(y, 0) - old.get(y, 0)
+                    if delta:
+                        for j in c.within2(y):
+                            if j in rings:
+                                rings[j] += delta
+            else:
+                rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
             self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
         rings, inf = self._rings
         near_here = set(c.within2(here)) if here in inf else set()
@@ -309,11 +393,16 @@ class HeuristicMarines:
 
     # -- movement ---------------------------------------------------------------------------
     def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for p in self._on_map(view):
-            if p["side"] == c.US:
-                out.setdefault(str(p["location"]), []).append(str(p["kind"]))
-        return out
+        """Hex -> the kinds of the Marine units the view shows in it (read once a board;
+        the caller must not change it)."""
+        self._read_board(view)
+        if self._us_board is not self._map_pieces:
+            out: dict[str, list[str]] = {}
+            for p in self._map_pieces:
+                if p["side"] == c.US:
+                    out.setdefault(str(p["location"]), []).append(str(p["kind"]))
+            self._us_board, self._us = self._map_pieces, out
+        return self._us
 
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
@@ -329,37 +418,55 @@ class HeuristicMarines:
         # yet in contact (nearest first), then armour that lags.
         if view["turn"] == 1 and decision.section == "IV.B.1":
             # clear the beach for the second wave, which must land next to its hex
-            landed = set(view["vars"].get(c.V_LANDED, []))
+            landed = set(self._var(view, c.V_LANDED) or [])
             blocking = [o for o in units if o.label.rsplit(" ", 1)[-1] in landed
                         and str(o.value).count("/") == 3]
             if blocking:
                 return min(blocking, key=lambda o: str(o.value)).value
+        fronts: dict[str, list[str]] = {}  # division -> its open front (:meth:`_open_front`)
+
         def front(o: Option) -> int:
             loc = o.label.rsplit(" ", 1)[-1]
             division = self._division(view, str(o.value))
-            return min(c.dist(loc, j) for j in self._open_front(view, jp, "", division))
+            ahead = fronts.get(division)
+            if ahead is None:
+                ahead = fronts[division] = self._open_front(view, jp, "", division)
+            gaps = self._far_gaps(tuple(ahead))
+            found = gaps.get(loc)
+            if found is None:
+                found = gaps[loc] = min(c.dist(loc, j) for j in ahead)
+            return found
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
-        back = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 1
-                and not self._may_engage(view, jp, str(o.value))]
-        if back:  # IV.D: a second battalion in contact while the regiment tires pulls back
-            return min(back, key=lambda o: str(o.value)).value
-        far = [o for o in units if str(o.value).count("/") == 3 and gap(o) > 2]
+        # The candidates below are tried in the order of their values (no two options share
+        # one), so the costlier tests stop at the first that passes.
+        companies = sorted((o for o in units if str(o.value).count("/") == 3),
+                           key=lambda o: str(o.value))
+        back = next((o for o in companies if gap(o) == 1
+                     and not self._may_engage(view, jp, str(o.value))), None)
+        if back is not None:  # IV.D: a second battalion in contact while the regiment tires pulls back
+            return back.value
+        far = [o for o in companies if gap(o) > 2]
         if far:  # they make the second rank that links the first to its HQ
             return min(far, key=lambda o: (gap(o), str(o.value))).value
         us = self._us_at(view)
 
         def can_close(o: Option) -> bool:  # a free hex next to the enemy where Supply holds
             unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
-            return any(h not in jp and "infantry" not in us.get(h, [])
-                       and nearest(h) == 1
-                       and self._supplied_at(view, unit, "infantry", h, loc)
-                       for h in c.neighbours(loc))
-        near = [o for o in units if str(o.value).count("/") == 3 and gap(o) == 2
-                and self._may_engage(view, jp, str(o.value)) and can_close(o)]
-        if near:
-            return min(near, key=lambda o: str(o.value)).value
+            supplied: Callable[[str], bool] | None = None
+            for h in c.neighbours(loc):
+                if h in jp or "infantry" in us.get(h, []) or nearest(h) != 1:
+                    continue
+                if supplied is None:
+                    supplied = self._supply_test(view, unit, "infantry", loc)
+                if supplied(h):
+                    return True
+            return False
+        near = next((o for o in companies if gap(o) == 2
+                     and self._may_engage(view, jp, str(o.value)) and can_close(o)), None)
+        if near is not None:
+            return near.value
         rest = [o for o in units if str(o.value).count("/") != 3 and not str(o.value).startswith("HQ")
                 and gap(o) > 2]
         if rest:
@@ -378,79 +485,81 @@ class HeuristicMarines:
         here = self._where(view, unit)
 
         nearest = self._nearest(jp)
-
-        def d(o: Option) -> int:  # hexes to the nearest Japanese unit
-            return nearest(str(o.value))
-
-        def fire(o: Option) -> int:
-            return int(o.detail.get("fire", 0)) if o.detail else 0
-
-        def hexes(o: Option) -> int:
-            return int(o.detail.get("hexes", 0)) if o.detail else 0
+        # each option read once (a _Row)
+        rows: list[_Row] = []
+        for o in opts:
+            h, more = str(o.value), o.detail
+            rows.append((nearest(h), int(more.get("fire", 0)) if more else 0,
+                         int(more.get("hexes", 0)) if more else 0, h, o))
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        def supplied(o: Option) -> bool:
-            return self._supplied_at(view, unit, kind, str(o.value), relay)
+        far_gaps: dict[str, int] = {}
+        open_jp: list[str] = []
 
-        open_jp = self._open_front(view, jp, here, self._division(view, unit))
-        open_key = tuple(open_jp)
-        if open_key != self._far_key:  # kept while the open front stands
-            self._far_key, self._far_memo = open_key, {}
-        far_gaps = self._far_memo
-
-        def far(o: Option) -> int:  # hexes to the nearest Japanese unit still open
-            h = str(o.value)
+        def far(h: str) -> int:  # hexes to the nearest Japanese unit still open
+            nonlocal far_gaps
+            if not open_jp:  # the open front, read when first asked (never empty)
+                open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
+                far_gaps = self._far_gaps(tuple(open_jp))
             found = far_gaps.get(h)
             if found is None:
                 found = far_gaps[h] = min(c.dist(h, j) for j in open_jp)
             return found
 
-        def first(cands: list[Option], key: Callable[[Option], Any]) -> Option | None:
-            return next((o for o in sorted(cands, key=key) if supplied(o)), None)
+        if kind == "hq":
+            if stop:
+                return "done"
+            # an HQ: where it supplies most of its division
+            gaps = {r[3]: r[0] for r in rows}
+            return self._hq_spot(
+                view, unit, self._division(view, unit), opts, lambda o: gaps[str(o.value)],
+                lambda o: int(o.detail.get("fire", 0)) if o.detail else 0,
+                lambda o: far(str(o.value))).value
+        supplied = self._supply_test(view, unit, kind, relay)
+
+        def first(cands: list[_Row], key: Callable[[_Row], Any]) -> _Row | None:
+            # the first Supplied one in the order of ``key`` (no two options share a hex,
+            # the key's last part): the least of the Supplied ones
+            fit = [r for r in cands if supplied(r[3])]
+            return min(fit, key=key) if fit else None
         if kind == "infantry":
             engage = self._may_engage(view, jp, unit)
             if not engage:
-                opts = [o for o in opts if d(o) >= 2] or opts
+                rows = [r for r in rows if r[0] >= 2] or rows
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
-            pick = None if not engage else first([o for o in opts if d(o) == 1 and fire(o) <= INF_FIRE],
-                         lambda o: (fire(o), hexes(o), str(o.value)))
+            pick = None if not engage else first([r for r in rows if r[0] == 1 and r[1] <= INF_FIRE],
+                                                 lambda r: (r[1], r[2], r[3]))
             if pick is not None:
-                return pick.value
+                return pick[4].value
             if stop:
                 return "done"
             # else the second rank: two hexes off, next to Marines in contact (their link)
-            def links(o: Option) -> int:
-                return -sum(1 for h in c.neighbours(str(o.value)) if h in us
-                            and nearest(h) == 1)
-            pick = first([o for o in opts if d(o) == 2 and fire(o) <= INF_FIRE],
-                         lambda o: (links(o), fire(o), hexes(o), str(o.value)))
+            def links(h: str) -> int:
+                return -sum(1 for x in c.neighbours(h) if x in us and nearest(x) == 1)
+            pick = first([r for r in rows if r[0] == 2 and r[1] <= INF_FIRE],
+                         lambda r: (links(r[3]), r[1], r[2], r[3]))
             if pick is not None:
-                return pick.value
-            pick = first([o for o in opts if fire(o) == 0], lambda o: (far(o), d(o), hexes(o), str(o.value)))
+                return pick[4].value
+            safe = [r for r in rows if r[1] == 0]
+            pick = first(safe, lambda r: (far(r[3]), r[0], r[2], r[3]))
             if pick is not None:
-                return pick.value
-            safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (far(o), d(o), hexes(o), str(o.value))).value
-        if kind == "armour":
-            mates = [o for o in opts if "infantry" in us.get(str(o.value), []) and "armour"
-                     not in us.get(str(o.value), []) and d(o) == 1 and fire(o) <= 1]
-            pick = first(mates, lambda o: (fire(o), str(o.value)))
-            if pick is not None:
-                return pick.value
-            if stop:
-                return "done"
-            pick = first([o for o in opts if d(o) == 2 and fire(o) <= 1], lambda o: (fire(o), str(o.value)))
-            if pick is not None:
-                return pick.value
-            safe = [o for o in opts if fire(o) == 0]
-            return min(safe or opts, key=lambda o: (far(o), d(o), str(o.value))).value
+                return pick[4].value
+            return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[2], r[3]))[4].value
+        mates = [r for r in rows if "infantry" in us.get(r[3], []) and "armour"
+                 not in us.get(r[3], []) and r[0] == 1 and r[1] <= 1]
+        pick = first(mates, lambda r: (r[1], r[3]))
+        if pick is not None:
+            return pick[4].value
         if stop:
             return "done"
-        # an HQ: where it supplies most of its division
-        return self._hq_spot(view, unit, self._division(view, unit), opts, d, fire, far).value
+        pick = first([r for r in rows if r[0] == 2 and r[1] <= 1], lambda r: (r[1], r[3]))
+        if pick is not None:
+            return pick[4].value
+        safe = [r for r in rows if r[1] == 0]
+        return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[3]))[4].value
 
     def _hq_spot(self, view: Mapping[str, JSON], unit: str, division: str, opts: list[Option],
                  d: Callable[[Option], int], fire: Callable[[Option], int],
@@ -463,7 +572,7 @@ class HeuristicMarines:
         self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
         s, _ = self._probe
         probe = self._state_probe_of(view)
-        beaches = [h for h in view["vars"].get(c.V_LANDED, []) if h not in s.jp]
+        beaches = [h for h in self._var(view, c.V_LANDED) or [] if h not in s.jp]
         idx = c._index()
         nearest = self._nearest(self._jp_hexes(view))
         mine: list[tuple[int, int]] = []

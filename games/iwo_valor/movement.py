@@ -322,8 +322,10 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         fires = fire_counts(match, unit, s)
         options = [] if first else [Option(DONE, f"Stop in {unit.location}")]
         get = fires.get
-        options += [destination_option(h, int(k), get(h, 0))
-                    for h, k in sorted(reach.costs_by_id().items())]
+        costs = sorted(reach.costs_by_id().items())
+        if not isinstance(reach, LayeredReach):  # the core's search counts in floats
+            costs = [(h, int(k)) for h, k in costs]
+        options += [destination_option(h, k, get(h, 0)) for h, k in costs]
         answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
                               options, kind="destination", context={"unit": unit.id})
         if answer == DONE:
