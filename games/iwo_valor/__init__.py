@@ -114,6 +114,10 @@ class Valor(Game):
                        "over 2.667) end the game 'before' turns 7 and 15 as X.A times them, or "
                        "'on_or_before' them as the article words it", "before",
                        ("before", "on_or_before")),
+            GameOption("ind_beach", "The Independent Regiment traces Supply to 'a Beach Hex on "
+                       "which Marine units previously landed' (VII.B: 'hex') or to any hex of 'a "
+                       "Beach on which Marine units previously landed' (IV.A.3: 'beach')", "hex",
+                       ("hex", "beach")),
         ),
         playable=True,
         solitaire=True,
@@ -301,7 +305,8 @@ class Valor(Game):
                 "marines_eliminated": sum(1 for p in pieces if p.location == c.US_ELIMINATED)}
 
     def final_result(self, match: Match) -> Result:
-        """X.B: the VP total on the schedule (XI.C Narrow Game: times 2.667 first)."""
+        """X.B: the VP total on the schedule (XI.C Narrow Game: times 2.667 first); the game's
+        winner is X.B's last paragraph's: a Marine Marginal Victory loses the game."""
         scores = self.scores(match)
         vp = match.state.tracks["vp"].value
         if match.scenario == c.VERY_SHORT:
@@ -314,7 +319,11 @@ class Valor(Game):
             scores["vp_read"] = read
         for row in self.schedule(match.scenario):
             if parse_span(row.vp).contains(read):
-                return Result(row.winner, row.level, section, scores, f"{read} Japanese VP on the schedule")
+                why = f"{read} Japanese VP on the schedule"
+                if row.game is not None and row.game != row.winner:
+                    # X.B: "you may have taken the island, but you have most certainly lost the game"
+                    why += "; the battle won, the game lost (X.B: only Substantial or Decisive wins)"
+                return Result(row.game or row.winner, row.level, section, scores, why)
         raise AssertionError("the schedules cover every total")  # pragma: no cover
 
     def summary(self, match: Match) -> dict[str, JSON]:

@@ -476,7 +476,9 @@ class HeuristicMarines:
     def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
-        opts = [o for o in decision.options if o.value != "done"]
+        # never a hex that already holds a unit of its kind (V.M: one would be removed)
+        opts = [o for o in decision.options if o.value != "done"
+                and not (o.detail and o.detail.get("crowded"))]
         stop = any(o.value == "done" for o in decision.options)
         if not opts or not jp:
             return decision.options[0].value
@@ -600,8 +602,15 @@ class HeuristicMarines:
         return units[0].value if units else "done"
 
     def _land(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        return min(decision.options, key=lambda o: (int(o.detail.get("near", 0)) if o.detail else 0,
-                                                    str(o.value))).value
+        roomy = [o for o in decision.options if not (o.detail and o.detail.get("crowded"))]
+        return min(roomy or decision.options,
+                   key=lambda o: (int(o.detail.get("near", 0)) if o.detail else 0, str(o.value))).value
+
+    def _overstack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """V.M: the unit with fewest steps goes (it costs the fewest VP)."""
+        steps = {str(p["id"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
+                 if p.get("id") is not None}
+        return min(decision.options, key=lambda o: (steps.get(str(o.value), 0), str(o.value))).value
 
     # -- combat ---------------------------------------------------------------------------
     def _support(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -613,7 +622,10 @@ class HeuristicMarines:
         return decision.options[min(1, len(decision.options) - 1)].value
 
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        attacks = [o for o in decision.options if o.value != "done"]
+        # only units Supplied now (IV.D.5: another's attack might restore a unit's Supply,
+        # but an armour unit committed to it would be wasted if it did not)
+        attacks = [o for o in decision.options if o.value != "done"
+                   and not (o.detail and o.detail.get("unsupplied"))]
 
         turn = int(view["turn"])
         steps = {str(p["location"]): int(p.get("steps", 0) or 0) for p in view["pieces"]

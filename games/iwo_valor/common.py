@@ -486,6 +486,24 @@ def landed_sources(match: Match, s: Situation) -> list[str]:
     return [h for h in match.state.vars[V_LANDED] if h not in s.jp]
 
 
+def independent_sources(match: Match, s: Situation) -> list[str]:
+    """IV.A.3, VII.B: the beach hexes an Independent Regiment traces Supply to, not
+    Japanese-occupied. VII.B: "a Beach Hex on which Marine units previously landed" (option
+    ``ind_beach=hex``, the default: the hexes of :func:`landed_sources`); IV.A.3: "any Beach
+    Hex ... part of a Beach on which Marine units previously landed" (``ind_beach=beach``:
+    every hex of a beach any of whose hexes a unit landed on)."""
+    if match.options.get("ind_beach") != "beach":
+        return landed_sources(match, s)
+    landed = set(match.state.vars[V_LANDED])
+    comp = components()
+    out: list[str] = []
+    for beach in ("minami", "nishi"):
+        hexes = comp.hexes_where("beach", beach)
+        if landed.intersection(hexes):
+            out.extend(h for h in hexes if h not in s.jp)
+    return sorted(out)
+
+
 def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] | None = None) -> bool:
     """VII.A: an HQ provides Supply if undisrupted and tracing a path of any length to a
     beach hex where Marines landed."""
@@ -549,7 +567,7 @@ def supply_check(match: Match, s: Situation,
             beach = beach_sets.get(armour)
             if beach is None:
                 beach = beach_sets[armour] = supplied_from(
-                    match, s, landed_sources(match, s), p.kind, 4)
+                    match, s, independent_sources(match, s), p.kind, 4)
             return at in beach
         return False
     return check

@@ -140,6 +140,9 @@ class VPLevel(StrictModel):
     vp: str
     level: str
     winner: Literal["US", "Japan"]
+    # X.B's last paragraph: who wins the game, where it is not the battle's victor (a Marine
+    # Marginal Victory takes the island but loses the game)
+    game: Literal["US", "Japan"] | None = None
 
 
 class Withdrawal(StrictModel):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tabletop.core import odds as shown_odds
+from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
@@ -97,17 +98,17 @@ def describe(odds: dict[str, Fraction]) -> str:
 
 
 def attack_pairs(match: Match, announced: list[tuple[str, str]]) -> list[tuple[Piece, str]]:
-    """VIII.A: (Supplied Marine infantry unit, adjacent Japanese hex) pairs still open to announce."""
+    """IV.D.4, VIII.A: (Marine infantry unit, adjacent Japanese hex) pairs still open to
+    announce: any infantry unit next to a Japanese unit, not across a ridge; whether it is
+    Supplied is asked when its attack is made (IV.D.5, VIII.A), not when it is announced."""
     s = c.Situation.of(match)
     done = {a for a, _ in announced}
-    cache: dict[str, bool] = {}
     out: list[tuple[Piece, str]] = []
     for p in c.marines(match, kind="infantry"):
         if p.id in done:
             continue
         for h in c.neighbours(p.location):
-            # VIII.A: not across a ridge; only Supplied units attack
-            if h in s.jp and "ridge" not in c.hexside(p.location, h) and c.is_supplied(match, p, s, cache):
+            if h in s.jp and "ridge" not in c.hexside(p.location, h):
                 out.append((p, h))
     return out
 
@@ -124,10 +125,11 @@ def combat_phase(match: Match) -> Procedure[None]:
         if not pairs:
             break
         options = [Option(DONE, "Resolve the attacks announced")]
+        supplied = c.supply_check(match, c.Situation.of(match))
         for p, h in pairs:
             option = made.get((p.id, h))
             if option is None:
-                option = made[(p.id, h)] = attack_option(match, p, h)
+                option = made[(p.id, h)] = attack_option(match, p, h, supplied(p))
             options.append(option)
         answer = yield choose(c.US, "Announce an attack (IV.D.4)?", "IV.D.4", options, kind="attack")
         if answer == DONE:
@@ -141,14 +143,18 @@ def combat_phase(match: Match) -> Procedure[None]:
         yield from resolve_attack(match, attacker_id, target, support)
 
 
-def attack_option(match: Match, p: Piece, h: str) -> Option:
+def attack_option(match: Match, p: Piece, h: str, supplied: bool = True) -> Option:
     """IV.D.4: the menu entry announcing the unit's attack on a hex, with its strength and
-    odds (VIII.B, VIII.D)."""
+    odds (VIII.B, VIII.D), and whether the unit is Supplied now (IV.D.5: if it is not when
+    its turn comes, the attack is not made)."""
     odds = attack_odds(match, p, h)
     value, why = attack_strength(match, p, h)
-    return Option([p.id, h], f"{p.id} attacks {h}",
-                  f"strength {why} vs Class {c.position_class(match, h)}: {describe(odds)}",
-                  {"strength": value, "odds": {r: float(q) for r, q in odds.items()}})
+    info = f"strength {why} vs Class {c.position_class(match, h)}: {describe(odds)}"
+    detail: dict[str, JSON] = {"strength": value, "odds": {r: float(q) for r, q in odds.items()}}
+    if not supplied:
+        info += "; not Supplied now: it attacks only if Supply is restored before its turn (IV.D.5)"
+        detail["unsupplied"] = 1
+    return Option([p.id, h], f"{p.id} attacks {h}", info, detail)
 
 
 def armour_can_support(match: Match, tank: Piece, attacker: Piece, target: str) -> bool:

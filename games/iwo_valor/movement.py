@@ -6,7 +6,9 @@ Japanese unit that has not yet fired at it (V.D): the move ends there, each such
 (IX.A), and the unit may then go on moving (a new destination) or stop. The search is the
 core's :func:`~tabletop.core.movement.reachable` with ``zoc_to_zoc=False`` (V.E, VI.A), the
 trigger zone of :mod:`tabletop.core.opportunity` as ``must_stop``, and a step rule for
-terrain (V.F-J), HQs in ZOC (V.C) and stacking (V.M) as ``can_end``.
+terrain (V.F-J) and HQs in ZOC (V.C). Stacking binds only at the end of the phase (V.M): a
+move may end, or stop for fire, in a hex that already holds a unit of its kind (the menu
+says so); at the end of the phase the player removes the excess (:func:`end_of_movement`).
 """
 
 from __future__ import annotations
@@ -30,22 +32,21 @@ STACK = {"infantry": 1, "armour": 1, "hq": 1}  # V.M
 
 
 def can_stack(match: Match, p: Piece, hex_id: str, s: c.Situation) -> bool:
-    """V.M: one infantry, one armour and one HQ a hex (and never with a Japanese unit)."""
+    """V.M: whether the unit would be within one infantry, one armour and one HQ a hex there
+    (and never with a Japanese unit)."""
     if hex_id in s.jp:
         return False
     here = [q for q in s.marine_hexes.get(hex_id, ()) if q.id != p.id]
     return sum(1 for q in here if q.kind == p.kind) < STACK[p.kind]
 
 
-def full_hexes(p: Piece, s: c.Situation) -> set[Hex]:
-    """V.M: the hexes where the unit may not end its move (:func:`can_stack` false): those
-    of a Japanese unit, and those already holding as many Marine units of its kind, others
-    than itself, as a hex may hold."""
-    full = {c.hx(h) for h in s.jp}
-    for h, units in s.marine_hexes.items():
-        if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= STACK[p.kind]:
-            full.add(c.hx(h))
-    return full
+def crowded_hexes(p: Piece, s: c.Situation) -> set[str]:
+    """V.M: the hexes already holding as many Marine units of the unit's kind, others than
+    itself, as a hex may hold at the end of the phase: the unit may enter them and stop
+    there, but one of them must leave before the phase ends or be removed."""
+    cap = STACK[p.kind]
+    return {h for h, units in s.marine_hexes.items()
+            if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= cap}
 
 
 @cache
@@ -117,12 +118,11 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
     closed = s.derive(("closed", p.kind == "hq", class1),
                       lambda: {c.hx(h) for h in closed_hexes(match, p, s)})
     ezoc = c.zoc_hexes(tuple(s.jp))
-    full = full_hexes(p, s)
     costs = terrain_costs(p.kind, areas, match.state.turn > 7)
     reach = reachable(m, c.hx(p.location), math.inf, costs,
                       enemy=closed, ezoc=ezoc,
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
-                      can_end=lambda h: h not in full, max_hexes=max_hexes)
+                      max_hexes=max_hexes)
     return reach if len(reach) else None
 
 
@@ -190,13 +190,6 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
 
 
 @lru_cache(maxsize=16)
-def _jp_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The Japanese-occupied hexes, as bits."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits([idx[h] for h in jp_hexes])
-
-
-@lru_cache(maxsize=16)
 def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     """The ZOC of Japanese units in these hexes (VI), as bits."""
     idx = c._index()
@@ -212,14 +205,9 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
     masks = c._masks(armour, narrow)
     idx = c._index()
-    bits = masks.bits
     stop = _zone_bits(tuple(h for h, jid in s.jp.items() if jid not in fired))
     enemy = _closed_bits(tuple(s.jp), class1)
     ezoc = _zoc_bits(tuple(s.jp))
-    cap = STACK[p.kind]
-    full = _jp_bits(tuple(s.jp)) | bits([  # V.M: where it may not end (:func:`full_hexes`)
-        idx[h] for h, units in s.marine_hexes.items()
-        if sum(1 for q in units if q.kind == p.kind and q.id != p.id) >= cap])
     start_i = idx[p.location]
     start = 1 << masks.positions[start_i]
     after = masks.after
@@ -235,7 +223,7 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
         if not layer:
             break
         seen |= layer
-        cost.update(dict.fromkeys(masks.indices(layer & ~full), k))
+        cost.update(dict.fromkeys(masks.indices(layer), k))  # never a Japanese hex (enemy)
         go_on = layer & ~stop
     if not cost:
         return None
@@ -259,13 +247,18 @@ def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
 
 
 @lru_cache(maxsize=1 << 16)
-def destination_option(hex_id: str, hexes: int, fire: int) -> Option:
-    """V.A, V.D: the menu entry for a destination ``hexes`` hexes away where ``fire``
-    Japanese units would fire; options are never changed, so one is made for each
-    (hex, hexes, fire) and handed to every menu that lists it."""
-    return Option(hex_id, f"to {hex_id}", f"{hexes} hex(es)"
-                  + (f"; {fire} Japanese unit(s) will fire" if fire else ""),
-                  {"hexes": hexes, "fire": fire})
+def destination_option(hex_id: str, hexes: int, fire: int, crowded: str = "") -> Option:
+    """V.A, V.D, V.M: the menu entry for a destination ``hexes`` hexes away where ``fire``
+    Japanese units would fire, and where a Marine unit of the kind ``crowded`` (if any)
+    already stands; options are never changed, so one is made for each (hex, hexes, fire,
+    crowded) and handed to every menu that lists it."""
+    info = f"{hexes} hex(es)" + (f"; {fire} Japanese unit(s) will fire" if fire else "")
+    if not crowded:
+        return Option(hex_id, f"to {hex_id}", info, {"hexes": hexes, "fire": fire})
+    return Option(hex_id, f"to {hex_id}",
+                  f"{info}; already holds {'an' if crowded[0] in 'aeiou' else 'a'} {crowded} "
+                  f"unit: one must leave by the end of the phase or is removed (V.M)",
+                  {"hexes": hexes, "fire": fire, "crowded": 1})
 
 
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
@@ -289,7 +282,7 @@ def movement_phase(match: Match) -> Procedure[None]:
     landed = yield from landings(match)
     if landed:
         yield from move_units(match, set(landed), "IV.B.3")
-    end_of_movement(match)
+    yield from end_of_movement(match)
 
 
 def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[None]:
@@ -320,12 +313,21 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         if reach is None:
             return
         fires = fire_counts(match, unit, s)
-        options = [] if first else [Option(DONE, f"Stop in {unit.location}")]
         get = fires.get
         costs = sorted(reach.costs_by_id().items())
         if not isinstance(reach, LayeredReach):  # the core's search counts in floats
             costs = [(h, int(k)) for h, k in costs]
-        options += [destination_option(h, k, get(h, 0)) for h, k in costs]
+        crowded = crowded_hexes(unit, s)
+        if crowded:
+            options = [destination_option(h, k, get(h, 0), unit.kind if h in crowded else "")
+                       for h, k in costs]
+        else:
+            options = [destination_option(h, k, get(h, 0)) for h, k in costs]
+        if not first:
+            options.insert(0, Option(DONE, f"Stop in {unit.location}"))
+        elif crowded and all(o.detail and o.detail.get("crowded") for o in options):
+            # V.M: every hex it may reach holds a unit of its kind: it may also stay
+            options.insert(0, Option(DONE, f"Stay in {unit.location}"))
         answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
                               options, kind="destination", context={"unit": unit.id})
         if answer == DONE:
@@ -412,15 +414,22 @@ def place_on_beach(match: Match, unit: Piece, hex_id: str) -> Procedure[None]:
 
 
 def beach_options(match: Match, unit: Piece, hexes: list[str]) -> list[Option]:
-    """Beach hexes a unit may land in (no Japanese unit; room in the stack, V.M)."""
+    """IV.B.2: the beach hexes a unit may land in (no Japanese unit, V.B); one that already
+    holds a unit of its kind is offered with a warning, since stacking binds only at the end
+    of the phase (V.M) and the units landed may still move (IV.B.3)."""
     s = c.Situation.of(match)
     out = []
     for h in sorted(hexes):
-        if h in s.jp or not can_stack(match, unit, h, s):
+        if h in s.jp:
             continue
-        out.append(Option(h, f"{h} ({c.attr(h, 'beach')})",
-                          f"{s.near.get(h, 0)} Japanese unit(s) within two hexes",
-                          {"near": s.near.get(h, 0)}))
+        near = s.near.get(h, 0)
+        info = f"{near} Japanese unit(s) within two hexes"
+        if can_stack(match, unit, h, s):
+            out.append(Option(h, f"{h} ({c.attr(h, 'beach')})", info, {"near": near}))
+        else:
+            out.append(Option(h, f"{h} ({c.attr(h, 'beach')})",
+                              f"{info}; already holds a {unit.kind} unit: one must leave by the "
+                              f"end of the phase or is removed (V.M)", {"near": near, "crowded": 1}))
     return out
 
 
@@ -464,19 +473,28 @@ def landings(match: Match) -> Procedure[list[str]]:
         landed.append(unit.id)
 
 
-def end_of_movement(match: Match) -> None:
-    """V.M: excess units in a hex are removed (they count as eliminated); an HQ in a Japanese
-    ZOC without a Marine infantry unit is DISRUPTED."""
+def end_of_movement(match: Match) -> Procedure[None]:
+    """V.M: excess units in a hex are removed, the player choosing which (they count as
+    eliminated units: a VP for each step they had and one for the unit); then an HQ in a
+    Japanese ZOC without a Marine infantry unit is DISRUPTED."""
     s = c.Situation.of(match)
     for hid, units in sorted(s.marine_hexes.items()):
         for kind, cap in STACK.items():
-            extra = [p for p in units if p.kind == kind][cap:]
-            for p in extra:
+            here = [p for p in units if p.kind == kind]
+            while len(here) > cap:
+                answer = yield choose(
+                    c.US, f"{len(here)} {kind} units in {hid}, one allowed: remove which? (V.M)", "V.M",
+                    [Option(p.id, p.id, f"{p.steps} step(s)") for p in here],
+                    kind="overstack", context={"hex": hid})
+                p = match.state.pieces[str(answer)]
+                here.remove(p)
                 match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id)
                 add = p.steps if p.kind != "hq" else 0
                 match.state.pieces.move(p.id, c.US_ELIMINATED)
                 p.steps = 0
                 c.add_vp(match, add + 1, "V.M", f"{p.id} removed by stacking")
+    s = c.Situation.of(match)
+    for hid, units in sorted(s.marine_hexes.items()):
         if hid in s.zoc and not s.has_infantry(hid):
             for p in units:
                 if p.kind == "hq" and c.on_island(p):

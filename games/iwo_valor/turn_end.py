@@ -125,7 +125,8 @@ def banzai(match: Match) -> Procedure[None]:
     """IV.F.3-6, IX.E: the Japanese unit with most steps next to a Marine infantry unit charges
     (best attack, then your choice); its target is the adjacent infantry it attacks best (then
     the most fatigued, then yours); the Marine unit fires first as against Class 1 at -3, no
-    armour; then the survivor charges (step 6, reconstructed: OF/CP row, no modifiers)."""
+    armour, if it is Supplied (VII: only Supplied units attack); then the survivor charges
+    (step 6, reconstructed: OF/CP row, no modifiers)."""
     s = c.Situation.of(match)
     cands: list[tuple[Piece, list[tuple[int, Piece]]]] = []
     for jp in c.japanese(match):
@@ -162,17 +163,22 @@ def banzai(match: Match) -> Procedure[None]:
         target = match.state.pieces[str(answer)]
     match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} "
                f"(most steps next to a Marine infantry unit)", unit=jp.id, target=target.id)
-    value, why = attack_strength(match, target, jp.location, banzai=True)
-    roll = c.roll_2d6(match, "Marine fire at the Banzai Charge", "IV.F.5")
-    result = c.components().mat.lookup(value, roll, line="class_1")
-    match.emit("attack", "IV.F.5", f"{target.id} fires at the charging {jp.id}: strength {why}, "
-               f"roll {roll}: {result}", unit=target.id, result=result)
-    if result == "A":
-        from .japanese_combat import ambush
+    if not c.is_supplied(match, target):
+        # VII: "Marine Infantry and Armour units must be Supplied in order to ... attack"
+        match.emit("no_attack", "VII", f"{target.id} is not Supplied and cannot fire at the "
+                   f"charging {jp.id}", unit=target.id)
+    else:
+        value, why = attack_strength(match, target, jp.location, banzai=True)
+        roll = c.roll_2d6(match, "Marine fire at the Banzai Charge", "IV.F.5")
+        result = c.components().mat.lookup(value, roll, line="class_1")
+        match.emit("attack", "IV.F.5", f"{target.id} fires at the charging {jp.id}: strength "
+                   f"{why}, roll {roll}: {result}", unit=target.id, result=result)
+        if result == "A":
+            from .japanese_combat import ambush
 
-        yield from ambush(match, jp, target, [])
-    elif result != "-":
-        c.japanese_loses(match, jp, int(result), "IV.F.5")
+            yield from ambush(match, jp, target, [])
+        elif result != "-":
+            c.japanese_loses(match, jp, int(result), "IV.F.5")
     if c.is_hex(jp.location) and c.on_island(target):
         value, why = modified_strength(match, BANZAI, c.strength(jp), target.location, jp.location, s)
         steps = resolve(match, BANZAI, value, "IV.F.6", f"Banzai Charge ({why})")

@@ -54,6 +54,10 @@ def test_IV_C_artillery_one_strike_a_hex_and_priorities() -> None:
     run_procedure(jc.artillery(m))
     struck = m.state.vars[c.V_STRUCK]
     assert struck[0] == "0920" and len(struck) == len(set(struck)) == 2  # S area: 2 strikes, 2 hexes
+    m2 = empty_match(turn=1, dice=[6, 6] * 20)
+    put(m2, INF, "0920")
+    run_procedure(jc.artillery(m2))
+    assert m2.state.vars[c.V_STRUCK] == ["0920"]  # 2 strikes, 1 hex: the other is ignored
 
 
 def test_IX_C_regular_fire_picks_best_hex_and_IX_H_hq() -> None:
@@ -147,6 +151,27 @@ def test_VIII_B_D_attack_results_and_ambush_IX_B() -> None:
     assert jp.steps < before
 
 
+def test_IV_D_4_5_an_unsupplied_unit_is_announced_and_checked_when_it_attacks() -> None:
+    """IV.D.4: attacks are announced "by any or all Marine Infantry Units that are next to a
+    Japanese unit"; IV.D.5, VIII.A: Supply is determined at the moment each attack is made,
+    so a unit not Supplied at the announcement is offered (the menu says so) and its attack
+    is not made if it is still not Supplied then."""
+    m = empty_match(turn=6)
+    put(m, "A/310", J)
+    put(m, INF, "0921")  # no HQ, landed long ago: not Supplied
+    assert [(p.id, h) for p, h in mc.attack_pairs(m, [])] == [(INF, J)]
+    d = next(mc.combat_phase(m))
+    option = next(o for o in d.options if o.value == [INF, J])
+    assert option.detail["unsupplied"] == 1 and "IV.D.5" in option.info
+    run_procedure(mc.resolve_attack(m, INF, J, {}))
+    assert [e.section for e in m.log if e.kind == "no_attack"] == ["VIII.A"]
+    m2 = empty_match(turn=6)
+    put(m2, "A/310", J)
+    put(m2, INF, "0921", landed=6)  # Supplied (its first turn ashore)
+    d = next(mc.combat_phase(m2))
+    assert "unsupplied" not in next(o for o in d.options if o.value == [INF, J]).detail
+
+
 def test_VIII_A_armour_support_limited_by_steps_and_division() -> None:
     """VIII.A: armour supports attacks of its division on one hex, no more than its steps, +1
     to the roll each; IV.D.4 it is committed when attacks are announced."""
@@ -164,3 +189,15 @@ def test_VIII_A_armour_support_limited_by_steps_and_division() -> None:
     assert "+1 armour" in rolls[-1].text
     run_procedure(mc.resolve_attack(m, INF2, J, committed))
     assert "armour" not in [e for e in m.log if e.kind == "attack"][-1].text.split("roll")[1]
+    # the division: a 5th Division company attacking the same hex gets none of a 4th Division
+    # tank's support, though the tank has steps left
+    m3 = empty_match(turn=6, dice=[2, 2] * 6)
+    put(m3, "A/310", J)
+    put(m3, INF, "0921", landed=6)
+    put(m3, TANK, "0921")
+    other = put(m3, "A/1/26/5", "0923", landed=6)
+    assert not mc.armour_can_support(m3, m3.state.pieces[TANK], other, J)
+    run_procedure(mc.resolve_attack(m3, other.id, J, {J: [TANK]}))
+    assert "armour" not in [e for e in m3.log if e.kind == "attack"][-1].text.split("roll")[1]
+    run_procedure(mc.resolve_attack(m3, INF, J, {J: [TANK]}))
+    assert "+1 armour" in [e for e in m3.log if e.kind == "attack"][-1].text

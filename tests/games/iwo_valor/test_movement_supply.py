@@ -167,6 +167,25 @@ def test_VII_A_supply_path_rules_and_IV_A_3_independent_regiment() -> None:
     assert c.supply_path(m2, s, "0918", ["0920"], "infantry", 5) is not None
 
 
+def test_VII_B_IV_A_3_independent_regiment_four_hexes_to_a_landed_beach() -> None:
+    """VII.B: the Independent Regiment traces at most 4 hexes to a Beach Hex on which Marines
+    landed (1018 is 4 hexes from Minami's, 1118 5), with no HQ; IV.A.3's reading
+    (``ind_beach=beach``): to any hex of a Beach on which Marines landed."""
+    for option in ("hex", "beach"):
+        m = empty_match(turn=6, ind_beach=option)
+        p = put(m, INF, "1018")
+        assert not c.is_supplied(m, p)  # not independent: no HQ within 5
+        m.state.vars[c.V_IND] = "23"
+        assert c.is_supplied(m, p)
+        m.state.pieces.move(INF, "1118")
+        assert not c.is_supplied(m, p)
+        m.state.pieces.move(INF, "1018")
+        m.state.vars[c.V_LANDED] = ["0307"]  # Minami landed on at its far end only
+        assert c.is_supplied(m, p) is (option == "beach")
+        assert set(c.independent_sources(m, c.Situation.of(m))) == (
+            {"0307"} if option == "hex" else set(c.components().hexes_where("beach", "minami")))
+
+
 def test_IV_B_2_landing_roll() -> None:
     """IV.B.2: 2d6 - Japanese within two hexes - 1 on a West beach after turn 1: 3 or less
     loses a step, below 2 the shortfall."""
@@ -189,17 +208,62 @@ def test_IV_B_2_landing_roll() -> None:
 
 
 def test_V_M_stacking_at_end_of_movement() -> None:
-    """V.M: excess units are removed and count as eliminated; an HQ alone in ZOC is disrupted."""
+    """V.M: excess units are removed, the player choosing which, and count as eliminated;
+    an HQ alone in ZOC is disrupted."""
     m = empty_match()
     put(m, INF, "0918")
     put(m, INF2, "0918")
     put(m, "A/310", J)
     hq = put(m, HQ, "0921")
     before = m.state.tracks["vp"].value
-    mv.end_of_movement(m)
-    assert sum(1 for p in c.units_at(m, "0918", c.US) if p.kind == "infantry") == 1
+    gen = mv.end_of_movement(m)
+    d = next(gen)
+    assert (d.section, d.kind, sorted(map(str, d.values))) == ("V.M", "overstack", sorted([INF, INF2]))
+    run_procedure(mv.end_of_movement(m), [INF])  # the player removes the first one
+    assert [p.id for p in c.units_at(m, "0918", c.US) if p.kind == "infantry"] == [INF2]
+    assert m.state.pieces[INF].location == c.US_ELIMINATED
     assert m.state.tracks["vp"].value == before + 4  # three steps and the elimination
     assert c.is_disrupted(hq)
+
+
+def test_V_M_stacking_binds_only_at_the_end_of_the_phase_V_D() -> None:
+    """V.M: "no more than one Marine Infantry Unit ... in each hex at the end of the MARINE
+    MOVEMENT PHASE": a company may stop, and be fired at (V.D), in a hex another company
+    holds, the menu saying one must leave; it then goes on from there."""
+    m = empty_match(dice=[1, 1] * 10)
+    m.state.tracks["support"].set(0)
+    put(m, "A/310", J)
+    put(m, INF, "0918")
+    put(m, INF2, "0920")  # within two hexes of J: a stop on the way
+    assert "0920" in dests(m, INF)
+    d = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
+    crowded = {str(o.value): o for o in d.options if o.detail and o.detail.get("crowded")}
+    assert list(crowded) == ["0920"] and "(V.M)" in crowded["0920"].info
+    run_procedure(mv.walk(m, m.state.pieces[INF], ["0918", "0919", "0920"], "IV.B.1"))
+    assert m.state.vars[c.V_FIRED] == {INF: ["A/310"]}  # only the mover is fired at (V.D)
+    assert {"0919", "0921"} <= dests(m, INF)  # and it may go on
+    again = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
+    assert not any(o.detail and o.detail.get("crowded") for o in again.options)  # 0920 is its own
+
+
+def test_V_M_a_unit_whose_every_reachable_hex_is_crowded_may_stay() -> None:
+    """V.M: a unit that could only end in hexes holding a unit of its kind is offered to stay
+    (next to a Japanese unit, V.E lets it only out of the ZOC, and V.D stops it at once)."""
+    m = empty_match()
+    put(m, "A/310", J)
+    put(m, INF, "0921")
+    reach = sorted(dests(m, INF))
+    assert 0 < len(reach) <= 4
+    others = [p.id for p in m.state.pieces if p.side == c.US and p.kind == "infantry" and p.id != INF]
+    for unit, h in zip(others, reach, strict=False):
+        put(m, unit, h)
+    d = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
+    assert d.options[0].value == mv.DONE and "Stay" in d.options[0].label
+    assert [str(o.value) for o in d.options[1:]] == reach
+    assert all(o.detail.get("crowded") for o in d.options[1:])
+    m.state.pieces.move(others[0], c.AVAILABLE)  # one hex free again: no staying
+    d = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
+    assert mv.DONE not in d.values
 
 
 def test_VIII_E_flag_raised() -> None:
@@ -367,12 +431,12 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
     for p in c.marines(m):
         for fired in ((), tuple(sorted(s.jp.values()))[: rng.randint(1, 4)]):
             zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
-            full = mv.full_hexes(p, s)
+            jp_hexes = {c.hx(h) for h in s.jp}
             core = reachable(c.components().map, c.hx(p.location), math.inf,
                              mv.terrain_costs(p.kind, areas, m.state.turn > 7),
                              enemy={c.hx(h) for h in mv.closed_hexes(m, p, s)},
                              ezoc=c.zoc_hexes(tuple(s.jp)), zoc_stops=False, zoc_to_zoc=False,
-                             must_stop=zone, can_end=lambda h, full=full: h not in full)
+                             must_stop=zone, can_end=lambda h, jp_hexes=jp_hexes: h not in jp_hexes)
             ours = mv._layered(m, p, s, fired, areas, class1)
             if not len(core):
                 assert ours is None

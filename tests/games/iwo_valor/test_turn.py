@@ -87,6 +87,18 @@ def test_IV_A_3_independent_regiment() -> None:
     assert m.state.vars[c.V_IND] is None
 
 
+def test_IV_E_2_replacements_only_to_supplied_units() -> None:
+    """IV.E.2: "Allocate ... to any Supplied Reduced Strength Marine units": after turn 1, a
+    reduced unit out of Supply gets none; within 5 hexes of its HQ it does."""
+    m = empty_match(turn=6)
+    p = put(m, INF, "1525")
+    p.steps = 2
+    m.state.tracks["repl_inf"].set(1)
+    assert not c.is_supplied(m, p) and turn_end.replaceable(m) == []
+    put(m, HQ, "1522")
+    assert c.is_supplied(m, p) and [q.id for q in turn_end.replaceable(m)] == [INF]
+
+
 def test_IV_E_replacements_whole_battalion() -> None:
     """IV.E.2: a reduced Supplied unit out of ZOC gets a step if its whole battalion is
     Supplied and out of ZOC; armour steps only for armour."""
@@ -116,16 +128,36 @@ def test_IV_F_2_IX_D_infiltration() -> None:
 
 
 def test_IV_F_3_6_IX_E_banzai() -> None:
-    """IV.F.3-6: the unit with most steps charges; the Marine fires first (Class 1, -3); then
-    the charge (our step 6) on the OF/CP row."""
+    """IV.F.3: of the units next to a Marine infantry unit, the one with most steps charges
+    (1/145, 4 steps, over A/310's 3); IV.F.5: the Marine fires first as against Class 1, at
+    -3 (VIII.C), no armour; then the charge (our step 6) on the OF/CP row."""
     m = empty_match(turn=10, dice=[6, 6, 1, 1])
-    put(m, "A/310", J)
-    put(m, "1/145", "0925")
-    p = put(m, INF, "0923")
+    put(m, "A/310", J)  # next to 0923, 3 steps
+    charger = put(m, "1/145", "0924")  # next to 0923, 4 steps
+    p = put(m, INF, "0923", landed=10)  # Supplied: its first turn ashore (VII.B)
+    put(m, TANK, "0923")
     run_procedure(turn_end.banzai(m))
-    assert any("BANZAI" in e.text for e in m.log)
-    assert any(e.section == "IV.F.5" and e.kind == "attack" for e in m.log)
-    assert p.steps <= 3
+    why = next(e for e in m.log if e.kind == "why_fire" and "BANZAI" in e.text)
+    assert why.data["unit"] == charger.id and why.data["target"] == INF
+    fire = next(e for e in m.log if e.section == "IV.F.5" and e.kind == "attack")
+    assert "-3 Banzai Charge (night)" in fire.text and "armour" not in fire.text
+    assert fire.data["result"] == "1" and charger.steps == 3  # roll 12 at strength 3, Class 1 row
+    charge = next(e for e in m.log if e.section == "IV.F.6" and e.kind == "jp_attack")
+    assert "strength 4" in charge.text and p.steps == 3  # roll 2: no effect
+
+
+def test_IV_F_5_VII_an_unsupplied_unit_does_not_fire_at_the_charge() -> None:
+    """IV.F.5 with VII: "units must be Supplied in order to ... attack": a charged unit that
+    is not Supplied takes the charge without firing first."""
+    m = empty_match(turn=10, dice=[1, 1])
+    charger = put(m, "1/145", "0924")
+    put(m, INF, "0923")  # no HQ within 5 hexes, landed long ago: not Supplied
+    assert not c.is_supplied(m, m.state.pieces[INF])
+    run_procedure(turn_end.banzai(m))
+    assert [e.section for e in m.log if e.kind == "no_attack"] == ["VII"]
+    assert not any(e.section == "IV.F.5" and e.kind == "attack" for e in m.log)
+    assert charger.steps == 4
+    assert [e.section for e in m.log if e.kind == "jp_attack"] == ["IV.F.6"]  # the charge still comes
 
 
 def test_IV_G_victory_points_for_the_lines() -> None:
@@ -165,6 +197,26 @@ def test_X_A_sudden_death_and_X_B_schedule() -> None:
     assert r is not None and r.section == "X.B"
     m.state.tracks["vp"].set(-5)
     assert GAME.final_result(m).level == "MARINE DECISIVE VICTORY"  # II.C: the track may be negative
+
+
+def test_X_B_a_marine_marginal_victory_loses_the_game() -> None:
+    """X.B: "if you achieve a MARINE SUBSTANTIAL or DECISIVE VICTORY, you can consider
+    yourself to have won both the battle and the game. If you achieve only a MARINE MARGINAL
+    VICTORY ... you have most certainly lost the game": the level is the battle's, the
+    winner the game's, on every schedule (XI.A and XI.B send the scenarios to X.B)."""
+    for scen, vp, level, winner in ((c.FULL, 800, "MARINE MARGINAL VICTORY", c.JAPAN),
+                                    (c.FULL, 700, "MARINE SUBSTANTIAL VICTORY", c.US),
+                                    (c.FULL, 600, "MARINE DECISIVE VICTORY", c.US),
+                                    (c.FULL, 900, "JAPANESE MARGINAL VICTORY", c.JAPAN),
+                                    (c.LOD, 100, "MARINE MARGINAL VICTORY", c.JAPAN),
+                                    (c.LOD, 90, "MARINE SUBSTANTIAL VICTORY", c.US),
+                                    (c.SANDS, 270, "MARINE MARGINAL VICTORY", c.JAPAN),
+                                    (c.NARROW, 300, "MARINE MARGINAL VICTORY", c.JAPAN)):  # 800 read
+        m = empty_match(scenario=scen)
+        m.state.tracks["vp"].set(vp)
+        r = GAME.final_result(m)
+        assert (r.level, r.winner) == (level, winner)
+        assert ("the game lost (X.B" in r.reason) is (level == "MARINE MARGINAL VICTORY")
 
 
 def test_XI_A_B_printed_schedules() -> None:
