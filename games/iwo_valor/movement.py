@@ -12,7 +12,9 @@ terrain (V.F-J), HQs in ZOC (V.C) and stacking (V.M) as ``can_end``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
+from itertools import filterfalse
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -133,22 +135,62 @@ class LayeredReach(Reach):
     hexes, costs and order; the path to a hex is found when asked, as the core's search
     would have it: each hex reached from the lowest-indexed hex of the layer before that
     could step into it (the core settles a layer's hexes in index order and keeps the first
-    parent that reaches a hex at its cost)."""
+    parent that reaches a hex at its cost).
 
-    __slots__ = ("_exits", "_ezoc", "_pos", "_table")
+    It holds the search's every hex reached (:func:`_layers`, shared with other answers and
+    never changed) less those the unit may not end in (``full``, V.M); the core's table of
+    ends is made only when one of the core's readers asks for it."""
 
-    def __init__(self, start: Hex, ends: dict[Hex, tuple[float, int]], exits: list[int],
-                 ezoc: int, armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
-        super().__init__(c.components().map, start, ends, [], 1)
-        self._exits = exits  # the hexes of each layer the move may go on from, as bits
-        self._ezoc = ezoc
+    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_made", "_order", "_pos", "_table")
+
+    def __init__(self, start: Hex, layers: Layers, full: frozenset[int],
+                 armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
+        self._hexmap = c.components().map
+        self.start = start
+        self._parent: list[int] = []
+        self._stride = 1
+        self._exits, self._cost, self._order, self._ezoc = layers
+        self._full = full  # the hexes reached that the unit may not end in
+        self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
 
+    @property
+    def _ends(self) -> dict[Hex, tuple[float, int]]:
+        """The core's table of ends (hex -> (hexes moved, index)), in index order: made once,
+        when first asked."""
+        if self._made is None:
+            hexes, cost = self._hexmap.hexes(), self._cost
+            self._made = {hexes[i]: (cost[i], i) for i in self.indices()}
+        return self._made
+
+    @_ends.setter
+    def _ends(self, ends: dict[Hex, tuple[float, int]]) -> None:
+        self._made = ends
+
+    def __len__(self) -> int:
+        return len(self._order) - len(self._full)
+
+    def indices(self) -> Iterable[int]:
+        """The map indices of the hexes the unit may end in, in index (id) order."""
+        full = self._full
+        return filterfalse(full.__contains__, self._order) if full else self._order
+
+    def menu(self, fire: Sequence[int]) -> list[Option]:
+        """V.A, V.D: the destination menu: for each hex, in id order, its
+        :func:`destination_option`, ``fire[i]`` being the Japanese units that would fire
+        at the unit in the hex of index ``i``."""
+        ids = list(self.indices()) if self._full else self._order
+        return list(map(_DESTINATIONS.__getitem__,
+                        zip(ids, map(self._cost.__getitem__, ids), map(fire.__getitem__, ids), strict=True)))
+
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
-        cost, i = self._end(dest)
         m = self._hexmap
+        i = m.index(dest) if dest in m else -1
+        if i < 0 or i not in self._cost or i in self._full:
+            self._end(dest)  # raises the core's error
+        cost = self._cost[i]
         hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
         path = [hexes[i]]
         for k in range(int(cost) - 1, -1, -1):
@@ -203,27 +245,28 @@ def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
-def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
-             areas: tuple[str, ...], class1: tuple[str, ...]) -> Reach | None:
-    """:func:`_destinations` for a unit that may move any number of hexes (not an HQ,
-    ``p.kind != "hq"``):
-    the core search's answer (every step costs one hex), found a layer at a time on bit
-    masks (:class:`LayeredReach`)."""
-    armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
+Layers = tuple[list[int], dict[int, int], list[int], int]
+"""What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
+(map index -> hexes moved), those indices in order, and the ZOC's bits."""
+
+
+@lru_cache(maxsize=256)
+def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
+            jp_hexes: tuple[str, ...], unfired: tuple[str, ...], class1: tuple[str, ...]) -> Layers:
+    """The core search's layers (every step costs one hex) from the hex of index
+    ``start_i``: V.D, each move stops within two hexes of a Japanese unit that has not fired
+    at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a Japanese hex or a Class
+    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. Every hex
+    reached, ends where the unit may not stay included: the Marine units are read after
+    (:func:`_layered`), so the answer is kept for the moves to come that see the same
+    Japanese units (a unit moved back to where it stood, or searched again after others
+    moved)."""
     masks = c._masks(armour, narrow)
-    idx = c._index()
-    bits = masks.bits
-    stop = _zone_bits(tuple(h for h, jid in s.jp.items() if jid not in fired))
-    enemy = _closed_bits(tuple(s.jp), class1)
-    ezoc = _zoc_bits(tuple(s.jp))
-    cap = STACK[p.kind]
-    full = _jp_bits(tuple(s.jp)) | bits([  # V.M: where it may not end (:func:`full_hexes`)
-        idx[h] for h, units in s.marine_hexes.items()
-        if sum(1 for q in units if q.kind == p.kind and q.id != p.id) >= cap])
-    start_i = idx[p.location]
+    indices, after = masks.indices, masks.after
+    stop = _zone_bits(unfired)
+    ezoc = _zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
-    after = masks.after
-    seen = start
+    open_ = masks.every & ~_closed_bits(jp_hexes, class1) & ~start
     go_on = start  # a unit may leave the stopping hex it begins in
     exits: list[int] = []
     cost: dict[int, int] = {}  # hex index -> hexes moved to reach it
@@ -231,17 +274,84 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     while go_on:
         exits.append(go_on)
         k += 1
-        layer = (after(go_on & ~ezoc) | (after(go_on & ezoc) & ~ezoc)) & ~enemy & ~seen
+        free = go_on & ~ezoc
+        layer = after(free) if free else 0
+        if free != go_on:
+            layer |= after(go_on & ezoc) & ~ezoc
+        layer &= open_
         if not layer:
             break
-        seen |= layer
-        cost.update(dict.fromkeys(masks.indices(layer & ~full), k))
+        open_ &= ~layer
+        cost.update(dict.fromkeys(indices(layer), k))
         go_on = layer & ~stop
-    if not cost:
+    return exits, cost, sorted(cost), ezoc
+
+
+def _unfired(match: Match, p: Piece, s: c.Situation,
+             fired: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The hexes of the Japanese units that have not yet fired at the unit this phase
+    (IX.A: those that fire where its move ends, V.D)."""
+    if fired is None:
+        fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
+    silent = set(fired)
+    return tuple(h for h, jid in s.jp.items() if jid not in silent)
+
+
+def _full(p: Piece, s: c.Situation) -> set[int]:
+    """:func:`full_hexes` as map indices (V.M): a Japanese hex, or one holding as many
+    Marine units of the unit's kind, others than itself, as a hex may hold."""
+    def build() -> frozenset[int]:
+        cap, idx = STACK[p.kind], c._index()
+        return frozenset([idx[h] for h in s.jp] + [
+            idx[h] for h, units in s.marine_hexes.items()
+            if sum(1 for q in units if q.kind == p.kind) >= cap])
+    found = set(s.derive(("full", p.kind), build))  # counting the unit itself
+    here = p.location
+    if here in s.marine_hexes and here not in s.jp:
+        found.discard(c._index()[here])
+        if sum(1 for q in s.marine_hexes[here] if q.kind == p.kind and q.id != p.id) >= STACK[p.kind]:
+            found.add(c._index()[here])
+    return found
+
+
+def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
+             areas: tuple[str, ...], class1: tuple[str, ...]) -> Reach | None:
+    """:func:`_destinations` for a unit that may move any number of hexes (not an HQ,
+    ``p.kind != "hq"``): the core search's answer (every step costs one hex), found a layer
+    at a time on bit masks (:func:`_layers`, :class:`LayeredReach`), less the hexes where
+    the unit may not end (V.M, :func:`_full`)."""
+    armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
+    layers = _layers(c._index()[p.location], armour, narrow, tuple(s.jp),
+                     _unfired(match, p, s, fired), class1)
+    full = frozenset(layers[1].keys() & _full(p, s))
+    if len(full) == len(layers[2]):
         return None
-    hexes = c.components().map.hexes()
-    return LayeredReach(c.hx(p.location), {hexes[i]: (cost[i], i) for i in sorted(cost)}, exits,
-                        ezoc, armour, narrow)
+    return LayeredReach(c.hx(p.location), layers, full, armour, narrow)
+
+
+class _Destinations(dict[tuple[int, int, int], Option]):
+    """The menu entries of :class:`LayeredReach` menus by (hex index, hexes, fire): each
+    :func:`destination_option`, made when first asked."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> Option:
+        i, hexes, fire = key
+        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
+        return found
+
+
+_DESTINATIONS = _Destinations()
+
+
+@lru_cache(maxsize=64)
+def _fire_row(unfired: tuple[str, ...]) -> tuple[int, ...]:
+    """:func:`fire_counts` by map index: how many of the Japanese units in these hexes are
+    within two hexes of each hex (IX.A)."""
+    idx = c._index()
+    row = [0] * len(idx)
+    for h in unfired:
+        for x in c.within2(h):
+            row[idx[x]] += 1
+    return tuple(row)
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
@@ -319,13 +429,13 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         reach = destinations(match, unit, s)
         if reach is None:
             return
-        fires = fire_counts(match, unit, s)
         options = [] if first else [Option(DONE, f"Stop in {unit.location}")]
-        get = fires.get
-        costs = sorted(reach.costs_by_id().items())
-        if not isinstance(reach, LayeredReach):  # the core's search counts in floats
-            costs = [(h, int(k)) for h, k in costs]
-        options += [destination_option(h, k, get(h, 0)) for h, k in costs]
+        if isinstance(reach, LayeredReach):
+            options += reach.menu(_fire_row(_unfired(match, unit, s)))
+        else:  # the core's search counts in floats
+            get = fire_counts(match, unit, s).get
+            options += [destination_option(h, int(k), get(h, 0))
+                        for h, k in sorted(reach.costs_by_id().items())]
         answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
                               options, kind="destination", context={"unit": unit.id})
         if answer == DONE:
