@@ -301,12 +301,13 @@ class StepMasks:
         at = self._at
         out: list[int] = []
         push = out.append
-        text = bin(bits)[:1:-1]  # bit k is character k
-        find = text.find
-        k = find("1")
-        while k >= 0:
-            push(at[k])
-            k = find("1", k + 1)
+        text = bin(bits)  # bit k is character ``top - k``: read from the end, lowest bit first
+        top = len(text) - 1
+        find = text.rfind
+        k = find("1", 2)
+        while k >= 2:
+            push(at[top - k])
+            k = find("1", 2, k)
         return out
 
     def after(self, frontier: int) -> int:
