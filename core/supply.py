@@ -256,6 +256,10 @@ class HexBits:
         return set(self)
 
 
+_BYTE_A_BIT = bytes.maketrans(b"01", b"\x00\x01")
+"""The digits of a binary string as the bytes 0 and 1 (:meth:`StepMasks.spread`)."""
+
+
 class StepMasks:
     """A :func:`step_table` compiled to bit masks, for :meth:`supplied`: each hex a bit at
     a place fixed by its axial coordinates, so the hexes one step from a whole set of hexes
@@ -309,6 +313,18 @@ class StepMasks:
             push(at[top - k])
             k = find("1", 2, k)
         return out
+
+    @property
+    def hex_at(self) -> tuple[int, ...]:
+        """The hex index at each bit position of this layout (-1 where no hex is)."""
+        return self._at
+
+    @staticmethod
+    def spread(bits: int) -> bytes:
+        """A bit mask as one byte a bit, byte k being bit k (0 or 1): read with
+        :func:`itertools.compress` over :attr:`hex_at` (or anything laid out the same
+        way), the mask's hexes in the order of their bits, without a step a hex."""
+        return bin(bits)[:1:-1].encode().translate(_BYTE_A_BIT)
 
     def after(self, frontier: int) -> int:
         """The hexes one allowed step from one of ``frontier``'s (the table's steps)."""

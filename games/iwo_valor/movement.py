@@ -12,9 +12,10 @@ terrain (V.F-J), HQs in ZOC (V.C) and stacking (V.M) as ``can_end``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import filterfalse
+from itertools import compress, filterfalse, repeat
+from operator import add, mul
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -141,7 +142,7 @@ class LayeredReach(Reach):
     never changed) less those the unit may not end in (``full``, V.M); the core's table of
     ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_made", "_order", "_pos", "_table")
+    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_keys", "_made", "_order", "_pos", "_table")
 
     def __init__(self, start: Hex, layers: Layers, full: frozenset[int],
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
@@ -149,7 +150,7 @@ class LayeredReach(Reach):
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._cost, self._order, self._ezoc = layers
+        self._exits, self._cost, self._order, self._ezoc, self._keys = layers
         self._full = full  # the hexes reached that the unit may not end in
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
@@ -171,18 +172,18 @@ class LayeredReach(Reach):
     def __len__(self) -> int:
         return len(self._order) - len(self._full)
 
-    def indices(self) -> Iterable[int]:
+    def indices(self) -> list[int]:
         """The map indices of the hexes the unit may end in, in index (id) order."""
         full = self._full
-        return filterfalse(full.__contains__, self._order) if full else self._order
+        return list(filterfalse(full.__contains__, self._order)) if full else self._order
 
-    def menu(self, fire: Sequence[int]) -> list[Option]:
+    def menu(self, fire: dict[int, int]) -> list[Option]:
         """V.A, V.D: the destination menu: for each hex, in id order, its
         :func:`destination_option`, ``fire[i]`` being the Japanese units that would fire
-        at the unit in the hex of index ``i``."""
-        ids = list(self.indices()) if self._full else self._order
+        at the unit in the hex of index ``i`` (each entry found by its key in :data:`_DESTINATIONS`)."""
+        ids = self.indices()
         return list(map(_DESTINATIONS.__getitem__,
-                        zip(ids, map(self._cost.__getitem__, ids), map(fire.__getitem__, ids), strict=True)))
+                        map(add, map(self._keys.__getitem__, ids), map(fire.__getitem__, ids))))
 
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
@@ -245,9 +246,10 @@ def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
-Layers = tuple[list[int], dict[int, int], list[int], int]
+Layers = tuple[list[int], dict[int, int], list[int], int, dict[int, int]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map index -> hexes moved), those indices in order, and the ZOC's bits."""
+(map index -> hexes moved), those indices in order, the ZOC's bits, and each hex's
+key in :data:`_DESTINATIONS` with no Japanese unit firing."""
 
 
 @lru_cache(maxsize=256)
@@ -262,14 +264,16 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     Japanese units (a unit moved back to where it stood, or searched again after others
     moved)."""
     masks = c._masks(armour, narrow)
-    indices, after = masks.indices, masks.after
+    after, spread = masks.after, masks.spread
     stop = _zone_bits(unfired)
     ezoc = _zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
     open_ = masks.every & ~_closed_bits(jp_hexes, class1) & ~start
     go_on = start  # a unit may leave the stopping hex it begins in
     exits: list[int] = []
-    cost: dict[int, int] = {}  # hex index -> hexes moved to reach it
+    layers: list[int] = []  # the hexes first reached by each move of one more hex
+    planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
+    reached = 0
     k = 0
     while go_on:
         exits.append(go_on)
@@ -282,9 +286,33 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
         if not layer:
             break
         open_ &= ~layer
-        cost.update(dict.fromkeys(indices(layer), k))
+        layers.append(layer)
+        reached |= layer
+        b, bits = 0, k if k < 256 else 0
+        while bits:
+            if bits & 1:
+                planes[b] |= layer
+            bits >>= 1
+            b += 1
         go_on = layer & ~stop
-    return exits, cost, sorted(cost), ezoc
+    # each hex's count, one byte a hex in bit order, read with the hexes in that order
+    ones = spread(reached)
+    order = list(compress(masks.hex_at, ones))
+    if k < 256:
+        counts = 0
+        for b, plane in enumerate(planes):
+            if plane:
+                counts |= int.from_bytes(spread(plane), "little") << b
+        ks = list(compress(counts.to_bytes(len(ones), "little"), ones))
+    else:  # more hexes than a byte counts: a layer at a time
+        by_hex: dict[int, int] = {}
+        for moved, layer in enumerate(layers, 1):
+            by_hex.update(dict.fromkeys(masks.indices(layer), moved))
+        ks = [by_hex[i] for i in order]
+    cost = dict(zip(order, ks, strict=True))
+    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 24)), map(mul, ks, repeat(1 << 12))),
+                    strict=True))  # each hex's key, no unit firing
+    return exits, cost, order, ezoc, keys
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -329,12 +357,14 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     return LayeredReach(c.hx(p.location), layers, full, armour, narrow)
 
 
-class _Destinations(dict[tuple[int, int, int], Option]):
-    """The menu entries of :class:`LayeredReach` menus by (hex index, hexes, fire): each
-    :func:`destination_option`, made when first asked."""
+class _Destinations(dict[int, Option]):
+    """The menu entries of :class:`LayeredReach` menus, each :func:`destination_option`
+    made when first asked, by a key that holds the hex's map index, the hexes moved and the
+    Japanese units that would fire: ``index << 24 | hexes << 12 | fire`` (the map has
+    fewer than 4096 hexes, a hex fewer than 4096 Japanese units within two hexes)."""
 
-    def __missing__(self, key: tuple[int, int, int]) -> Option:
-        i, hexes, fire = key
+    def __missing__(self, key: int) -> Option:
+        i, hexes, fire = key >> 24, (key >> 12) & 4095, key & 4095
         found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
         return found
 
@@ -343,15 +373,15 @@ _DESTINATIONS = _Destinations()
 
 
 @lru_cache(maxsize=64)
-def _fire_row(unfired: tuple[str, ...]) -> tuple[int, ...]:
-    """:func:`fire_counts` by map index: how many of the Japanese units in these hexes are
-    within two hexes of each hex (IX.A)."""
+def _fire_row(unfired: tuple[str, ...]) -> dict[int, int]:
+    """:func:`fire_counts` by map index, every hex listed: how many of the Japanese units in
+    these hexes are within two hexes of each hex (IX.A); the caller must not change it."""
     idx = c._index()
-    row = [0] * len(idx)
+    row = dict.fromkeys(range(len(idx)), 0)
     for h in unfired:
         for x in c.within2(h):
             row[idx[x]] += 1
-    return tuple(row)
+    return row
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
@@ -381,15 +411,11 @@ def destination_option(hex_id: str, hexes: int, fire: int) -> Option:
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
     """V.K, IV.B.1/3: the units that may still move: Supplied (HQs need not be), not moved."""
     moved = set(match.state.vars[c.V_MOVED])
-    supplied = c.supply_check(match, c.Situation.of(match))
-    out = []
-    for p in c.marines(match):
-        if p.id in moved or (only is not None and p.id not in only):
-            continue
-        if p.kind != "hq" and not supplied(p):
-            continue
-        out.append(p)
-    return out
+    s = c.Situation.of(match)
+    supplied = c.supply_check(match, s)
+    return [p for p in s.derive(("marines",), lambda: c.marines(match))
+            if p.id not in moved and (only is None or p.id in only)
+            and (p.kind == "hq" or supplied(p))]
 
 
 def movement_phase(match: Match) -> Procedure[None]:
@@ -402,6 +428,13 @@ def movement_phase(match: Match) -> Procedure[None]:
     end_of_movement(match)
 
 
+@lru_cache(maxsize=1 << 12)
+def unit_option(unit_id: str, hex_id: str, kind: str, steps: int) -> Option:
+    """IV.B.1: the menu entry of a unit that may move; options are never changed, so one is
+    made for each (unit, hex, kind, steps) and handed to every menu that lists it."""
+    return Option(unit_id, f"{unit_id} in {hex_id}", f"{kind}, {steps} step(s)")
+
+
 def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[None]:
     """IV.B.1 / IV.B.3: move units one at a time until the player is done."""
     while True:
@@ -409,7 +442,7 @@ def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[N
         if not units:
             return
         options = [Option(DONE, "Done moving")] + [
-            Option(p.id, f"{p.id} in {p.location}", f"{p.kind}, {p.steps} step(s)") for p in units]
+            unit_option(p.id, p.location, p.kind, p.steps) for p in units]
         answer = yield choose(c.US, "Move which unit?", section, options, kind="select_unit")
         if answer == DONE:
             return
@@ -473,7 +506,8 @@ def arrive(match: Match, unit: Piece) -> Procedure[None]:
     c.reveal_around(match, unit.location)
     record = FireRecord(match.state.vars[c.V_FIRED])
     s = c.Situation.of(match)
-    watchers = {j: c.hx(h) for h, j in s.jp.items()}
+    jp = s.jp  # only those within two hexes can fire: the others are not asked
+    watchers = {jp[h]: c.hx(h) for h in c.within2(unit.location) if h in jp}
     for jid in firers_at(watchers, c.hx(unit.location), 2, exclude=record.fired_at(unit.id)):
         if not c.on_island(unit):
             return
