@@ -143,9 +143,12 @@ def on_island(p: Piece) -> bool:
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
-    """The Marine units on the island (of one kind if given), in registry order."""
-    return [p for p in match.state.pieces.select(side=US) if on_island(p)
-            and (kind is None or p.kind == kind)]
+    """The Marine units on the island (of one kind if given), in registry order (found once
+    a situation, :class:`Situation`: they change only when a piece does)."""
+    def build() -> list[Piece]:
+        return [p for p in match.state.pieces.select(side=US) if on_island(p)
+                and (kind is None or p.kind == kind)]
+    return list(Situation.of(match).derive(("marines", kind), build))
 
 
 def japanese(match: Match) -> list[Piece]:

@@ -268,7 +268,9 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     stop = _zone_bits(unfired)
     ezoc = _zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
-    open_ = masks.every & ~_closed_bits(jp_hexes, class1) & ~start
+    every = masks.every
+    open_ = every & ~_closed_bits(jp_hexes, class1) & ~start
+    not_zoc, go_on_from = every & ~ezoc, every & ~stop  # (masks of whole numbers: faster)
     go_on = start  # a unit may leave the stopping hex it begins in
     exits: list[int] = []
     layers: list[int] = []  # the hexes first reached by each move of one more hex
@@ -278,14 +280,14 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     while go_on:
         exits.append(go_on)
         k += 1
-        free = go_on & ~ezoc
+        free = go_on & not_zoc
         layer = after(free) if free else 0
         if free != go_on:
-            layer |= after(go_on & ezoc) & ~ezoc
+            layer |= after(go_on & ezoc) & not_zoc
         layer &= open_
         if not layer:
             break
-        open_ &= ~layer
+        open_ ^= layer
         layers.append(layer)
         reached |= layer
         b, bits = 0, k if k < 256 else 0
@@ -294,7 +296,7 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
                 planes[b] |= layer
             bits >>= 1
             b += 1
-        go_on = layer & ~stop
+        go_on = layer & go_on_from
     # each hex's count, one byte a hex in bit order, read with the hexes in that order
     ones = spread(reached)
     order = list(compress(masks.hex_at, ones))
@@ -310,7 +312,7 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             by_hex.update(dict.fromkeys(masks.indices(layer), moved))
         ks = [by_hex[i] for i in order]
     cost = dict(zip(order, ks, strict=True))
-    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 24)), map(mul, ks, repeat(1 << 12))),
+    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 19)), map(mul, ks, repeat(1 << 8))),
                     strict=True))  # each hex's key, no unit firing
     return exits, cost, order, ezoc, keys
 
@@ -360,11 +362,12 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
 class _Destinations(dict[int, Option]):
     """The menu entries of :class:`LayeredReach` menus, each :func:`destination_option`
     made when first asked, by a key that holds the hex's map index, the hexes moved and the
-    Japanese units that would fire: ``index << 24 | hexes << 12 | fire`` (the map has
-    fewer than 4096 hexes, a hex fewer than 4096 Japanese units within two hexes)."""
+    Japanese units that would fire: ``index << 19 | hexes << 8 | fire`` (the map has
+    fewer than 2048 hexes, so no move is as long; a hex has 19 within two hexes; and a
+    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30)."""
 
     def __missing__(self, key: int) -> Option:
-        i, hexes, fire = key >> 24, (key >> 12) & 4095, key & 4095
+        i, hexes, fire = key >> 19, (key >> 8) & 2047, key & 255
         found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
         return found
 
@@ -413,7 +416,7 @@ def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
     moved = set(match.state.vars[c.V_MOVED])
     s = c.Situation.of(match)
     supplied = c.supply_check(match, s)
-    return [p for p in s.derive(("marines",), lambda: c.marines(match))
+    return [p for p in c.marines(match)
             if p.id not in moved and (only is None or p.id in only)
             and (p.kind == "hq" or supplied(p))]
 
