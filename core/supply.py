@@ -360,7 +360,7 @@ class StepMasks:
                 level[1] = usable & costly
         else:
             level[0] = usable
-        seen = list(level)
+        unseen = [every & ~frontier for frontier in level]  # whole numbers: quicker masks
         free = every & ~(blocked | dead_ends)
         plain, dear = free & ~costly, free & costly
         before = self._before
@@ -378,11 +378,11 @@ class StepMasks:
                     continue
                 back = before(frontier)
                 found |= back
-                following[u] |= back & plain & ~seen[u]
+                following[u] |= back & plain & unseen[u]
                 if u < costly_limit:
-                    following[u + 1] |= back & dear & ~seen[u + 1]
+                    following[u + 1] |= back & dear & unseen[u + 1]
             for u, new in enumerate(following):
-                seen[u] |= new
+                unseen[u] ^= new  # never seen before: all of it was unseen
             level = following
             d += 1
         return HexBits(self, found)
