@@ -233,13 +233,6 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
 
 
 @lru_cache(maxsize=16)
-def _jp_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The Japanese-occupied hexes, as bits."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits([idx[h] for h in jp_hexes])
-
-
-@lru_cache(maxsize=16)
 def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     """The ZOC of Japanese units in these hexes (VI), as bits."""
     idx = c._index()
