@@ -22,7 +22,8 @@ for losses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -42,6 +43,55 @@ SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
 # A destination as the bot reads it: (hexes to the nearest Japanese unit, Opportunity Fire
 # attacks, hexes moved, the hex, the option).
 _Row = tuple[int, int, int, str, Option]
+_VALUE = attrgetter("value")
+
+
+def _fire_hexes(o: Option) -> tuple[int, int]:
+    """A destination's Opportunity Fire attacks and hexes moved (its detail; 0 if missing)."""
+    more = o.detail
+    return (int(more.get("fire", 0)), int(more.get("hexes", 0))) if more else (0, 0)
+
+
+class _Gaps:
+    """Hexes from a hex to the nearest of some Japanese units (``targets``, not empty), each
+    worked out once, and the hexes already worked out at each gap (``at``), so a search for
+    the least gap looks at one gap's hexes after another instead of at every hex."""
+
+    __slots__ = ("at", "gap", "targets")
+
+    def __init__(self, targets: tuple[str, ...]) -> None:
+        self.targets = targets
+        self.gap: dict[str, int] = {}
+        self.at: dict[int, set[str]] = {}
+
+    def __call__(self, h: str) -> int:
+        found = self.gap.get(h)
+        if found is None:
+            found = self.gap[h] = min(c.dist(h, j) for j in self.targets)
+            self.at.setdefault(found, set()).add(h)
+        return found
+
+    def least(self, hexes: Collection[str], key: Callable[[str], tuple[Any, ...] | None],
+              test: Callable[[str], bool] | None = None) -> str | None:
+        """Of ``hexes``, the one with the least (gap, ``key``) that passes ``test``, those
+        whose ``key`` is None left out (None if none is left): the hexes at each gap are read
+        in turn, from the least, and the first gap with one left decides (``key`` must tell
+        every two hexes apart)."""
+        pool = hexes if isinstance(hexes, set) else set(hexes)
+        for h in pool.difference(self.gap):
+            self(h)
+        at = self.at
+        for gap in sorted(at):
+            ranked = []
+            for h in at[gap].intersection(pool):
+                k = key(h)
+                if k is not None:
+                    ranked.append((k, h))
+            ranked.sort()
+            for _, h in ranked:
+                if test is None or test(h):
+                    return h
+        return None
 
 
 class HeuristicMarines:
@@ -72,9 +122,10 @@ class HeuristicMarines:
         self._us: dict[str, list[str]] = {}
         self._key_view: Mapping[str, JSON] | None = None
         self._key: tuple[Any, ...] = (None, None)
-        self._near_memo: dict[str, int] = {}
+        self._near_memo = _Gaps(())
+        self._bands: tuple[set[str], set[str]] | None = None
         self._far_key: tuple[str, ...] = ()
-        self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
+        self._far_memo: dict[tuple[str, ...], _Gaps] = {}
         self._contact_key: tuple[Any, ...] | None = None
         self._contacts: dict[str, dict[str, int]] = {}
         self._state_view: Mapping[str, JSON] | None = None  # held, so never a reused id
@@ -160,27 +211,42 @@ class HeuristicMarines:
         self._read_board(view)
         return list(self._jp)
 
-    def _nearest(self, jp: list[str]) -> Callable[[str], int]:
+    def _nearest(self, jp: list[str]) -> _Gaps:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
         while the Japanese hexes stay the same (they change only when a unit is lost)."""
         key = tuple(jp)
         if key != self._near_key:
-            self._near_key, self._near_memo = key, {}
-        memo = self._near_memo
+            self._near_key, self._near_memo, self._bands = key, _Gaps(key), None
+        return self._near_memo
 
-        def gap(h: str) -> int:
-            found = memo.get(h)
-            if found is None:
-                found = memo[h] = min(c.dist(h, j) for j in jp)
-            return found
-        return gap
+    def _near_bands(self, jp: list[str]) -> tuple[set[str], set[str]]:
+        """The hexes one hex and two hexes from the nearest Japanese unit (of ``jp``, not
+        empty): all within two hexes of one of them, so found from their hexes alone
+        (worked out once while the Japanese hexes stay the same; the caller must not
+        change them)."""
+        nearest = self._nearest(jp)
+        if self._bands is None:
+            one: set[str] = set()
+            two: set[str] = set()
+            for j in nearest.targets:
+                for x in c.within2(j):
+                    gap = nearest(x)
+                    if gap == 1:
+                        one.add(x)
+                    elif gap == 2:
+                        two.add(x)
+            self._bands = (one, two)
+        return self._bands
 
-    def _far_gaps(self, open_key: tuple[str, ...]) -> dict[str, int]:
-        """The memo of hexes to the nearest of these Japanese units (``_destination``'s
-        ``far``), one for each open front while the Japanese hexes stay the same."""
+    def _far_gaps(self, open_key: tuple[str, ...]) -> _Gaps:
+        """Hexes to the nearest of these Japanese units (``_destination``'s ``far``),
+        memoised for each open front while the Japanese hexes stay the same."""
         if self._near_key != self._far_key:
             self._far_key, self._far_memo = self._near_key, {}
-        return self._far_memo.setdefault(open_key, {})
+        found = self._far_memo.get(open_key)
+        if found is None:
+            found = self._far_memo[open_key] = _Gaps(open_key)
+        return found
 
     def _division(self, view: Mapping[str, JSON], unit: str) -> str:
         return str(self._unit_attrs(view, unit).get("division", ""))
@@ -431,11 +497,7 @@ class HeuristicMarines:
             ahead = fronts.get(division)
             if ahead is None:
                 ahead = fronts[division] = self._open_front(view, jp, "", division)
-            gaps = self._far_gaps(tuple(ahead))
-            found = gaps.get(loc)
-            if found is None:
-                found = gaps[loc] = min(c.dist(loc, j) for j in ahead)
-            return found
+            return self._far_gaps(tuple(ahead))(loc)
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
@@ -474,92 +536,100 @@ class HeuristicMarines:
         return "done"
 
     def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """Where the unit moves (the module's priorities): each rule's candidates are read
+        from the hexes it can take (those one or two hexes from a Japanese unit are known
+        from the Japanese hexes; the others in the order of their hexes to the open front),
+        so only the hexes a rule may choose are looked at."""
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
-        opts = [o for o in decision.options if o.value != "done"]
-        stop = any(o.value == "done" for o in decision.options)
-        if not opts or not jp:
-            return decision.options[0].value
+        options = decision.options
+        by_hex: dict[str, Option] = dict(zip(map(_VALUE, options), options, strict=True))
+        stop = by_hex.pop("done", None) is not None
+        if not by_hex or not jp:
+            return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
         here = self._where(view, unit)
 
-        nearest = self._nearest(jp)
-        # each option read once (a _Row)
-        rows: list[_Row] = []
-        for o in opts:
-            h, more = str(o.value), o.detail
-            rows.append((nearest(h), int(more.get("fire", 0)) if more else 0,
-                         int(more.get("hexes", 0)) if more else 0, h, o))
+        nearest = self._nearest(jp)  # hexes to the nearest Japanese unit
+        one, two = self._near_bands(jp)  # the hexes one and two hexes from them
+        keys = by_hex.keys()
+        info = {h: _fire_hexes(by_hex[h]) for h in keys & one}  # (fire, hexes moved)
+        info.update((h, _fire_hexes(by_hex[h])) for h in keys & two)
+
+        def fire_hexes(h: str) -> tuple[int, int]:  # one, two or more hexes off (no fire)
+            found = info.get(h)
+            return found if found is not None else _fire_hexes(by_hex[h])
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        far_gaps: dict[str, int] = {}
         open_jp: list[str] = []
 
-        def far(h: str) -> int:  # hexes to the nearest Japanese unit still open
-            nonlocal far_gaps
+        def far_gaps() -> _Gaps:  # hexes to the nearest Japanese unit still open
             if not open_jp:  # the open front, read when first asked (never empty)
                 open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
-                far_gaps = self._far_gaps(tuple(open_jp))
-            found = far_gaps.get(h)
-            if found is None:
-                found = far_gaps[h] = min(c.dist(h, j) for j in open_jp)
-            return found
+            return self._far_gaps(tuple(open_jp))
 
         if kind == "hq":
             if stop:
                 return "done"
             # an HQ: where it supplies most of its division
-            gaps = {r[3]: r[0] for r in rows}
             return self._hq_spot(
-                view, unit, self._division(view, unit), opts, lambda o: gaps[str(o.value)],
-                lambda o: int(o.detail.get("fire", 0)) if o.detail else 0,
-                lambda o: far(str(o.value))).value
+                view, unit, self._division(view, unit), list(by_hex.values()),
+                lambda o: nearest(str(o.value)), lambda o: fire_hexes(str(o.value))[0],
+                lambda o: far_gaps()(str(o.value))).value
         supplied = self._supply_test(view, unit, kind, relay)
 
-        def first(cands: list[_Row], key: Callable[[_Row], Any]) -> _Row | None:
-            # the first Supplied one in the order of ``key`` (no two options share a hex,
-            # the key's last part): the least of the Supplied ones
-            fit = [r for r in cands if supplied(r[3])]
-            return min(fit, key=key) if fit else None
+        def first(rows: list[tuple[Any, ...]]) -> str | None:
+            # the hex (a row's last part; no two rows share one) of the least row whose
+            # hex is Supplied
+            rows.sort()
+            return next((r[-1] for r in rows if supplied(r[-1])), None)
+        pool = set(keys)
         if kind == "infantry":
             engage = self._may_engage(view, jp, unit)
-            if not engage:
-                rows = [r for r in rows if r[0] >= 2] or rows
+            # a company that may not engage keeps to the hexes two or more off (if any)
+            anywhere = engage or len(keys & one) + len(keys & set(jp)) == len(keys)
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
-            pick = None if not engage else first([r for r in rows if r[0] == 1 and r[1] <= INF_FIRE],
-                                                 lambda r: (r[1], r[2], r[3]))
-            if pick is not None:
-                return pick[4].value
+            if engage:
+                pick = first([(f, k, h) for h, (f, k) in info.items()
+                              if h in one and f <= INF_FIRE])
+                if pick is not None:
+                    return pick
             if stop:
                 return "done"
+
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(h: str) -> int:
                 return -sum(1 for x in c.neighbours(h) if x in us and nearest(x) == 1)
-            pick = first([r for r in rows if r[0] == 2 and r[1] <= INF_FIRE],
-                         lambda r: (links(r[3]), r[1], r[2], r[3]))
+            pick = first([(links(h), f, k, h) for h, (f, k) in info.items()
+                          if h in two and f <= INF_FIRE])
             if pick is not None:
-                return pick[4].value
-            safe = [r for r in rows if r[1] == 0]
-            pick = first(safe, lambda r: (far(r[3]), r[0], r[2], r[3]))
-            if pick is not None:
-                return pick[4].value
-            return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[2], r[3]))[4].value
-        mates = [r for r in rows if "infantry" in us.get(r[3], []) and "armour"
-                 not in us.get(r[3], []) and r[0] == 1 and r[1] <= 1]
-        pick = first(mates, lambda r: (r[1], r[3]))
+                return pick
+
+            def fits(h: str) -> tuple[int, int, str] | None:  # a hex it may take: its key
+                gap = nearest(h)
+                return (gap, fire_hexes(h)[1], h) if anywhere or gap >= 2 else None
+
+            def safe(h: str) -> tuple[int, int, str] | None:  # ... under no fire
+                return fits(h) if fire_hexes(h)[0] == 0 else None
+            gaps = far_gaps()
+            pick = gaps.least(pool, safe, supplied) or gaps.least(pool, safe)
+            return pick if pick is not None else gaps.least(pool, fits)
+        pick = first([(f, h) for h, (f, _) in info.items() if h in one and f <= 1
+                      and "infantry" in us.get(h, []) and "armour" not in us.get(h, [])])
         if pick is not None:
-            return pick[4].value
+            return pick
         if stop:
             return "done"
-        pick = first([r for r in rows if r[0] == 2 and r[1] <= 1], lambda r: (r[1], r[3]))
+        pick = first([(f, h) for h, (f, _) in info.items() if h in two and f <= 1])
         if pick is not None:
-            return pick[4].value
-        safe = [r for r in rows if r[1] == 0]
-        return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[3]))[4].value
+            return pick
+        gaps = far_gaps()
+        pick = gaps.least(pool, lambda h: (nearest(h), h) if fire_hexes(h)[0] == 0 else None)
+        return pick if pick is not None else gaps.least(pool, lambda h: (nearest(h), h))
 
     def _hq_spot(self, view: Mapping[str, JSON], unit: str, division: str, opts: list[Option],
                  d: Callable[[Option], int], fire: Callable[[Option], int],
