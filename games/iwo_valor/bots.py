@@ -40,10 +40,7 @@ CROWD = 5  # Marine companies within two hexes of a Japanese unit before others 
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
 SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
-# A destination as the bot reads it: (hexes to the nearest Japanese unit, Opportunity Fire
-# attacks, hexes moved, the hex, the option).
-_Row = tuple[int, int, int, str, Option]
-_VALUE = attrgetter("value")
+_VALUE = attrgetter("value")  # an option's value
 
 
 def _fire_hexes(o: Option) -> tuple[int, int]:
@@ -70,6 +67,12 @@ class _Gaps:
             found = self.gap[h] = min(c.dist(h, j) for j in self.targets)
             self.at.setdefault(found, set()).add(h)
         return found
+
+    def know(self, h: str, gap: int) -> None:
+        """Records the hex's gap, worked out elsewhere."""
+        if h not in self.gap:
+            self.gap[h] = gap
+            self.at.setdefault(gap, set()).add(h)
 
     def least(self, hexes: Collection[str], key: Callable[[str], tuple[Any, ...] | None],
               test: Callable[[str], bool] | None = None) -> str | None:
@@ -118,8 +121,11 @@ class HeuristicMarines:
         self._map_pieces: list[Any] = []
         self._by_id: dict[str, Any] = {}
         self._jp: list[str] = []
-        self._us_board: list[Any] | None = None  # the map pieces _us was read from
         self._us: dict[str, list[str]] = {}
+        self._jp_at: dict[str, str] = {}
+        self._held: dict[str, int] = {}
+        self._heads: list[tuple[str, str, Any]] = []
+        self._inf: dict[str, int] = {}
         self._key_view: Mapping[str, JSON] | None = None
         self._key: tuple[Any, ...] = (None, None)
         self._near_memo = _Gaps(())
@@ -163,15 +169,47 @@ class HeuristicMarines:
         return a is not None and a[0] == b[0] and a[1] is b[1]
 
     def _read_board(self, view: Mapping[str, JSON]) -> None:
-        """Reads the view's pieces once a board: those in map hexes, in its order, and every
-        piece by id."""
+        """Reads the view's pieces once a board, in one pass: those in map hexes, in its
+        order; every piece by id; the hexes of the Japanese units (:meth:`_jp_hexes`) and
+        the unit in each; the kinds of the Marine units in each hex (:meth:`_us_at`), the
+        companies in each (:meth:`_open_front`); the pieces not Japanese in each land hex
+        and the HQs face up (:meth:`_supply_test`)."""
         key = self._board_key(view)
         if not self._same(self._map_key, key):
-            pieces = view["pieces"]
             self._map_key = key
-            self._map_pieces = [p for p in pieces if c.is_hex(str(p["location"]))]
-            self._by_id = {str(p["id"]): p for p in pieces if p.get("id") is not None}
-            self._jp = [str(p["location"]) for p in self._map_pieces if p["side"] == c.JAPAN]
+            on_map: list[Any] = []
+            by_id: dict[str, Any] = {}
+            jp: list[str] = []
+            jp_at: dict[str, str] = {}
+            us: dict[str, list[str]] = {}
+            inf: dict[str, int] = {}
+            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
+            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
+            is_hex, is_land, japan, marines = c.is_hex, c.is_land, c.JAPAN, c.US
+            for p in view["pieces"]:
+                pid = p.get("id")
+                if pid is not None:
+                    by_id[str(pid)] = p
+                loc = str(p["location"])
+                if not is_hex(loc):
+                    continue
+                on_map.append(p)
+                side = p["side"]
+                if side == japan:
+                    jp.append(loc)
+                    jp_at[loc] = str(p["id"])
+                    continue
+                kind = p["kind"]
+                if side == marines:
+                    us.setdefault(loc, []).append(str(kind))
+                    if kind == "infantry":
+                        inf[loc] = inf.get(loc, 0) + 1
+                if is_land(loc):
+                    held[loc] = held.get(loc, 0) + 1
+                    if kind == "hq" and p["face"] == "front":
+                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+            self._map_pieces, self._by_id, self._jp, self._jp_at = on_map, by_id, jp, jp_at
+            self._us, self._inf, self._held, self._heads = us, inf, held, heads
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
         """The pieces the view shows in map hexes, in its order (read once a board)."""
@@ -226,16 +264,17 @@ class HeuristicMarines:
         change them)."""
         nearest = self._nearest(jp)
         if self._bands is None:
-            one: set[str] = set()
-            two: set[str] = set()
-            for j in nearest.targets:
+            gaps: dict[str, int] = {}  # a hex -> its gap, if two or less
+            dist = c.dist
+            for j in set(nearest.targets):
                 for x in c.within2(j):
-                    gap = nearest(x)
-                    if gap == 1:
-                        one.add(x)
-                    elif gap == 2:
-                        two.add(x)
-            self._bands = (one, two)
+                    gap = dist(x, j)
+                    if gap < gaps.get(x, 3):
+                        gaps[x] = gap
+            for x, gap in gaps.items():
+                nearest.know(x, gap)
+            self._bands = ({x for x, gap in gaps.items() if gap == 1},
+                           {x for x, gap in gaps.items() if gap == 2})
         return self._bands
 
     def _far_gaps(self, open_key: tuple[str, ...]) -> _Gaps:
@@ -265,18 +304,8 @@ class HeuristicMarines:
         a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
         if not self._same(self._probe_key, board):  # once a board
-            jp: dict[str, str] = {}
-            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
-            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
-            for p in self._on_map(view):
-                loc = str(p["location"])
-                if p["side"] == c.JAPAN:
-                    jp[loc] = str(p["id"])
-                elif c.is_land(loc):
-                    held[loc] = held.get(loc, 0) + 1
-                    if p["kind"] == "hq" and p["face"] == "front":
-                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
-            self._probe_key, self._probe_board = board, (jp, held, heads, {})
+            self._read_board(view)
+            self._probe_key, self._probe_board = board, (self._jp_at, self._held, self._heads, {})
         if self._probe_unit != unit or not self._same(self._probe_at, board):
             self._probe_unit, self._probe_at = unit, board
             self._probe = self._without(view, unit)
@@ -341,11 +370,8 @@ class HeuristicMarines:
         go, so the divisions spread along the lines instead of queueing behind one position."""
         board, key = self._board_key(view), tuple(jp)
         if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
-            inf: dict[str, int] = {}
-            for p in self._on_map(view):
-                if p["side"] == c.US and p["kind"] == "infantry":
-                    loc = str(p["location"])
-                    inf[loc] = inf.get(loc, 0) + 1
+            self._read_board(view)
+            inf = self._inf
             if self._ring_key is not None and self._ring_key[1] == key:
                 # the same Japanese units: only the rings around the hexes whose companies
                 # changed change (a hex is within two of a unit as the unit is of it)
@@ -462,12 +488,6 @@ class HeuristicMarines:
         """Hex -> the kinds of the Marine units the view shows in it (read once a board;
         the caller must not change it)."""
         self._read_board(view)
-        if self._us_board is not self._map_pieces:
-            out: dict[str, list[str]] = {}
-            for p in self._map_pieces:
-                if p["side"] == c.US:
-                    out.setdefault(str(p["location"]), []).append(str(p["kind"]))
-            self._us_board, self._us = self._map_pieces, out
         return self._us
 
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
