@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping
+from itertools import compress, repeat
 from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
@@ -64,7 +65,7 @@ class _Gaps:
     def __call__(self, h: str) -> int:
         found = self.gap.get(h)
         if found is None:
-            found = self.gap[h] = min(c.dist(h, j) for j in self.targets)
+            found = self.gap[h] = min(map(c.dist, repeat(h), self.targets))
             self.at.setdefault(found, set()).add(h)
         return found
 
@@ -114,6 +115,7 @@ class HeuristicMarines:
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._ring_key: tuple[Any, ...] | None = None
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self._fronts: dict[tuple[str, int, str], list[str]] = {}  # _open_front's answers
         self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
@@ -367,7 +369,9 @@ class HeuristicMarines:
         """The Japanese units not already ringed by Marines (fewer than CROWD companies within
         two hexes, not counting the one at ``here``; those that score every turn they stand,
         ``_scores``, always count): where companies out of contact
-        go, so the divisions spread along the lines instead of queueing behind one position."""
+        go, so the divisions spread along the lines instead of queueing behind one position.
+        Worked out once a board for each turn, division and ``here`` that counts (a hex with
+        companies); the caller must not change it."""
         board, key = self._board_key(view), tuple(jp)
         if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
             self._read_board(view)
@@ -385,13 +389,18 @@ class HeuristicMarines:
             else:
                 rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
             self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
+            self._fronts = {}
         rings, inf = self._rings
-        near_here = set(c.within2(here)) if here in inf else set()
         turn = int(view["turn"])
-        open_jp = [j for j in jp if self._scores(j, turn)
-                   or rings[j] - (j in near_here) < CROWD]
-        sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
-        return sector or open_jp or jp
+        ask = (here if here in inf else "", turn, division)
+        found = self._fronts.get(ask)
+        if found is None:
+            near_here = set(c.within2(here)) if here in inf else set()
+            open_jp = [j for j in jp if self._scores(j, turn)
+                       or rings[j] - (j in near_here) < CROWD]
+            sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
+            found = self._fronts[ask] = sector or open_jp or jp
+        return found
 
     @staticmethod
     def _scores(hex_id: str, turn: int) -> bool:
@@ -658,7 +667,10 @@ class HeuristicMarines:
         in or near contact count three times: they must be Supplied to attack), from which
         the HQ itself still traces to a landed beach, two or more hexes from the enemy; while
         many of its companies stand idle far from the enemy (IDLE), a hex nearer the open
-        front is worth one company more a hex; fewer Opportunity Fire attacks on a tie."""
+        front is worth one company more a hex; fewer Opportunity Fire attacks on a tie.
+        A Supply Path of five hexes reaches only the companies within five, so the
+        destinations are scored from the one with most of them, and scoring stops at one
+        that could not beat the best found even if it supplied them all."""
         self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
         s, _ = self._probe
         probe = self._state_probe_of(view)
@@ -666,6 +678,7 @@ class HeuristicMarines:
         idx = c._index()
         nearest = self._nearest(self._jp_hexes(view))
         mine: list[tuple[int, int]] = []
+        spots: list[tuple[str, int]] = []  # mine by hex
         idle = 0
         for p in self._on_map(view):
             loc = str(p["location"])
@@ -673,6 +686,7 @@ class HeuristicMarines:
                     and p["attrs"].get("division") == division and c.is_land(loc):
                 gap = nearest(loc)
                 mine.append((idx[loc], 3 if gap <= 2 else 1))
+                spots.append((loc, 3 if gap <= 2 else 1))
                 idle += gap >= 4
         pull = 1 if idle >= IDLE else 0
 
@@ -683,7 +697,26 @@ class HeuristicMarines:
             covered = c.supplied_from(probe, s, [h], "infantry", 5)
             value = sum(w for i, w in mine if i in covered) - 4 * fire(o) - pull * far(o)
             return (0, -value, far(o), h)
-        return min(opts, key=score)
+
+        locs, weights = [loc for loc, _ in spots], [w for _, w in spots]
+        within5 = (5).__ge__
+
+        def most(o: Option) -> int:  # the value if it supplied every company within five
+            near = map(within5, map(c.dist, locs, repeat(str(o.value))))
+            return sum(compress(weights, near)) - 4 * fire(o) - pull * far(o)
+        # the least score: (1, 0, 0, hex) unless the HQ may go there (then its value first)
+        ranked = sorted(((most(o), o) for o in opts if d(o) >= 2), key=lambda t: -t[0])
+        best: tuple[int, int, int, str] | None = None
+        pick = None
+        for top, o in ranked:
+            if best is not None and best[0] == 0 and top < -best[1]:
+                break
+            k = score(o)
+            if best is None or k < best:
+                best, pick = k, o
+        if pick is not None and best is not None and best[0] == 0:
+            return pick
+        return min(opts, key=lambda o: str(o.value))
 
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
