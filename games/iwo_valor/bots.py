@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping
+from functools import cache
 from itertools import compress, repeat
 from operator import attrgetter
 from types import SimpleNamespace
@@ -42,6 +43,19 @@ CROWD = 5  # Marine companies within two hexes of a Japanese unit before others 
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
 SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
 _VALUE = attrgetter("value")  # an option's value
+
+
+@cache
+def _belt(hex_id: str) -> int:
+    """The line of the Japanese defences the hex lies in or south of (1 the First, 2 the
+    Second, 3 neither: the map's ``belt``), read once a hex."""
+    return int(c.attr(hex_id, "belt") or 3)
+
+
+@cache
+def _area(hex_id: str) -> Any:
+    """The hex's deployment area (the map's ``area``), read once a hex."""
+    return c.attr(hex_id, "area")
 
 
 def _fire_hexes(o: Option) -> tuple[int, int]:
@@ -398,7 +412,8 @@ class HeuristicMarines:
             near_here = set(c.within2(here)) if here in inf else set()
             open_jp = [j for j in jp if self._scores(j, turn)
                        or rings[j] - (j in near_here) < CROWD]
-            sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
+            areas = SECTORS.get(division, ())
+            sector = [j for j in open_jp if _area(j) in areas]
             found = self._fronts[ask] = sector or open_jp or jp
         return found
 
@@ -407,7 +422,7 @@ class HeuristicMarines:
         """Whether a Japanese unit in the hex adds to the VP track every turn it stands: in or
         south of the First Line (IV.G.1), or of the Second from turn 6 on (IV.G.2 counts it
         from turn 7; the Marines close a turn ahead)."""
-        belt = int(c.attr(hex_id, "belt") or 3)
+        belt = _belt(hex_id)
         return belt == 1 or (belt == 2 and turn >= 6)
 
     def _contact(self, view: Mapping[str, JSON], jp: list[str]) -> dict[str, dict[str, int]]:
