@@ -601,7 +601,7 @@ class HeuristicMarines:
         info = {h: _fire_hexes(by_hex[h]) for h in keys & one}  # (fire, hexes moved)
         info.update((h, _fire_hexes(by_hex[h])) for h in keys & two)
 
-        def fire_hexes(h: str) -> tuple[int, int]:  # one, two or more hexes off (no fire)
+        def fire_hexes(h: str) -> tuple[int, int]:  # (fire, hexes moved) of any destination
             found = info.get(h)
             return found if found is not None else _fire_hexes(by_hex[h])
 
@@ -609,12 +609,13 @@ class HeuristicMarines:
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        open_jp: list[str] = []
+        held: list[_Gaps] = []
 
         def far_gaps() -> _Gaps:  # hexes to the nearest Japanese unit still open
-            if not open_jp:  # the open front, read when first asked (never empty)
-                open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
-            return self._far_gaps(tuple(open_jp))
+            if not held:  # the open front, read when first asked (never empty)
+                ahead = self._open_front(view, jp, here, self._division(view, unit))
+                held.append(self._far_gaps(tuple(ahead)))
+            return held[0]
 
         if kind == "hq":
             if stop:
