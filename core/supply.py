@@ -256,6 +256,10 @@ class HexBits:
         return set(self)
 
 
+_BYTE_A_BIT = bytes.maketrans(b"01", b"\x00\x01")
+"""The digits of a binary string as the bytes 0 and 1 (:meth:`StepMasks.spread`)."""
+
+
 class StepMasks:
     """A :func:`step_table` compiled to bit masks, for :meth:`supplied`: each hex a bit at
     a place fixed by its axial coordinates, so the hexes one step from a whole set of hexes
@@ -301,13 +305,26 @@ class StepMasks:
         at = self._at
         out: list[int] = []
         push = out.append
-        text = bin(bits)[:1:-1]  # bit k is character k
-        find = text.find
-        k = find("1")
-        while k >= 0:
-            push(at[k])
-            k = find("1", k + 1)
+        text = bin(bits)  # bit k is character ``top - k``: read from the end, lowest bit first
+        top = len(text) - 1
+        find = text.rfind
+        k = find("1", 2)
+        while k >= 2:
+            push(at[top - k])
+            k = find("1", 2, k)
         return out
+
+    @property
+    def hex_at(self) -> tuple[int, ...]:
+        """The hex index at each bit position of this layout (-1 where no hex is)."""
+        return self._at
+
+    @staticmethod
+    def spread(bits: int) -> bytes:
+        """A bit mask as one byte a bit, byte k being bit k (0 or 1): read with
+        :func:`itertools.compress` over :attr:`hex_at` (or anything laid out the same
+        way), the mask's hexes in the order of their bits, without a step a hex."""
+        return bin(bits)[:1:-1].encode().translate(_BYTE_A_BIT)
 
     def after(self, frontier: int) -> int:
         """The hexes one allowed step from one of ``frontier``'s (the table's steps)."""
@@ -343,7 +360,7 @@ class StepMasks:
                 level[1] = usable & costly
         else:
             level[0] = usable
-        seen = list(level)
+        unseen = [every & ~frontier for frontier in level]  # whole numbers: quicker masks
         free = every & ~(blocked | dead_ends)
         plain, dear = free & ~costly, free & costly
         before = self._before
@@ -361,11 +378,11 @@ class StepMasks:
                     continue
                 back = before(frontier)
                 found |= back
-                following[u] |= back & plain & ~seen[u]
+                following[u] |= back & plain & unseen[u]
                 if u < costly_limit:
-                    following[u + 1] |= back & dear & ~seen[u + 1]
+                    following[u + 1] |= back & dear & unseen[u + 1]
             for u, new in enumerate(following):
-                seen[u] |= new
+                unseen[u] ^= new  # never seen before: all of it was unseen
             level = following
             d += 1
         return HexBits(self, found)

@@ -22,7 +22,10 @@ for losses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from functools import cache
+from itertools import compress, repeat
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -39,9 +42,74 @@ CROWD = 5  # Marine companies within two hexes of a Japanese unit before others 
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
 SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
-# A destination as the bot reads it: (hexes to the nearest Japanese unit, Opportunity Fire
-# attacks, hexes moved, the hex, the option).
-_Row = tuple[int, int, int, str, Option]
+_VALUE = attrgetter("value")  # an option's value
+
+
+@cache
+def _belt(hex_id: str) -> int:
+    """The line of the Japanese defences the hex lies in or south of (1 the First, 2 the
+    Second, 3 neither: the map's ``belt``), read once a hex."""
+    return int(c.attr(hex_id, "belt") or 3)
+
+
+@cache
+def _area(hex_id: str) -> Any:
+    """The hex's deployment area (the map's ``area``), read once a hex."""
+    return c.attr(hex_id, "area")
+
+
+def _fire_hexes(o: Option) -> tuple[int, int]:
+    """A destination's Opportunity Fire attacks and hexes moved (its detail; 0 if missing)."""
+    more = o.detail
+    return (int(more.get("fire", 0)), int(more.get("hexes", 0))) if more else (0, 0)
+
+
+class _Gaps:
+    """Hexes from a hex to the nearest of some Japanese units (``targets``, not empty), each
+    worked out once, and the hexes already worked out at each gap (``at``), so a search for
+    the least gap looks at one gap's hexes after another instead of at every hex."""
+
+    __slots__ = ("at", "gap", "targets")
+
+    def __init__(self, targets: tuple[str, ...]) -> None:
+        self.targets = targets
+        self.gap: dict[str, int] = {}
+        self.at: dict[int, set[str]] = {}
+
+    def __call__(self, h: str) -> int:
+        found = self.gap.get(h)
+        if found is None:
+            found = self.gap[h] = min(map(c.dist, repeat(h), self.targets))
+            self.at.setdefault(found, set()).add(h)
+        return found
+
+    def know(self, h: str, gap: int) -> None:
+        """Records the hex's gap, worked out elsewhere."""
+        if h not in self.gap:
+            self.gap[h] = gap
+            self.at.setdefault(gap, set()).add(h)
+
+    def least(self, hexes: Collection[str], key: Callable[[str], tuple[Any, ...] | None],
+              test: Callable[[str], bool] | None = None) -> str | None:
+        """Of ``hexes``, the one with the least (gap, ``key``) that passes ``test``, those
+        whose ``key`` is None left out (None if none is left): the hexes at each gap are read
+        in turn, from the least, and the first gap with one left decides (``key`` must tell
+        every two hexes apart)."""
+        pool = hexes if isinstance(hexes, set) else set(hexes)
+        for h in pool.difference(self.gap):
+            self(h)
+        at = self.at
+        for gap in sorted(at):
+            ranked = []
+            for h in at[gap].intersection(pool):
+                k = key(h)
+                if k is not None:
+                    ranked.append((k, h))
+            ranked.sort()
+            for _, h in ranked:
+                if test is None or test(h):
+                    return h
+        return None
 
 
 class HeuristicMarines:
@@ -61,6 +129,7 @@ class HeuristicMarines:
         self._probe: tuple[c.Situation, list[str]] = (c.Situation(), [])
         self._ring_key: tuple[Any, ...] | None = None
         self._rings: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        self._fronts: dict[tuple[str, int, str], list[str]] = {}  # _open_front's answers
         self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
@@ -68,13 +137,17 @@ class HeuristicMarines:
         self._map_pieces: list[Any] = []
         self._by_id: dict[str, Any] = {}
         self._jp: list[str] = []
-        self._us_board: list[Any] | None = None  # the map pieces _us was read from
         self._us: dict[str, list[str]] = {}
+        self._jp_at: dict[str, str] = {}
+        self._held: dict[str, int] = {}
+        self._heads: list[tuple[str, str, Any]] = []
+        self._inf: dict[str, int] = {}
         self._key_view: Mapping[str, JSON] | None = None
         self._key: tuple[Any, ...] = (None, None)
-        self._near_memo: dict[str, int] = {}
+        self._near_memo = _Gaps(())
+        self._bands: tuple[set[str], set[str]] | None = None
         self._far_key: tuple[str, ...] = ()
-        self._far_memo: dict[tuple[str, ...], dict[str, int]] = {}
+        self._far_memo: dict[tuple[str, ...], _Gaps] = {}
         self._contact_key: tuple[Any, ...] | None = None
         self._contacts: dict[str, dict[str, int]] = {}
         self._state_view: Mapping[str, JSON] | None = None  # held, so never a reused id
@@ -112,15 +185,47 @@ class HeuristicMarines:
         return a is not None and a[0] == b[0] and a[1] is b[1]
 
     def _read_board(self, view: Mapping[str, JSON]) -> None:
-        """Reads the view's pieces once a board: those in map hexes, in its order, and every
-        piece by id."""
+        """Reads the view's pieces once a board, in one pass: those in map hexes, in its
+        order; every piece by id; the hexes of the Japanese units (:meth:`_jp_hexes`) and
+        the unit in each; the kinds of the Marine units in each hex (:meth:`_us_at`), the
+        companies in each (:meth:`_open_front`); the pieces not Japanese in each land hex
+        and the HQs face up (:meth:`_supply_test`)."""
         key = self._board_key(view)
         if not self._same(self._map_key, key):
-            pieces = view["pieces"]
             self._map_key = key
-            self._map_pieces = [p for p in pieces if c.is_hex(str(p["location"]))]
-            self._by_id = {str(p["id"]): p for p in pieces if p.get("id") is not None}
-            self._jp = [str(p["location"]) for p in self._map_pieces if p["side"] == c.JAPAN]
+            on_map: list[Any] = []
+            by_id: dict[str, Any] = {}
+            jp: list[str] = []
+            jp_at: dict[str, str] = {}
+            us: dict[str, list[str]] = {}
+            inf: dict[str, int] = {}
+            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
+            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
+            is_hex, is_land, japan, marines = c.is_hex, c.is_land, c.JAPAN, c.US
+            for p in view["pieces"]:
+                pid = p.get("id")
+                if pid is not None:
+                    by_id[str(pid)] = p
+                loc = str(p["location"])
+                if not is_hex(loc):
+                    continue
+                on_map.append(p)
+                side = p["side"]
+                if side == japan:
+                    jp.append(loc)
+                    jp_at[loc] = str(p["id"])
+                    continue
+                kind = p["kind"]
+                if side == marines:
+                    us.setdefault(loc, []).append(str(kind))
+                    if kind == "infantry":
+                        inf[loc] = inf.get(loc, 0) + 1
+                if is_land(loc):
+                    held[loc] = held.get(loc, 0) + 1
+                    if kind == "hq" and p["face"] == "front":
+                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+            self._map_pieces, self._by_id, self._jp, self._jp_at = on_map, by_id, jp, jp_at
+            self._us, self._inf, self._held, self._heads = us, inf, held, heads
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
         """The pieces the view shows in map hexes, in its order (read once a board)."""
@@ -160,27 +265,43 @@ class HeuristicMarines:
         self._read_board(view)
         return list(self._jp)
 
-    def _nearest(self, jp: list[str]) -> Callable[[str], int]:
+    def _nearest(self, jp: list[str]) -> _Gaps:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
         while the Japanese hexes stay the same (they change only when a unit is lost)."""
         key = tuple(jp)
         if key != self._near_key:
-            self._near_key, self._near_memo = key, {}
-        memo = self._near_memo
+            self._near_key, self._near_memo, self._bands = key, _Gaps(key), None
+        return self._near_memo
 
-        def gap(h: str) -> int:
-            found = memo.get(h)
-            if found is None:
-                found = memo[h] = min(c.dist(h, j) for j in jp)
-            return found
-        return gap
+    def _near_bands(self, jp: list[str]) -> tuple[set[str], set[str]]:
+        """The hexes one hex and two hexes from the nearest Japanese unit (of ``jp``, not
+        empty): all within two hexes of one of them, so found from their hexes alone
+        (worked out once while the Japanese hexes stay the same; the caller must not
+        change them)."""
+        nearest = self._nearest(jp)
+        if self._bands is None:
+            gaps: dict[str, int] = {}  # a hex -> its gap, if two or less
+            dist = c.dist
+            for j in set(nearest.targets):
+                for x in c.within2(j):
+                    gap = dist(x, j)
+                    if gap < gaps.get(x, 3):
+                        gaps[x] = gap
+            for x, gap in gaps.items():
+                nearest.know(x, gap)
+            self._bands = ({x for x, gap in gaps.items() if gap == 1},
+                           {x for x, gap in gaps.items() if gap == 2})
+        return self._bands
 
-    def _far_gaps(self, open_key: tuple[str, ...]) -> dict[str, int]:
-        """The memo of hexes to the nearest of these Japanese units (``_destination``'s
-        ``far``), one for each open front while the Japanese hexes stay the same."""
+    def _far_gaps(self, open_key: tuple[str, ...]) -> _Gaps:
+        """Hexes to the nearest of these Japanese units (``_destination``'s ``far``),
+        memoised for each open front while the Japanese hexes stay the same."""
         if self._near_key != self._far_key:
             self._far_key, self._far_memo = self._near_key, {}
-        return self._far_memo.setdefault(open_key, {})
+        found = self._far_memo.get(open_key)
+        if found is None:
+            found = self._far_memo[open_key] = _Gaps(open_key)
+        return found
 
     def _division(self, view: Mapping[str, JSON], unit: str) -> str:
         return str(self._unit_attrs(view, unit).get("division", ""))
@@ -199,18 +320,8 @@ class HeuristicMarines:
         a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
         if not self._same(self._probe_key, board):  # once a board
-            jp: dict[str, str] = {}
-            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
-            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
-            for p in self._on_map(view):
-                loc = str(p["location"])
-                if p["side"] == c.JAPAN:
-                    jp[loc] = str(p["id"])
-                elif c.is_land(loc):
-                    held[loc] = held.get(loc, 0) + 1
-                    if p["kind"] == "hq" and p["face"] == "front":
-                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
-            self._probe_key, self._probe_board = board, (jp, held, heads, {})
+            self._read_board(view)
+            self._probe_key, self._probe_board = board, (self._jp_at, self._held, self._heads, {})
         if self._probe_unit != unit or not self._same(self._probe_at, board):
             self._probe_unit, self._probe_at = unit, board
             self._probe = self._without(view, unit)
@@ -272,14 +383,13 @@ class HeuristicMarines:
         """The Japanese units not already ringed by Marines (fewer than CROWD companies within
         two hexes, not counting the one at ``here``; those that score every turn they stand,
         ``_scores``, always count): where companies out of contact
-        go, so the divisions spread along the lines instead of queueing behind one position."""
+        go, so the divisions spread along the lines instead of queueing behind one position.
+        Worked out once a board for each turn, division and ``here`` that counts (a hex with
+        companies); the caller must not change it."""
         board, key = self._board_key(view), tuple(jp)
         if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
-            inf: dict[str, int] = {}
-            for p in self._on_map(view):
-                if p["side"] == c.US and p["kind"] == "infantry":
-                    loc = str(p["location"])
-                    inf[loc] = inf.get(loc, 0) + 1
+            self._read_board(view)
+            inf = self._inf
             if self._ring_key is not None and self._ring_key[1] == key:
                 # the same Japanese units: only the rings around the hexes whose companies
                 # changed change (a hex is within two of a unit as the unit is of it)
@@ -293,20 +403,26 @@ class HeuristicMarines:
             else:
                 rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
             self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
+            self._fronts = {}
         rings, inf = self._rings
-        near_here = set(c.within2(here)) if here in inf else set()
         turn = int(view["turn"])
-        open_jp = [j for j in jp if self._scores(j, turn)
-                   or rings[j] - (j in near_here) < CROWD]
-        sector = [j for j in open_jp if c.attr(j, "area") in SECTORS.get(division, ())]
-        return sector or open_jp or jp
+        ask = (here if here in inf else "", turn, division)
+        found = self._fronts.get(ask)
+        if found is None:
+            near_here = set(c.within2(here)) if here in inf else set()
+            open_jp = [j for j in jp if self._scores(j, turn)
+                       or rings[j] - (j in near_here) < CROWD]
+            areas = SECTORS.get(division, ())
+            sector = [j for j in open_jp if _area(j) in areas]
+            found = self._fronts[ask] = sector or open_jp or jp
+        return found
 
     @staticmethod
     def _scores(hex_id: str, turn: int) -> bool:
         """Whether a Japanese unit in the hex adds to the VP track every turn it stands: in or
         south of the First Line (IV.G.1), or of the Second from turn 6 on (IV.G.2 counts it
         from turn 7; the Marines close a turn ahead)."""
-        belt = int(c.attr(hex_id, "belt") or 3)
+        belt = _belt(hex_id)
         return belt == 1 or (belt == 2 and turn >= 6)
 
     def _contact(self, view: Mapping[str, JSON], jp: list[str]) -> dict[str, dict[str, int]]:
@@ -396,12 +512,6 @@ class HeuristicMarines:
         """Hex -> the kinds of the Marine units the view shows in it (read once a board;
         the caller must not change it)."""
         self._read_board(view)
-        if self._us_board is not self._map_pieces:
-            out: dict[str, list[str]] = {}
-            for p in self._map_pieces:
-                if p["side"] == c.US:
-                    out.setdefault(str(p["location"]), []).append(str(p["kind"]))
-            self._us_board, self._us = self._map_pieces, out
         return self._us
 
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -431,11 +541,7 @@ class HeuristicMarines:
             ahead = fronts.get(division)
             if ahead is None:
                 ahead = fronts[division] = self._open_front(view, jp, "", division)
-            gaps = self._far_gaps(tuple(ahead))
-            found = gaps.get(loc)
-            if found is None:
-                found = gaps[loc] = min(c.dist(loc, j) for j in ahead)
-            return found
+            return self._far_gaps(tuple(ahead))(loc)
         hqs = [o for o in units if str(o.value).startswith("HQ") and front(o) > 4]
         if hqs:
             return min(hqs, key=lambda o: str(o.value)).value
@@ -474,94 +580,104 @@ class HeuristicMarines:
         return "done"
 
     def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """Where the unit moves (the module's priorities): each rule's candidates are read
+        from the hexes it can take (those one or two hexes from a Japanese unit are known
+        from the Japanese hexes; the others in the order of their hexes to the open front),
+        so only the hexes a rule may choose are looked at."""
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
+        options = decision.options
+        by_hex: dict[str, Option] = dict(zip(map(_VALUE, options), options, strict=True))
+        stop = by_hex.pop("done", None) is not None
         # never a hex that already holds a unit of its kind (V.M: one would be removed)
-        opts = [o for o in decision.options if o.value != "done"
-                and not (o.detail and o.detail.get("crowded"))]
-        stop = any(o.value == "done" for o in decision.options)
-        if not opts or not jp:
-            return decision.options[0].value
+        for h in [h for h, o in by_hex.items() if o.detail.get("crowded")]:
+            del by_hex[h]
+        if not by_hex or not jp:
+            return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
         us = self._us_at(view)
         here = self._where(view, unit)
 
-        nearest = self._nearest(jp)
-        # each option read once (a _Row)
-        rows: list[_Row] = []
-        for o in opts:
-            h, more = str(o.value), o.detail
-            rows.append((nearest(h), int(more.get("fire", 0)) if more else 0,
-                         int(more.get("hexes", 0)) if more else 0, h, o))
+        nearest = self._nearest(jp)  # hexes to the nearest Japanese unit
+        one, two = self._near_bands(jp)  # the hexes one and two hexes from them
+        keys = by_hex.keys()
+        info = {h: _fire_hexes(by_hex[h]) for h in keys & one}  # (fire, hexes moved)
+        info.update((h, _fire_hexes(by_hex[h])) for h in keys & two)
+
+        def fire_hexes(h: str) -> tuple[int, int]:  # (fire, hexes moved) of any destination
+            found = info.get(h)
+            return found if found is not None else _fire_hexes(by_hex[h])
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
         relay = here if kind == "infantry" and here and nearest(here) == 2 else ""
 
-        far_gaps: dict[str, int] = {}
-        open_jp: list[str] = []
+        held: list[_Gaps] = []
 
-        def far(h: str) -> int:  # hexes to the nearest Japanese unit still open
-            nonlocal far_gaps
-            if not open_jp:  # the open front, read when first asked (never empty)
-                open_jp[:] = self._open_front(view, jp, here, self._division(view, unit))
-                far_gaps = self._far_gaps(tuple(open_jp))
-            found = far_gaps.get(h)
-            if found is None:
-                found = far_gaps[h] = min(c.dist(h, j) for j in open_jp)
-            return found
+        def far_gaps() -> _Gaps:  # hexes to the nearest Japanese unit still open
+            if not held:  # the open front, read when first asked (never empty)
+                ahead = self._open_front(view, jp, here, self._division(view, unit))
+                held.append(self._far_gaps(tuple(ahead)))
+            return held[0]
 
         if kind == "hq":
             if stop:
                 return "done"
             # an HQ: where it supplies most of its division
-            gaps = {r[3]: r[0] for r in rows}
             return self._hq_spot(
-                view, unit, self._division(view, unit), opts, lambda o: gaps[str(o.value)],
-                lambda o: int(o.detail.get("fire", 0)) if o.detail else 0,
-                lambda o: far(str(o.value))).value
+                view, unit, self._division(view, unit), list(by_hex.values()),
+                lambda o: nearest(str(o.value)), lambda o: fire_hexes(str(o.value))[0],
+                lambda o: far_gaps()(str(o.value))).value
         supplied = self._supply_test(view, unit, kind, relay)
 
-        def first(cands: list[_Row], key: Callable[[_Row], Any]) -> _Row | None:
-            # the first Supplied one in the order of ``key`` (no two options share a hex,
-            # the key's last part): the least of the Supplied ones
-            fit = [r for r in cands if supplied(r[3])]
-            return min(fit, key=key) if fit else None
+        def first(rows: list[tuple[Any, ...]]) -> str | None:
+            # the hex (a row's last part; no two rows share one) of the least row whose
+            # hex is Supplied
+            rows.sort()
+            return next((r[-1] for r in rows if supplied(r[-1])), None)
+        pool = set(keys)
         if kind == "infantry":
             engage = self._may_engage(view, jp, unit)
-            if not engage:
-                rows = [r for r in rows if r[0] >= 2] or rows
+            # a company that may not engage keeps to the hexes two or more off (if any)
+            anywhere = engage or len(keys & one) + len(keys & set(jp)) == len(keys)
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
-            pick = None if not engage else first([r for r in rows if r[0] == 1 and r[1] <= INF_FIRE],
-                                                 lambda r: (r[1], r[2], r[3]))
-            if pick is not None:
-                return pick[4].value
+            if engage:
+                pick = first([(f, k, h) for h, (f, k) in info.items()
+                              if h in one and f <= INF_FIRE])
+                if pick is not None:
+                    return pick
             if stop:
                 return "done"
+
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(h: str) -> int:
                 return -sum(1 for x in c.neighbours(h) if x in us and nearest(x) == 1)
-            pick = first([r for r in rows if r[0] == 2 and r[1] <= INF_FIRE],
-                         lambda r: (links(r[3]), r[1], r[2], r[3]))
+            pick = first([(links(h), f, k, h) for h, (f, k) in info.items()
+                          if h in two and f <= INF_FIRE])
             if pick is not None:
-                return pick[4].value
-            safe = [r for r in rows if r[1] == 0]
-            pick = first(safe, lambda r: (far(r[3]), r[0], r[2], r[3]))
-            if pick is not None:
-                return pick[4].value
-            return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[2], r[3]))[4].value
-        mates = [r for r in rows if "infantry" in us.get(r[3], []) and "armour"
-                 not in us.get(r[3], []) and r[0] == 1 and r[1] <= 1]
-        pick = first(mates, lambda r: (r[1], r[3]))
+                return pick
+
+            def fits(h: str) -> tuple[int, int, str] | None:  # a hex it may take: its key
+                gap = nearest(h)
+                return (gap, fire_hexes(h)[1], h) if anywhere or gap >= 2 else None
+
+            def safe(h: str) -> tuple[int, int, str] | None:  # ... under no fire
+                return fits(h) if fire_hexes(h)[0] == 0 else None
+            gaps = far_gaps()
+            pick = gaps.least(pool, safe, supplied) or gaps.least(pool, safe)
+            return pick if pick is not None else gaps.least(pool, fits)
+        pick = first([(f, h) for h, (f, _) in info.items() if h in one and f <= 1
+                      and "infantry" in us.get(h, []) and "armour" not in us.get(h, [])])
         if pick is not None:
-            return pick[4].value
+            return pick
         if stop:
             return "done"
-        pick = first([r for r in rows if r[0] == 2 and r[1] <= 1], lambda r: (r[1], r[3]))
+        pick = first([(f, h) for h, (f, _) in info.items() if h in two and f <= 1])
         if pick is not None:
-            return pick[4].value
-        safe = [r for r in rows if r[1] == 0]
-        return min(safe or rows, key=lambda r: (far(r[3]), r[0], r[3]))[4].value
+            return pick
+        gaps = far_gaps()
+        pick = gaps.least(pool, lambda h: (nearest(h), h) if fire_hexes(h)[0] == 0 else None)
+        return pick if pick is not None else gaps.least(pool, lambda h: (nearest(h), h))
 
     def _hq_spot(self, view: Mapping[str, JSON], unit: str, division: str, opts: list[Option],
                  d: Callable[[Option], int], fire: Callable[[Option], int],
@@ -570,7 +686,10 @@ class HeuristicMarines:
         in or near contact count three times: they must be Supplied to attack), from which
         the HQ itself still traces to a landed beach, two or more hexes from the enemy; while
         many of its companies stand idle far from the enemy (IDLE), a hex nearer the open
-        front is worth one company more a hex; fewer Opportunity Fire attacks on a tie."""
+        front is worth one company more a hex; fewer Opportunity Fire attacks on a tie.
+        A Supply Path of five hexes reaches only the companies within five, so the
+        destinations are scored from the one with most of them, and scoring stops at one
+        that could not beat the best found even if it supplied them all."""
         self._supplied_at(view, unit, "hq", str(opts[0].value))  # builds the probe situation
         s, _ = self._probe
         probe = self._state_probe_of(view)
@@ -578,6 +697,7 @@ class HeuristicMarines:
         idx = c._index()
         nearest = self._nearest(self._jp_hexes(view))
         mine: list[tuple[int, int]] = []
+        spots: list[tuple[str, int]] = []  # mine by hex
         idle = 0
         for p in self._on_map(view):
             loc = str(p["location"])
@@ -585,6 +705,7 @@ class HeuristicMarines:
                     and p["attrs"].get("division") == division and c.is_land(loc):
                 gap = nearest(loc)
                 mine.append((idx[loc], 3 if gap <= 2 else 1))
+                spots.append((loc, 3 if gap <= 2 else 1))
                 idle += gap >= 4
         pull = 1 if idle >= IDLE else 0
 
@@ -595,7 +716,26 @@ class HeuristicMarines:
             covered = c.supplied_from(probe, s, [h], "infantry", 5)
             value = sum(w for i, w in mine if i in covered) - 4 * fire(o) - pull * far(o)
             return (0, -value, far(o), h)
-        return min(opts, key=score)
+
+        locs, weights = [loc for loc, _ in spots], [w for _, w in spots]
+        within5 = (5).__ge__
+
+        def most(o: Option) -> int:  # the value if it supplied every company within five
+            near = map(within5, map(c.dist, locs, repeat(str(o.value))))
+            return sum(compress(weights, near)) - 4 * fire(o) - pull * far(o)
+        # the least score: (1, 0, 0, hex) unless the HQ may go there (then its value first)
+        ranked = sorted(((most(o), o) for o in opts if d(o) >= 2), key=lambda t: -t[0])
+        best: tuple[int, int, int, str] | None = None
+        pick = None
+        for top, o in ranked:
+            if best is not None and best[0] == 0 and top < -best[1]:
+                break
+            k = score(o)
+            if best is None or k < best:
+                best, pick = k, o
+        if pick is not None and best is not None and best[0] == 0:
+            return pick
+        return min(opts, key=lambda o: str(o.value))
 
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]

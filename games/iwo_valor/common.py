@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.fog import reveal_near
-from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.hexgrid import Hex, distance, within
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
 from tabletop.core.supply import HexBits, StepMasks, step_table, trace_indexed
@@ -143,9 +143,12 @@ def on_island(p: Piece) -> bool:
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
-    """The Marine units on the island (of one kind if given), in registry order."""
-    return [p for p in match.state.pieces.select(side=US) if on_island(p)
-            and (kind is None or p.kind == kind)]
+    """The Marine units on the island (of one kind if given), in registry order (found once
+    a situation, :class:`Situation`: they change only when a piece does)."""
+    def build() -> list[Piece]:
+        return [p for p in match.state.pieces.select(side=US) if on_island(p)
+                and (kind is None or p.kind == kind)]
+    return list(Situation.of(match).derive(("marines", kind), build))
 
 
 def japanese(match: Match) -> list[Piece]:
@@ -348,8 +351,6 @@ def within2(hex_id: str) -> tuple[str, ...]:
     """The on-map hexes within two hexes (one intervening hex) of a hex (cached)."""
     m = components().map
     h = m.hex(hex_id)
-    from tabletop.core.hexgrid import within
-
     return tuple(m.label(x) for x in within(h, 2) if x in m)
 
 
@@ -434,13 +435,31 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
                   max_length: int | None) -> HexBits:
     """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
     at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
-    whole map in one search, kept in the situation (and by :func:`_supplied_from` for the
-    situations to come that agree on the paths); the caller must not change it."""
+    whole map in one search, kept in the situation (and, for the situations to come that
+    agree on the paths, by :func:`_supplied_from`, or for a path of a few hexes by
+    :func:`_supplied_near`, which reads the paths' sets only within reach of the sources: a
+    move far from them changes none); the caller must not change it."""
     key = (tuple(sources), unit_kind == "armour", _narrow(match), max_length)
     found = s._supplied.get(key)
     if found is None:
-        found = s._supplied[key] = _supplied_from(s.path_key(), *key)
+        if max_length is None:
+            found = _supplied_from(s.path_key(), *key)
+        else:
+            near = _within_bits(key[0], max_length)
+            blocked, dead_ends, costly = _path_bits(*s.path_key())
+            found = _supplied_near(blocked & near, dead_ends & near, costly & near, *key)
+        s._supplied[key] = found
     return found
+
+
+@lru_cache(maxsize=256)
+def _within_bits(sources: tuple[str, ...], radius: int) -> int:
+    """The hexes within ``radius`` hexes of one of these (bits of the :class:`StepMasks`
+    layout): all that a path of at most ``radius`` hexes to one of them may enter."""
+    idx = _index()
+    m = components().map
+    near = {x for h in sources if h in idx for x in within(hx(h), radius) if x in m}
+    return _masks(False, ((), False)).bits(m.index(x) for x in near)
 
 
 @lru_cache(maxsize=256)
@@ -450,7 +469,16 @@ def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tu
     """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
     :func:`~tabletop.core.supply.supplied_hexes` on the compiled terrain and the situation's
     sets, searched as bit masks: :meth:`StepMasks.supplied`)."""
-    blocked, dead_ends, costly = _path_bits(*path_key)
+    return _supplied_near(*_path_bits(*path_key), sources, armour, narrow, max_length)
+
+
+@lru_cache(maxsize=512)
+def _supplied_near(blocked: int, dead_ends: int, costly: int, sources: tuple[str, ...],
+                   armour: bool, narrow: tuple[tuple[str, ...], bool],
+                   max_length: int | None) -> HexBits:
+    """:func:`supplied_from` on the sets of :meth:`Situation.path_sets` as bits, of which a
+    path of ``max_length`` hexes at most reads only those within that many hexes of the
+    sources (:meth:`StepMasks.supplied` expands no hex farther)."""
     idx = _index()
     return _masks(armour, narrow).supplied(
         [idx[x] for x in sources if x in idx], blocked=blocked, dead_ends=dead_ends,

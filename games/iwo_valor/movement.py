@@ -14,7 +14,10 @@ says so); at the end of the phase the player removes the excess (:func:`end_of_m
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import cache, lru_cache
+from itertools import compress, filterfalse, repeat
+from operator import add, mul
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -133,22 +136,62 @@ class LayeredReach(Reach):
     hexes, costs and order; the path to a hex is found when asked, as the core's search
     would have it: each hex reached from the lowest-indexed hex of the layer before that
     could step into it (the core settles a layer's hexes in index order and keeps the first
-    parent that reaches a hex at its cost)."""
+    parent that reaches a hex at its cost).
 
-    __slots__ = ("_exits", "_ezoc", "_pos", "_table")
+    It holds the search's every hex reached (:func:`_layers`, shared with other answers and
+    never changed) less those the unit may not end in (``full``, V.M); the core's table of
+    ends is made only when one of the core's readers asks for it."""
 
-    def __init__(self, start: Hex, ends: dict[Hex, tuple[float, int]], exits: list[int],
-                 ezoc: int, armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
-        super().__init__(c.components().map, start, ends, [], 1)
-        self._exits = exits  # the hexes of each layer the move may go on from, as bits
-        self._ezoc = ezoc
+    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_keys", "_made", "_order", "_pos", "_table")
+
+    def __init__(self, start: Hex, layers: Layers, full: frozenset[int],
+                 armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
+        self._hexmap = c.components().map
+        self.start = start
+        self._parent: list[int] = []
+        self._stride = 1
+        self._exits, self._cost, self._order, self._ezoc, self._keys = layers
+        self._full = full  # the hexes reached that the unit may not end in
+        self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
 
+    @property
+    def _ends(self) -> dict[Hex, tuple[float, int]]:
+        """The core's table of ends (hex -> (hexes moved, index)), in index order: made once,
+        when first asked."""
+        if self._made is None:
+            hexes, cost = self._hexmap.hexes(), self._cost
+            self._made = {hexes[i]: (cost[i], i) for i in self.indices()}
+        return self._made
+
+    @_ends.setter
+    def _ends(self, ends: dict[Hex, tuple[float, int]]) -> None:
+        self._made = ends
+
+    def __len__(self) -> int:
+        return len(self._order) - len(self._full)
+
+    def indices(self) -> list[int]:
+        """The map indices of the hexes the unit may end in, in index (id) order."""
+        full = self._full
+        return list(filterfalse(full.__contains__, self._order)) if full else self._order
+
+    def menu(self, fire: dict[int, int]) -> list[Option]:
+        """V.A, V.D: the destination menu: for each hex, in id order, its
+        :func:`destination_option`, ``fire[i]`` being the Japanese units that would fire
+        at the unit in the hex of index ``i`` (each entry found by its key in :data:`_DESTINATIONS`)."""
+        ids = self.indices()
+        return list(map(_DESTINATIONS.__getitem__,
+                        map(add, map(self._keys.__getitem__, ids), map(fire.__getitem__, ids))))
+
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
-        cost, i = self._end(dest)
         m = self._hexmap
+        i = m.index(dest) if dest in m else -1
+        if i < 0 or i not in self._cost or i in self._full:
+            self._end(dest)  # raises the core's error
+        cost = self._cost[i]
         hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
         path = [hexes[i]]
         for k in range(int(cost) - 1, -1, -1):
@@ -196,40 +239,128 @@ def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
-def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
-             areas: tuple[str, ...], class1: tuple[str, ...]) -> Reach | None:
-    """:func:`_destinations` for a unit that may move any number of hexes (not an HQ,
-    ``p.kind != "hq"``):
-    the core search's answer (every step costs one hex), found a layer at a time on bit
-    masks (:class:`LayeredReach`)."""
-    armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
+Layers = tuple[list[int], dict[int, int], list[int], int, dict[int, int]]
+"""What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
+(map index -> hexes moved), those indices in order, the ZOC's bits, and each hex's
+key in :data:`_DESTINATIONS` with no Japanese unit firing."""
+
+
+@lru_cache(maxsize=256)
+def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
+            jp_hexes: tuple[str, ...], unfired: tuple[str, ...], class1: tuple[str, ...]) -> Layers:
+    """The core search's layers (every step costs one hex) from the hex of index
+    ``start_i``: V.D, each move stops within two hexes of a Japanese unit that has not fired
+    at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a Japanese hex or a Class
+    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. Every hex
+    reached, ends where the unit may not stay included: the Marine units are read after
+    (:func:`_layered`), so the answer is kept for the moves to come that see the same
+    Japanese units (a unit moved back to where it stood, or searched again after others
+    moved)."""
     masks = c._masks(armour, narrow)
-    idx = c._index()
-    stop = _zone_bits(tuple(h for h, jid in s.jp.items() if jid not in fired))
-    enemy = _closed_bits(tuple(s.jp), class1)
-    ezoc = _zoc_bits(tuple(s.jp))
-    start_i = idx[p.location]
+    after, spread = masks.after, masks.spread
+    stop = _zone_bits(unfired)
+    ezoc = _zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
-    after = masks.after
-    seen = start
+    every = masks.every
+    open_ = every & ~_closed_bits(jp_hexes, class1) & ~start
+    not_zoc, go_on_from = every & ~ezoc, every & ~stop  # (masks of whole numbers: faster)
     go_on = start  # a unit may leave the stopping hex it begins in
     exits: list[int] = []
-    cost: dict[int, int] = {}  # hex index -> hexes moved to reach it
+    layers: list[int] = []  # the hexes first reached by each move of one more hex
+    planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
+    reached = 0
     k = 0
     while go_on:
         exits.append(go_on)
         k += 1
-        layer = (after(go_on & ~ezoc) | (after(go_on & ezoc) & ~ezoc)) & ~enemy & ~seen
+        free = go_on & not_zoc
+        layer = after(free) if free else 0
+        if free != go_on:
+            layer |= after(go_on & ezoc) & not_zoc
+        layer &= open_
         if not layer:
             break
-        seen |= layer
-        cost.update(dict.fromkeys(masks.indices(layer), k))  # never a Japanese hex (enemy)
-        go_on = layer & ~stop
-    if not cost:
+        open_ ^= layer
+        layers.append(layer)
+        reached |= layer
+        b, bits = 0, k if k < 256 else 0
+        while bits:
+            if bits & 1:
+                planes[b] |= layer
+            bits >>= 1
+            b += 1
+        go_on = layer & go_on_from
+    # each hex's count, one byte a hex in bit order, read with the hexes in that order
+    ones = spread(reached)
+    order = list(compress(masks.hex_at, ones))
+    if k < 256:
+        counts = 0
+        for b, plane in enumerate(planes):
+            if plane:
+                counts |= int.from_bytes(spread(plane), "little") << b
+        ks = list(compress(counts.to_bytes(len(ones), "little"), ones))
+    else:  # more hexes than a byte counts: a layer at a time
+        by_hex: dict[int, int] = {}
+        for moved, layer in enumerate(layers, 1):
+            by_hex.update(dict.fromkeys(masks.indices(layer), moved))
+        ks = [by_hex[i] for i in order]
+    cost = dict(zip(order, ks, strict=True))
+    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 19)), map(mul, ks, repeat(1 << 8))),
+                    strict=True))  # each hex's key, no unit firing
+    return exits, cost, order, ezoc, keys
+
+
+def _unfired(match: Match, p: Piece, s: c.Situation,
+             fired: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The hexes of the Japanese units that have not yet fired at the unit this phase
+    (IX.A: those that fire where its move ends, V.D)."""
+    if fired is None:
+        fired = FireRecord(match.state.vars[c.V_FIRED]).fired_at(p.id)
+    silent = set(fired)
+    return tuple(h for h, jid in s.jp.items() if jid not in silent)
+
+
+def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
+             areas: tuple[str, ...], class1: tuple[str, ...]) -> Reach | None:
+    """:func:`_destinations` for a unit that may move any number of hexes (not an HQ,
+    ``p.kind != "hq"``): the core search's answer (every step costs one hex), found a layer
+    at a time on bit masks (:func:`_layers`, :class:`LayeredReach`); it may end in every
+    hex it reaches (never a Japanese hex, V.B; stacking binds only at the end of the phase,
+    V.M)."""
+    armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
+    layers = _layers(c._index()[p.location], armour, narrow, tuple(s.jp),
+                     _unfired(match, p, s, fired), class1)
+    if not layers[2]:
         return None
-    hexes = c.components().map.hexes()
-    return LayeredReach(c.hx(p.location), {hexes[i]: (cost[i], i) for i in sorted(cost)}, exits,
-                        ezoc, armour, narrow)
+    return LayeredReach(c.hx(p.location), layers, frozenset(), armour, narrow)
+
+
+class _Destinations(dict[int, Option]):
+    """The menu entries of :class:`LayeredReach` menus, each :func:`destination_option`
+    made when first asked, by a key that holds the hex's map index, the hexes moved and the
+    Japanese units that would fire: ``index << 19 | hexes << 8 | fire`` (the map has
+    fewer than 2048 hexes, so no move is as long; a hex has 19 within two hexes; and a
+    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30)."""
+
+    def __missing__(self, key: int) -> Option:
+        i, hexes, fire = key >> 19, (key >> 8) & 2047, key & 255
+        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
+        return found
+
+
+_DESTINATIONS = _Destinations()
+
+
+@lru_cache(maxsize=64)
+def _fire_row(unfired: tuple[str, ...]) -> dict[int, int]:
+    """:func:`fire_counts` by map index, every hex listed: how many of the Japanese units in
+    these hexes are within two hexes of each hex (IX.A); the caller must not change it."""
+    idx = c._index()
+    row = dict.fromkeys(range(len(idx)), 0)
+    for h in unfired:
+        for x in c.within2(h):
+            row[idx[x]] += 1
+    return row
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
@@ -264,15 +395,11 @@ def destination_option(hex_id: str, hexes: int, fire: int, crowded: str = "") ->
 def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
     """V.K, IV.B.1/3: the units that may still move: Supplied (HQs need not be), not moved."""
     moved = set(match.state.vars[c.V_MOVED])
-    supplied = c.supply_check(match, c.Situation.of(match))
-    out = []
-    for p in c.marines(match):
-        if p.id in moved or (only is not None and p.id not in only):
-            continue
-        if p.kind != "hq" and not supplied(p):
-            continue
-        out.append(p)
-    return out
+    s = c.Situation.of(match)
+    supplied = c.supply_check(match, s)
+    return [p for p in c.marines(match)
+            if p.id not in moved and (only is None or p.id in only)
+            and (p.kind == "hq" or supplied(p))]
 
 
 def movement_phase(match: Match) -> Procedure[None]:
@@ -285,6 +412,13 @@ def movement_phase(match: Match) -> Procedure[None]:
     yield from end_of_movement(match)
 
 
+@lru_cache(maxsize=1 << 12)
+def unit_option(unit_id: str, hex_id: str, kind: str, steps: int) -> Option:
+    """IV.B.1: the menu entry of a unit that may move; options are never changed, so one is
+    made for each (unit, hex, kind, steps) and handed to every menu that lists it."""
+    return Option(unit_id, f"{unit_id} in {hex_id}", f"{kind}, {steps} step(s)")
+
+
 def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[None]:
     """IV.B.1 / IV.B.3: move units one at a time until the player is done."""
     while True:
@@ -292,7 +426,7 @@ def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[N
         if not units:
             return
         options = [Option(DONE, "Done moving")] + [
-            Option(p.id, f"{p.id} in {p.location}", f"{p.kind}, {p.steps} step(s)") for p in units]
+            unit_option(p.id, p.location, p.kind, p.steps) for p in units]
         answer = yield choose(c.US, "Move which unit?", section, options, kind="select_unit")
         if answer == DONE:
             return
@@ -312,20 +446,19 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         reach = destinations(match, unit, s)
         if reach is None:
             return
-        fires = fire_counts(match, unit, s)
-        get = fires.get
-        costs = sorted(reach.costs_by_id().items())
-        if not isinstance(reach, LayeredReach):  # the core's search counts in floats
-            costs = [(h, int(k)) for h, k in costs]
-        crowded = crowded_hexes(unit, s)
-        if crowded:
-            options = [destination_option(h, k, get(h, 0), unit.kind if h in crowded else "")
-                       for h, k in costs]
-        else:
-            options = [destination_option(h, k, get(h, 0)) for h, k in costs]
+        s_crowded = crowded_hexes(unit, s)
+        if isinstance(reach, LayeredReach):
+            options = reach.menu(_fire_row(_unfired(match, unit, s)))
+        else:  # the core's search counts in floats
+            get = fire_counts(match, unit, s).get
+            options = [destination_option(h, int(k), get(h, 0))
+                       for h, k in sorted(reach.costs_by_id().items())]
+        if s_crowded:  # V.M: the hexes already holding a unit of its kind say so
+            options = [destination_option(str(o.value), int(o.detail["hexes"]), int(o.detail["fire"]),
+                                          unit.kind) if o.value in s_crowded else o for o in options]
         if not first:
             options.insert(0, Option(DONE, f"Stop in {unit.location}"))
-        elif crowded and all(o.detail and o.detail.get("crowded") for o in options):
+        elif s_crowded and all(o.detail and o.detail.get("crowded") for o in options):
             # V.M: every hex it may reach holds a unit of its kind: it may also stay
             options.insert(0, Option(DONE, f"Stay in {unit.location}"))
         answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
@@ -365,7 +498,8 @@ def arrive(match: Match, unit: Piece) -> Procedure[None]:
     c.reveal_around(match, unit.location)
     record = FireRecord(match.state.vars[c.V_FIRED])
     s = c.Situation.of(match)
-    watchers = {j: c.hx(h) for h, j in s.jp.items()}
+    jp = s.jp  # only those within two hexes can fire: the others are not asked
+    watchers = {jp[h]: c.hx(h) for h in c.within2(unit.location) if h in jp}
     for jid in firers_at(watchers, c.hx(unit.location), 2, exclude=record.fired_at(unit.id)):
         if not c.on_island(unit):
             return

@@ -58,13 +58,16 @@ def replaceable(match: Match) -> list[Piece]:
 
     inf, arm = match.state.tracks["repl_inf"].value, match.state.tracks["repl_arm"].value
     out = []
+    battalions: dict[str, list[Piece]] = {}  # each battalion's infantry on the island
+    for q in c.marines(match, kind="infantry"):
+        battalions.setdefault(c.battalion_key(q), []).append(q)
     for p in c.marines(match):
         if p.kind == "hq" or p.steps >= p.max_steps or not (inf if p.kind == "infantry" else arm):
             continue
         if not ok(p):
             continue
         if p.kind == "infantry":
-            mates = [q for q in c.marines(match, kind="infantry") if c.battalion_key(q) == c.battalion_key(p)]
+            mates = battalions[c.battalion_key(p)]
             if not all(ok(q) for q in mates):
                 continue
         out.append(p)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tabletop.games.iwo_valor import common as c
-from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines
+from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Gaps
 
 JP_HEX = "1025"
 
@@ -54,3 +57,36 @@ def test_IV_G_the_units_that_score_stay_open_to_companies() -> None:
     assert HeuristicMarines._scores(by_belt[1], 2)
     assert not HeuristicMarines._scores(by_belt[2], 5) and HeuristicMarines._scores(by_belt[2], 6)
     assert not HeuristicMarines._scores(by_belt[3], 14)
+
+
+def _by_gap(targets: tuple[str, ...], hexes: list[str], key: Callable[[str], Any]) -> str | None:
+    """The least of ``hexes`` by (hexes to the nearest target, key), by a scan of each."""
+    return min(hexes, key=lambda h: (min(c.dist(h, j) for j in targets), key(h)), default=None)
+
+
+def test_V_A_the_destination_search_by_gap_agrees_with_a_scan_of_every_hex() -> None:
+    """V.A: the bot's destinations are read a gap to the open front at a time (``_Gaps``):
+    the hex it finds is the least by (gap, key) of those passing the test, as a scan of
+    every hex finds it, on every gap the search stops at or passes."""
+    rng = random.Random(7)
+    land = sorted(h for h in c._index() if c.is_land(h))
+    for _ in range(40):
+        targets = tuple(rng.sample(land, rng.randint(1, 6)))
+        pool = set(rng.sample(land, rng.randint(1, 80)))
+        skip = frozenset(rng.sample(sorted(pool), len(pool) // 3))
+        key = partial(_key_unless, skip)
+        gaps = _Gaps(targets)
+        gaps(rng.choice(land))  # a hex worked out before, outside the pool
+        fits = [h for h in pool if h not in skip]
+        assert gaps.least(pool, key, _even) == _by_gap(targets, [h for h in fits if _even(h)], key)
+        assert gaps.least(pool, key) == _by_gap(targets, fits, key)
+
+
+def _key_unless(skip: frozenset[str], h: str) -> tuple[int, str] | None:
+    """A key that tells every two hexes apart (None for those in ``skip``)."""
+    return None if h in skip else (len(h) % 3, h)
+
+
+def _even(h: str) -> bool:
+    """A test some hexes pass."""
+    return int(h[-1]) % 2 == 0
