@@ -26,6 +26,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -114,6 +115,23 @@ class ChunkResult:
     game_seconds: float
 
 
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back while the block runs, then act on it as it would have
+    acted (in the main thread only, where Python handles signals; elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught and callable(previous):
+        previous(signal.SIGINT, None)
+
+
 class Spool:
     """A study's rows as they come, kept on disk, not in memory: one JSON Lines file a
     setting in a temporary folder, each in seed order (a chunk that comes before the chunks
@@ -141,12 +159,18 @@ class Spool:
                 self._next[chunk.setting_index] = chunk.start
 
     def append(self, result: ChunkResult) -> None:
-        """Keep a chunk's rows (written as soon as the chunks before it are)."""
+        """Keep a chunk's rows (written as soon as the chunks before it are), all or nothing:
+        a Ctrl-C that comes meanwhile is held back until they are kept and counted, so the
+        rows on disk and the games counted always agree."""
         for row in result.rows:
             if self._check_version is not None and row["version"] != self._check_version:
                 raise TabletopError(f"a worker plays {row['game']} version {row['version']}, "
                                     f"not {self._check_version} as here: install the same "
                                     f"tabletop on every worker")
+        with _ctrl_c_held():
+            self._keep(result)
+
+    def _keep(self, result: ChunkResult) -> None:
         self.chunks.add((result.setting_index, result.start))
         self.games += len(result.rows)
         self.game_seconds += result.game_seconds
@@ -161,15 +185,17 @@ class Spool:
 
     def finish(self) -> None:
         """Write the chunks still waiting (a stopped study leaves gaps), in seed order."""
-        for index, waiting in enumerate(self._waiting):
-            for start in sorted(waiting):
-                self._write(index, waiting.pop(start).rows)
+        with _ctrl_c_held():
+            for index, waiting in enumerate(self._waiting):
+                for start in sorted(waiting):
+                    self._write(index, waiting.pop(start).rows)
 
     def _write(self, index: int, rows: Sequence[Row]) -> None:
         if rows:
+            text = "".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+                           for row in rows)
             with self._files[index].open("a", encoding="utf-8") as fh:
-                fh.writelines(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
-                              for row in rows)
+                fh.write(text)
 
     def rows(self, index: int) -> Iterator[Row]:
         """The rows of one setting, in seed order, read from disk as they are asked for."""

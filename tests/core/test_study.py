@@ -214,6 +214,33 @@ def test_the_spool_writes_chunks_in_seed_order_whatever_order_they_come_in() -> 
     spool.close()
 
 
+def test_a_ctrl_c_while_the_spool_keeps_a_chunk_loses_none_of_its_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C keeps the games finished: a Ctrl-C that comes while the spool writes a chunk
+    is acted on once the chunk is written and counted, so the rows on disk and the games
+    counted agree (the summary of an interrupted study counts the rows it wrote)."""
+    import signal
+
+    from tabletop.core.study import ChunkResult, Spool
+
+    study = skirmish_study(6)
+    spool = Spool(len(study.settings))
+    spool.expect(plan_chunks(study, 3))
+    write = Spool._write
+
+    def interrupted_write(self: Spool, index: int, rows: list[dict[str, object]]) -> None:
+        signal.raise_signal(signal.SIGINT)  # as if the player pressed Ctrl-C just now
+        write(self, index, rows)
+
+    monkeypatch.setattr(Spool, "_write", interrupted_write)
+    rows = [{"seed": s, "result": "win"} for s in (1, 2, 3)]
+    with pytest.raises(KeyboardInterrupt):
+        spool.append(ChunkResult(0, 1, rows, 0.1))
+    assert [r["seed"] for r in spool.rows(0)] == [1, 2, 3] and spool.games == 3
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    spool.close()
+
+
 def test_statistics_read_rows_once_as_they_come() -> None:
     """Summaries of a study: the figures from rows given one at a time (a generator) are the
     figures from the list, whatever order the games came in."""
