@@ -663,11 +663,10 @@ class HeuristicMarines:
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
         options = decision.options
-        by_hex: dict[str, Option] = dict(zip(map(_VALUE, options), options, strict=True))
-        stop = by_hex.pop("done", None) is not None
         # never a hex that already holds a unit of its kind (V.M: one would be removed)
-        for h in [h for h, o in by_hex.items() if o.detail.get("crowded")]:
-            del by_hex[h]
+        by_hex: dict[str, Option] = {o.value: o for o in options
+                                     if not o.detail.get("crowded") or o.value == "done"}
+        stop = by_hex.pop("done", None) is not None
         if not by_hex or not jp:
             return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
@@ -793,7 +792,10 @@ class HeuristicMarines:
             value = sum(w for i, w in mine if i in covered) - 4 * fire(o) - pull * far(o)
             return (0, -value, far(o), h)
 
-        locs, weights = [loc for loc, _ in spots], [w for _, w in spots]
+        weight_at: dict[str, int] = {}  # the companies' weights summed by hex: one sum a hex
+        for loc, w in spots:
+            weight_at[loc] = weight_at.get(loc, 0) + w
+        locs, weights = list(weight_at), list(weight_at.values())
         within5 = (5).__ge__
 
         def most(o: Option) -> int:  # the value if it supplied every company within five
