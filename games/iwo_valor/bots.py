@@ -238,6 +238,9 @@ class HeuristicMarines:
         self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
+        self._jp_list: list[str] | None = None  # the list _jp_key last read, held
+        self._jp_tuple: tuple[str, ...] = ()
+        self._scoring: tuple[tuple[str, ...], int, frozenset[str]] = ((), 0, frozenset())
         self._map_key: tuple[Any, ...] | None = None
         self._board = _Board()
         self._key_view: Mapping[str, JSON] | None = None
@@ -340,10 +343,18 @@ class HeuristicMarines:
         the caller must not change it)."""
         return self._read_board(view).jp
 
+    def _jp_key(self, jp: list[str]) -> tuple[str, ...]:
+        """``tuple(jp)``, the key of what is worked out of the Japanese hexes: made again
+        only for another list (the board's stays the same list until they change; the caller
+        must not change it)."""
+        if jp is not self._jp_list:
+            self._jp_list, self._jp_tuple = jp, tuple(jp)
+        return self._jp_tuple
+
     def _nearest(self, jp: list[str]) -> _Gaps:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
         while the Japanese hexes stay the same (they change only when a unit is lost)."""
-        key = tuple(jp)
+        key = self._jp_key(jp)
         if key != self._near_key:
             self._near_key, self._near_memo, self._bands = key, _Gaps(key), None
         return self._near_memo
@@ -461,7 +472,7 @@ class HeuristicMarines:
         go, so the divisions spread along the lines instead of queueing behind one position.
         Worked out once a board for each turn, division and ``here`` that counts (a hex with
         companies); the caller must not change it."""
-        board, key = self._board_key(view), tuple(jp)
+        board, key = self._board_key(view), self._jp_key(jp)
         if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
             inf = self._read_board(view).inf
             if self._ring_key is not None and self._ring_key[1] == key:
@@ -484,8 +495,10 @@ class HeuristicMarines:
         found = self._fronts.get(ask)
         if found is None:
             near_here = set(c.within2(here)) if here in inf else set()
-            open_jp = [j for j in jp if self._scores(j, turn)
-                       or rings[j] - (j in near_here) < CROWD]
+            if self._scoring[:2] != (key, turn):  # once a turn while the units stand
+                self._scoring = (key, turn, frozenset(j for j in jp if self._scores(j, turn)))
+            scoring = self._scoring[2]
+            open_jp = [j for j in jp if j in scoring or rings[j] - (j in near_here) < CROWD]
             areas = SECTORS.get(division, ())
             sector = [j for j in open_jp if _area(j) in areas]
             found = self._fronts[ask] = sector or open_jp or jp
@@ -503,7 +516,7 @@ class HeuristicMarines:
         """IV.D.1 as the bot reads it: for each regiment, its battalions with companies next
         to a Japanese unit, and how many (worked out once a board; the caller must not
         change it)."""
-        board, key = self._board_key(view), tuple(jp)
+        board, key = self._board_key(view), self._jp_key(jp)
         if self._contact_key is not None and self._same(self._contact_key[0], board) \
                 and self._contact_key[1] == key:
             return self._contacts
