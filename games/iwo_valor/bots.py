@@ -692,9 +692,15 @@ class HeuristicMarines:
         info = {h: _fire_hexes(by_hex[h]) for h in keys & one}  # (fire, hexes moved)
         info.update((h, _fire_hexes(by_hex[h])) for h in keys & two)
 
+        farther: dict[str, tuple[int, int]] = {}  # the others, read once a hex
+
         def fire_hexes(h: str) -> tuple[int, int]:  # (fire, hexes moved) of any destination
             found = info.get(h)
-            return found if found is not None else _fire_hexes(by_hex[h])
+            if found is None:
+                found = farther.get(h)
+                if found is None:
+                    found = farther[h] = _fire_hexes(by_hex[h])
+            return found
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
