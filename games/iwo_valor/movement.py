@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import compress, filterfalse, repeat
+from itertools import compress, repeat
 from operator import add, mul
 
 from tabletop.core.decisions import Option, choose
@@ -139,19 +139,18 @@ class LayeredReach(Reach):
     parent that reaches a hex at its cost).
 
     It holds the search's every hex reached (:func:`_layers`, shared with other answers and
-    never changed) less those the unit may not end in (``full``, V.M); the core's table of
-    ends is made only when one of the core's readers asks for it."""
+    never changed): the unit may end in each (stacking binds only at the end of the phase,
+    V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_keys", "_made", "_order", "_pos", "_table")
+    __slots__ = ("_cost", "_exits", "_ezoc", "_keys", "_made", "_order", "_pos", "_table")
 
-    def __init__(self, start: Hex, layers: Layers, full: frozenset[int],
+    def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
         self._hexmap = c.components().map
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
         self._exits, self._cost, self._order, self._ezoc, self._keys = layers
-        self._full = full  # the hexes reached that the unit may not end in
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -170,12 +169,12 @@ class LayeredReach(Reach):
         self._made = ends
 
     def __len__(self) -> int:
-        return len(self._order) - len(self._full)
+        return len(self._order)
 
     def indices(self) -> list[int]:
-        """The map indices of the hexes the unit may end in, in index (id) order."""
-        full = self._full
-        return list(filterfalse(full.__contains__, self._order)) if full else self._order
+        """The map indices of the hexes the unit may end in, in index (id) order (the
+        caller must not change the list)."""
+        return self._order
 
     def menu(self, fire: dict[int, int]) -> list[Option]:
         """V.A, V.D: the destination menu: for each hex, in id order, its
@@ -189,7 +188,7 @@ class LayeredReach(Reach):
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
         m = self._hexmap
         i = m.index(dest) if dest in m else -1
-        if i < 0 or i not in self._cost or i in self._full:
+        if i < 0 or i not in self._cost:
             self._end(dest)  # raises the core's error
         cost = self._cost[i]
         hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
@@ -332,7 +331,7 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
                      _unfired(match, p, s, fired), class1)
     if not layers[2]:
         return None
-    return LayeredReach(c.hx(p.location), layers, frozenset(), armour, narrow)
+    return LayeredReach(c.hx(p.location), layers, armour, narrow)
 
 
 class _Destinations(dict[int, Option]):
