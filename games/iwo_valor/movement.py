@@ -14,10 +14,10 @@ says so); at the end of the phase the player removes the excess (:func:`end_of_m
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import compress, repeat
-from operator import add, mul
+from itertools import compress
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -47,9 +47,16 @@ def crowded_hexes(p: Piece, s: c.Situation) -> set[str]:
     """V.M: the hexes already holding as many Marine units of the unit's kind, others than
     itself, as a hex may hold at the end of the phase: the unit may enter them and stop
     there, but one of them must leave before the phase ends or be removed."""
-    cap = STACK[p.kind]
-    return {h for h, units in s.marine_hexes.items()
-            if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= cap}
+    cap, kind, pid = STACK[p.kind], p.kind, p.id
+    out: set[str] = set()
+    for h, units in s.marine_hexes.items():
+        n = 0
+        for q in units:  # (plain loops: asked at every destination decision)
+            if q.kind == kind and q.id != pid:
+                n += 1
+        if n >= cap:
+            out.add(h)
+    return out
 
 
 @cache
@@ -142,7 +149,7 @@ class LayeredReach(Reach):
     never changed): the unit may end in each (stacking binds only at the end of the phase,
     V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_cost", "_exits", "_ezoc", "_keys", "_made", "_order", "_pos", "_table")
+    __slots__ = ("_cost", "_exits", "_ezoc", "_made", "_menu", "_order", "_pos", "_table")
 
     def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
@@ -150,7 +157,7 @@ class LayeredReach(Reach):
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._cost, self._order, self._ezoc, self._keys = layers
+        self._exits, self._cost, self._order, self._ezoc, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -176,13 +183,24 @@ class LayeredReach(Reach):
         caller must not change the list)."""
         return self._order
 
-    def menu(self, fire: dict[int, int]) -> list[Option]:
-        """V.A, V.D: the destination menu: for each hex, in id order, its
-        :func:`destination_option`, ``fire[i]`` being the Japanese units that would fire
-        at the unit in the hex of index ``i`` (each entry found by its key in :data:`_DESTINATIONS`)."""
-        ids = self.indices()
-        return list(map(_DESTINATIONS.__getitem__,
-                        map(add, map(self._keys.__getitem__, ids), map(fire.__getitem__, ids))))
+    def menu(self, crowded: Iterable[str] = (), kind: str = "") -> list[Option]:
+        """V.A, V.D, V.M: the destination menu (a new list): for each hex, in id order, its
+        :func:`destination_option` with the Japanese units that would fire there (made with
+        the search, :func:`_layers`), and for the hexes of ``crowded`` that already hold a
+        Marine unit of the unit's ``kind``, the entry that says so. The crowded hexes are
+        few and the menu long, so each is found in it by halving (the menu is in index
+        order)."""
+        options = self._menu.copy()
+        if crowded:
+            order, idx, n = self._order, c._index(), len(self._order)
+            for h in crowded:
+                i = idx[h]
+                k = bisect_left(order, i)
+                if k < n and order[k] == i:
+                    o = options[k]
+                    assert o.detail is not None  # every destination entry has its detail
+                    options[k] = destination_option(h, int(o.detail["hexes"]), int(o.detail["fire"]), kind)
+        return options
 
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
@@ -238,10 +256,10 @@ def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
-Layers = tuple[list[int], dict[int, int], list[int], int, dict[int, int]]
+Layers = tuple[list[int], dict[int, int], list[int], int, list[Option]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map index -> hexes moved), those indices in order, the ZOC's bits, and each hex's
-key in :data:`_DESTINATIONS` with no Japanese unit firing."""
+(map index -> hexes moved), those indices in order, the ZOC's bits, and the destination
+menu (:meth:`LayeredReach.menu` before V.M's warnings; never changed)."""
 
 
 @lru_cache(maxsize=256)
@@ -250,11 +268,11 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     """The core search's layers (every step costs one hex) from the hex of index
     ``start_i``: V.D, each move stops within two hexes of a Japanese unit that has not fired
     at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a Japanese hex or a Class
-    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. Every hex
-    reached, ends where the unit may not stay included: the Marine units are read after
-    (:func:`_layered`), so the answer is kept for the moves to come that see the same
-    Japanese units (a unit moved back to where it stood, or searched again after others
-    moved)."""
+    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. With the
+    menu of every hex reached (IX.A's fire counted in each entry): the Marine units are
+    read after (:meth:`LayeredReach.menu`, V.M), so the answer is kept for the moves to
+    come that see the same Japanese units (a unit moved back to where it stood, or
+    searched again after others moved)."""
     masks = c._masks(armour, narrow)
     after, spread = masks.after, masks.spread
     stop = _zone_bits(unfired)
@@ -304,9 +322,12 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             by_hex.update(dict.fromkeys(masks.indices(layer), moved))
         ks = [by_hex[i] for i in order]
     cost = dict(zip(order, ks, strict=True))
-    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 19)), map(mul, ks, repeat(1 << 8))),
-                    strict=True))  # each hex's key, no unit firing
-    return exits, cost, order, ezoc, keys
+    # the menu entries, each by its key in _DESTINATIONS: the hex, the hexes moved, and the
+    # Japanese units that would fire there (those that have not fired at the unit, IX.A)
+    fire = _fire_row(unfired)
+    menu = list(map(_DESTINATIONS.__getitem__,
+                    [i << 19 | k << 8 | fire[i] for i, k in zip(order, ks, strict=True)]))
+    return exits, cost, order, ezoc, menu
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -446,15 +467,15 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         if reach is None:
             return
         s_crowded = crowded_hexes(unit, s)
-        if isinstance(reach, LayeredReach):
-            options = reach.menu(_fire_row(_unfired(match, unit, s)))
+        if isinstance(reach, LayeredReach):  # (V.M's warnings included)
+            options = reach.menu(s_crowded, unit.kind)
         else:  # the core's search counts in floats
             get = fire_counts(match, unit, s).get
             options = [destination_option(h, int(k), get(h, 0))
                        for h, k in sorted(reach.costs_by_id().items())]
-        if s_crowded:  # V.M: the hexes already holding a unit of its kind say so
-            options = [destination_option(str(o.value), int(o.detail["hexes"]), int(o.detail["fire"]),
-                                          unit.kind) if o.value in s_crowded else o for o in options]
+            if s_crowded:  # V.M: the hexes already holding a unit of its kind say so
+                options = [destination_option(str(o.value), int(o.detail["hexes"]), int(o.detail["fire"]),
+                                              unit.kind) if o.value in s_crowded else o for o in options]
         if not first:
             options.insert(0, Option(DONE, f"Stop in {unit.location}"))
         elif s_crowded and all(o.detail and o.detail.get("crowded") for o in options):
