@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Iterable
-from functools import cache, lru_cache
+from functools import cache, lru_cache, reduce
 from itertools import compress
+from operator import or_
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -149,7 +150,7 @@ class LayeredReach(Reach):
     never changed): the unit may end in each (stacking binds only at the end of the phase,
     V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_cost", "_exits", "_ezoc", "_made", "_menu", "_order", "_pos", "_table")
+    __slots__ = ("_exits", "_ezoc", "_made", "_menu", "_moved", "_order", "_pos", "_table")
 
     def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
@@ -157,7 +158,7 @@ class LayeredReach(Reach):
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._cost, self._order, self._ezoc, self._menu = layers
+        self._exits, self._order, self._moved, self._ezoc, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -167,8 +168,8 @@ class LayeredReach(Reach):
         """The core's table of ends (hex -> (hexes moved, index)), in index order: made once,
         when first asked."""
         if self._made is None:
-            hexes, cost = self._hexmap.hexes(), self._cost
-            self._made = {hexes[i]: (cost[i], i) for i in self.indices()}
+            hexes = self._hexmap.hexes()
+            self._made = {hexes[i]: (k, i) for i, k in zip(self._order, self._moved, strict=True)}
         return self._made
 
     @_ends.setter
@@ -204,11 +205,12 @@ class LayeredReach(Reach):
 
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
-        m = self._hexmap
+        m, order = self._hexmap, self._order
         i = m.index(dest) if dest in m else -1
-        if i < 0 or i not in self._cost:
+        at = bisect_left(order, i)  # (the hexes reached are in index order)
+        if i < 0 or at == len(order) or order[at] != i:
             self._end(dest)  # raises the core's error
-        cost = self._cost[i]
+        cost = self._moved[at]
         hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
         path = [hexes[i]]
         for k in range(int(cost) - 1, -1, -1):
@@ -231,8 +233,17 @@ class LayeredReach(Reach):
 @lru_cache(maxsize=64)
 def _zone_bits(jp_hexes: tuple[str, ...]) -> int:
     """The hexes within two hexes of these, as bits (where a move must stop, V.D)."""
+    out = 0
+    for h in jp_hexes:
+        out |= _within2_bits(h)
+    return out
+
+
+@cache
+def _within2_bits(hex_id: str) -> int:
+    """The hexes within two hexes of this one (:func:`~common.within2`), as bits."""
     idx = c._index()
-    return c._masks(False, ((), False)).bits({idx[x] for h in jp_hexes for x in c.within2(h)})
+    return c._masks(False, ((), False)).bits(idx[x] for x in c.within2(hex_id))
 
 
 @lru_cache(maxsize=64)
@@ -256,9 +267,9 @@ def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
-Layers = tuple[list[int], dict[int, int], list[int], int, list[Option]]
+Layers = tuple[list[int], list[int], list[int], int, list[Option]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map index -> hexes moved), those indices in order, the ZOC's bits, and the destination
+(map indices, in order), the hexes moved to reach each, the ZOC's bits, and the destination
 menu (:meth:`LayeredReach.menu` before V.M's warnings; never changed)."""
 
 
@@ -285,7 +296,6 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     exits: list[int] = []
     layers: list[int] = []  # the hexes first reached by each move of one more hex
     planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
-    reached = 0
     k = 0
     while go_on:
         exits.append(go_on)
@@ -299,7 +309,6 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             break
         open_ ^= layer
         layers.append(layer)
-        reached |= layer
         b, bits = 0, k if k < 256 else 0
         while bits:
             if bits & 1:
@@ -307,27 +316,30 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             bits >>= 1
             b += 1
         go_on = layer & go_on_from
-    # each hex's count, one byte a hex in bit order, read with the hexes in that order
-    ones = spread(reached)
-    order = list(compress(masks.hex_at, ones))
+    hex_at = masks.hex_at
     if k < 256:
+        # each hex's count, one byte a hex in bit order: not 0 exactly where a hex was
+        # reached (the start is not), so the bytes pick the hexes out and, less their 0s,
+        # are the counts in the same order
         counts = 0
         for b, plane in enumerate(planes):
             if plane:
                 counts |= int.from_bytes(spread(plane), "little") << b
-        ks = list(compress(counts.to_bytes(len(ones), "little"), ones))
+        by_bit = counts.to_bytes(len(hex_at), "little")
+        order = list(compress(hex_at, by_bit))
+        ks = list(by_bit.translate(None, b"\0"))
     else:  # more hexes than a byte counts: a layer at a time
+        order = list(compress(hex_at, spread(reduce(or_, layers))))
         by_hex: dict[int, int] = {}
         for moved, layer in enumerate(layers, 1):
             by_hex.update(dict.fromkeys(masks.indices(layer), moved))
         ks = [by_hex[i] for i in order]
-    cost = dict(zip(order, ks, strict=True))
     # the menu entries, each by its key in _DESTINATIONS: the hex, the hexes moved, and the
     # Japanese units that would fire there (those that have not fired at the unit, IX.A)
     fire = _fire_row(unfired)
     menu = list(map(_DESTINATIONS.__getitem__,
                     [i << 19 | k << 8 | fire[i] for i, k in zip(order, ks, strict=True)]))
-    return exits, cost, order, ezoc, menu
+    return exits, order, ks, ezoc, menu
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
