@@ -138,8 +138,19 @@ def is_land(hex_id: str) -> bool:
 
 
 def on_island(p: Piece) -> bool:
-    """Whether a unit is on a land hex of the island."""
-    return is_hex(p.location) and is_land(p.location)
+    """Whether a unit is on a land hex of the island (:func:`is_hex` and :func:`is_land` of
+    its place, read from one set: asked of every unit at every decision)."""
+    return p.location in (_ISLAND or _island())
+
+
+_ISLAND: set[str] = set()  # the land hexes' ids, filled on first use (:func:`_island`)
+
+
+def _island() -> set[str]:
+    """Fill :data:`_ISLAND` (once: the map is loaded on first use)."""
+    if not _ISLAND:
+        _ISLAND.update(label for label in _ids()[1] if is_hex(label) and is_land(label))
+    return _ISLAND
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
@@ -426,9 +437,51 @@ def _masks(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> StepMasks:
 
 @lru_cache(maxsize=64)
 def _path_bits(jp_hexes: tuple[str, ...], held: frozenset[str]) -> tuple[int, int, int]:
-    """:func:`_path_sets` as bit masks of the map's :class:`StepMasks` layout."""
-    bits = _masks(False, ((), False)).bits
-    return tuple(bits(group) for group in _path_sets(jp_hexes, held))  # type: ignore[return-value]
+    """:func:`_path_sets` as bit masks of the map's :class:`StepMasks` layout, made from the
+    bits of each hex's neighbourhood (a mask a hex, kept) rather than hex by hex: the
+    Japanese hexes and the hexes within two of them that no Marine unit holds; the ZOC; the
+    Marine-held hexes within two of a Japanese unit."""
+    held_bits = hexes_bits(held)
+    return (hexes_bits(jp_hexes) | (near_bits(jp_hexes) & ~held_bits), zoc_bits(jp_hexes), held_bits)
+
+
+def hexes_bits(hex_ids: Iterable[str]) -> int:
+    """Hexes (by id) as a bit mask of the map's :class:`StepMasks` layout."""
+    bit = _bit_of()
+    out = 0
+    for h in hex_ids:
+        out |= bit[h]
+    return out
+
+
+@cache
+def _bit_of() -> dict[str, int]:
+    """Each hex id's bit in the map's :class:`StepMasks` layout (every table of the map
+    lays its hexes out the same way)."""
+    pos = _masks(False, ((), False)).positions
+    return {h: 1 << pos[i] for h, i in _index().items()}
+
+
+@cache
+def within2_bits(hex_id: str) -> int:
+    """:func:`within2` as a bit mask."""
+    return hexes_bits(within2(hex_id))
+
+
+@lru_cache(maxsize=64)
+def near_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The hexes within two hexes of one of these, as a bit mask (:func:`within2_bits`'
+    union: where a move stops, V.D, and what a Supply Path avoids, VII.A)."""
+    out = 0
+    for h in jp_hexes:
+        out |= within2_bits(h)
+    return out
+
+
+@lru_cache(maxsize=16)
+def zoc_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The ZOC of Japanese units in these hexes (:func:`zones`, VI), as a bit mask."""
+    return hexes_bits(zones(jp_hexes)[0])
 
 
 def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind: str,
@@ -571,32 +624,35 @@ def supply_check(match: Match, s: Situation,
     are asked (the menu of units that may move asks it of every unit at every decision)."""
     turn = match.state.turn
     ind = match.state.vars[V_IND]
-    idx = _index()
-    sets: dict[tuple[Any, bool], HexBits] = {}
-    beach_sets: dict[bool, HexBits] = {}
+    bit = _bit_of()
+    island = _ISLAND or _island()
+    sets: dict[tuple[Any, bool], int] = {}  # (division, armour) -> the hexes supplied, as bits
+    beach_sets: dict[bool, int] = {}
 
     def check(p: Piece) -> bool:
-        if not on_island(p):
+        location = p.location
+        if location not in island:  # (on_island)
             return False
         if turn == 1 or p.attrs.get("landed") == turn:
             return True
-        if p.kind == "hq":
+        kind = p.kind
+        if kind == "hq":
             return hq_supplied(match, s, p, hq_cache)
-        armour = p.kind == "armour"
+        armour = kind == "armour"
         division = p.attrs["division"]
         found = sets.get((division, armour))
         if found is None:
             found = sets[(division, armour)] = supplied_from(
-                match, s, supply_sources(match, s, division), p.kind, 5)
-        at = idx[p.location]
-        if at in found:
+                match, s, supply_sources(match, s, division), kind, 5).bits
+        at = bit[location]
+        if found & at:
             return True
-        if ind and p.kind == "infantry" and regiment_key(p) == ind:
+        if ind and kind == "infantry" and regiment_key(p) == ind:
             beach = beach_sets.get(armour)
             if beach is None:
                 beach = beach_sets[armour] = supplied_from(
-                    match, s, independent_sources(match, s), p.kind, 4)
-            return at in beach
+                    match, s, independent_sources(match, s), kind, 4).bits
+            return bool(beach & at)
         return False
     return check
 

@@ -231,22 +231,6 @@ class LayeredReach(Reach):
 
 
 @lru_cache(maxsize=64)
-def _zone_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The hexes within two hexes of these, as bits (where a move must stop, V.D)."""
-    out = 0
-    for h in jp_hexes:
-        out |= _within2_bits(h)
-    return out
-
-
-@cache
-def _within2_bits(hex_id: str) -> int:
-    """The hexes within two hexes of this one (:func:`~common.within2`), as bits."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits(idx[x] for x in c.within2(hex_id))
-
-
-@lru_cache(maxsize=64)
 def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     """:func:`closed_hexes` of a unit other than an HQ, as bits: the Japanese hexes and the
     Class 2/3 positions in their ZOC (V.B, V.F, VI.B; what an HQ may not enter depends on
@@ -258,13 +242,6 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
         if cls and (1 if hid in class1 else int(cls)) >= 2:
             closed.add(hid)
     return c._masks(False, ((), False)).bits([idx[h] for h in closed])
-
-
-@lru_cache(maxsize=16)
-def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The ZOC of Japanese units in these hexes (VI), as bits."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
 
 
 Layers = tuple[list[int], list[int], list[int], int, list[Option]]
@@ -286,8 +263,8 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     searched again after others moved)."""
     masks = c._masks(armour, narrow)
     after, spread = masks.after, masks.spread
-    stop = _zone_bits(unfired)
-    ezoc = _zoc_bits(jp_hexes)
+    stop = c.near_bits(unfired)
+    ezoc = c.zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
     every = masks.every
     open_ = every & ~_closed_bits(jp_hexes, class1) & ~start
