@@ -150,7 +150,7 @@ class LayeredReach(Reach):
     never changed): the unit may end in each (stacking binds only at the end of the phase,
     V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_exits", "_ezoc", "_made", "_menu", "_moved", "_order", "_pos", "_table")
+    __slots__ = ("_exits", "_ezoc", "_keys", "_made", "_menu", "_moved", "_order", "_pos", "_table")
 
     def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
@@ -158,7 +158,7 @@ class LayeredReach(Reach):
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._order, self._moved, self._ezoc, self._menu = layers
+        self._exits, self._order, self._moved, self._ezoc, self._keys, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -193,14 +193,13 @@ class LayeredReach(Reach):
         order)."""
         options = self._menu.copy()
         if crowded:
-            order, idx, n = self._order, c._index(), len(self._order)
+            order, keys, idx, n = self._order, self._keys, c._index(), len(self._order)
+            warn = _CROWDED_KINDS.index(kind) << 30
             for h in crowded:
                 i = idx[h]
                 k = bisect_left(order, i)
                 if k < n and order[k] == i:
-                    o = options[k]
-                    assert o.detail is not None  # every destination entry has its detail
-                    options[k] = destination_option(h, int(o.detail["hexes"]), int(o.detail["fire"]), kind)
+                    options[k] = _DESTINATIONS[keys[k] | warn]
         return options
 
     def path_to(self, dest: Hex) -> list[Hex]:
@@ -244,10 +243,11 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits([idx[h] for h in closed])
 
 
-Layers = tuple[list[int], list[int], list[int], int, list[Option]]
+Layers = tuple[list[int], list[int], list[int], int, list[int], list[Option]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map indices, in order), the hexes moved to reach each, the ZOC's bits, and the destination
-menu (:meth:`LayeredReach.menu` before V.M's warnings; never changed)."""
+(map indices, in order), the hexes moved to reach each, the ZOC's bits, each entry's key
+in :data:`_DESTINATIONS` and the destination menu (:meth:`LayeredReach.menu` before V.M's
+warnings; never changed)."""
 
 
 @lru_cache(maxsize=256)
@@ -314,9 +314,8 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     # the menu entries, each by its key in _DESTINATIONS: the hex, the hexes moved, and the
     # Japanese units that would fire there (those that have not fired at the unit, IX.A)
     fire = _fire_row(unfired)
-    menu = list(map(_DESTINATIONS.__getitem__,
-                    [i << 19 | k << 8 | fire[i] for i, k in zip(order, ks, strict=True)]))
-    return exits, order, ks, ezoc, menu
+    keys = [i << 19 | k << 8 | fire[i] for i, k in zip(order, ks, strict=True)]
+    return exits, order, ks, ezoc, keys, list(map(_DESTINATIONS.__getitem__, keys))
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -349,12 +348,20 @@ class _Destinations(dict[int, Option]):
     made when first asked, by a key that holds the hex's map index, the hexes moved and the
     Japanese units that would fire: ``index << 19 | hexes << 8 | fire`` (the map has
     fewer than 2048 hexes, so no move is as long; a hex has 19 within two hexes; and a
-    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30)."""
+    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30);
+    for a hex that already holds a Marine unit of the moving unit's kind (V.M), that
+    kind's place in :data:`_CROWDED_KINDS` shifted by 30 more."""
 
     def __missing__(self, key: int) -> Option:
-        i, hexes, fire = key >> 19, (key >> 8) & 2047, key & 255
-        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
+        i, hexes, fire = (key >> 19) & 2047, (key >> 8) & 2047, key & 255
+        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire,
+                                               _CROWDED_KINDS[key >> 30])
         return found
+
+
+_CROWDED_KINDS = ("", *STACK)
+"""The kinds a destination entry may warn of (V.M), by their code in a key of
+:data:`_DESTINATIONS` (0: none)."""
 
 
 _DESTINATIONS = _Destinations()
