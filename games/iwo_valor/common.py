@@ -276,12 +276,14 @@ class Situation:
         if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
             return _LAST.situation
         s = cls()
+        jp, marine_hexes = s.jp, s.marine_hexes
         for p in pieces.select(side=JAPAN):
             if is_hex(p.location):
-                s.jp[p.location] = p.id
+                jp[p.location] = p.id
+        island = _ISLAND or _island()
         for p in pieces.select(side=US):
-            if is_hex(p.location) and is_land(p.location):
-                s.marine_hexes.setdefault(p.location, []).append(p)
+            if p.location in island:  # (on_island)
+                marine_hexes.setdefault(p.location, []).append(p)
         s.zoc, s.near = zones(tuple(s.jp))
         _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
@@ -306,7 +308,7 @@ class Situation:
         that agree on it agree on every Supply Path (a move behind the front changes none)."""
         if self._path_key is None:
             self._path_key = (tuple(sorted(self.jp)),
-                              frozenset(h for h in self.marine_hexes if h in self.near))
+                              frozenset(self.marine_hexes.keys() & self.near.keys()))
         return self._path_key
 
     def path_sets(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
