@@ -29,7 +29,7 @@ from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance, within
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import HexBits, StepMasks, step_table, trace_indexed
+from tabletop.core.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -491,14 +491,14 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
     """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
     at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
     whole map in one search, kept in the situation (and, for the situations to come that
-    agree on the paths, by :func:`_supplied_from`, or for a path of a few hexes by
+    agree on the paths, by :func:`_search_from`, made to its end, or for a path of a few hexes by
     :func:`_supplied_near`, which reads the paths' sets only within reach of the sources: a
     move far from them changes none); the caller must not change it."""
     key = (tuple(sources), unit_kind == "armour", _narrow(match), max_length)
     found = s._supplied.get(key)
     if found is None:
         if max_length is None:
-            found = _supplied_from(s.path_key(), *key)
+            found = HexBits(_masks(key[1], key[2]), _search_from(s.path_key(), *key[:3]).finish())
         else:
             near = _within_bits(key[0], max_length)
             blocked, dead_ends, costly = _path_bits(*s.path_key())
@@ -518,13 +518,18 @@ def _within_bits(sources: tuple[str, ...], radius: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
-                   armour: bool, narrow: tuple[tuple[str, ...], bool],
-                   max_length: int | None) -> HexBits:
-    """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
-    :func:`~tabletop.core.supply.supplied_hexes` on the compiled terrain and the situation's
-    sets, searched as bit masks: :meth:`StepMasks.supplied`)."""
-    return _supplied_near(*_path_bits(*path_key), sources, armour, narrow, max_length)
+def _search_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
+                 armour: bool, narrow: tuple[tuple[str, ...], bool]) -> SupplySearch:
+    """The search of :func:`supplied_from` with no limit of length, for a situation's
+    :meth:`~Situation.path_key` (core.supply's :class:`~tabletop.core.supply.SupplySearch`
+    on the compiled terrain and the situation's sets as bits): kept for the situations to
+    come that agree on the paths, and made only as far as the questions asked of it need
+    (:func:`traces_supply`: an HQ near a beach is found supplied in a few rounds)."""
+    idx = _index()
+    blocked, dead_ends, costly = _path_bits(*path_key)
+    return SupplySearch(_masks(armour, narrow), [idx[x] for x in sources if x in idx],
+                        blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
+                        costly_sources=False)
 
 
 @lru_cache(maxsize=512)
@@ -542,8 +547,13 @@ def _supplied_near(blocked: int, dead_ends: int, costly: int, sources: tuple[str
 
 def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                   max_length: int | None) -> bool:
-    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`). A
-    source farther than ``max_length`` is never reached, so it may be listed or not."""
+    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`, or
+    with no limit of length from its search, :func:`_search_from`, made only until it
+    reaches the hex). A source farther than ``max_length`` is never reached, so it may be
+    listed or not."""
+    if max_length is None:
+        search = _search_from(s.path_key(), tuple(sources), unit_kind == "armour", _narrow(match))
+        return search.reaches(_bit_of()[start])
     return _index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
 
 
