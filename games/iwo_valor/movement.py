@@ -18,7 +18,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from functools import cache, lru_cache, reduce
 from itertools import compress
-from operator import or_
+from operator import getitem, or_
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -150,7 +150,7 @@ class LayeredReach(Reach):
     never changed): the unit may end in each (stacking binds only at the end of the phase,
     V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_exits", "_ezoc", "_keys", "_made", "_menu", "_moved", "_order", "_pos", "_table")
+    __slots__ = ("_exits", "_ezoc", "_fire", "_made", "_menu", "_moved", "_order", "_pos", "_table")
 
     def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
@@ -158,7 +158,7 @@ class LayeredReach(Reach):
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._order, self._moved, self._ezoc, self._keys, self._menu = layers
+        self._exits, self._order, self._moved, self._ezoc, self._fire, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -193,13 +193,12 @@ class LayeredReach(Reach):
         order)."""
         options = self._menu.copy()
         if crowded:
-            order, keys, idx, n = self._order, self._keys, c._index(), len(self._order)
-            warn = _CROWDED_KINDS.index(kind) << 30
+            order, moved, fire, idx, n = self._order, self._moved, self._fire, c._index(), len(self._order)
             for h in crowded:
                 i = idx[h]
                 k = bisect_left(order, i)
                 if k < n and order[k] == i:
-                    options[k] = _DESTINATIONS[keys[k] | warn]
+                    options[k] = destination_option(h, moved[k], fire[k], kind)
         return options
 
     def path_to(self, dest: Hex) -> list[Hex]:
@@ -243,10 +242,10 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits([idx[h] for h in closed])
 
 
-Layers = tuple[list[int], list[int], list[int], int, list[int], list[Option]]
+Layers = tuple[list[int], list[int], list[int], int, bytes, list[Option]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map indices, in order), the hexes moved to reach each, the ZOC's bits, each entry's key
-in :data:`_DESTINATIONS` and the destination menu (:meth:`LayeredReach.menu` before V.M's
+(map indices, in order), the hexes moved to reach each, the ZOC's bits, the Japanese units
+that would fire in each (IX.A) and the destination menu (:meth:`LayeredReach.menu` before V.M's
 warnings; never changed)."""
 
 
@@ -294,6 +293,7 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             b += 1
         go_on = layer & go_on_from
     hex_at = masks.hex_at
+    fire_at = _fire_bytes(unfired)
     if k < 256:
         # each hex's count, one byte a hex in bit order: not 0 exactly where a hex was
         # reached (the start is not), so the bytes pick the hexes out and, less their 0s,
@@ -305,17 +305,20 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
         by_bit = counts.to_bytes(len(hex_at), "little")
         order = list(compress(hex_at, by_bit))
         ks = list(by_bit.translate(None, b"\0"))
+        fire = bytes(compress(fire_at, by_bit))
     else:  # more hexes than a byte counts: a layer at a time
         order = list(compress(hex_at, spread(reduce(or_, layers))))
         by_hex: dict[int, int] = {}
         for moved, layer in enumerate(layers, 1):
             by_hex.update(dict.fromkeys(masks.indices(layer), moved))
         ks = [by_hex[i] for i in order]
-    # the menu entries, each by its key in _DESTINATIONS: the hex, the hexes moved, and the
-    # Japanese units that would fire there (those that have not fired at the unit, IX.A)
-    fire = _fire_row(unfired)
-    keys = [i << 19 | k << 8 | fire[i] for i, k in zip(order, ks, strict=True)]
-    return exits, order, ks, ezoc, keys, list(map(_DESTINATIONS.__getitem__, keys))
+        pos = masks.positions
+        fire = bytes(fire_at[pos[i]] for i in order)
+    # the menu entries, found by the hex, the hexes moved, and the Japanese units that would
+    # fire there (those that have not fired at the unit, IX.A): numbers below 256 and those
+    # of the order, so no number is made for an entry
+    menu = list(map(getitem, map(getitem, map(_destination_table().__getitem__, order), ks), fire))
+    return exits, order, ks, ezoc, fire, menu
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -343,40 +346,56 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     return LayeredReach(c.hx(p.location), layers, armour, narrow)
 
 
-class _Destinations(dict[int, Option]):
-    """The menu entries of :class:`LayeredReach` menus, each :func:`destination_option`
-    made when first asked, by a key that holds the hex's map index, the hexes moved and the
-    Japanese units that would fire: ``index << 19 | hexes << 8 | fire`` (the map has
-    fewer than 2048 hexes, so no move is as long; a hex has 19 within two hexes; and a
-    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30);
-    for a hex that already holds a Marine unit of the moving unit's kind (V.M), that
-    kind's place in :data:`_CROWDED_KINDS` shifted by 30 more."""
+class _ByFire(dict[int, Option]):
+    """The menu entries of :class:`LayeredReach` menus for one hex and one count of hexes
+    moved, by the Japanese units that would fire there: each :func:`destination_option`
+    made when first asked."""
 
-    def __missing__(self, key: int) -> Option:
-        i, hexes, fire = (key >> 19) & 2047, (key >> 8) & 2047, key & 255
-        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire,
-                                               _CROWDED_KINDS[key >> 30])
+    __slots__ = ("hex_id", "hexes")
+
+    def __init__(self, hex_id: str, hexes: int) -> None:
+        super().__init__()
+        self.hex_id, self.hexes = hex_id, hexes
+
+    def __missing__(self, fire: int) -> Option:
+        found = self[fire] = destination_option(self.hex_id, self.hexes, fire)
         return found
 
 
-_CROWDED_KINDS = ("", *STACK)
-"""The kinds a destination entry may warn of (V.M), by their code in a key of
-:data:`_DESTINATIONS` (0: none)."""
+class _ByMoved(dict[int, _ByFire]):
+    """The menu entries for one hex, by the hexes moved (:class:`_ByFire`), made when first
+    asked."""
+
+    __slots__ = ("hex_id",)
+
+    def __init__(self, hex_id: str) -> None:
+        super().__init__()
+        self.hex_id = hex_id
+
+    def __missing__(self, hexes: int) -> _ByFire:
+        found = self[hexes] = _ByFire(self.hex_id, hexes)
+        return found
 
 
-_DESTINATIONS = _Destinations()
+@cache
+def _destination_table() -> tuple[_ByMoved, ...]:
+    """The menu entries of :class:`LayeredReach` menus by map index, then hexes moved, then
+    Japanese units that would fire (:func:`_layers` reads a menu's entries from it)."""
+    return tuple(_ByMoved(h) for h in c.components().map.ids())
 
 
 @lru_cache(maxsize=64)
-def _fire_row(unfired: tuple[str, ...]) -> dict[int, int]:
-    """:func:`fire_counts` by map index, every hex listed: how many of the Japanese units in
-    these hexes are within two hexes of each hex (IX.A); the caller must not change it."""
-    idx = c._index()
-    row = dict.fromkeys(range(len(idx)), 0)
+def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
+    """:func:`fire_counts` as one byte a bit place of the map's bit masks (core.supply's
+    :class:`~tabletop.core.supply.StepMasks`): how many of the Japanese units in these hexes
+    are within two hexes of each hex (IX.A; 19 at most)."""
+    masks = c._masks(False, ((), False))
+    pos, idx = masks.positions, c._index()
+    row = bytearray(len(masks.hex_at))
     for h in unfired:
         for x in c.within2(h):
-            row[idx[x]] += 1
-    return row
+            row[pos[idx[x]]] += 1
+    return bytes(row)
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
