@@ -611,12 +611,27 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
 
 def supply_sources(match: Match, s: Situation, division: Any) -> tuple[str, ...]:
     """VII.A: the hexes of a division's HQs that provide Supply now (:func:`hq_supplied`),
-    in registry order; kept in the situation (with the landed beaches it reads)."""
+    in registry order; kept in the situation (with the landed beaches it reads), and for
+    the situations to come whose HQs and Supply Paths agree (:func:`_hq_sources`)."""
     def build() -> tuple[str, ...]:
-        hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(division, ())
-               if h.side == US]
-        return tuple(h.location for h in hqs if on_island(h) and hq_supplied(match, s, h))
+        hqs = tuple((h.location, h.face) for h in match.state.pieces.by_attr("hq", "division")
+                    .get(division, ()) if h.side == US)
+        return _hq_sources(hqs, s.path_key(), tuple(match.state.vars[V_LANDED]), _narrow(match))
     return s.derive(("supply_sources", division, tuple(match.state.vars[V_LANDED])), build)
+
+
+@lru_cache(maxsize=256)
+def _hq_sources(hqs: tuple[tuple[str, str], ...], path_key: tuple[tuple[str, ...], frozenset[str]],
+                landed: tuple[str, ...], narrow: tuple[tuple[str, ...], bool]) -> tuple[str, ...]:
+    """:func:`supply_sources` of HQs standing in these hexes with these faces, for a
+    situation's :meth:`~Situation.path_key` and landed beach hexes: those of the hexes
+    whose HQ is on the island, not DISRUPTED (IX.H, its back up) and traces a path of any
+    length to a landed beach hex no Japanese unit holds (:func:`hq_supplied`, VII.A). A
+    move that changes none of these (most moves behind the front) keeps the answer."""
+    jp = set(path_key[0])
+    search = _search_from(path_key, tuple(h for h in landed if h not in jp), False, narrow)
+    bit, island = _bit_of(), _ISLAND or _island()
+    return tuple(at for at, face in hqs if at in island and face != "back" and search.reaches(bit[at]))
 
 
 def is_supplied(match: Match, p: Piece, s: Situation | None = None,
