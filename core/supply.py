@@ -14,7 +14,8 @@ same search in the same order, so it finds the same path :func:`trace` finds wit
 equivalent predicates, at a fraction of the cost of calling them for every step. And where
 the question is "which units are supplied?" rather than "by which path?",
 :func:`supplied_hexes` answers it for every hex of the map in one search back from the
-sources.
+sources (:meth:`StepMasks.supplied` on bit masks; :class:`SupplySearch` the same search
+made only as far as the hexes asked about need).
 """
 
 from __future__ import annotations
@@ -347,42 +348,85 @@ class StepMasks:
         this layout (:meth:`bits`) and the sources as hex indices: the same hexes, found
         a round of the search at a time for every state at once (states being a hex
         entered and the costly hexes entered from there on, as there)."""
-        found = self.bits(targets)
-        limit = max_length if max_length is not None else self._n
-        if limit <= 0:
-            return HexBits(self, found)
-        every = self.every
+        search = SupplySearch(self, targets, blocked=blocked, dead_ends=dead_ends, costly=costly,
+                              costly_limit=costly_limit, max_length=max_length,
+                              costly_sources=costly_sources)
+        return HexBits(self, search.finish())
+
+
+class SupplySearch:
+    """:meth:`StepMasks.supplied`'s search, made a round at a time only as far as the
+    questions asked of it need: a hex found supplied after some rounds is supplied (each
+    round only adds hexes), so "is this hex supplied?" is answered by the first round that
+    reaches it, and only a hex never reached needs the whole search. Kept, it goes on from
+    where it stopped for the next question."""
+
+    __slots__ = ("_costly_limit", "_d", "_dear", "_level", "_limit", "_masks", "_plain",
+                 "_unseen", "done", "found")
+
+    def __init__(self, masks: StepMasks, targets: Iterable[int], *, blocked: int = 0,
+                 dead_ends: int = 0, costly: int = 0, costly_limit: int = 0,
+                 max_length: int | None = None, costly_sources: bool = True) -> None:
+        self._masks = masks
+        self._costly_limit = costly_limit
+        #: the hexes found supplied so far (bits of the masks' layout), and whether that is all
+        self.found = masks.bits(targets)
+        self._limit = max_length if max_length is not None else len(masks.positions)
+        self._d = 0
+        every = masks.every
         level = [0] * (costly_limit + 1)  # the states d steps from a source, by costly hexes used
-        usable = found & ~blocked
+        usable = self.found & ~blocked
         if costly_sources:
             level[0] = usable & ~costly
             if costly_limit >= 1:
                 level[1] = usable & costly
         else:
             level[0] = usable
-        unseen = [every & ~frontier for frontier in level]  # whole numbers: quicker masks
+        self._level = level
+        self._unseen = [every & ~frontier for frontier in level]  # whole numbers: quicker masks
         free = every & ~(blocked | dead_ends)
-        plain, dear = free & ~costly, free & costly
-        before = self._before
-        d = 0
-        while any(level):
-            if d + 2 > limit:  # a hex entered before these would need a path of more than limit
-                union = 0
-                for frontier in level:
-                    union |= frontier
-                found |= before(union)
-                break
-            following = [0] * (costly_limit + 1)
-            for u, frontier in enumerate(level):
-                if not frontier:
-                    continue
-                back = before(frontier)
-                found |= back
-                following[u] |= back & plain & unseen[u]
-                if u < costly_limit:
-                    following[u + 1] |= back & dear & unseen[u + 1]
-            for u, new in enumerate(following):
-                unseen[u] ^= new  # never seen before: all of it was unseen
-            level = following
-            d += 1
-        return HexBits(self, found)
+        self._plain, self._dear = free & ~costly, free & costly
+        self.done = self._limit <= 0 or not any(level)
+
+    def step(self) -> None:
+        """One more round of the search (none once it is done)."""
+        if self.done:
+            return
+        level, before = self._level, self._masks._before
+        if self._d + 2 > self._limit:  # a hex entered before these would need a longer path
+            union = 0
+            for frontier in level:
+                union |= frontier
+            self.found |= before(union)
+            self.done = True
+            return
+        costly_limit, unseen, plain, dear = self._costly_limit, self._unseen, self._plain, self._dear
+        found = self.found
+        following = [0] * (costly_limit + 1)
+        for u, frontier in enumerate(level):
+            if not frontier:
+                continue
+            back = before(frontier)
+            found |= back
+            following[u] |= back & plain & unseen[u]
+            if u < costly_limit:
+                following[u + 1] |= back & dear & unseen[u + 1]
+        for u, new in enumerate(following):
+            unseen[u] ^= new  # never seen before: all of it was unseen
+        self.found = found
+        self._level = following
+        self._d += 1
+        self.done = not any(following)
+
+    def reaches(self, bits: int) -> bool:
+        """Whether any hex of ``bits`` (a mask of the layout) is supplied: the search goes
+        on only until one is found, or to its end."""
+        while not self.found & bits and not self.done:
+            self.step()
+        return bool(self.found & bits)
+
+    def finish(self) -> int:
+        """Every hex supplied (bits of the layout): the search made to its end."""
+        while not self.done:
+            self.step()
+        return self.found

@@ -80,6 +80,11 @@ class ValorView(View):
     _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board_windows,
                                               "stacks": _stacks}
 
+    def _core_board(self) -> bool:
+        """Its pieces are the core's, as windows: the board's places and the places changed
+        since a revision (``board_places``, ``board_changes``) read as the core's do."""
+        return True
+
 
 class Valor(Game):
     """The game: identity, set-up (III), sequence of play (IV), victory (X), scenarios (XI)."""

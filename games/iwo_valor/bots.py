@@ -22,7 +22,7 @@ for losses.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from itertools import compress, repeat
 from operator import attrgetter
@@ -112,6 +112,111 @@ class _Gaps:
         return None
 
 
+class _Board:
+    """What the bot reads of the pieces a view shows, kept place by place, so that a new
+    revision of the board is read only at the places it shows differently
+    (``View.board_changes``): every piece by id; the hexes of the Japanese units, in the
+    view's order (places sorted), and the unit in each; the kinds of the Marine units in
+    each hex, the companies in each; the pieces not Japanese in each land hex and the HQs
+    face up. Each revision's dicts and lists are new ones, never changed once read."""
+
+    __slots__ = ("at", "by_id", "heads", "held", "hq_at", "inf", "jp", "jp_at", "jp_n",
+                 "on_map", "revision", "us")
+
+    def __init__(self) -> None:
+        self.revision: int | None = None  # the board revision read (None: read in full)
+        self.at: dict[str, Sequence[Mapping[str, Any]]] = {}  # place -> its pieces, top first
+        self.by_id: dict[str, Mapping[str, Any]] = {}
+        self.jp_n: dict[str, tuple[int, str]] = {}  # hex -> its Japanese units, the last's id
+        self.hq_at: dict[str, list[tuple[str, str, Any]]] = {}  # hex -> its heads (below)
+        self.jp: list[str] = []
+        self.jp_at: dict[str, str] = {}
+        self.us: dict[str, list[str]] = {}
+        self.inf: dict[str, int] = {}
+        self.held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
+        self.heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
+        self.on_map: list[Mapping[str, Any]] | None = None  # built when first asked
+
+    def read(self, places: Mapping[str, Sequence[Mapping[str, Any]]],
+             changed: Collection[str] | None) -> None:
+        """Reads the places ``changed`` (None: every place, from scratch) of ``places``
+        (place -> its pieces, top first)."""
+        if changed is None:
+            self.at, self.by_id, self.jp_n, self.hq_at = {}, {}, {}, {}
+            self.us, self.inf, self.held = {}, {}, {}
+            changed = list(places)
+        at, by_id, jp_n, hq_at = self.at, self.by_id, self.jp_n, self.hq_at
+        # the pieces gone from every place changed first: a piece that moved is in two
+        for loc in changed:
+            for p in at.get(loc, ()):
+                by_id.pop(str(p.get("id")), None)
+        us, inf, held = dict(self.us), dict(self.inf), dict(self.held)
+        is_hex, is_land, japan, marines = c.is_hex, c.is_land, c.JAPAN, c.US
+        jp_moved = heads_moved = False
+        for loc in changed:
+            stack = places.get(loc, ())
+            if stack:
+                at[loc] = stack
+            else:
+                at.pop(loc, None)
+            for p in stack:
+                pid = p.get("id")
+                if pid is not None:
+                    by_id[str(pid)] = p
+            if not is_hex(loc):
+                continue
+            jp_moved |= jp_n.pop(loc, None) is not None
+            heads_moved |= hq_at.pop(loc, None) is not None
+            us.pop(loc, None)
+            inf.pop(loc, None)
+            held.pop(loc, None)
+            land = is_land(loc)
+            jps, last = 0, ""
+            kinds: list[str] = []
+            companies = others = 0
+            heads: list[tuple[str, str, Any]] = []
+            for p in stack:
+                side = p["side"]
+                if side == japan:
+                    jps, last = jps + 1, str(p["id"])
+                    continue
+                kind = p["kind"]
+                if side == marines:
+                    kinds.append(str(kind))
+                    companies += kind == "infantry"
+                if land:
+                    others += 1
+                    if kind == "hq" and p["face"] == "front":
+                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+            if jps:
+                jp_n[loc] = (jps, last)
+                jp_moved = True
+            if kinds:
+                us[loc] = kinds
+            if companies:
+                inf[loc] = companies
+            if others:
+                held[loc] = others
+            if heads:
+                hq_at[loc] = heads
+                heads_moved = True
+        self.us, self.inf, self.held, self.on_map = us, inf, held, None
+        if jp_moved:
+            order = sorted(jp_n)
+            self.jp = [loc for loc in order for _ in range(jp_n[loc][0])]
+            self.jp_at = {loc: jp_n[loc][1] for loc in order}
+        if heads_moved:
+            self.heads = [h for loc in sorted(hq_at) for h in hq_at[loc]]
+
+    def pieces_on_map(self) -> list[Mapping[str, Any]]:
+        """The pieces in map hexes, in the view's order (places sorted, each stack top
+        first)."""
+        if self.on_map is None:
+            at, is_hex = self.at, c.is_hex
+            self.on_map = [p for loc in sorted(at) if is_hex(loc) for p in at[loc]]
+        return self.on_map
+
+
 class HeuristicMarines:
     """A competent Marine commander following simple, explainable priorities."""
 
@@ -133,15 +238,11 @@ class HeuristicMarines:
         self._relay_key: tuple[c.Situation | None, str] = (None, "")  # situation held
         self._relay = c.Situation()
         self._near_key: tuple[str, ...] = ()
+        self._jp_list: list[str] | None = None  # the list _jp_key last read, held
+        self._jp_tuple: tuple[str, ...] = ()
+        self._scoring: tuple[tuple[str, ...], int, frozenset[str]] = ((), 0, frozenset())
         self._map_key: tuple[Any, ...] | None = None
-        self._map_pieces: list[Any] = []
-        self._by_id: dict[str, Any] = {}
-        self._jp: list[str] = []
-        self._us: dict[str, list[str]] = {}
-        self._jp_at: dict[str, str] = {}
-        self._held: dict[str, int] = {}
-        self._heads: list[tuple[str, str, Any]] = []
-        self._inf: dict[str, int] = {}
+        self._board = _Board()
         self._key_view: Mapping[str, JSON] | None = None
         self._key: tuple[Any, ...] = (None, None)
         self._near_memo = _Gaps(())
@@ -184,58 +285,35 @@ class HeuristicMarines:
         """Whether two board keys (:meth:`_board_key`) name the same board."""
         return a is not None and a[0] == b[0] and a[1] is b[1]
 
-    def _read_board(self, view: Mapping[str, JSON]) -> None:
-        """Reads the view's pieces once a board, in one pass: those in map hexes, in its
-        order; every piece by id; the hexes of the Japanese units (:meth:`_jp_hexes`) and
-        the unit in each; the kinds of the Marine units in each hex (:meth:`_us_at`), the
-        companies in each (:meth:`_open_front`); the pieces not Japanese in each land hex
-        and the HQs face up (:meth:`_supply_test`)."""
+    def _read_board(self, view: Mapping[str, JSON]) -> _Board:
+        """The view's pieces as the bot reads them (:class:`_Board`), read once a board: of
+        a view that tells the places changed since the board last read
+        (``View.board_changes``), those places alone."""
         key = self._board_key(view)
+        board = self._board
         if not self._same(self._map_key, key):
             self._map_key = key
-            on_map: list[Any] = []
-            by_id: dict[str, Any] = {}
-            jp: list[str] = []
-            jp_at: dict[str, str] = {}
-            us: dict[str, list[str]] = {}
-            inf: dict[str, int] = {}
-            held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
-            heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
-            is_hex, is_land, japan, marines = c.is_hex, c.is_land, c.JAPAN, c.US
-            for p in view["pieces"]:
-                pid = p.get("id")
-                if pid is not None:
-                    by_id[str(pid)] = p
-                loc = str(p["location"])
-                if not is_hex(loc):
-                    continue
-                on_map.append(p)
-                side = p["side"]
-                if side == japan:
-                    jp.append(loc)
-                    jp_at[loc] = str(p["id"])
-                    continue
-                kind = p["kind"]
-                if side == marines:
-                    us.setdefault(loc, []).append(str(kind))
-                    if kind == "infantry":
-                        inf[loc] = inf.get(loc, 0) + 1
-                if is_land(loc):
-                    held[loc] = held.get(loc, 0) + 1
-                    if kind == "hq" and p["face"] == "front":
-                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
-            self._map_pieces, self._by_id, self._jp, self._jp_at = on_map, by_id, jp, jp_at
-            self._us, self._inf, self._held, self._heads = us, inf, held, heads
+            places_of = getattr(view, "board_places", None)
+            changes_of = getattr(view, "board_changes", None)
+            if key[0] is None or places_of is None or changes_of is None:
+                grouped: dict[str, list[Mapping[str, Any]]] = {}
+                for p in view["pieces"]:
+                    grouped.setdefault(str(p["location"]), []).append(p)
+                board.read(grouped, None)
+                board.revision = None
+            else:
+                since = board.revision
+                board.read(places_of(), None if since is None else changes_of(since))
+                board.revision = key[0]
+        return board
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
         """The pieces the view shows in map hexes, in its order (read once a board)."""
-        self._read_board(view)
-        return self._map_pieces
+        return self._read_board(view).pieces_on_map()
 
     def _where(self, view: Mapping[str, JSON], unit: str) -> str:
         """The place the view shows the unit in ("" if it shows no such piece)."""
-        self._read_board(view)
-        p = self._by_id.get(unit)
+        p = self._read_board(view).by_id.get(unit)
         return str(p["location"]) if p is not None else ""
 
     @staticmethod
@@ -261,14 +339,22 @@ class HeuristicMarines:
         return self._state_probe
 
     def _jp_hexes(self, view: Mapping[str, JSON]) -> list[str]:
-        """The hexes of the Japanese units the view shows, in its order (read once a board)."""
-        self._read_board(view)
-        return list(self._jp)
+        """The hexes of the Japanese units the view shows, in its order (read once a board;
+        the caller must not change it)."""
+        return self._read_board(view).jp
+
+    def _jp_key(self, jp: list[str]) -> tuple[str, ...]:
+        """``tuple(jp)``, the key of what is worked out of the Japanese hexes: made again
+        only for another list (the board's stays the same list until they change; the caller
+        must not change it)."""
+        if jp is not self._jp_list:
+            self._jp_list, self._jp_tuple = jp, tuple(jp)
+        return self._jp_tuple
 
     def _nearest(self, jp: list[str]) -> _Gaps:
         """Hexes from a hex to the nearest Japanese unit (of ``jp``, not empty), memoised
         while the Japanese hexes stay the same (they change only when a unit is lost)."""
-        key = tuple(jp)
+        key = self._jp_key(jp)
         if key != self._near_key:
             self._near_key, self._near_memo, self._bands = key, _Gaps(key), None
         return self._near_memo
@@ -320,8 +406,8 @@ class HeuristicMarines:
         a decision asks it of each option for the cost of a membership test."""
         board = self._board_key(view)
         if not self._same(self._probe_key, board):  # once a board
-            self._read_board(view)
-            self._probe_key, self._probe_board = board, (self._jp_at, self._held, self._heads, {})
+            read = self._read_board(view)
+            self._probe_key, self._probe_board = board, (read.jp_at, read.held, read.heads, {})
         if self._probe_unit != unit or not self._same(self._probe_at, board):
             self._probe_unit, self._probe_at = unit, board
             self._probe = self._without(view, unit)
@@ -356,7 +442,7 @@ class HeuristicMarines:
         situation for every unit whose leaving empties the same hex (or none), so the
         Supply searches kept in it serve them all."""
         jp, held, hqs, probes = self._probe_board
-        me = self._by_id.get(unit)
+        me = self._board.by_id.get(unit)
         loc = str(me["location"]) if me is not None else ""
         if me is not None and me["side"] == c.JAPAN:
             gone = None  # never the Marines' bot's question: read the pieces as they stand
@@ -386,10 +472,9 @@ class HeuristicMarines:
         go, so the divisions spread along the lines instead of queueing behind one position.
         Worked out once a board for each turn, division and ``here`` that counts (a hex with
         companies); the caller must not change it."""
-        board, key = self._board_key(view), tuple(jp)
+        board, key = self._board_key(view), self._jp_key(jp)
         if self._ring_key is None or not self._same(self._ring_key[0], board) or self._ring_key[1] != key:
-            self._read_board(view)
-            inf = self._inf
+            inf = self._read_board(view).inf
             if self._ring_key is not None and self._ring_key[1] == key:
                 # the same Japanese units: only the rings around the hexes whose companies
                 # changed change (a hex is within two of a unit as the unit is of it)
@@ -410,8 +495,10 @@ class HeuristicMarines:
         found = self._fronts.get(ask)
         if found is None:
             near_here = set(c.within2(here)) if here in inf else set()
-            open_jp = [j for j in jp if self._scores(j, turn)
-                       or rings[j] - (j in near_here) < CROWD]
+            if self._scoring[:2] != (key, turn):  # once a turn while the units stand
+                self._scoring = (key, turn, frozenset(j for j in jp if self._scores(j, turn)))
+            scoring = self._scoring[2]
+            open_jp = [j for j in jp if j in scoring or rings[j] - (j in near_here) < CROWD]
             areas = SECTORS.get(division, ())
             sector = [j for j in open_jp if _area(j) in areas]
             found = self._fronts[ask] = sector or open_jp or jp
@@ -429,24 +516,27 @@ class HeuristicMarines:
         """IV.D.1 as the bot reads it: for each regiment, its battalions with companies next
         to a Japanese unit, and how many (worked out once a board; the caller must not
         change it)."""
-        board, key = self._board_key(view), tuple(jp)
+        board, key = self._board_key(view), self._jp_key(jp)
         if self._contact_key is not None and self._same(self._contact_key[0], board) \
                 and self._contact_key[1] == key:
             return self._contacts
         nearest = self._nearest(jp)
+        read = self._read_board(view)
         out: dict[str, dict[str, int]] = {}
-        for p in self._on_map(view):
-            if p["side"] == c.US and p["kind"] == "infantry" and nearest(str(p["location"])) == 1:
-                a = p["attrs"]
-                bns = out.setdefault(str(a["regiment"]), {})
-                bns[str(a["battalion"])] = bns.get(str(a["battalion"]), 0) + 1
+        for loc in read.inf:  # the hexes with companies
+            if nearest(loc) != 1:
+                continue
+            for p in read.at[loc]:
+                if p["side"] == c.US and p["kind"] == "infantry":
+                    a = p["attrs"]
+                    bns = out.setdefault(str(a["regiment"]), {})
+                    bns[str(a["battalion"])] = bns.get(str(a["battalion"]), 0) + 1
         self._contact_key, self._contacts = (board, key), out
         return out
 
     def _unit_attrs(self, view: Mapping[str, JSON], unit: str) -> Mapping[str, Any]:
         """A piece's attributes as the view shows them (empty if it shows no such piece)."""
-        self._read_board(view)
-        p = self._by_id.get(unit)
+        p = self._read_board(view).by_id.get(unit)
         return p["attrs"] if p is not None else {}
 
     def _may_engage(self, view: Mapping[str, JSON], jp: list[str], unit: str) -> bool:
@@ -511,8 +601,7 @@ class HeuristicMarines:
     def _us_at(self, view: Mapping[str, JSON]) -> dict[str, list[str]]:
         """Hex -> the kinds of the Marine units the view shows in it (read once a board;
         the caller must not change it)."""
-        self._read_board(view)
-        return self._us
+        return self._read_board(view).us
 
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         units = [o for o in decision.options if o.value != "done"]
@@ -587,11 +676,10 @@ class HeuristicMarines:
         unit = str(decision.context.get("unit", ""))
         jp = self._jp_hexes(view)
         options = decision.options
-        by_hex: dict[str, Option] = dict(zip(map(_VALUE, options), options, strict=True))
-        stop = by_hex.pop("done", None) is not None
         # never a hex that already holds a unit of its kind (V.M: one would be removed)
-        for h in [h for h, o in by_hex.items() if o.detail.get("crowded")]:
-            del by_hex[h]
+        by_hex: dict[str, Option] = {o.value: o for o in options
+                                     if not o.detail.get("crowded") or o.value == "done"}
+        stop = by_hex.pop("done", None) is not None
         if not by_hex or not jp:
             return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
@@ -604,9 +692,15 @@ class HeuristicMarines:
         info = {h: _fire_hexes(by_hex[h]) for h in keys & one}  # (fire, hexes moved)
         info.update((h, _fire_hexes(by_hex[h])) for h in keys & two)
 
+        farther: dict[str, tuple[int, int]] = {}  # the others, read once a hex
+
         def fire_hexes(h: str) -> tuple[int, int]:  # (fire, hexes moved) of any destination
             found = info.get(h)
-            return found if found is not None else _fire_hexes(by_hex[h])
+            if found is None:
+                found = farther.get(h)
+                if found is None:
+                    found = farther[h] = _fire_hexes(by_hex[h])
+            return found
 
         # a company leaving the second rank for the first counts on the next to close up
         # behind it (Supply is checked when it attacks, VII)
@@ -717,7 +811,10 @@ class HeuristicMarines:
             value = sum(w for i, w in mine if i in covered) - 4 * fire(o) - pull * far(o)
             return (0, -value, far(o), h)
 
-        locs, weights = [loc for loc, _ in spots], [w for _, w in spots]
+        weight_at: dict[str, int] = {}  # the companies' weights summed by hex: one sum a hex
+        for loc, w in spots:
+            weight_at[loc] = weight_at.get(loc, 0) + w
+        locs, weights = list(weight_at), list(weight_at.values())
         within5 = (5).__ge__
 
         def most(o: Option) -> int:  # the value if it supplied every company within five
@@ -768,8 +865,9 @@ class HeuristicMarines:
                    and not (o.detail and o.detail.get("unsupplied"))]
 
         turn = int(view["turn"])
-        steps = {str(p["location"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
-                 if p["side"] == c.JAPAN and c.is_hex(str(p["location"]))}
+        read = self._read_board(view)
+        steps = {loc: int(p.get("steps", 0) or 0) for loc in read.jp_at for p in read.at[loc]
+                 if p["side"] == c.JAPAN}
 
         def gain(o: Option) -> float:
             # An ambush is one Opportunity Fire attack on the OF/CP row: it costs far less

@@ -29,7 +29,7 @@ from tabletop.core.fog import reveal_near
 from tabletop.core.hexgrid import Hex, distance, within
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import HexBits, StepMasks, step_table, trace_indexed
+from tabletop.core.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
 from tabletop.core.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -138,8 +138,19 @@ def is_land(hex_id: str) -> bool:
 
 
 def on_island(p: Piece) -> bool:
-    """Whether a unit is on a land hex of the island."""
-    return is_hex(p.location) and is_land(p.location)
+    """Whether a unit is on a land hex of the island (:func:`is_hex` and :func:`is_land` of
+    its place, read from one set: asked of every unit at every decision)."""
+    return p.location in (_ISLAND or _island())
+
+
+_ISLAND: set[str] = set()  # the land hexes' ids, filled on first use (:func:`_island`)
+
+
+def _island() -> set[str]:
+    """Fill :data:`_ISLAND` (once: the map is loaded on first use)."""
+    if not _ISLAND:
+        _ISLAND.update(label for label in _ids()[1] if is_hex(label) and is_land(label))
+    return _ISLAND
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
@@ -265,12 +276,14 @@ class Situation:
         if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
             return _LAST.situation
         s = cls()
+        jp, marine_hexes = s.jp, s.marine_hexes
         for p in pieces.select(side=JAPAN):
             if is_hex(p.location):
-                s.jp[p.location] = p.id
+                jp[p.location] = p.id
+        island = _ISLAND or _island()
         for p in pieces.select(side=US):
-            if is_hex(p.location) and is_land(p.location):
-                s.marine_hexes.setdefault(p.location, []).append(p)
+            if p.location in island:  # (on_island)
+                marine_hexes.setdefault(p.location, []).append(p)
         s.zoc, s.near = zones(tuple(s.jp))
         _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
@@ -295,7 +308,7 @@ class Situation:
         that agree on it agree on every Supply Path (a move behind the front changes none)."""
         if self._path_key is None:
             self._path_key = (tuple(sorted(self.jp)),
-                              frozenset(h for h in self.marine_hexes if h in self.near))
+                              frozenset(self.marine_hexes.keys() & self.near.keys()))
         return self._path_key
 
     def path_sets(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
@@ -426,9 +439,51 @@ def _masks(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> StepMasks:
 
 @lru_cache(maxsize=64)
 def _path_bits(jp_hexes: tuple[str, ...], held: frozenset[str]) -> tuple[int, int, int]:
-    """:func:`_path_sets` as bit masks of the map's :class:`StepMasks` layout."""
-    bits = _masks(False, ((), False)).bits
-    return tuple(bits(group) for group in _path_sets(jp_hexes, held))  # type: ignore[return-value]
+    """:func:`_path_sets` as bit masks of the map's :class:`StepMasks` layout, made from the
+    bits of each hex's neighbourhood (a mask a hex, kept) rather than hex by hex: the
+    Japanese hexes and the hexes within two of them that no Marine unit holds; the ZOC; the
+    Marine-held hexes within two of a Japanese unit."""
+    held_bits = hexes_bits(held)
+    return (hexes_bits(jp_hexes) | (near_bits(jp_hexes) & ~held_bits), zoc_bits(jp_hexes), held_bits)
+
+
+def hexes_bits(hex_ids: Iterable[str]) -> int:
+    """Hexes (by id) as a bit mask of the map's :class:`StepMasks` layout."""
+    bit = _bit_of()
+    out = 0
+    for h in hex_ids:
+        out |= bit[h]
+    return out
+
+
+@cache
+def _bit_of() -> dict[str, int]:
+    """Each hex id's bit in the map's :class:`StepMasks` layout (every table of the map
+    lays its hexes out the same way)."""
+    pos = _masks(False, ((), False)).positions
+    return {h: 1 << pos[i] for h, i in _index().items()}
+
+
+@cache
+def within2_bits(hex_id: str) -> int:
+    """:func:`within2` as a bit mask."""
+    return hexes_bits(within2(hex_id))
+
+
+@lru_cache(maxsize=64)
+def near_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The hexes within two hexes of one of these, as a bit mask (:func:`within2_bits`'
+    union: where a move stops, V.D, and what a Supply Path avoids, VII.A)."""
+    out = 0
+    for h in jp_hexes:
+        out |= within2_bits(h)
+    return out
+
+
+@lru_cache(maxsize=16)
+def zoc_bits(jp_hexes: tuple[str, ...]) -> int:
+    """The ZOC of Japanese units in these hexes (:func:`zones`, VI), as a bit mask."""
+    return hexes_bits(zones(jp_hexes)[0])
 
 
 def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind: str,
@@ -436,14 +491,14 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
     """VII.A: every hex (map index) from which a unit of this kind traces a Supply Path of
     at most ``max_length`` hexes to one of ``sources``: :func:`supply_path` answered for the
     whole map in one search, kept in the situation (and, for the situations to come that
-    agree on the paths, by :func:`_supplied_from`, or for a path of a few hexes by
+    agree on the paths, by :func:`_search_from`, made to its end, or for a path of a few hexes by
     :func:`_supplied_near`, which reads the paths' sets only within reach of the sources: a
     move far from them changes none); the caller must not change it."""
     key = (tuple(sources), unit_kind == "armour", _narrow(match), max_length)
     found = s._supplied.get(key)
     if found is None:
         if max_length is None:
-            found = _supplied_from(s.path_key(), *key)
+            found = HexBits(_masks(key[1], key[2]), _search_from(s.path_key(), *key[:3]).finish())
         else:
             near = _within_bits(key[0], max_length)
             blocked, dead_ends, costly = _path_bits(*s.path_key())
@@ -463,13 +518,18 @@ def _within_bits(sources: tuple[str, ...], radius: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def _supplied_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
-                   armour: bool, narrow: tuple[tuple[str, ...], bool],
-                   max_length: int | None) -> HexBits:
-    """:func:`supplied_from` for a situation's :meth:`~Situation.path_key` (core.supply's
-    :func:`~tabletop.core.supply.supplied_hexes` on the compiled terrain and the situation's
-    sets, searched as bit masks: :meth:`StepMasks.supplied`)."""
-    return _supplied_near(*_path_bits(*path_key), sources, armour, narrow, max_length)
+def _search_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
+                 armour: bool, narrow: tuple[tuple[str, ...], bool]) -> SupplySearch:
+    """The search of :func:`supplied_from` with no limit of length, for a situation's
+    :meth:`~Situation.path_key` (core.supply's :class:`~tabletop.core.supply.SupplySearch`
+    on the compiled terrain and the situation's sets as bits): kept for the situations to
+    come that agree on the paths, and made only as far as the questions asked of it need
+    (:func:`traces_supply`: an HQ near a beach is found supplied in a few rounds)."""
+    idx = _index()
+    blocked, dead_ends, costly = _path_bits(*path_key)
+    return SupplySearch(_masks(armour, narrow), [idx[x] for x in sources if x in idx],
+                        blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
+                        costly_sources=False)
 
 
 @lru_cache(maxsize=512)
@@ -487,8 +547,13 @@ def _supplied_near(blocked: int, dead_ends: int, costly: int, sources: tuple[str
 
 def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
                   max_length: int | None) -> bool:
-    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`). A
-    source farther than ``max_length`` is never reached, so it may be listed or not."""
+    """VII.A: whether :func:`supply_path` finds a path (read from :func:`supplied_from`, or
+    with no limit of length from its search, :func:`_search_from`, made only until it
+    reaches the hex). A source farther than ``max_length`` is never reached, so it may be
+    listed or not."""
+    if max_length is None:
+        search = _search_from(s.path_key(), tuple(sources), unit_kind == "armour", _narrow(match))
+        return search.reaches(_bit_of()[start])
     return _index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
 
 
@@ -546,12 +611,27 @@ def hq_supplied(match: Match, s: Situation, hq: Piece, cache_: dict[str, bool] |
 
 def supply_sources(match: Match, s: Situation, division: Any) -> tuple[str, ...]:
     """VII.A: the hexes of a division's HQs that provide Supply now (:func:`hq_supplied`),
-    in registry order; kept in the situation (with the landed beaches it reads)."""
+    in registry order; kept in the situation (with the landed beaches it reads), and for
+    the situations to come whose HQs and Supply Paths agree (:func:`_hq_sources`)."""
     def build() -> tuple[str, ...]:
-        hqs = [h for h in match.state.pieces.by_attr("hq", "division").get(division, ())
-               if h.side == US]
-        return tuple(h.location for h in hqs if on_island(h) and hq_supplied(match, s, h))
+        hqs = tuple((h.location, h.face) for h in match.state.pieces.by_attr("hq", "division")
+                    .get(division, ()) if h.side == US)
+        return _hq_sources(hqs, s.path_key(), tuple(match.state.vars[V_LANDED]), _narrow(match))
     return s.derive(("supply_sources", division, tuple(match.state.vars[V_LANDED])), build)
+
+
+@lru_cache(maxsize=256)
+def _hq_sources(hqs: tuple[tuple[str, str], ...], path_key: tuple[tuple[str, ...], frozenset[str]],
+                landed: tuple[str, ...], narrow: tuple[tuple[str, ...], bool]) -> tuple[str, ...]:
+    """:func:`supply_sources` of HQs standing in these hexes with these faces, for a
+    situation's :meth:`~Situation.path_key` and landed beach hexes: those of the hexes
+    whose HQ is on the island, not DISRUPTED (IX.H, its back up) and traces a path of any
+    length to a landed beach hex no Japanese unit holds (:func:`hq_supplied`, VII.A). A
+    move that changes none of these (most moves behind the front) keeps the answer."""
+    jp = set(path_key[0])
+    search = _search_from(path_key, tuple(h for h in landed if h not in jp), False, narrow)
+    bit, island = _bit_of(), _ISLAND or _island()
+    return tuple(at for at, face in hqs if at in island and face != "back" and search.reaches(bit[at]))
 
 
 def is_supplied(match: Match, p: Piece, s: Situation | None = None,
@@ -571,32 +651,35 @@ def supply_check(match: Match, s: Situation,
     are asked (the menu of units that may move asks it of every unit at every decision)."""
     turn = match.state.turn
     ind = match.state.vars[V_IND]
-    idx = _index()
-    sets: dict[tuple[Any, bool], HexBits] = {}
-    beach_sets: dict[bool, HexBits] = {}
+    bit = _bit_of()
+    island = _ISLAND or _island()
+    sets: dict[tuple[Any, bool], int] = {}  # (division, armour) -> the hexes supplied, as bits
+    beach_sets: dict[bool, int] = {}
 
     def check(p: Piece) -> bool:
-        if not on_island(p):
+        location = p.location
+        if location not in island:  # (on_island)
             return False
         if turn == 1 or p.attrs.get("landed") == turn:
             return True
-        if p.kind == "hq":
+        kind = p.kind
+        if kind == "hq":
             return hq_supplied(match, s, p, hq_cache)
-        armour = p.kind == "armour"
+        armour = kind == "armour"
         division = p.attrs["division"]
         found = sets.get((division, armour))
         if found is None:
             found = sets[(division, armour)] = supplied_from(
-                match, s, supply_sources(match, s, division), p.kind, 5)
-        at = idx[p.location]
-        if at in found:
+                match, s, supply_sources(match, s, division), kind, 5).bits
+        at = bit[location]
+        if found & at:
             return True
-        if ind and p.kind == "infantry" and regiment_key(p) == ind:
+        if ind and kind == "infantry" and regiment_key(p) == ind:
             beach = beach_sets.get(armour)
             if beach is None:
                 beach = beach_sets[armour] = supplied_from(
-                    match, s, independent_sources(match, s), p.kind, 4)
-            return at in beach
+                    match, s, independent_sources(match, s), kind, 4).bits
+            return bool(beach & at)
         return False
     return check
 

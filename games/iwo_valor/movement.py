@@ -14,10 +14,11 @@ says so); at the end of the phase the player removes the excess (:func:`end_of_m
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Iterable
-from functools import cache, lru_cache
-from itertools import compress, filterfalse, repeat
-from operator import add, mul
+from functools import cache, lru_cache, reduce
+from itertools import compress
+from operator import getitem, or_
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
@@ -47,9 +48,16 @@ def crowded_hexes(p: Piece, s: c.Situation) -> set[str]:
     """V.M: the hexes already holding as many Marine units of the unit's kind, others than
     itself, as a hex may hold at the end of the phase: the unit may enter them and stop
     there, but one of them must leave before the phase ends or be removed."""
-    cap = STACK[p.kind]
-    return {h for h, units in s.marine_hexes.items()
-            if sum(1 for q in units if q.id != p.id and q.kind == p.kind) >= cap}
+    cap, kind, pid = STACK[p.kind], p.kind, p.id
+    out: set[str] = set()
+    for h, units in s.marine_hexes.items():
+        n = 0
+        for q in units:  # (plain loops: asked at every destination decision)
+            if q.kind == kind and q.id != pid:
+                n += 1
+        if n >= cap:
+            out.add(h)
+    return out
 
 
 @cache
@@ -139,19 +147,18 @@ class LayeredReach(Reach):
     parent that reaches a hex at its cost).
 
     It holds the search's every hex reached (:func:`_layers`, shared with other answers and
-    never changed) less those the unit may not end in (``full``, V.M); the core's table of
-    ends is made only when one of the core's readers asks for it."""
+    never changed): the unit may end in each (stacking binds only at the end of the phase,
+    V.M); the core's table of ends is made only when one of the core's readers asks for it."""
 
-    __slots__ = ("_cost", "_exits", "_ezoc", "_full", "_keys", "_made", "_order", "_pos", "_table")
+    __slots__ = ("_exits", "_ezoc", "_fire", "_made", "_menu", "_moved", "_order", "_pos", "_table")
 
-    def __init__(self, start: Hex, layers: Layers, full: frozenset[int],
+    def __init__(self, start: Hex, layers: Layers,
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
         self._hexmap = c.components().map
         self.start = start
         self._parent: list[int] = []
         self._stride = 1
-        self._exits, self._cost, self._order, self._ezoc, self._keys = layers
-        self._full = full  # the hexes reached that the unit may not end in
+        self._exits, self._order, self._moved, self._ezoc, self._fire, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
         self._pos = c._masks(armour, narrow).positions
         self._table = c._steps(armour, narrow)
@@ -161,8 +168,8 @@ class LayeredReach(Reach):
         """The core's table of ends (hex -> (hexes moved, index)), in index order: made once,
         when first asked."""
         if self._made is None:
-            hexes, cost = self._hexmap.hexes(), self._cost
-            self._made = {hexes[i]: (cost[i], i) for i in self.indices()}
+            hexes = self._hexmap.hexes()
+            self._made = {hexes[i]: (k, i) for i, k in zip(self._order, self._moved, strict=True)}
         return self._made
 
     @_ends.setter
@@ -170,28 +177,38 @@ class LayeredReach(Reach):
         self._made = ends
 
     def __len__(self) -> int:
-        return len(self._order) - len(self._full)
+        return len(self._order)
 
     def indices(self) -> list[int]:
-        """The map indices of the hexes the unit may end in, in index (id) order."""
-        full = self._full
-        return list(filterfalse(full.__contains__, self._order)) if full else self._order
+        """The map indices of the hexes the unit may end in, in index (id) order (the
+        caller must not change the list)."""
+        return self._order
 
-    def menu(self, fire: dict[int, int]) -> list[Option]:
-        """V.A, V.D: the destination menu: for each hex, in id order, its
-        :func:`destination_option`, ``fire[i]`` being the Japanese units that would fire
-        at the unit in the hex of index ``i`` (each entry found by its key in :data:`_DESTINATIONS`)."""
-        ids = self.indices()
-        return list(map(_DESTINATIONS.__getitem__,
-                        map(add, map(self._keys.__getitem__, ids), map(fire.__getitem__, ids))))
+    def menu(self, crowded: Iterable[str] = (), kind: str = "") -> list[Option]:
+        """V.A, V.D, V.M: the destination menu (a new list): for each hex, in id order, its
+        :func:`destination_option` with the Japanese units that would fire there (made with
+        the search, :func:`_layers`), and for the hexes of ``crowded`` that already hold a
+        Marine unit of the unit's ``kind``, the entry that says so. The crowded hexes are
+        few and the menu long, so each is found in it by halving (the menu is in index
+        order)."""
+        options = self._menu.copy()
+        if crowded:
+            order, moved, fire, idx, n = self._order, self._moved, self._fire, c._index(), len(self._order)
+            for h in crowded:
+                i = idx[h]
+                k = bisect_left(order, i)
+                if k < n and order[k] == i:
+                    options[k] = destination_option(h, moved[k], fire[k], kind)
+        return options
 
     def path_to(self, dest: Hex) -> list[Hex]:
         """The cheapest path from the start to ``dest``, both included (as the core's)."""
-        m = self._hexmap
+        m, order = self._hexmap, self._order
         i = m.index(dest) if dest in m else -1
-        if i < 0 or i not in self._cost or i in self._full:
+        at = bisect_left(order, i)  # (the hexes reached are in index order)
+        if i < 0 or at == len(order) or order[at] != i:
             self._end(dest)  # raises the core's error
-        cost = self._cost[i]
+        cost = self._moved[at]
         hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
         path = [hexes[i]]
         for k in range(int(cost) - 1, -1, -1):
@@ -212,13 +229,6 @@ class LayeredReach(Reach):
 
 
 @lru_cache(maxsize=64)
-def _zone_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The hexes within two hexes of these, as bits (where a move must stop, V.D)."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits({idx[x] for h in jp_hexes for x in c.within2(h)})
-
-
-@lru_cache(maxsize=64)
 def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     """:func:`closed_hexes` of a unit other than an HQ, as bits: the Japanese hexes and the
     Class 2/3 positions in their ZOC (V.B, V.F, VI.B; what an HQ may not enter depends on
@@ -232,17 +242,11 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     return c._masks(False, ((), False)).bits([idx[h] for h in closed])
 
 
-@lru_cache(maxsize=16)
-def _zoc_bits(jp_hexes: tuple[str, ...]) -> int:
-    """The ZOC of Japanese units in these hexes (VI), as bits."""
-    idx = c._index()
-    return c._masks(False, ((), False)).bits({idx[x] for x in c.zones(jp_hexes)[0]})
-
-
-Layers = tuple[list[int], dict[int, int], list[int], int, dict[int, int]]
+Layers = tuple[list[int], list[int], list[int], int, bytes, list[Option]]
 """What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map index -> hexes moved), those indices in order, the ZOC's bits, and each hex's
-key in :data:`_DESTINATIONS` with no Japanese unit firing."""
+(map indices, in order), the hexes moved to reach each, the ZOC's bits, the Japanese units
+that would fire in each (IX.A) and the destination menu (:meth:`LayeredReach.menu` before V.M's
+warnings; never changed)."""
 
 
 @lru_cache(maxsize=256)
@@ -251,15 +255,15 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     """The core search's layers (every step costs one hex) from the hex of index
     ``start_i``: V.D, each move stops within two hexes of a Japanese unit that has not fired
     at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a Japanese hex or a Class
-    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. Every hex
-    reached, ends where the unit may not stay included: the Marine units are read after
-    (:func:`_layered`), so the answer is kept for the moves to come that see the same
-    Japanese units (a unit moved back to where it stood, or searched again after others
-    moved)."""
+    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. With the
+    menu of every hex reached (IX.A's fire counted in each entry): the Marine units are
+    read after (:meth:`LayeredReach.menu`, V.M), so the answer is kept for the moves to
+    come that see the same Japanese units (a unit moved back to where it stood, or
+    searched again after others moved)."""
     masks = c._masks(armour, narrow)
     after, spread = masks.after, masks.spread
-    stop = _zone_bits(unfired)
-    ezoc = _zoc_bits(jp_hexes)
+    stop = c.near_bits(unfired)
+    ezoc = c.zoc_bits(jp_hexes)
     start = 1 << masks.positions[start_i]
     every = masks.every
     open_ = every & ~_closed_bits(jp_hexes, class1) & ~start
@@ -268,7 +272,6 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     exits: list[int] = []
     layers: list[int] = []  # the hexes first reached by each move of one more hex
     planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
-    reached = 0
     k = 0
     while go_on:
         exits.append(go_on)
@@ -282,7 +285,6 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             break
         open_ ^= layer
         layers.append(layer)
-        reached |= layer
         b, bits = 0, k if k < 256 else 0
         while bits:
             if bits & 1:
@@ -290,24 +292,33 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             bits >>= 1
             b += 1
         go_on = layer & go_on_from
-    # each hex's count, one byte a hex in bit order, read with the hexes in that order
-    ones = spread(reached)
-    order = list(compress(masks.hex_at, ones))
+    hex_at = masks.hex_at
+    fire_at = _fire_bytes(unfired)
     if k < 256:
+        # each hex's count, one byte a hex in bit order: not 0 exactly where a hex was
+        # reached (the start is not), so the bytes pick the hexes out and, less their 0s,
+        # are the counts in the same order
         counts = 0
         for b, plane in enumerate(planes):
             if plane:
                 counts |= int.from_bytes(spread(plane), "little") << b
-        ks = list(compress(counts.to_bytes(len(ones), "little"), ones))
+        by_bit = counts.to_bytes(len(hex_at), "little")
+        order = list(compress(hex_at, by_bit))
+        ks = list(by_bit.translate(None, b"\0"))
+        fire = bytes(compress(fire_at, by_bit))
     else:  # more hexes than a byte counts: a layer at a time
+        order = list(compress(hex_at, spread(reduce(or_, layers))))
         by_hex: dict[int, int] = {}
         for moved, layer in enumerate(layers, 1):
             by_hex.update(dict.fromkeys(masks.indices(layer), moved))
         ks = [by_hex[i] for i in order]
-    cost = dict(zip(order, ks, strict=True))
-    keys = dict(zip(order, map(add, map(mul, order, repeat(1 << 19)), map(mul, ks, repeat(1 << 8))),
-                    strict=True))  # each hex's key, no unit firing
-    return exits, cost, order, ezoc, keys
+        pos = masks.positions
+        fire = bytes(fire_at[pos[i]] for i in order)
+    # the menu entries, found by the hex, the hexes moved, and the Japanese units that would
+    # fire there (those that have not fired at the unit, IX.A): numbers below 256 and those
+    # of the order, so no number is made for an entry
+    menu = list(map(getitem, map(getitem, map(_destination_table().__getitem__, order), ks), fire))
+    return exits, order, ks, ezoc, fire, menu
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -332,35 +343,59 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
                      _unfired(match, p, s, fired), class1)
     if not layers[2]:
         return None
-    return LayeredReach(c.hx(p.location), layers, frozenset(), armour, narrow)
+    return LayeredReach(c.hx(p.location), layers, armour, narrow)
 
 
-class _Destinations(dict[int, Option]):
-    """The menu entries of :class:`LayeredReach` menus, each :func:`destination_option`
-    made when first asked, by a key that holds the hex's map index, the hexes moved and the
-    Japanese units that would fire: ``index << 19 | hexes << 8 | fire`` (the map has
-    fewer than 2048 hexes, so no move is as long; a hex has 19 within two hexes; and a
-    number below 2 ** 30, one digit of Python's, is quicker to make: 1184 << 19 < 2 ** 30)."""
+class _ByFire(dict[int, Option]):
+    """The menu entries of :class:`LayeredReach` menus for one hex and one count of hexes
+    moved, by the Japanese units that would fire there: each :func:`destination_option`
+    made when first asked."""
 
-    def __missing__(self, key: int) -> Option:
-        i, hexes, fire = key >> 19, (key >> 8) & 2047, key & 255
-        found = self[key] = destination_option(c.components().map.ids()[i], hexes, fire)
+    __slots__ = ("hex_id", "hexes")
+
+    def __init__(self, hex_id: str, hexes: int) -> None:
+        super().__init__()
+        self.hex_id, self.hexes = hex_id, hexes
+
+    def __missing__(self, fire: int) -> Option:
+        found = self[fire] = destination_option(self.hex_id, self.hexes, fire)
         return found
 
 
-_DESTINATIONS = _Destinations()
+class _ByMoved(dict[int, _ByFire]):
+    """The menu entries for one hex, by the hexes moved (:class:`_ByFire`), made when first
+    asked."""
+
+    __slots__ = ("hex_id",)
+
+    def __init__(self, hex_id: str) -> None:
+        super().__init__()
+        self.hex_id = hex_id
+
+    def __missing__(self, hexes: int) -> _ByFire:
+        found = self[hexes] = _ByFire(self.hex_id, hexes)
+        return found
+
+
+@cache
+def _destination_table() -> tuple[_ByMoved, ...]:
+    """The menu entries of :class:`LayeredReach` menus by map index, then hexes moved, then
+    Japanese units that would fire (:func:`_layers` reads a menu's entries from it)."""
+    return tuple(_ByMoved(h) for h in c.components().map.ids())
 
 
 @lru_cache(maxsize=64)
-def _fire_row(unfired: tuple[str, ...]) -> dict[int, int]:
-    """:func:`fire_counts` by map index, every hex listed: how many of the Japanese units in
-    these hexes are within two hexes of each hex (IX.A); the caller must not change it."""
-    idx = c._index()
-    row = dict.fromkeys(range(len(idx)), 0)
+def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
+    """:func:`fire_counts` as one byte a bit place of the map's bit masks (core.supply's
+    :class:`~tabletop.core.supply.StepMasks`): how many of the Japanese units in these hexes
+    are within two hexes of each hex (IX.A; 19 at most)."""
+    masks = c._masks(False, ((), False))
+    pos, idx = masks.positions, c._index()
+    row = bytearray(len(masks.hex_at))
     for h in unfired:
         for x in c.within2(h):
-            row[idx[x]] += 1
-    return row
+            row[pos[idx[x]]] += 1
+    return bytes(row)
 
 
 def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
@@ -447,15 +482,15 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         if reach is None:
             return
         s_crowded = crowded_hexes(unit, s)
-        if isinstance(reach, LayeredReach):
-            options = reach.menu(_fire_row(_unfired(match, unit, s)))
+        if isinstance(reach, LayeredReach):  # (V.M's warnings included)
+            options = reach.menu(s_crowded, unit.kind)
         else:  # the core's search counts in floats
             get = fire_counts(match, unit, s).get
             options = [destination_option(h, int(k), get(h, 0))
                        for h, k in sorted(reach.costs_by_id().items())]
-        if s_crowded:  # V.M: the hexes already holding a unit of its kind say so
-            options = [destination_option(str(o.value), int(o.detail["hexes"]), int(o.detail["fire"]),
-                                          unit.kind) if o.value in s_crowded else o for o in options]
+            if s_crowded:  # V.M: the hexes already holding a unit of its kind say so
+                options = [destination_option(str(o.value), int(o.detail["hexes"]), int(o.detail["fire"]),
+                                              unit.kind) if o.value in s_crowded else o for o in options]
         if not first:
             options.insert(0, Option(DONE, f"Stop in {unit.location}"))
         elif s_crowded and all(o.detail and o.detail.get("crowded") for o in options):

@@ -17,6 +17,7 @@ from tabletop.core.pieces import Piece, Pieces
 from tabletop.core.state import State
 from tabletop.core.supply import (
     StepMasks,
+    SupplySearch,
     reverse_steps,
     step_table,
     supplied,
@@ -131,7 +132,9 @@ def test_supply_compiled_rules_find_the_same_path(
         costly: set[str], start: str, sources: set[str], costly_limit: int,
         max_length: int | None, costly_sources: bool) -> None:
     """supply: trace_indexed on a step table and index sets returns exactly the path (or
-    None) trace returns with the equivalent predicates, whether a costly source counts."""
+    None) trace returns with the equivalent predicates, whether a costly source counts; the
+    searches of every hex at once (supplied_hexes, StepMasks.supplied, SupplySearch asked
+    hex by hex) find exactly the starts it finds a path from."""
     m = small_map(tuple(sea))
     hexes = m.hexes()
     walled = {frozenset((m.hex(a), n)) for a, k in walls for n in m.neighbors(m.hex(a))[k:k + 1]}
@@ -171,6 +174,16 @@ def test_supply_compiled_rules_find_the_same_path(
     assert got_bits.to_set() == every
     assert len(got_bits) == len(every)
     assert all((i in got_bits) == (i in every) for i in range(len(hexes)))
+    # and a SupplySearch kept between questions, each made only as far as it needs, answers
+    # every hex as the whole search does, the farthest asked first or last
+    for order in (range(len(hexes)), reversed(range(len(hexes)))):
+        search = SupplySearch(masks, sorted(m.index(h) for h in src), blocked=masks.bits(bad),
+                              dead_ends=masks.bits(ends), costly=masks.bits(dear),
+                              costly_limit=costly_limit, max_length=max_length,
+                              costly_sources=costly_sources)
+        for i in order:
+            assert search.reaches(masks.bits([i])) == (i in every), m.label(hexes[i])
+        assert search.finish() == got_bits.bits
 
 
 # -- fog of war ---------------------------------------------------------------------------

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
+from tabletop.core.match import Match
+from tabletop.core.registry import load_game, make_agent
 from tabletop.games.iwo_valor import common as c
-from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Gaps
+from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Board, _Gaps
 
 JP_HEX = "1025"
 
@@ -90,3 +92,42 @@ def _key_unless(skip: frozenset[str], h: str) -> tuple[int, str] | None:
 def _even(h: str) -> bool:
     """A test some hexes pass."""
     return int(h[-1]) % 2 == 0
+
+
+def _read_in_full(view: Mapping[str, Any]) -> _Board:
+    """The board read from the view's ``pieces``, every place anew."""
+    places: dict[str, list[Mapping[str, Any]]] = {}
+    for p in view["pieces"]:
+        places.setdefault(str(p["location"]), []).append(p)
+    board = _Board()
+    board.read(places, None)
+    return board
+
+
+def test_VII_A_the_board_read_place_by_place_agrees_with_a_full_read() -> None:
+    """VII.A, IV.D, V: the pieces the bot's Supply, contact and movement tests read are
+    re-read at each new board only where it changed (``View.board_changes``); they are
+    those a full read of the view's pieces finds, decision after decision."""
+    game = load_game("iwo_valor")
+    bot = HeuristicMarines(c.US, 1)
+    m = Match(game, scenario="campaign", seed=1)
+    japanese = make_agent(game, c.JAPAN, game.default_bot(c.JAPAN), 1)
+    read_in_part = 0
+    for _ in range(600):
+        d = m.pending
+        assert d is not None
+        view = m.view(d.player)
+        if d.player == c.US:
+            since = bot._board.revision
+            board = bot._read_board(view)
+            read_in_part += since is not None and view.board_changes(since) is not None
+            full = _read_in_full(view)
+            assert (board.jp, board.jp_at, board.us, board.inf, board.held, board.heads) == \
+                   (full.jp, full.jp_at, full.us, full.inf, full.held, full.heads)
+            assert {k: dict(p) for k, p in board.by_id.items()} == \
+                   {k: dict(p) for k, p in full.by_id.items()}
+            assert list(map(dict, board.pieces_on_map())) == list(map(dict, full.pieces_on_map()))
+            m.decide(bot.choose(view, d))
+        else:
+            m.decide(japanese.choose(view, d))
+    assert read_in_part > 100
