@@ -32,6 +32,7 @@ from typing import Any
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision, Option
+from tabletop.core.supply import StepMasks
 
 from . import common as c
 
@@ -64,24 +65,67 @@ def _fire_hexes(o: Option) -> tuple[int, int]:
     return (int(more.get("fire", 0)), int(more.get("hexes", 0))) if more else (0, 0)
 
 
+@cache
+def _grid() -> StepMasks:
+    """Every step between two neighbouring hexes of the map, sea or not, as bit masks (the
+    map's :class:`~tabletop.core.supply.StepMasks` layout, :func:`common.hexes_bits`): the
+    map is a whole rectangle of hexes, so the hexes within k steps of a hex are those
+    within k hexes of it (checked for every pair of hexes in tests/games/iwo_valor)."""
+    m = c.components().map
+    return StepMasks(m, [[j for j in row if j >= 0] for row in m.neighbor_index])
+
+
 class _Gaps:
     """Hexes from a hex to the nearest of some Japanese units (``targets``, not empty), each
     worked out once, and the hexes already worked out at each gap (``at``), so a search for
-    the least gap looks at one gap's hexes after another instead of at every hex."""
+    the least gap looks at one gap's hexes after another instead of at every hex. A gap is
+    read from the rings of hexes around the targets (``rings[k]``: the hexes within k of
+    one, as bits), each made once from the one before, for every hex asked."""
 
-    __slots__ = ("at", "gap", "targets")
+    __slots__ = ("at", "gap", "rings", "targets")
 
     def __init__(self, targets: tuple[str, ...]) -> None:
         self.targets = targets
         self.gap: dict[str, int] = {}
         self.at: dict[int, set[str]] = {}
+        self.rings: list[int] = []
 
     def __call__(self, h: str) -> int:
         found = self.gap.get(h)
         if found is None:
-            found = self.gap[h] = min(map(c.dist, repeat(h), self.targets))
+            bit = c._bit_of()[h]
+            found = 0
+            for ring in self.rings:
+                if ring & bit:
+                    break
+                found += 1
+            else:
+                found = self._ring_of(bit)
+            self.gap[h] = found
             self.at.setdefault(found, set()).add(h)
         return found
+
+    def _ring_of(self, bit: int) -> int:
+        """The least k whose ring holds the hex of ``bit``, the rings made as far as it
+        needs (none holds it yet)."""
+        rings = self.rings
+        if not rings:
+            first = c.hexes_bits(self.targets)
+            if not first:
+                raise ValueError("no Japanese unit to measure the gap to")
+            rings.append(first)
+            if first & bit:
+                return 0
+        grow = _grid().after
+        ring = rings[-1]
+        while True:
+            wider = ring | grow(ring)
+            if wider == ring:
+                raise ValueError("a hex off the map")
+            ring = wider
+            rings.append(ring)
+            if ring & bit:
+                return len(rings) - 1
 
     def know(self, h: str, gap: int) -> None:
         """Records the hex's gap, worked out elsewhere."""

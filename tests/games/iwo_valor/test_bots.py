@@ -7,6 +7,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
+import pytest
+
+from tabletop.core.hexgrid import distance
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
 from tabletop.games.iwo_valor import common as c
@@ -82,6 +85,25 @@ def test_V_A_the_destination_search_by_gap_agrees_with_a_scan_of_every_hex() -> 
         fits = [h for h in pool if h not in skip]
         assert gaps.least(pool, key, _even) == _by_gap(targets, [h for h in fits if _even(h)], key)
         assert gaps.least(pool, key) == _by_gap(targets, fits, key)
+
+
+def test_V_A_a_gap_read_from_rings_of_hexes_is_the_hex_distance() -> None:
+    """V.A: the bot's gap to the nearest Japanese unit is read from rings of neighbouring
+    hexes grown around the units (``_Gaps``): on this map, a whole rectangle of hexes, it is
+    the hex distance, for every pair of hexes, and for several units the least of theirs."""
+    every = sorted(c._index())
+    at = {h: c.hx(h) for h in every}
+    for source in every:
+        gaps = _Gaps((source,))
+        assert [gaps(h) for h in every] == [distance(at[source], at[h]) for h in every], source
+    rng = random.Random(11)
+    for _ in range(20):
+        targets = tuple(rng.sample(every, rng.randint(2, 8)))
+        gaps = _Gaps(targets)
+        for h in rng.sample(every, 200):
+            assert gaps(h) == min(c.dist(h, j) for j in targets)
+    with pytest.raises(ValueError):
+        _Gaps(())("0304")
 
 
 def _key_unless(skip: frozenset[str], h: str) -> tuple[int, str] | None:
