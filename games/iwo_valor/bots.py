@@ -93,7 +93,7 @@ class _Gaps:
     def __call__(self, h: str) -> int:
         found = self.gap.get(h)
         if found is None:
-            bit = c._bit_of()[h]
+            bit = c.hex_bits()[h]
             found = 0
             for ring in self.rings:
                 if ring & bit:
@@ -471,7 +471,7 @@ class HeuristicMarines:
                 self._relay_key, self._relay = (s, relay), r
             s = self._relay
         probe = self._state_probe_of(view)
-        idx = c._index()
+        idx = c.hex_index()
         to_hq = c.supplied_from(probe, s, hqs, kind, 5)
         ind = self._var(view, c.V_IND)
         if not (ind and unit.count("/") == 3 and unit.split("/")[2] == ind):
@@ -832,7 +832,7 @@ class HeuristicMarines:
         s, _ = self._probe
         probe = self._state_probe_of(view)
         beaches = [h for h in self._var(view, c.V_LANDED) or [] if h not in s.jp]
-        idx = c._index()
+        idx = c.hex_index()
         nearest = self._nearest(self._jp_hexes(view))
         mine: list[tuple[int, int]] = []
         spots: list[tuple[str, int]] = []  # mine by hex

@@ -337,7 +337,7 @@ def _path_sets(jp_hexes: tuple[str, ...], held: frozenset[str]
     an unoccupied hex within two hexes of one), those it may enter but not pass through
     (ZOC) and the costly ones (a Marine-occupied hex within two hexes of a Japanese unit:
     one at most). Kept for the situations to come that agree on them."""
-    idx = _index()
+    idx = hex_index()
     zoc, near = zones(jp_hexes)
     blocked = frozenset(idx[h] for h in (*jp_hexes, *(x for x in near if x not in held))
                         if h in idx)
@@ -417,24 +417,24 @@ GORGE_SET = frozenset(("2732", "2733", "2831", "2832"))
 
 
 @cache
-def _index() -> dict[str, int]:
+def hex_index() -> dict[str, int]:
     """Each hex id's index in the map's tables."""
     m = components().map
     return {label: m.index(h) for h, label in _ids()[0].items()}
 
 
 @cache
-def _steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
+def terrain_steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
     """:func:`may_step` compiled for the whole map (a step table of core.supply)."""
     lbl = _ids()[0]
     return step_table(components().map, lambda a, b: _terrain_step(armour, narrow, lbl[a], lbl[b]))
 
 
 @cache
-def _masks(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> StepMasks:
-    """:func:`_steps` compiled to bit masks (core.supply's :class:`StepMasks`); every
+def step_masks(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> StepMasks:
+    """:func:`terrain_steps` compiled to bit masks (core.supply's :class:`StepMasks`); every
     table of the map lays its hexes out the same way."""
-    return StepMasks(components().map, _steps(armour, narrow))
+    return StepMasks(components().map, terrain_steps(armour, narrow))
 
 
 @lru_cache(maxsize=64)
@@ -449,7 +449,7 @@ def _path_bits(jp_hexes: tuple[str, ...], held: frozenset[str]) -> tuple[int, in
 
 def hexes_bits(hex_ids: Iterable[str]) -> int:
     """Hexes (by id) as a bit mask of the map's :class:`StepMasks` layout."""
-    bit = _bit_of()
+    bit = hex_bits()
     out = 0
     for h in hex_ids:
         out |= bit[h]
@@ -457,11 +457,11 @@ def hexes_bits(hex_ids: Iterable[str]) -> int:
 
 
 @cache
-def _bit_of() -> dict[str, int]:
+def hex_bits() -> dict[str, int]:
     """Each hex id's bit in the map's :class:`StepMasks` layout (every table of the map
     lays its hexes out the same way)."""
-    pos = _masks(False, ((), False)).positions
-    return {h: 1 << pos[i] for h, i in _index().items()}
+    pos = step_masks(False, ((), False)).positions
+    return {h: 1 << pos[i] for h, i in hex_index().items()}
 
 
 @cache
@@ -498,7 +498,7 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
     found = s._supplied.get(key)
     if found is None:
         if max_length is None:
-            found = HexBits(_masks(key[1], key[2]), _search_from(s.path_key(), *key[:3]).finish())
+            found = HexBits(step_masks(key[1], key[2]), _search_from(s.path_key(), *key[:3]).finish())
         else:
             near = _within_bits(key[0], max_length)
             blocked, dead_ends, costly = _path_bits(*s.path_key())
@@ -511,10 +511,10 @@ def supplied_from(match: Match, s: Situation, sources: Iterable[str], unit_kind:
 def _within_bits(sources: tuple[str, ...], radius: int) -> int:
     """The hexes within ``radius`` hexes of one of these (bits of the :class:`StepMasks`
     layout): all that a path of at most ``radius`` hexes to one of them may enter."""
-    idx = _index()
+    idx = hex_index()
     m = components().map
     near = {x for h in sources if h in idx for x in within(hx(h), radius) if x in m}
-    return _masks(False, ((), False)).bits(m.index(x) for x in near)
+    return step_masks(False, ((), False)).bits(m.index(x) for x in near)
 
 
 @lru_cache(maxsize=256)
@@ -525,9 +525,9 @@ def _search_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tupl
     on the compiled terrain and the situation's sets as bits): kept for the situations to
     come that agree on the paths, and made only as far as the questions asked of it need
     (:func:`traces_supply`: an HQ near a beach is found supplied in a few rounds)."""
-    idx = _index()
+    idx = hex_index()
     blocked, dead_ends, costly = _path_bits(*path_key)
-    return SupplySearch(_masks(armour, narrow), [idx[x] for x in sources if x in idx],
+    return SupplySearch(step_masks(armour, narrow), [idx[x] for x in sources if x in idx],
                         blocked=blocked, dead_ends=dead_ends, costly=costly, costly_limit=1,
                         costly_sources=False)
 
@@ -539,8 +539,8 @@ def _supplied_near(blocked: int, dead_ends: int, costly: int, sources: tuple[str
     """:func:`supplied_from` on the sets of :meth:`Situation.path_sets` as bits, of which a
     path of ``max_length`` hexes at most reads only those within that many hexes of the
     sources (:meth:`StepMasks.supplied` expands no hex farther)."""
-    idx = _index()
-    return _masks(armour, narrow).supplied(
+    idx = hex_index()
+    return step_masks(armour, narrow).supplied(
         [idx[x] for x in sources if x in idx], blocked=blocked, dead_ends=dead_ends,
         costly=costly, costly_limit=1, costly_sources=False, max_length=max_length)
 
@@ -553,8 +553,8 @@ def traces_supply(match: Match, s: Situation, start: str, sources: Iterable[str]
     listed or not."""
     if max_length is None:
         search = _search_from(s.path_key(), tuple(sources), unit_kind == "armour", _narrow(match))
-        return search.reaches(_bit_of()[start])
-    return _index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
+        return search.reaches(hex_bits()[start])
+    return hex_index()[start] in supplied_from(match, s, sources, unit_kind, max_length)
 
 
 def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], unit_kind: str,
@@ -565,11 +565,11 @@ def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], 
     the source it ends in (the HQ's or beach hex) not counted: the path enters it but does
     not pass through it (VII.A's third bullet against its fourth's "enter (but may not pass
     through)"); over terrain the unit may cross (:func:`may_step`). The sets of the
-    situation and the terrain are compiled once (:meth:`Situation.path_sets`, :func:`_steps`)
+    situation and the terrain are compiled once (:meth:`Situation.path_sets`, :func:`terrain_steps`)
     and the core's search walks them."""
     blocked, dead_ends, costly = s.path_sets()
     return trace_indexed(components().map, hx(start), [hx(x) for x in sources],
-                         steps=_steps(unit_kind == "armour", _narrow(match)), blocked=blocked,
+                         steps=terrain_steps(unit_kind == "armour", _narrow(match)), blocked=blocked,
                          dead_ends=dead_ends, costly=costly, costly_limit=1, costly_sources=False,
                          max_length=max_length)
 
@@ -630,7 +630,7 @@ def _hq_sources(hqs: tuple[tuple[str, str], ...], path_key: tuple[tuple[str, ...
     move that changes none of these (most moves behind the front) keeps the answer."""
     jp = set(path_key[0])
     search = _search_from(path_key, tuple(h for h in landed if h not in jp), False, narrow)
-    bit, island = _bit_of(), _ISLAND or _island()
+    bit, island = hex_bits(), _ISLAND or _island()
     return tuple(at for at, face in hqs if at in island and face != "back" and search.reaches(bit[at]))
 
 
@@ -651,7 +651,7 @@ def supply_check(match: Match, s: Situation,
     are asked (the menu of units that may move asks it of every unit at every decision)."""
     turn = match.state.turn
     ind = match.state.vars[V_IND]
-    bit = _bit_of()
+    bit = hex_bits()
     island = _ISLAND or _island()
     sets: dict[tuple[Any, bool], int] = {}  # (division, armour) -> the hexes supplied, as bits
     beach_sets: dict[bool, int] = {}

@@ -160,8 +160,8 @@ class LayeredReach(Reach):
         self._stride = 1
         self._exits, self._order, self._moved, self._ezoc, self._fire, self._menu = layers
         self._made: dict[Hex, tuple[float, int]] | None = None
-        self._pos = c._masks(armour, narrow).positions
-        self._table = c._steps(armour, narrow)
+        self._pos = c.step_masks(armour, narrow).positions
+        self._table = c.terrain_steps(armour, narrow)
 
     @property
     def _ends(self) -> dict[Hex, tuple[float, int]]:
@@ -193,7 +193,7 @@ class LayeredReach(Reach):
         order)."""
         options = self._menu.copy()
         if crowded:
-            order, moved, fire, idx, n = self._order, self._moved, self._fire, c._index(), len(self._order)
+            order, moved, fire, idx, n = self._order, self._moved, self._fire, c.hex_index(), len(self._order)
             for h in crowded:
                 i = idx[h]
                 k = bisect_left(order, i)
@@ -233,13 +233,13 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     """:func:`closed_hexes` of a unit other than an HQ, as bits: the Japanese hexes and the
     Class 2/3 positions in their ZOC (V.B, V.F, VI.B; what an HQ may not enter depends on
     the Marines too, so HQs are searched by the core)."""
-    idx = c._index()
+    idx = c.hex_index()
     closed = set(jp_hexes)
     for hid in c.zones(jp_hexes)[0]:
         cls = c.attr(hid, "position")
         if cls and (1 if hid in class1 else int(cls)) >= 2:
             closed.add(hid)
-    return c._masks(False, ((), False)).bits([idx[h] for h in closed])
+    return c.step_masks(False, ((), False)).bits([idx[h] for h in closed])
 
 
 Layers = tuple[list[int], list[int], list[int], int, bytes, list[Option]]
@@ -260,7 +260,7 @@ def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
     read after (:meth:`LayeredReach.menu`, V.M), so the answer is kept for the moves to
     come that see the same Japanese units (a unit moved back to where it stood, or
     searched again after others moved)."""
-    masks = c._masks(armour, narrow)
+    masks = c.step_masks(armour, narrow)
     after, spread = masks.after, masks.spread
     stop = c.near_bits(unfired)
     ezoc = c.zoc_bits(jp_hexes)
@@ -339,7 +339,7 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     hex it reaches (never a Japanese hex, V.B; stacking binds only at the end of the phase,
     V.M)."""
     armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
-    layers = _layers(c._index()[p.location], armour, narrow, tuple(s.jp),
+    layers = _layers(c.hex_index()[p.location], armour, narrow, tuple(s.jp),
                      _unfired(match, p, s, fired), class1)
     if not layers[2]:
         return None
@@ -389,8 +389,8 @@ def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
     """:func:`fire_counts` as one byte a bit place of the map's bit masks (core.supply's
     :class:`~tabletop.core.supply.StepMasks`): how many of the Japanese units in these hexes
     are within two hexes of each hex (IX.A; 19 at most)."""
-    masks = c._masks(False, ((), False))
-    pos, idx = masks.positions, c._index()
+    masks = c.step_masks(False, ((), False))
+    pos, idx = masks.positions, c.hex_index()
     row = bytearray(len(masks.hex_at))
     for h in unfired:
         for x in c.within2(h):

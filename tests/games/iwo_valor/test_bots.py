@@ -74,7 +74,7 @@ def test_V_A_the_destination_search_by_gap_agrees_with_a_scan_of_every_hex() -> 
     the hex it finds is the least by (gap, key) of those passing the test, as a scan of
     every hex finds it, on every gap the search stops at or passes."""
     rng = random.Random(7)
-    land = sorted(h for h in c._index() if c.is_land(h))
+    land = sorted(h for h in c.hex_index() if c.is_land(h))
     for _ in range(40):
         targets = tuple(rng.sample(land, rng.randint(1, 6)))
         pool = set(rng.sample(land, rng.randint(1, 80)))
@@ -91,7 +91,7 @@ def test_V_A_a_gap_read_from_rings_of_hexes_is_the_hex_distance() -> None:
     """V.A: the bot's gap to the nearest Japanese unit is read from rings of neighbouring
     hexes grown around the units (``_Gaps``): on this map, a whole rectangle of hexes, it is
     the hex distance, for every pair of hexes, and for several units the least of theirs."""
-    every = sorted(c._index())
+    every = sorted(c.hex_index())
     at = {h: c.hx(h) for h in every}
     for source in every:
         gaps = _Gaps((source,))
