@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
+from .agents import Agent
 from .canonical import freeze
 from .decisions import Decision, Option
 from .errors import TabletopError
@@ -29,6 +30,8 @@ Commands at a prompt:
   i N        more about option N, in words (odds, what it does, the rule)
   v          the score and the victory conditions as they stand
   g          the player's guide: how a turn goes, how to win, the rulebook's terms
+  b          let the game's bot take this decision for you (it says what it took)
+  b phase    let the bot take your decisions until this phase (or step) of the turn ends
   u          undo back to your previous decision (not past a die roll or a reveal)
   s [FILE]   save the match (JSON) to FILE (or the --save file)
   q          quit (the game is kept: resume it with `tabletop resume`)
@@ -97,6 +100,9 @@ class TerminalSession:
         self._keys: list[int] = []  # the keys of the decision being asked, by option index
         self._page = 0
         self._told_rulebook = False
+        self._bots: dict[str, Agent] = {}  # the game's bot of each side at the terminal, made when asked
+        # while ``b phase`` runs: the side and the (turn, phase, step) the bot plays out
+        self._autopilot: tuple[str, int, str, str] | None = None
 
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
@@ -162,8 +168,15 @@ class TerminalSession:
         self._page = 0
         if not self._told_rulebook:
             self.say(f"(rule numbers are sections of the {self.match.game.cite('')}; "
-                     "h for help, g for the player's guide)")
+                     "h for help, g for the player's guide, b to let the bot decide)")
             self._told_rulebook = True
+        if self._autopilot is not None:
+            if self._autopilot == self._stage(decision.player):
+                taken = self.by_bot(decision)
+                if taken is not None:
+                    return taken
+            self._autopilot = None
+            self.say("(the bot is done: you decide again)")
         while True:
             self.show_menu(decision)
             try:
@@ -300,6 +313,18 @@ class TerminalSession:
                 self.say(f"  {text}")
         elif word == "g":
             self.say(self.match.game.guide() or f"{self.match.game.info.title} has no player's guide yet.")
+        elif word == "b":
+            arg = rest.strip()
+            if arg not in ("", "phase"):
+                self.say("b: the bot takes this decision; b phase: every one of yours until the "
+                         "phase ends")
+                return None
+            if arg == "phase":
+                self._autopilot = self._stage(decision.player)
+            taken = self.by_bot(decision)
+            if taken is None:
+                self._autopilot = None
+            return taken
         elif word == "u":
             self.undo()
         elif word == "s":
@@ -309,6 +334,39 @@ class TerminalSession:
         else:
             self.say(f"unknown command {line!r}; h for help")
         return None
+
+    def _stage(self, player: str) -> tuple[str, int, str, str]:
+        """Where the match stands for ``b phase``: the side deciding and the turn, phase and
+        step."""
+        state = self.match.state
+        return player, state.turn, state.phase, state.step
+
+    def bot(self, player: str) -> Agent:
+        """The game's own bot for a side (the one ``--auto`` plays), made when first asked;
+        it reads only that side's view, as any agent does."""
+        from .registry import make_agent
+
+        found = self._bots.get(player)
+        if found is None:
+            game = self.match.game
+            found = self._bots[player] = make_agent(game, player, game.default_bot(player),
+                                                    self.match.seed)
+        return found
+
+    def by_bot(self, decision: Decision) -> int | None:
+        """The index of the option the side's bot takes for this decision, said at the
+        terminal (the record keeps it as the side's answer, like any other); None, said,
+        if the bot gives no legal answer."""
+        bot = self.bot(decision.player)
+        index = decision.index_of(bot.choose(self.match.view(decision.player), decision))
+        if index is None:
+            self.say(f"  (the {bot.name} bot has no legal answer here: choose yourself)")
+            return None
+        if len(self._keys) != len(decision.options):
+            self._keys = self.menu_keys(decision)
+        opt = decision.options[index]
+        self.say(f"  (the {bot.name} bot takes {self._keys[index]}. {opt.label or opt.value})")
+        return index
 
     def map_text(self, args: list[str]) -> str:
         """The text map, whole or as a window around a hex (``HEX N``), with hex ids (``ids``)."""
@@ -351,6 +409,7 @@ class TerminalSession:
         for side in self._marks:  # the log was played again: no side is shown past its end
             self._marks[side] = min(self._marks[side], len(self.match.log))
         self._shown = len(self.match.log)
+        self._bots.clear()  # a bot may keep what it read of a board that the undo took back
         self.say(f"undone {steps} decision(s)")
         self.autosave()
 

@@ -123,6 +123,75 @@ def test_end_of_input_quits() -> None:
         s.ask(s.match.pending)  # type: ignore[arg-type]
 
 
+
+# -- b: the game's bot decides for the person ---------------------------------------------
+
+def _bot_replays(m: Match, side: str, upto: int) -> list[object]:
+    """What a fresh copy of the side's bot answers at each of the first ``upto`` decisions
+    of ``m`` that are the side's, played over a new match of the same seed."""
+    from tabletop.core.registry import make_agent
+
+    bot = make_agent(m.game, side, m.game.default_bot(side), m.seed)
+    again = Match(m.game, scenario=m.scenario, seed=m.seed, options=dict(m.options))
+    answers = []
+    for value in m.decisions[:upto]:
+        d = again.pending
+        assert d is not None
+        if d.player == side:
+            answers.append(bot.choose(again.view(side), d))
+        again.decide(value)
+    return answers
+
+
+def test_b_lets_the_bot_take_one_decision_and_says_which() -> None:
+    """b: the game's bot for the side answers this one decision from the side's view (the
+    record keeps its answer as the side's); the person is asked again at the next one (1.1)."""
+    s, out = session(["b"])
+    m = s.match
+    index = s.ask(m.pending)  # type: ignore[arg-type]
+    assert index is not None
+    m.decide_index(index)
+    assert _bot_replays(m, "A", 1) == [m.decisions[0]]
+    assert "(the random bot takes" in out.getvalue()
+    with pytest.raises(QuitGame):  # the next decision is the person's again: input is read
+        s.ask(m.pending)  # type: ignore[arg-type]
+
+
+def test_b_phase_lets_the_bot_play_until_the_phase_ends() -> None:
+    """b phase: the bot answers every decision of the side until the turn's phase (here A's
+    part of turn 1, 1.1) ends; the other side's decisions are not its own; at the side's
+    next phase the person is asked again, and told so."""
+    s, out = session(["b phase"])
+    m = s.match
+    asked = 0
+    with pytest.raises(QuitGame):
+        while m.pending is not None:
+            d = m.pending
+            if d.player == "A":
+                asked += 1
+                index = s.ask(d)
+                assert index is not None
+                m.decide_index(index)
+            else:
+                m.decide("hold")
+    assert m.state.turn == 2 and m.state.phase == "A"  # asked at A's next phase, input ended
+    mine = [i for i, e in enumerate(m.log.of_kind("decision")) if e.data.get("player") == "A"]
+    assert len(mine) == asked - 1 >= 1
+    assert _bot_replays(m, "A", len(m.decisions)) == [m.decisions[i] for i in mine]
+    text = out.getvalue()
+    assert text.count("(the random bot takes") == asked - 1
+    assert "(the bot is done: you decide again)" in text
+
+
+def test_b_with_a_bad_word_is_refused_and_the_match_stands() -> None:
+    """b takes only "phase" after it: anything else is explained, nothing is decided."""
+    s, out = session(["b everything"])
+    before = s.match.state_hash()
+    with pytest.raises(QuitGame):
+        s.ask(s.match.pending)  # type: ignore[arg-type]
+    assert "b phase" in out.getvalue() and s.match.decisions == [] and s.match.state_hash() == before
+
+
 # -- menus: stable keys, grouping, paging, v, i, g -----------------------------------------
 
 def _menu_session(options: list[list[str]], pieces: dict[str, str] | None = None) -> tuple[

@@ -106,3 +106,38 @@ def test_cli_auto_json_render_info(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert out.exit_code == 0 and "RECONSTRUCTED" in out.output
     out = runner.invoke(cli, ["play", "iwo_valor", "--seed", "3"], input="1\nq\n")
     assert "Which beach" in out.output
+
+
+def test_the_terminal_lets_the_heuristic_bot_land_the_waves() -> None:
+    """III.4 at the terminal: ``b phase`` at the beach question lets the Marines' heuristic
+    bot choose the beach and place both waves (34 decisions, each the bot's own answer from
+    the Marines' view); the person is asked again at IV.A's planning."""
+    import io
+
+    from tabletop.core.terminal import QuitGame, TerminalSession
+
+    lines = iter(["b phase"])
+
+    def read(prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    m = Match(GAME, scenario=c.LOD, seed=4)
+    out = io.StringIO()
+    s = TerminalSession(m, {c.US}, read=read, out=out)
+    with pytest.raises(QuitGame):
+        while m.pending is not None:
+            index = s.ask(m.pending)
+            assert index is not None
+            m.decide_index(index)
+    assert m.state.phase == "planning" and len(m.decisions) == 34
+    bot = make_agent(GAME, c.US, "heuristic", 4)
+    again = Match(GAME, scenario=c.LOD, seed=4)
+    for value in m.decisions:
+        pending = again.pending
+        assert pending is not None
+        assert bot.choose(again.view(c.US), pending) == value
+        again.decide(value)
+    assert out.getvalue().count("(the heuristic bot takes") == 34
