@@ -16,6 +16,7 @@ from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
+from tabletop.core.text import ordinal
 from tabletop.core.trackgroups import shift
 
 from . import common as c
@@ -38,7 +39,7 @@ def fatigue_steps(match: Match) -> None:
         after = shift(match.state, c.FATIGUE, reg, delta)
         if after != before:
             match.emit("fatigue", "IV.D.2" if delta > 0 else "IV.D.3",
-                       f"{reg}th Marines fatigue {before} -> {after}", regiment=reg, level=after)
+                       f"{ordinal(reg)} Marines fatigue {before} -> {after}", regiment=reg, level=after)
 
 
 def regiments_on_map(match: Match) -> list[str]:

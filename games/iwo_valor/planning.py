@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
+from tabletop.core.text import ordinal
 
 from . import common as c
 from .components import by_turn
@@ -83,7 +84,7 @@ def withdraw(match: Match) -> Procedure[None]:
         if what in ("division", "support"):
             kinds = ("hq", "armour") if what == "support" else ("hq", "armour", "infantry")
             gone = [p for p in units if p.kind in kinds]
-            _remove(match, gone, f"the {division}th Division's " + ("tanks and HQ" if what == "support"
+            _remove(match, gone, f"the {ordinal(division)} Division's " + ("tanks and HQ" if what == "support"
                                                                      else "remaining units"))
             continue
         regs = sorted({c.regiment_key(p) for p in units if p.kind == "infantry" and c.on_island(p)})
@@ -94,11 +95,11 @@ def withdraw(match: Match) -> Procedure[None]:
         if len(eligible) == 1:
             reg = eligible[0]
         else:
-            answer = yield choose(c.US, f"Withdraw which regiment of the {division}th Division?", "IV.A.2",
-                                  [Option(r, f"{r}th Marines (fatigue {low})") for r in eligible],
-                                  kind="withdraw")
+            options = [Option(r, f"{ordinal(r)} Marines (fatigue {low})") for r in eligible]
+            answer = yield choose(c.US, f"Withdraw which regiment of the {ordinal(division)} Division?",
+                                  "IV.A.2", options, kind="withdraw")
             reg = str(answer)
-        _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {reg}th Marines")
+        _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {ordinal(reg)} Marines")
         if match.state.vars[c.V_IND] == reg:
             match.state.vars[c.V_IND] = None
 
@@ -116,16 +117,17 @@ def independent_regiment(match: Match) -> Procedure[None]:
     current = match.state.vars[c.V_IND]
     if not regs and current is None:
         return
-    options = [Option(KEEP, f"keep as is ({current + 'th Marines' if current else 'none'})")]
+    options = [Option(KEEP, f"keep as is ({ordinal(current) + ' Marines' if current else 'none'})")]
     if current is not None:
         options.append(Option(NONE, "remove the IND markers"))
-    options += [Option(r, f"{r}th Marines") for r in regs if r != current]
+    options += [Option(r, f"{ordinal(r)} Marines") for r in regs if r != current]
     answer = yield choose(c.US, "Independent Regiment (IV.A.3)?", "IV.A.3", options, kind="independent")
     if answer == KEEP:
         return
     match.state.vars[c.V_IND] = None if answer == NONE else str(answer)
     match.emit("independent", "IV.A.3", "no Independent Regiment" if answer == NONE else
-               f"the {answer}th Marines are the Independent Regiment", regiment=match.state.vars[c.V_IND])
+               f"the {ordinal(str(answer))} Marines are the Independent Regiment",
+               regiment=match.state.vars[c.V_IND])
 
 
 def planning_phase(match: Match) -> Procedure[None]:

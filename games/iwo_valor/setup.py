@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
+from tabletop.core.text import ordinal
 from tabletop.core.trackgroups import create_family
 
 from . import common as c
@@ -61,7 +62,7 @@ def build(match: Match) -> None:
         for n in range(1, count + 1):
             pieces.add(Piece(mid if count == 1 else f"{mid}-{n}", "marker", "", name, c.MARKERS))
     for _, reg in comp.regiments():
-        pieces.add(Piece(f"fatigue-{reg}", "marker", "", f"Fatigue {reg}th Marines", c.MARKERS))
+        pieces.add(Piece(f"fatigue-{reg}", "marker", "", f"Fatigue {ordinal(reg)} Marines", c.MARKERS))
     groups: dict[str, list[str]] = {code: [] for code in (*AREAS, "R")}
     for j in comp.sheet.japanese:
         pieces.add(Piece(j.id, "japanese", c.JAPAN, j.id, c.OUT_OF_PLAY, steps=len(j.strengths),

@@ -81,6 +81,7 @@ def test_IV_A_3_independent_regiment() -> None:
     put(m, "A/1/25/4", "0820")
     run_procedure(planning.independent_regiment(m), ["23"])
     assert m.state.vars[c.V_IND] == "23"
+    assert m.log.of_kind("independent")[-1].text == "the 23rd Marines are the Independent Regiment"
     run_procedure(planning.independent_regiment(m), ["25"])
     assert m.state.vars[c.V_IND] == "25"
     run_procedure(planning.independent_regiment(m), ["none"])
@@ -280,6 +281,8 @@ def test_III_1_2_map_and_sorted_pieces_then_part_III_steps_in_order() -> None:
     assert len(c.japanese(m)) == len(comp.sheet.japanese)
     assert all(c.is_land(p.location) for p in c.japanese(m))
     assert {p.location for p in m.state.pieces if p.side == c.US} == {c.AVAILABLE}
+    fatigue = sorted(p.name for p in m.state.pieces if p.id.startswith("fatigue-"))
+    assert fatigue[:3] == ["Fatigue 21st Marines", "Fatigue 23rd Marines", "Fatigue 24th Marines"]
     m.decide("minami")
     while m.pending is not None and m.state.turn == 1 and m.pending.kind == "wave":
         m.decide_index(0)
