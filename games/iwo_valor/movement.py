@@ -519,8 +519,9 @@ def walk(match: Match, unit: Piece, path: list[str], section: str) -> Procedure[
     if unit.kind == "hq":
         moved = match.state.vars[c.V_HQ_HEXES]
         moved[unit.id] = int(moved.get(unit.id, 0)) + len(path) - 1
-    match.emit("move", "V.A", f"{unit.id} moves {start} -> {path[-1]} ({len(path) - 1} hexes)",
-               unit=unit.id, path=path)
+    hexes = len(path) - 1
+    match.emit("move", "V.A", f"{unit.id} moves {start} -> {path[-1]} "
+               f"({hexes} hex{'' if hexes == 1 else 'es'})", unit=unit.id, path=path)
     for hid in path[1:]:
         if hid == "0304" and match.state.vars[c.V_FLAG_TURN] is None:
             raise_flag(match)
