@@ -165,13 +165,15 @@ def log_json(room: Room, side: str, since: int | None, key: str | None) -> dict[
     ``log_next`` and ``log_key`` of its last answer): only the events from ``since`` on, or,
     when it holds none or a stale copy (another key: an undo cut the log back, the server
     restarted, the seat now sees another side), the whole log. ``log_from`` says which (0:
-    the whole log); ``log_next`` and ``log_key`` are for the next request."""
-    total = len(room.match.log)
+    the whole log); ``log_next`` and ``log_key`` are for the next request. ``log_next`` is the
+    number after the last event sent, not the log's length, which would count the events
+    hidden from the side since."""
     now = room.log_key(side)
-    start = since if since is not None and key == now and 0 <= since <= total else 0
+    ok = since is not None and key == now and 0 <= since <= len(room.match.log)
+    start = since if ok and since is not None else 0
     events = seeing.visible_events(room.match, side, start)
-    return {"log": [seeing.event_json(e) for e in events], "log_from": start, "log_next": total,
-            "log_key": now}
+    return {"log": [seeing.event_json(e) for e in events], "log_from": start,
+            "log_next": events[-1].seq + 1 if events else start, "log_key": now}
 
 
 def _seat_link(room: Room, seat: Seat) -> dict[str, JSON]:

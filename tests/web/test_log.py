@@ -143,8 +143,9 @@ def test_without_since_or_with_a_foreign_copy_the_whole_log_is_sent(client: Test
 def test_each_seat_of_two_player_bonins_is_sent_only_its_own_new_events(client: TestClient) -> None:
     """18.0 two-player Bonins through two seat links, the Japanese set-up secret (18.1): each
     seat's copy, sent only new events, is after every decision exactly its side's masked log;
-    the new events sent to the US seat name no Japanese unit hidden from it; a seat that
-    sends the other side's key gets its own whole log, never the other side's."""
+    the new events sent to the US seat name no Japanese unit hidden from it, and where it is
+    to go on from counts no hidden event; a seat that sends the other side's key gets its own
+    whole log, never the other side's."""
     created = start(client, "iwo_bonins", scenario="two_player", seed=2,
                     sides={"US": "link", "Japan": "link"})
     mid = created["id"]
@@ -170,10 +171,13 @@ def test_each_seat_of_two_player_bonins_is_sent_only_its_own_new_events(client: 
         assert not find_leaks(hidden, f"the events sent to {other}", states[other]["log"]), step
         for viewer in tokens:
             assert copies[viewer].events == whole_log(match, viewer), (step, viewer)
+            # where to go on from counts no event hidden from the seat (not the log's length)
+            last = copies[viewer].events[-1]["seq"] + 1 if copies[viewer].events else 0
+            assert states[viewer]["log_next"] == last, (step, viewer)
     assert secrets_of(match, "US"), "some Japanese units are still hidden"
     assert copies["US"].events != copies["Japan"].events
-    for side in tokens:
-        assert copies[side].parts >= 110 and copies[side].redrawn == 0
+    for side in tokens:  # the US copy stays empty through the secret set-up (18.1)
+        assert copies[side].parts >= 60 and copies[side].redrawn == 0
     japan = copies["Japan"].held
     assert japan["since"] > 5
     res = client.get(f"/api/matches/{mid}", headers={"X-Seat": tokens["US"]},
