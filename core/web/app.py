@@ -10,6 +10,7 @@ every answer about a match is drawn for that seat's side alone (see :mod:`.seein
     GET  /api/matches/{id}[?known=V]         the match as the seat sees it ({"unchanged"} at V)
     POST /api/matches/{id}/decide            take an option: index, value, version
     POST /api/matches/{id}/undo              undo back to the seat's previous decision: version
+         (these three take ?since=N&log=KEY: only the log's events from N on, see log_json)
     GET  /api/matches/{id}/status            score, tracks, victory, description
     GET  /api/matches/{id}/record|save       download (only when no other person would learn from it)
     POST /api/replays                        open a record (record) or a study's row (row, game, ...)
@@ -126,8 +127,10 @@ class WebApp:
     def _created(self, room: Room) -> dict[str, JSON]:
         return {"id": room.id, "seats": [_seat_link(room, s) for s in room.seats]}
 
-    def state(self, room: Room, seat: Seat) -> dict[str, JSON]:
-        """The match as ``seat`` sees it now."""
+    def state(self, room: Room, seat: Seat, since: int | None = None,
+              key: str | None = None) -> dict[str, JSON]:
+        """The match as ``seat`` sees it now; its log from ``since`` on when the page's copy
+        (``key``) is current (see :func:`log_json`)."""
         match = room.match
         side = room.side_for(seat)
         svg = room.board_svg(side)
@@ -148,13 +151,29 @@ class WebApp:
             "turn": match.state.turn, "phase": match.state.phase, "svg": svg, "pending": decision,
             "your_turn": pending is not None and pending.player in seat.sides,
             "result": match.result.to_json() if match.result else None,
-            "log": [seeing.event_json(e) for e in seeing.visible_events(match, side)],
+            **log_json(room, side, since, key),
             "can_undo": room.undo_steps(seat) > 0, "can_download": room.can_download(seat),
             "decisions": len(match.decisions),
         }
         if seat.kind == HERE:  # the person who started the match hands out the other seats
             out["links"] = [_seat_link(room, s) for s in room.seats if s is not seat]
         return out
+
+
+def log_json(room: Room, side: str, since: int | None, key: str | None) -> dict[str, JSON]:
+    """The side's log for a page that holds its events before ``since`` under ``key`` (the
+    ``log_next`` and ``log_key`` of its last answer): only the events from ``since`` on, or,
+    when it holds none or a stale copy (another key: an undo cut the log back, the server
+    restarted, the seat now sees another side), the whole log. ``log_from`` says which (0:
+    the whole log); ``log_next`` and ``log_key`` are for the next request. ``log_next`` is the
+    number after the last event sent, not the log's length, which would count the events
+    hidden from the side since."""
+    now = room.log_key(side)
+    ok = since is not None and key == now and 0 <= since <= len(room.match.log)
+    start = since if ok and since is not None else 0
+    events = seeing.visible_events(room.match, side, start)
+    return {"log": [seeing.event_json(e) for e in events], "log_from": start,
+            "log_next": events[-1].seq + 1 if events else start, "log_key": now}
 
 
 def _seat_link(room: Room, seat: Seat) -> dict[str, JSON]:
@@ -165,6 +184,12 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any] | None:
     if value is None or isinstance(value, dict):
         return value
     raise WebError(f"{what} must be a JSON object")
+
+
+def _log_params(request: Request) -> tuple[int | None, str | None]:
+    """The page's copy of the log: ``since`` (the events it holds end before) and ``log`` (its key)."""
+    since = request.query_params.get("since")
+    return (None if since is None else _int(since, "since")), request.query_params.get("log")
 
 
 def _token(request: Request) -> str | None:
@@ -231,18 +256,21 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         return room, room.seat(_token(request))
 
     async def state(request: Request) -> Response:
+        held = _log_params(request)
+
         def work() -> dict[str, JSON]:
             room, seat = _room_seat(request)
             with room.lock:
                 known = request.query_params.get("known")
                 if known is not None and known == str(room.version):
                     return {"unchanged": True, "version": room.version}
-                return web.state(room, seat)
+                return web.state(room, seat, *held)
 
         return JSONResponse(await run_in_threadpool(work), headers={"Cache-Control": "no-store"})
 
     async def decide(request: Request) -> Response:
         body = await _body(request)
+        held = _log_params(request)
 
         def work() -> dict[str, JSON]:
             room, seat = _room_seat(request)
@@ -253,19 +281,20 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
                 finally:
                     if room.version != before:  # saved even when a bot failed after the decision
                         web.rooms.save(room)
-                return web.state(room, seat)
+                return web.state(room, seat, *held)
 
         return JSONResponse(await run_in_threadpool(work))
 
     async def undo(request: Request) -> Response:
         body = await _body(request)
+        held = _log_params(request)
 
         def work() -> dict[str, JSON]:
             room, seat = _room_seat(request)
             with room.lock:
                 room.undo(seat, body.get("version"))
                 web.rooms.save(room)
-                return web.state(room, seat)
+                return web.state(room, seat, *held)
 
         return JSONResponse(await run_in_threadpool(work))
 

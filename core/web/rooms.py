@@ -24,6 +24,7 @@ from typing import Any
 from ..agents import Agent
 from ..canonical import JSON, freeze
 from ..errors import SaveError, TabletopError
+from ..events import EventLog
 from ..match import Game, Match
 from ..record import atomic_write_text, make_save, replay
 from ..registry import load_game, make_agent
@@ -70,6 +71,7 @@ class Room:
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _agents: dict[str, Agent] = field(default_factory=dict, repr=False)
     _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
 
     def board_svg(self, side: str) -> str:
         """The board as ``side`` sees it, drawn once per version of the match."""
@@ -80,6 +82,16 @@ class Room:
             kept = (self.version, board_svg(self.match, side))
             self._pictures[side] = kept
         return kept[1]
+
+    def log_key(self, side: str) -> str:
+        """A mark of the side's log as a page holds it, which the page sends back to be sent
+        only the events after its copy: the same while the match's log only grows (decisions,
+        bots); new when the log is replaced (an undo replays the match, a restarted server
+        reads it back) or for another side, so a stale copy is never added to."""
+        log = self.match.log
+        if self._log_mark is None or self._log_mark[0] is not log:
+            self._log_mark = (log, secrets.token_urlsafe(9))
+        return f"{self._log_mark[1]}:{side}"
 
     # -- seats --------------------------------------------------------------------------
     def seat(self, token: str | None) -> Seat:

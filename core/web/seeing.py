@@ -100,9 +100,10 @@ def event_json(event: Event) -> dict[str, JSON]:
     return out
 
 
-def visible_events(match: Match, side: str | None) -> list[Event]:
-    """The events ``side`` may see (every event for the game master, None)."""
-    return list(match.log) if side is None else match.log.visible(side)
+def visible_events(match: Match, side: str | None, since: int = 0) -> list[Event]:
+    """The events numbered ``since`` and later that ``side`` may see (every one for the game
+    master, None); an event hidden from a side stays hidden, so a side's log only grows."""
+    return match.log.since(since) if side is None else match.log.visible(side, since)
 
 
 def status_json(match: Match, side: str | None) -> dict[str, JSON]:

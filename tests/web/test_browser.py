@@ -148,6 +148,14 @@ def log_lines(page: Any) -> list[str]:
     return lines
 
 
+def log_groups(page: Any) -> list[list[Any]]:
+    """The log's groups as shown: heading, class, whether open, and each line with its class."""
+    groups: list[list[Any]] = page.locator("#log details").evaluate_all(
+        "ds => ds.map(d => [d.querySelector('summary').textContent, d.className, d.open, "
+        "[...d.querySelectorAll('li')].map(li => [li.className, li.dataset.seq, li.textContent])])")
+    return groups
+
+
 def start_here(page: Any, server: dict[str, Any], game_id: str, *, scenario: str | None = None,
                seed: int = 3) -> None:
     """Start a match on the home page with the default sides (a person here against the bot)."""
@@ -243,13 +251,19 @@ def test_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Pat
                                 scenario: str | None, seed: int, most: int, section: str) -> None:
     """A whole game from the first decision to the result, every decision of the person's
     side taken by a click on the map or a button, the other side played between them; the
-    result shows with its rule section (example 6.1-6.3, Iwo Jima 1945 7.0, Bonins 4.x)."""
+    result shows with its rule section (example 6.1-6.3, Iwo Jima 1945 7.0, Bonins 4.x); the
+    log, sent and drawn a few events at a time, is then the whole log drawn after a reload."""
     page = _page(browser)
     start_here(page, server, game_id, scenario=scenario, seed=seed)
     assert play_by_clicking(page, seed=seed, most=most) > 10
     result = page.locator("#result").text_content() or ""
     assert "Game over" in result and f"rule {section}" in result
     page.screenshot(path=str(shots / f"{game_id}-over.png"))
+    # the log grown a few events at a time is the whole log drawn at once (after a reload)
+    grown = log_groups(page)
+    page.reload()
+    page.locator("#result").wait_for()
+    assert len(grown) > 3 and log_groups(page) == grown
     page.context.close()
 
 

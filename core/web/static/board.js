@@ -9,6 +9,7 @@ export class Board {
     this.container = container;
     this.onPick = onPick || (() => {});
     this.svg = null;
+    this.drawn = null; // the SVG text of the picture shown
     this.full = null; // the picture's own viewBox
     this.box = null; // the viewBox shown now (zoom and pan)
     this.byTarget = new Map();
@@ -22,8 +23,11 @@ export class Board {
     container.addEventListener("click", (e) => this.click(e));
   }
 
-  // Draw a new picture, keeping the zoom of the last one when it has the same size.
+  // Draw a new picture, keeping the zoom of the last one when it has the same size; the
+  // same picture again (most decisions move nothing) is kept as it is, not drawn again.
   show(svgText) {
+    if (this.svg && svgText === this.drawn) return;
+    this.drawn = svgText;
     const keep = this.box && this.full;
     const old = this.full;
     this.container.innerHTML = svgText;
@@ -113,7 +117,8 @@ export class Board {
     this.drag = null;
   }
 
-  // Mark the options that name something on the map; the rest are for buttons.
+  // Mark the options that name something on the map (and only those: the marks of the last
+  // decision go); the rest are for buttons.
   setTargets(options) {
     this.byTarget = new Map();
     for (const opt of options || []) {
@@ -123,6 +128,8 @@ export class Board {
       }
     }
     if (!this.svg) return;
+    for (const node of this.svg.querySelectorAll(".target, .hover")) node.classList.remove("target", "hover");
+    for (const node of this.svg.querySelectorAll("g.highlights")) node.remove();
     const overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "highlights");
     overlay.style.pointerEvents = "none";

@@ -62,33 +62,84 @@ export function banner(text, kind = "error") {
 // Groups in which `side` took no decision (the other side's moves) are summarised and
 // folded; the latest group is open.
 export function renderLog(container, events, side) {
-  const groups = [];
-  for (const ev of events) {
-    const last = groups[groups.length - 1];
-    if (last && last.turn === ev.turn && last.phase === ev.phase) last.events.push(ev);
-    else groups.push({ turn: ev.turn, phase: ev.phase, events: [ev] });
+  new LogView(container).replace(events, side);
+}
+
+// The log of a page that is sent only the events after its copy: they are added to the
+// groups shown (the last group grows while they continue it) instead of drawing all again.
+export class LogView {
+  constructor(container) {
+    this.container = container;
+    this.groups = [];
+    this.side = null;
   }
-  const atBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 40;
-  container.replaceChildren();
-  groups.forEach((g, i) => {
-    const mine = side && g.events.some((e) => e.kind === "decision" && e.player === side);
-    const deciders = [...new Set(g.events.filter((e) => e.kind === "decision" && e.player)
-      .map((e) => e.player))];
-    const who = deciders.length ? ` · ${deciders.join(", ")}` : "";
-    const head = `Turn ${g.turn}${g.phase ? " · " + g.phase : ""}${who} — ${g.events.length} event${g.events.length === 1 ? "" : "s"}`;
-    const open = i >= groups.length - 2 || (mine && i >= groups.length - 4);
-    const details = h("details", { class: mine ? "group mine" : "group", open },
-      h("summary", {}, head),
-      h("ol", { class: "events" }, g.events.map((e) =>
-        h("li", { class: `ev ev-${e.kind}`, "data-seq": e.seq },
-          e.section ? h("span", { class: "sec", title: "rule section" }, e.section) : null,
-          " ", e.text))));
-    container.append(details);
-  });
-  // new events bring the log to its end; otherwise a reader scrolled back stays where they are
-  const grew = events.length !== Number(container.dataset.count || -1);
-  if (atBottom || grew) container.scrollTop = container.scrollHeight;
-  container.dataset.count = String(events.length);
+
+  // Show these events (a whole log) as `side` sees them, in place of those shown.
+  replace(events, side) {
+    const atBottom = this.atBottom();
+    this.container.replaceChildren();
+    this.groups = [];
+    this.side = side;
+    this.add(events);
+    this.settle(0, atBottom, events.length);
+  }
+
+  // Add the events that came after those shown.
+  append(events) {
+    if (!events.length) return;
+    const atBottom = this.atBottom();
+    const from = Math.max(this.groups.length - 4, 0); // the groups whose folding may change
+    this.add(events);
+    this.settle(from, atBottom, Number(this.container.dataset.count || 0) + events.length);
+  }
+
+  atBottom() {
+    const c = this.container;
+    return c.scrollHeight - c.scrollTop - c.clientHeight < 40;
+  }
+
+  add(events) {
+    const grown = new Set();
+    for (const ev of events) {
+      let g = this.groups[this.groups.length - 1];
+      if (!g || g.turn !== ev.turn || g.phase !== ev.phase) {
+        g = { turn: ev.turn, phase: ev.phase, count: 0, deciders: [], mine: false,
+          summary: h("summary", {}), list: h("ol", { class: "events" }) };
+        g.details = h("details", { class: "group" }, g.summary, g.list);
+        this.groups.push(g);
+        this.container.append(g.details);
+      }
+      g.count += 1;
+      if (ev.kind === "decision" && ev.player) {
+        if (!g.deciders.includes(ev.player)) g.deciders.push(ev.player);
+        if (this.side && ev.player === this.side) g.mine = true;
+      }
+      g.list.append(h("li", { class: `ev ev-${ev.kind}`, "data-seq": ev.seq },
+        ev.section ? h("span", { class: "sec", title: "rule section" }, ev.section) : null,
+        " ", ev.text));
+      grown.add(g);
+    }
+    for (const g of grown) {
+      const who = g.deciders.length ? ` · ${g.deciders.join(", ")}` : "";
+      g.summary.textContent = `Turn ${g.turn}${g.phase ? " · " + g.phase : ""}${who} — ${g.count} event${g.count === 1 ? "" : "s"}`;
+      g.details.className = g.mine ? "group mine" : "group";
+    }
+  }
+
+  // Fold the groups from `from` on as the log's end asks (the last two open, and this side's
+  // among the last four); new events bring the log to its end, otherwise a reader scrolled
+  // back stays where they are.
+  settle(from, atBottom, count) {
+    const n = this.groups.length;
+    for (let i = from; i < n; i++) {
+      const g = this.groups[i];
+      g.details.open = i >= n - 2 || (g.mine && i >= n - 4);
+    }
+    const c = this.container;
+    const grew = count !== Number(c.dataset.count || -1);
+    if (atBottom || grew) c.scrollTop = c.scrollHeight;
+    c.dataset.count = String(count);
+  }
 }
 
 // Score, tracks and victory as a small table, for the status dialog.

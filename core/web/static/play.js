@@ -1,5 +1,5 @@
 // The play page: one seat's view of a match — board, pending decision, log, undo, save.
-import { api, ApiError, banner, h, renderLog, renderStatus } from "/static/common.js";
+import { api, ApiError, banner, h, LogView, renderStatus } from "/static/common.js";
 import { Board } from "/static/board.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -10,8 +10,15 @@ let state = null;
 let busy = false;
 let shownSide = null; // the side whose board is on the screen (hot-seat curtain)
 let poller = null;
+let held = null; // the log this page holds: {key, next} of the last answer, sent back as ?since=&log=
 
 const board = new Board(document.getElementById("board"), { onPick: pick });
+const log = new LogView(document.getElementById("log"));
+
+// The query that asks only for the log's events after the page's copy.
+function since() {
+  return held ? `since=${held.next}&log=${encodeURIComponent(held.key)}` : "";
+}
 
 function closeMenu() {
   const menu = document.getElementById("menu");
@@ -48,7 +55,7 @@ async function decide(opt) {
   try {
     // the option answers the version of the match it was drawn from; the server refuses it
     // if the match has moved on since (another tab, a poll)
-    render(await api(`${path}/decide`, { method: "POST", seat, body: { index: opt.index, value: opt.value, version: opt.version } }));
+    render(await api(`${path}/decide?${since()}`, { method: "POST", seat, body: { index: opt.index, value: opt.value, version: opt.version } }));
   } catch (err) {
     banner(err.message);
     if (err instanceof ApiError && err.status === 409) await load();
@@ -63,7 +70,7 @@ async function undo() {
   busy = true;
   banner("");
   try {
-    render(await api(`${path}/undo`, { method: "POST", seat, body: { version: state.version } }));
+    render(await api(`${path}/undo?${since()}`, { method: "POST", seat, body: { version: state.version } }));
     banner("undone", "note");
   } catch (err) {
     banner(err.message);
@@ -150,9 +157,23 @@ function render(st) {
   board.show(st.svg);
   renderDecision(st);
   renderLinks(st);
-  renderLog(document.getElementById("log"), st.log, st.side);
+  showLog(st);
   curtain(st);
   schedulePoll();
+}
+
+// The log: an answer's events are added to the page's copy when they follow it
+// (log_from = the copy's end), else they are the whole log (log_from 0: a first answer, or
+// after an undo, a server restart or a change of side).
+function showLog(st) {
+  if (!st.log_from) log.replace(st.log, st.side);
+  else if (held && st.log_from === held.next && st.log_key === held.key) log.append(st.log);
+  else { // an answer to an older copy: ask for the whole log again
+    held = null;
+    load();
+    return;
+  }
+  held = st.log_key === undefined ? null : { key: st.log_key, next: st.log_next };
 }
 
 // Hot-seat: when the board changes hands at one browser, hide it until the next player asks.
@@ -184,7 +205,7 @@ function schedulePoll() {
     poller = null;
     if (busy) return schedulePoll();
     try {
-      const got = await api(`${path}?known=${seen}`, { seat });
+      const got = await api(`${path}?known=${seen}&${since()}`, { seat });
       if (!busy && state.version === seen) render(got);
     } catch (err) {
       banner(err.message);
@@ -195,7 +216,7 @@ function schedulePoll() {
 
 async function load() {
   try {
-    render(await api(path, { seat }));
+    render(await api(`${path}?${since()}`, { seat }));
   } catch (err) {
     banner(err.message);
     document.getElementById("decision").replaceChildren(h("p", { class: "muted" }, err.message));
