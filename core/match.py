@@ -19,6 +19,7 @@ from weakref import ref
 
 from pydantic import BaseModel
 
+from . import engine_version
 from .canonical import JSON, digest, thaw
 from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
@@ -41,8 +42,6 @@ from .visibility import check_declarations, find_leaks, is_hidden_from, is_secre
 
 if TYPE_CHECKING:
     from .agents import Agent
-
-ENGINE_VERSION = "0.1.0"
 
 CHANCE_EVENTS = frozenset({"roll", "shuffle", "reveal"})
 """Event kinds that show a player something chance or the fog of war decided: an honest undo
@@ -567,7 +566,7 @@ class Match:
         """The record header: game, versions, scenario, options, seed (and any dice script)."""
         head: dict[str, JSON] = {
             "game": self.game.info.id, "game_version": self.game.info.version,
-            "engine_version": ENGINE_VERSION, "scenario": self.scenario,
+            "engine_version": engine_version(), "scenario": self.scenario,
             "options": thaw(self.options), "seed": self.seed,
         }
         if self.game.source:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .canonical import dumps
 from .errors import TabletopError
 from .record import atomic_write_text
-from .rows import Row, read_rows
+from .rows import INSTALL_STUDY, Row, read_rows
 from .stats import compare, numeric_scores, share, summarise
 
 if TYPE_CHECKING:
@@ -67,8 +67,7 @@ def write_report(rows_path: str, output: str, *, plots_dir: str | None = None,
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise TabletopError("the report draws with matplotlib: "
-                            "pip install 'tabletop-engine[study]'") from None
+        raise TabletopError(f"the report draws with matplotlib: {INSTALL_STUDY}") from None
     groups = group_rows(rows)
     sides = sides_in(rows)
     figures = dict(draw_plots(groups, sides))

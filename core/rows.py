@@ -22,6 +22,10 @@ from .canonical import JSON, dumps
 from .errors import TabletopError
 from .files import atomic_write_lines
 
+INSTALL_STUDY = "pip install 'tabletop-engine[study]', or pip install '.[study]' from a checkout"
+"""How to install the study extra (Dask distributed, matplotlib, pyarrow): the released
+package by name, or the project's own folder from a checkout of it."""
+
 NESTED = {"options": "option.", "agents": "agent.", "scores": "score."}
 """The nested fields of a row and the prefix of their columns in a table."""
 
@@ -44,8 +48,7 @@ def check_row_format(path: str | Path) -> None:
         try:
             importlib.import_module("pyarrow")
         except ImportError:
-            raise TabletopError(f"{path}: Parquet needs pyarrow: "
-                                "pip install 'tabletop-engine[study]'") from None
+            raise TabletopError(f"{path}: Parquet needs pyarrow: {INSTALL_STUDY}") from None
 
 
 def write_rows(path: str | Path, rows: Iterable[Row] | Callable[[], Iterable[Row]]) -> None:
@@ -172,7 +175,7 @@ def _read_parquet(path: Path) -> list[dict[str, Any]]:
     try:
         pq: Any = importlib.import_module("pyarrow.parquet")
     except ImportError:
-        raise TabletopError(f"{path}: Parquet needs pyarrow: pip install 'tabletop-engine[study]'") from None
+        raise TabletopError(f"{path}: Parquet needs pyarrow: {INSTALL_STUDY}") from None
     try:
         rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
     except Exception as exc:  # pyarrow raises its own kinds for a damaged or foreign file

@@ -514,8 +514,9 @@ def _run_dask(study: Study, address: str, chunk_size: int | None, tell: Progress
     try:  # untyped library: used through Any
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
-        raise TabletopError("--scheduler needs dask.distributed: "
-                            "pip install 'tabletop-engine[study]'") from None
+        from .rows import INSTALL_STUDY
+
+        raise TabletopError(f"--scheduler needs dask.distributed: {INSTALL_STUDY}") from None
     try:
         client = distributed.Client(address, timeout=connect_timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:

@@ -316,15 +316,15 @@ class Iwo1945(Game):
         from .components import card_id_of
 
         c = P.comps()
-        jap, usmc = match.state.decks["japanese"], match.state.decks["usmc"]
+        japanese, usmc = match.state.decks["japanese"], match.state.decks["usmc"]
 
         def titles(deck: Any, pile: str, lookup: Any) -> list[str]:
             return [lookup(card_id_of(i)).title for i in deck.pile(pile)]
 
         hand = usmc.pile("hand:USMC")
         return {
-            "japanese_draw": len(jap.pile("draw")),
-            "japanese_discard": titles(jap, "discard", c.japanese_deck.card),
+            "japanese_draw": len(japanese.pile("draw")),
+            "japanese_discard": titles(japanese, "discard", c.japanese_deck.card),
             "marine_draw": len(usmc.pile("draw")),
             "marine_discard": titles(usmc, "discard", c.usmc_deck.card),
             "usmc_hand": titles(usmc, "hand:USMC", c.usmc_deck.card) if player in (None, P.USMC)

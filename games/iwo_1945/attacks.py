@@ -400,8 +400,8 @@ def _chance_texts(cap: int, kind: str, done: tuple[int, int, int], odd: tuple[in
     exact, then shown."""
     hits: dict[str, int] = {}
     losses: dict[str, int] = {}
-    for (jap, marker, coh_lost), ways in _ways_beside(done, odd, dice):
-        got = min(jap, cap)
+    for (japanese, marker, coh_lost), ways in _ways_beside(done, odd, dice):
+        got = min(japanese, cap)
         if kind == "cube":
             h = "cube destroyed" if got else "cube stays"
         else:

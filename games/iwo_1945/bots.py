@@ -361,7 +361,7 @@ class World:
         """How many pieces of a kind stand in a board position."""
         return self._board.kinds.get(pos, _NONE).get(kind, 0)
 
-    def japs(self, pos: str) -> int:
+    def japanese_markers(self, pos: str) -> int:
         """How many Japanese markers stand in a board position."""
         return self._board.kinds.get(pos, _NONE).get("ija", 0)
 
@@ -402,7 +402,7 @@ class World:
 
     def objective(self, pos: str) -> bool:
         """A position the USMC must still take: Japanese markers, a cube, or Japanese control."""
-        return bool(self.japs(pos) or self.kinds(pos, "infiltration")) or (
+        return bool(self.japanese_markers(pos) or self.kinds(pos, "infiltration")) or (
             P.is_island(pos) and self.control.get(pos) == P.JAPAN)
 
     def front_distance(self) -> dict[str, int]:
@@ -553,12 +553,12 @@ class HeuristicBot:
         if w.kinds(pos, "infiltration"):
             return [pos]
         late = w.japanese_left <= 4  # cubes cost actions; clear them near the end (7.0)
-        return [q for q in P.adjacent(pos) if w.japs(q) or (late and w.kinds(q, "infiltration"))]
+        return [q for q in P.adjacent(pos) if w.japanese_markers(q) or (late and w.kinds(q, "infiltration"))]
 
     def _target_score(self, w: World, q: str) -> float:
-        if not w.japs(q):
+        if not w.japanese_markers(q):
             return 4.0  # an infiltration cube: win back control
-        s = 10.0 - 3 * w.japs(q) - 2 * w.kinds(q, "bunker")
+        s = 10.0 - 3 * w.japanese_markers(q) - 2 * w.kinds(q, "bunker")
         if P.is_mountain(q):
             s -= MOUNTAIN_PENALTY
         if q == P.SURIBACHI:
@@ -645,7 +645,7 @@ class HeuristicBot:
         attack = (w.round, target)
         known = self._attack
         if known is None or known[0] != attack:
-            known = self._attack = (attack, w.japs(target) + w.kinds(target, "bunker"),
+            known = self._attack = (attack, w.japanese_markers(target) + w.kinds(target, "bunker"),
                                     w.japanese_left == 0)
         return known[1], known[2]
 
@@ -669,7 +669,7 @@ class HeuristicBot:
 
     def _new_wave_beach(self, w: World, d: Decision, values: list[Any]) -> Any:
         def thin(b: str) -> int:
-            near = [w.japs(q) for q in P.adjacent(b) if P.is_island(q) and w.japs(q)]
+            near = [w.japanese_markers(q) for q in P.adjacent(b) if P.is_island(q) and w.japanese_markers(q)]
             return min(near) if near else 9
         return min(values, key=thin)
 

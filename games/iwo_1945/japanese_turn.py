@@ -91,15 +91,15 @@ def priority_targets(m: Match, target: str = "priority", *, adjacent_required: b
     from the highest-priority Japanese-occupied island position adjacent to it. Without
     adjacency the attacker is the lowest-priority Japanese-occupied position (or the card's
     own position). Targets are USMC-occupied: an attack needs a regiment to apply to."""
-    japs = japanese_positions(m)
-    if not japs:
+    japanese_held = japanese_positions(m)
+    if not japanese_held:
         return []
     if from_position is not None:
         if not is_japanese_occupied(m, from_position):
             return []
         far = from_position
     else:
-        far = lowest_priority(japs)
+        far = lowest_priority(japanese_held)
     out: list[tuple[str, str]] = []
     if target in ("priority", "island"):
         for p in islands():
@@ -331,13 +331,13 @@ def _route_ok(m: Match, src: str, dest: str, through_usmc: bool) -> bool:
 def effect_move(m: Match, eff: MoveMarkers, who: str) -> None:
     """6.0 Marker Movement: markers leave the lowest-priority Japanese-occupied position for
     the card's destination (highest priority first)."""
-    japs = japanese_positions(m)
-    if not japs:
+    japanese_held = japanese_positions(m)
+    if not japanese_held:
         _ignored(m, who, "the marker movement (no Japanese marker)")
         return
-    src = lowest_priority(japs)
+    src = lowest_priority(japanese_held)
     if eff.destination == "reinforce":
-        cands = [p for p in japs if p != src and free_slots(m, p) > 0]
+        cands = [p for p in japanese_held if p != src and free_slots(m, p) > 0]
     else:
         # 6.0 Infiltration Cubes: only a cube may share a position with the other side, so
         # Japanese markers never join a cube (it would also stand there unattackable).

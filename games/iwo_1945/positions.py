@@ -626,13 +626,13 @@ def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
 
 def remove_japanese_marker(m: Match, pos: str, section: str, why: str) -> bool:
     """3.0: one Japanese marker of a position is eliminated; False if none was there."""
-    japs = japanese_at(m, pos)
-    if not japs:
+    japanese = japanese_at(m, pos)
+    if not japanese:
         return False
-    m.state.pieces.move(japs[-1].id, JAPANESE_ELIMINATED)
+    m.state.pieces.move(japanese[-1].id, JAPANESE_ELIMINATED)
     m.emit("loss", section, f"a Japanese marker in {name(pos)} is eliminated ({why}); "
-           f"{len(japs) - 1} left", position=pos, side=JAPAN)
-    if len(japs) == 1:
+           f"{len(japanese) - 1} left", position=pos, side=JAPAN)
+    if len(japanese) == 1:
         vacate_check(m, pos)
     return True
 

@@ -31,16 +31,16 @@ def scores(m: Match) -> dict[str, Any]:
     c = comps()
     v = c.victory
     usmc_pos = [p for p in islands() if control(m, p) == USMC]
-    jap_pos = [p for p in islands() if control(m, p) == JAPAN]
+    japanese_pos = [p for p in islands() if control(m, p) == JAPAN]
     lost = m.state.pieces.count_at(USMC_ELIMINATED)
     exhausted = sum(1 for r in on_board(m) if is_exhausted(m, r))
     cards_left = len(m.state.decks["japanese"].pile("draw")) if usmc_controls_all(m) else 0
     usmc_vp = sum(c.positions[p].vp_usmc or 0 for p in usmc_pos) \
         + cards_left * v.usmc.per_japanese_card_left_after_full_control
-    jap_vp = sum(c.positions[p].vp_japanese or 0 for p in jap_pos) \
+    japanese_vp = sum(c.positions[p].vp_japanese or 0 for p in japanese_pos) \
         + lost * v.japanese.per_usmc_marker_eliminated \
         + exhausted * v.japanese.per_usmc_regiment_exhausted
-    return {"usmc_vp": usmc_vp, "japanese_vp": jap_vp, "margin": usmc_vp - jap_vp,
+    return {"usmc_vp": usmc_vp, "japanese_vp": japanese_vp, "margin": usmc_vp - japanese_vp,
             "usmc_positions": len(usmc_pos), "usmc_markers_lost": lost,
             "regiments_exhausted": exhausted, "japanese_cards_left": cards_left,
             "japanese_markers_left": sum(1 for p in m.state.pieces.select(kind="ija")

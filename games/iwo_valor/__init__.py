@@ -45,7 +45,7 @@ from tabletop.core.views import Entries, SharedBoard, View
 from . import common as c
 from .components import DATA_DIR, DATA_MODELS, VPLevel
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
 TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
 

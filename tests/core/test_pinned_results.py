@@ -4,9 +4,11 @@ Capability: determinism across speed work. Whatever caches, indexes or lazy view
 and the games gain, the same seed and bots must give the same game, byte for byte: the rows'
 result fields as canonical JSON, and the final state hash (of chosen seeds, and of every
 row that carries one). The pins
-in ``golden/pinned_results.json`` were written before the speed work of issue 11 and are
+in ``golden/pinned_results.json`` were first written before the engine's speed work and are
 only ever re-written when a rule change is meant to change play (regenerate with
-``python -m tests.core.test_pinned_results``, and say why in the commit).
+``python -m tests.core.test_pinned_results``, and say why in the commit). A re-pin that
+changes a game's state hashes also bumps the game's version and records it in the golden
+ledger (``test_golden_versions``), or that test fails.
 """
 
 from __future__ import annotations

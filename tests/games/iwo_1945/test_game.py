@@ -125,18 +125,19 @@ def test_3_0_5_0_the_decks_are_drawn_in_their_board_spaces() -> None:
     for _ in range(40):
         assert m.pending is not None
         m.decide(bot.choose(m.view("USMC"), m.pending))
-    usmc, jap = m.state.decks["usmc"], m.state.decks["japanese"]
+    usmc, japanese = m.state.decks["usmc"], m.state.decks["japanese"]
     seen = GAME.box_cards(m, "USMC")
-    assert seen["japanese_draw"] == len(jap.pile("draw")) and seen["marine_draw"] == len(usmc.pile("draw"))
+    assert seen["japanese_draw"] == len(japanese.pile("draw"))
+    assert seen["marine_draw"] == len(usmc.pile("draw"))
     titles = seen["japanese_discard"]
-    assert isinstance(titles, list) and len(titles) == len(jap.pile("discard")) > 0
+    assert isinstance(titles, list) and len(titles) == len(japanese.pile("discard")) > 0
     last = [e for e in m.log if e.kind == "japanese_card" and "card" in e.data][-1]
     assert titles[0] == last.text.split(": ", 1)[1].split(" — ")[0]  # the last one played
     hand = seen["usmc_hand"]
     assert isinstance(hand, list) and len(hand) == len(usmc.pile("hand:USMC"))
     assert GAME.box_cards(m, "Japan")["usmc_hand"] == len(hand)
     shown = sum(len(v) if isinstance(v, list) else v for v in seen.values())
-    assert shown == 72 - len(usmc.pile("out")) - len(jap.pile("out"))
+    assert shown == 72 - len(usmc.pile("out")) - len(japanese.pile("out"))
     from tabletop.core.render import svg
 
     picture = svg.render_match(m, hidden_from="USMC")
