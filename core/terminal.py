@@ -47,8 +47,9 @@ Commands at a prompt:
 PAGE_SIZE = 20
 """How many options a menu shows at once; a longer menu pages (n, p)."""
 
-CLEAR_ALL = "\x1b[3J\x1b[H\x1b[2J"
-"""Clear the terminal's scrollback (3J), go home and clear the screen (the hot-seat hand-over)."""
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
+"""Go home, clear the screen, then its scrollback (the hot-seat hand-over): the order of
+``clear``, since some terminals (tmux) push a cleared screen into the scrollback."""
 
 __all__ = ["CLEAR_ALL", "HELP", "PAGE_SIZE", "QuitGame", "TerminalSession", "autosave_dir"]
 
