@@ -420,70 +420,6 @@ def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...],
             save_for=side_saves)
 
 
-def _list_kept() -> None:
-    """``resume --list``: every kept game, newest first (the unfinished ones numbered)."""
-    from .saves import autosave_dir, kept_games, listing
-
-    games = kept_games()
-    if not games:
-        click.echo(f"no kept games in {autosave_dir()}")
-        return
-    click.echo(f"kept games in {autosave_dir()}, newest first (resume one: tabletop resume N):")
-    for line in listing(games):
-        click.echo(line)
-
-
-def _choose_kept(number: int | None, *, quiet: bool) -> Path:
-    """The autosave ``resume`` goes on with: game ``number`` of the list; without a number the
-    only unfinished game, or the one the person picks from the list (at a terminal)."""
-    from .saves import autosave_dir, kept_games, listing
-
-    games = kept_games()
-    open_games = [g for g in games if g.resumable]
-    if number is not None:
-        if not 1 <= number <= len(open_games):
-            have = f"1 to {len(open_games)}" if open_games else "none"
-            raise TabletopError(f"no kept game {number} (unfinished games: {have}; "
-                                "see tabletop resume --list)")
-        chosen = open_games[number - 1].path
-    elif not open_games:
-        finished = sum(1 for g in games if g.problem is None)
-        more = f" ({finished} finished: tabletop resume --list)" if finished else ""
-        raise TabletopError(f"no autosaved game to resume in {autosave_dir()}{more}; name a save file")
-    elif len(open_games) == 1:
-        chosen = open_games[0].path
-    else:
-        click.echo(f"unfinished games in {autosave_dir()}, newest first:", err=quiet)
-        for line in listing(games):
-            click.echo(line, err=quiet)
-        if quiet or not _at_terminal():
-            raise TabletopError(f"{len(open_games)} unfinished games: choose one with "
-                                "tabletop resume N (its number above) or tabletop resume FILE")
-        chosen = open_games[_pick(len(open_games)) - 1].path
-    if not quiet:
-        click.echo(f"resuming {chosen}")
-    return chosen
-
-
-def _at_terminal() -> bool:
-    """Whether a person is at a terminal to answer (standard input and output both are one)."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
-
-
-def _pick(count: int) -> int:
-    """Ask at the terminal which of ``count`` listed games to resume (a number from 1)."""
-    while True:
-        try:
-            answer = input(f"resume which game? (1-{count}, q to leave) ").strip().lower()
-        except EOFError:
-            answer = "q"
-        if answer in ("q", "quit"):
-            raise TabletopError("no game chosen")
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer)
-        click.echo(f"choose a number from 1 to {count}")
-
-
 @cli.command("replay")
 @click.argument("record_file", type=click.Path(dir_okay=False))
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the replayed log (JSONL).")
@@ -753,6 +689,70 @@ def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | Non
     from .web.server import serve as run_server
 
     run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo)
+
+
+def _list_kept() -> None:
+    """``resume --list``: every kept game, newest first (the unfinished ones numbered)."""
+    from .saves import autosave_dir, kept_games, listing
+
+    games = kept_games()
+    if not games:
+        click.echo(f"no kept games in {autosave_dir()}")
+        return
+    click.echo(f"kept games in {autosave_dir()}, newest first (resume one: tabletop resume N):")
+    for line in listing(games):
+        click.echo(line)
+
+
+def _choose_kept(number: int | None, *, quiet: bool) -> Path:
+    """The autosave ``resume`` goes on with: game ``number`` of the list; without a number the
+    only unfinished game, or the one the person picks from the list (at a terminal)."""
+    from .saves import autosave_dir, kept_games, listing
+
+    games = kept_games()
+    open_games = [g for g in games if g.resumable]
+    if number is not None:
+        if not 1 <= number <= len(open_games):
+            have = f"1 to {len(open_games)}" if open_games else "none"
+            raise TabletopError(f"no kept game {number} (unfinished games: {have}; "
+                                "see tabletop resume --list)")
+        chosen = open_games[number - 1].path
+    elif not open_games:
+        finished = sum(1 for g in games if g.problem is None)
+        more = f" ({finished} finished: tabletop resume --list)" if finished else ""
+        raise TabletopError(f"no autosaved game to resume in {autosave_dir()}{more}; name a save file")
+    elif len(open_games) == 1:
+        chosen = open_games[0].path
+    else:
+        click.echo(f"unfinished games in {autosave_dir()}, newest first:", err=quiet)
+        for line in listing(games):
+            click.echo(line, err=quiet)
+        if quiet or not _at_terminal():
+            raise TabletopError(f"{len(open_games)} unfinished games: choose one with "
+                                "tabletop resume N (its number above) or tabletop resume FILE")
+        chosen = open_games[_pick(len(open_games)) - 1].path
+    if not quiet:
+        click.echo(f"resuming {chosen}")
+    return chosen
+
+
+def _at_terminal() -> bool:
+    """Whether a person is at a terminal to answer (standard input and output both are one)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _pick(count: int) -> int:
+    """Ask at the terminal which of ``count`` listed games to resume (a number from 1)."""
+    while True:
+        try:
+            answer = input(f"resume which game? (1-{count}, q to leave) ").strip().lower()
+        except EOFError:
+            answer = "q"
+        if answer in ("q", "quit"):
+            raise TabletopError("no game chosen")
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer)
+        click.echo(f"choose a number from 1 to {count}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
