@@ -114,22 +114,30 @@ def _on_hangup(signum: int, frame: Any) -> None:
 
 
 def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, quiet: bool,
-         show_from: int = 0, autosave: bool = True) -> bool:
+         show_from: int = 0, autosave: bool | Path = True, started: str | None = None) -> bool:
     """Play until the end or until a person quits; returns False when the person quit.
 
-    In a person's game the match is saved after every decision (to ``save``, else to the
-    game's autosave file), so Ctrl-C, a closed terminal or a crash lose at most the decision
-    being made; nothing is written after an interruption, when the state may be half-changed.
+    In a person's game the match is kept in ``save``, else in an autosave file: ``autosave``
+    names the one to go on with (a resumed game's), or True makes a new one for this game
+    (see :mod:`tabletop.core.saves`; no other game's file is touched). It is written after
+    every decision the person takes and before every prompt, so Ctrl-C, a closed terminal or
+    a crash lose at most the person's decision being made; nothing is written after an
+    interruption, when the state may be half-changed. A finished game's file is kept, marked
+    finished.
     """
     import signal
 
-    from .terminal import QuitGame, TerminalSession, autosave_path
+    from .saves import new_autosave_path
+    from .terminal import QuitGame, TerminalSession
 
     humans = {side for side, agent in agents.items() if agent is None}
     session = None
     if humans:
-        auto_file = autosave_path(match.game.info.id) if autosave and not save else None
-        session = TerminalSession(match, humans, save_path=save, show_from=show_from, autosave=auto_file)
+        auto_file = None
+        if not save and autosave is not False:
+            auto_file = autosave if isinstance(autosave, Path) else new_autosave_path(match)
+        session = TerminalSession(match, humans, save_path=save, show_from=show_from,
+                                  autosave=auto_file, started=started)
     kept = session.autosave_file if session else None
     previous = signal.signal(signal.SIGHUP, _on_hangup) if session and hasattr(signal, "SIGHUP") else None
     try:
@@ -144,10 +152,15 @@ def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, 
                 index = session.ask(decision)
                 if index is not None:  # None: the match moved (undo); read the pending decision again
                     match.decide_index(index)
+                    session.decided(decision.player)
             else:
                 match.decide(agent.choose(match.view(decision.player), decision))
-            if session is not None:
-                session.autosave()
+        if session is not None:
+            session.autosave()  # the end of the game: kept, marked finished
+        elif isinstance(autosave, Path) and not save:  # a kept game the bots played on
+            from .saves import now_text, write_autosave
+
+            write_autosave(match, autosave, started=started or now_text(), people=())
     except QuitGame:
         click.echo("quit" + (f"; saved to {kept} (resume: tabletop resume {kept})" if kept else ""),
                    err=quiet)
@@ -155,15 +168,13 @@ def _run(match: Match, agents: Mapping[str, Agent | None], *, save: str | None, 
     except (KeyboardInterrupt, Hangup):
         if kept is None:
             raise
-        raise Interrupted(f"interrupted; the game up to the last decision is in {kept} "
-                            f"(resume: tabletop resume {kept})") from None
+        raise Interrupted(f"interrupted; the game is kept in {kept} "
+                          f"(resume: tabletop resume {kept})") from None
     finally:
         if previous is not None:
             signal.signal(signal.SIGHUP, previous)
     if session is not None:
         session.show_new_events()
-        if kept is not None and not save:
-            kept.unlink(missing_ok=True)  # a finished game needs no autosave
     return True
 
 
@@ -372,23 +383,25 @@ def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: i
 
 
 @cli.command()
-@click.argument("save_file", type=click.Path(dir_okay=False), required=False)
+@click.argument("save_file", metavar="[N | SAVE_FILE]", type=click.Path(dir_okay=False), required=False)
+@click.option("--list", "list_only", is_flag=True,
+              help="List the kept games (newest first) and resume none.")
 @_common_play_options
-def resume(save_file: str | None, agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
-           save_for: tuple[str, ...], log_path: str | None, log_for: str | None, as_json: bool) -> None:
-    """Resume a saved match (checked by replay) and play on; without SAVE_FILE, the latest
-    autosave."""
+def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...], auto: bool,
+           save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
+           log_for: str | None, as_json: bool) -> None:
+    """Resume a saved match (checked by replay) and play on. Without SAVE_FILE: the only
+    unfinished autosaved game, else the one chosen from the list; N: the list's game N."""
     from .record import read_record, replay
+    from .saves import is_autosave, started_of
 
-    if save_file is None:
-        from .terminal import autosave_dir, latest_autosave
-
-        found = latest_autosave()
-        if found is None:
-            raise TabletopError(f"no autosaved game in {autosave_dir()}; name a save file")
-        save_file = str(found)
-        if not as_json:
-            click.echo(f"resuming {save_file}")
+    if list_only:
+        if save_file is not None:
+            raise TabletopError("--list lists the kept games: give it no game")
+        _list_kept()
+        return
+    if save_file is None or save_file.isdigit():
+        save_file = str(_choose_kept(None if save_file is None else int(save_file), quiet=as_json))
     record = read_record(save_file)
     game = _game_of(record)
     _check_log_for(game, log_path, log_for)
@@ -396,14 +409,13 @@ def resume(save_file: str | None, agent_specs: tuple[str, ...], auto: bool, save
     side_saves = _side_saves(game, save_for)
     match = replay(game, record)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
-    from .terminal import autosave_path
-
-    # resuming the autosave keeps autosaving there (and drops it when the game ends)
-    is_autosave = Path(save_file).resolve() == autosave_path(game.info.id).resolve()
-    target = save_path or (None if is_autosave else save_file)
-    completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20)
-    if is_autosave and completed and match.finished:
-        Path(save_file).unlink(missing_ok=True)  # a finished game needs no autosave
+    # a resumed autosave goes on in its own file (and is kept, marked finished, at the end);
+    # another save file is written after every decision as the --save file would be
+    kept = is_autosave(save_file)
+    target = save_path or (None if kept else save_file)
+    completed = _run(match, agents, save=target, quiet=as_json, show_from=len(match.log) - 20,
+                     autosave=Path(save_file) if kept else True,
+                     started=started_of(save_file) if kept else None)
     _finish(match, save=target, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
             save_for=side_saves)
 
@@ -677,6 +689,70 @@ def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | Non
     from .web.server import serve as run_server
 
     run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo)
+
+
+def _list_kept() -> None:
+    """``resume --list``: every kept game, newest first (the unfinished ones numbered)."""
+    from .saves import autosave_dir, kept_games, listing
+
+    games = kept_games()
+    if not games:
+        click.echo(f"no kept games in {autosave_dir()}")
+        return
+    click.echo(f"kept games in {autosave_dir()}, newest first (resume one: tabletop resume N):")
+    for line in listing(games):
+        click.echo(line)
+
+
+def _choose_kept(number: int | None, *, quiet: bool) -> Path:
+    """The autosave ``resume`` goes on with: game ``number`` of the list; without a number the
+    only unfinished game, or the one the person picks from the list (at a terminal)."""
+    from .saves import autosave_dir, kept_games, listing
+
+    games = kept_games()
+    open_games = [g for g in games if g.resumable]
+    if number is not None:
+        if not 1 <= number <= len(open_games):
+            have = f"1 to {len(open_games)}" if open_games else "none"
+            raise TabletopError(f"no kept game {number} (unfinished games: {have}; "
+                                "see tabletop resume --list)")
+        chosen = open_games[number - 1].path
+    elif not open_games:
+        finished = sum(1 for g in games if g.problem is None)
+        more = f" ({finished} finished: tabletop resume --list)" if finished else ""
+        raise TabletopError(f"no autosaved game to resume in {autosave_dir()}{more}; name a save file")
+    elif len(open_games) == 1:
+        chosen = open_games[0].path
+    else:
+        click.echo(f"unfinished games in {autosave_dir()}, newest first:", err=quiet)
+        for line in listing(games):
+            click.echo(line, err=quiet)
+        if quiet or not _at_terminal():
+            raise TabletopError(f"{len(open_games)} unfinished games: choose one with "
+                                "tabletop resume N (its number above) or tabletop resume FILE")
+        chosen = open_games[_pick(len(open_games)) - 1].path
+    if not quiet:
+        click.echo(f"resuming {chosen}")
+    return chosen
+
+
+def _at_terminal() -> bool:
+    """Whether a person is at a terminal to answer (standard input and output both are one)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _pick(count: int) -> int:
+    """Ask at the terminal which of ``count`` listed games to resume (a number from 1)."""
+    while True:
+        try:
+            answer = input(f"resume which game? (1-{count}, q to leave) ").strip().lower()
+        except EOFError:
+            answer = "q"
+        if answer in ("q", "quit"):
+            raise TabletopError("no game chosen")
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer)
+        click.echo(f"choose a number from 1 to {count}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

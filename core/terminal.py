@@ -1,15 +1,21 @@
 """The terminal player: numbered options, the map, the log, odds, undo, save and quit.
 
-A person's game is never lost: after every decision the match is written atomically to the
-``--save`` file or to the autosave file (:func:`autosave_path`), which ``tabletop resume``
-finds by itself. Ctrl-C, a closed terminal or a crash therefore lose at most the decision
-being made. Undo is honest (see :meth:`Match.undo`): it goes back to the last die roll or
-reveal, never past it, unless the match was started with free undo.
+A person's game is never lost: every game started at the terminal is written atomically to
+its own autosave file (see :mod:`tabletop.core.saves`), or to the ``--save`` file, which
+``tabletop resume`` lists and finds by itself. The file is written after every decision the
+person takes, and before every prompt (so the bots' answers in between are kept too); while
+``b phase`` lets the bot decide for the person, it is written once, when the bot hands back.
+Ctrl-C, a closed terminal or a crash therefore lose at most the person's decision being made.
+Undo is honest (see :meth:`Match.undo`): it goes back to the last die roll or reveal, never
+past it, unless the match was started with free undo.
+
+Hot-seat (several sides at one terminal): when the decision passes to another side, the
+screen and its scrollback are cleared (on a terminal) and nothing more is shown until the
+next player presses Enter, so no one scrolls back to the other side's hidden units.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
@@ -20,6 +26,7 @@ from .decisions import Decision, Option
 from .errors import TabletopError
 from .events import Event
 from .match import Match
+from .saves import autosave_dir, now_text, write_autosave
 
 HELP = """\
 Commands at a prompt:
@@ -40,29 +47,11 @@ Commands at a prompt:
 PAGE_SIZE = 20
 """How many options a menu shows at once; a longer menu pages (n, p)."""
 
-AUTOSAVE_ENV = "TABLETOP_HOME"
+CLEAR_ALL = "\x1b[H\x1b[2J\x1b[3J"
+"""Go home, clear the screen, then its scrollback (the hot-seat hand-over): the order of
+``clear``, since some terminals (tmux) push a cleared screen into the scrollback."""
 
-
-def autosave_dir() -> Path:
-    """Where autosaves live: $TABLETOP_HOME, else $XDG_STATE_HOME/tabletop, else
-    ~/.local/state/tabletop."""
-    home = os.environ.get(AUTOSAVE_ENV)
-    if home:
-        return Path(home)
-    state = os.environ.get("XDG_STATE_HOME")
-    return (Path(state) if state else Path.home() / ".local" / "state") / "tabletop"
-
-
-def autosave_path(game_id: str) -> Path:
-    """The autosave file of a game's human match: one per game, the latest game wins."""
-    return autosave_dir() / f"autosave-{game_id}.json"
-
-
-def latest_autosave() -> Path | None:
-    """The most recently written autosave, for ``tabletop resume`` without a file."""
-    folder = autosave_dir()
-    saves = sorted(folder.glob("autosave-*.json"), key=lambda f: f.stat().st_mtime) if folder.is_dir() else []
-    return saves[-1] if saves else None
+__all__ = ["CLEAR_ALL", "HELP", "PAGE_SIZE", "QuitGame", "TerminalSession", "autosave_dir"]
 
 
 class QuitGame(Exception):
@@ -81,7 +70,8 @@ class TerminalSession:
 
     def __init__(self, match: Match, sides: set[str], *, save_path: str | None = None,
                  read: Callable[[str], str] = input, out: TextIO | None = None,
-                 show_from: int = 0, autosave: str | Path | None = None) -> None:
+                 show_from: int = 0, autosave: str | Path | None = None,
+                 started: str | None = None, screen: bool | None = None) -> None:
         self.match = match
         self.sides = sides
         self.save_path = save_path
@@ -95,14 +85,18 @@ class TerminalSession:
         # how much of the log each side has been shown (the set-up's events are news too)
         self._marks = dict.fromkeys(sides, max(0, show_from))
         self._saved_at = -1  # how many decisions the autosave holds
+        #: when the game was started (kept in the autosave's summary)
+        self.started = started or now_text()
+        # clear the screen and scrollback at a hand-over: on a terminal (None: if the output is one)
+        self._screen = screen
         # menu keys by (player, decision kind): option value -> the number it was shown with
         self._menu_keys: dict[tuple[str, str], dict[object, int]] = {}
         self._keys: list[int] = []  # the keys of the decision being asked, by option index
         self._page = 0
         self._told_rulebook = False
         self._bots: dict[str, Agent] = {}  # the game's bot of each side at the terminal, made when asked
-        # while ``b phase`` runs: the side and the (turn, phase, step) the bot plays out
-        self._autopilot: tuple[str, int, str, str] | None = None
+        # while ``b phase`` runs for a side: the (side, turn, phase, step) its bot plays out
+        self._autopilot: dict[str, tuple[str, int, str, str]] = {}
 
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
@@ -112,8 +106,30 @@ class TerminalSession:
         if self.autosave_file is None or self._saved_at == len(self.match.decisions):
             return
         self.autosave_file.parent.mkdir(parents=True, exist_ok=True)
-        write_save(self.match, self.autosave_file)
+        if self.save_path:
+            write_save(self.match, self.autosave_file)
+        else:
+            write_autosave(self.match, self.autosave_file, started=self.started, people=self.sides)
         self._saved_at = len(self.match.decisions)
+
+    def decided(self, player: str) -> None:
+        """After a decision answered at this terminal: write the autosave, unless ``b phase``
+        is deciding for the side (then it is written once, when the bot hands back)."""
+        if player not in self._autopilot:
+            self.autosave()
+
+    def on_terminal(self) -> bool:
+        """Whether the session's output is a terminal (where a hand-over clears the screen)."""
+        if self._screen is not None:
+            return self._screen
+        import sys
+
+        stream = self._out if self._out is not None else sys.stdout
+        isatty = getattr(stream, "isatty", None)
+        try:
+            return bool(isatty()) if callable(isatty) else False
+        except ValueError:  # a closed stream
+            return False
 
     @property
     def _shown(self) -> int:
@@ -124,19 +140,34 @@ class TerminalSession:
         self._marks[self.current] = value
 
     def hand_over(self, player: str) -> None:
-        """Hot-seat: when a decision falls to another side at this terminal, ask for the
-        terminal to be handed over (a screen of blank lines hides the last side's menu and
-        map) and show from then on only what ``player`` may see."""
+        """Hot-seat: when a decision falls to another side at this terminal, clear the screen
+        and its scrollback (on a terminal; elsewhere a screen of blank lines), ask for the
+        terminal to be handed over, and wait for Enter before showing anything of
+        ``player``'s; from then on show only what ``player`` may see."""
         if player not in self.sides or player == self.current:
             return
         if len(self.sides) > 1:
-            self.say("\n" * 40 + f"=== {player} to play: hand the terminal to {player}'s player "
-                     "and press Enter ===")
+            self.autosave()  # the game is kept before the terminal changes hands
+            banner = (f"=== {player} to play: hand the terminal to {player}'s player "
+                      "and press Enter ===")
+            if self.on_terminal():
+                self._write(CLEAR_ALL)
+                self.say(banner)
+            else:
+                self.say("\n" * 40 + banner)
             try:
                 self._read("")
             except EOFError:
                 raise QuitGame() from None
         self.current = player
+
+    def _write(self, text: str) -> None:
+        """Write raw text (a control sequence) to the session's output, flushed."""
+        import sys
+
+        stream = self._out if self._out is not None else sys.stdout
+        stream.write(text)
+        stream.flush()
 
     def say(self, text: str = "") -> None:
         """Print a line to the session's output."""
@@ -170,13 +201,15 @@ class TerminalSession:
             self.say(f"(rule numbers are sections of the {self.match.game.cite('')}; "
                      "h for help, g for the player's guide, b to let the bot decide)")
             self._told_rulebook = True
-        if self._autopilot is not None:
-            if self._autopilot == self._stage(decision.player):
+        standing = self._autopilot.get(decision.player)
+        if standing is not None:  # only this side's own b phase: another's decisions leave it be
+            if standing == self._stage(decision.player):
                 taken = self.by_bot(decision)
                 if taken is not None:
                     return taken
-            self._autopilot = None
+            del self._autopilot[decision.player]
             self.say("(the bot is done: you decide again)")
+        self.autosave()  # the person is asked: what was decided since (bots too) is kept first
         while True:
             self.show_menu(decision)
             try:
@@ -320,10 +353,10 @@ class TerminalSession:
                          "phase ends")
                 return None
             if arg == "phase":
-                self._autopilot = self._stage(decision.player)
+                self._autopilot[decision.player] = self._stage(decision.player)
             taken = self.by_bot(decision)
             if taken is None:
-                self._autopilot = None
+                self._autopilot.pop(decision.player, None)
             return taken
         elif word == "u":
             self.undo()

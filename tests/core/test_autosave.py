@@ -22,37 +22,39 @@ PIG = "tests.core.piggame:GAME"
 
 def _start(home: Path, *args: str) -> subprocess.Popen[str]:
     """`tabletop ARGS` in a child process whose autosaves go to ``home``."""
-    env = {**os.environ, "TABLETOP_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "TABLETOP_HOME": str(home), "PYTHONPATH": path}
     return subprocess.Popen(tabletop_command(*args), cwd=ROOT, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 
 
-def _wait_for_decisions(path: Path, count: int, proc: subprocess.Popen[str]) -> None:
-    """Wait (at most 60 s) until the save at ``path`` holds ``count`` decisions."""
+def _wait_for_decisions(home: Path, count: int, proc: subprocess.Popen[str]) -> Path:
+    """Wait (at most 60 s) until the one autosave in ``home`` holds ``count`` decisions."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if path.exists():
+        for path in home.glob("autosave-*.json"):
             try:
                 if len(json.loads(path.read_text())["decisions"]) >= count:
-                    return
+                    return path
             except (ValueError, KeyError):
                 pass  # never a half-written file, but be patient with the reader
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.05)
-    raise AssertionError(f"no save with {count} decisions at {path}")
+    raise AssertionError(f"no save with {count} decisions in {home}")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "hangup"])
 def test_an_interrupted_game_leaves_a_resumable_autosave(tmp_path: Path, sig: signal.Signals) -> None:
     """Autosave: a person plays two decisions, then Ctrl-C (or the terminal closes); the
-    autosave holds them, `tabletop resume` (no file) finds it, and it replays exactly."""
+    game's own autosave holds them, `tabletop resume` (no file) finds it, and it replays
+    exactly; played to the end, the file is kept and marked finished."""
     proc = _start(tmp_path, "play", PIG, "--seed", "5", "--agent", "B=first")
     assert proc.stdin is not None
     proc.stdin.write("2\n")  # A holds; B (first option: roll...) plays; A is asked again
     proc.stdin.flush()
-    auto = tmp_path / "autosave-pig.json"
-    _wait_for_decisions(auto, 2, proc)
+    auto = _wait_for_decisions(tmp_path, 2, proc)
+    assert auto.name.startswith("autosave-pig-standard-")
     time.sleep(0.2)  # let the prompt come up: the person is thinking
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
@@ -65,7 +67,9 @@ def test_an_interrupted_game_leaves_a_resumable_autosave(tmp_path: Path, sig: si
     out, err = again.communicate(timeout=60)
     assert again.returncode == 0, err
     assert json.loads(out)["finished"] is True
-    assert not auto.exists()  # a finished game needs no autosave
+    kept = json.loads(auto.read_text())
+    assert kept["final"]["finished"] is True and kept["summary"]["finished"] is True
+    assert [p.name for p in tmp_path.iterdir()] == [auto.name]
 
 
 def test_resume_without_an_autosave_says_so(tmp_path: Path) -> None:

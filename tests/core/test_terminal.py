@@ -10,11 +10,11 @@ import pytest
 
 from tabletop.core.decisions import Decision, Option, choose
 from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
+from tabletop.core.match import Flow, Match, Result
 from tabletop.core.record import read_record, replay
 from tabletop.core.terminal import QuitGame, TerminalSession
 
-from .piggame import GAME
+from .piggame import GAME, PigGame
 
 
 def reader(lines: list[str]) -> object:
@@ -310,3 +310,81 @@ def test_hot_seat_hands_the_terminal_over_and_shows_each_side_its_own() -> None:
     assert "nothing of yours to undo: A's decision stands" in b_part
     assert "A picked 2" in a_again
     assert s.current == "A"
+
+
+def test_on_a_terminal_the_hand_over_clears_screen_and_scrollback_and_waits() -> None:
+    """Hot-seat on a terminal: the hand-over clears the screen and its scrollback (so the next
+    player cannot scroll back to A's secret) and shows nothing of B's until Enter is pressed."""
+    from tabletop.core.terminal import CLEAR_ALL
+
+    from .piggame import SECRET
+
+    out = io.StringIO()
+    at_enter: list[str] = []
+    lines = iter(["2", "2", "", "2"])
+
+    def read(prompt: str) -> str:
+        line = next(lines)
+        if prompt == "":  # the hand-over's wait for Enter
+            at_enter.append(out.getvalue())
+        return line
+
+    m = Match(SECRET, seed=1)
+    s = TerminalSession(m, {"A", "B"}, read=read, out=out, screen=True)
+    for _ in range(3):
+        assert m.pending is not None
+        index = s.ask(m.pending)
+        assert index is not None
+        m.decide_index(index)
+    (shown,) = at_enter
+    before, _, after = shown.rpartition(CLEAR_ALL)
+    assert "secret number?" in before
+    assert after.strip() == "=== B to play: hand the terminal to B's player and press Enter ==="
+    assert "secret number?" not in out.getvalue().rpartition(CLEAR_ALL)[2]
+    plain = io.StringIO()
+    TerminalSession(Match(SECRET, seed=1), {"A", "B"}, read=reader([""]), out=plain).hand_over("B")  # type: ignore[arg-type]
+    assert "\x1b" not in plain.getvalue()  # not a terminal: no control sequences
+
+
+class _Patrol(PigGame):
+    """A moves up to three times in its phase, and after each move B may fire (B's decision
+    in A's phase, like defensive fire); then B digs in in its own phase."""
+
+    def default_bot(self, side: str) -> str:
+        """The first option: A always moves on."""
+        return "first"
+
+    def play(self, match: Match) -> Flow:
+        """Two turns of A's moves (each answered by B's fire), then B's digging in."""
+        for turn in (1, 2):
+            match.state.turn = turn
+            match.state.phase = "A moves"
+            for _ in range(3):
+                yield choose("A", "move on?", "1.1", [Option("move", "Move"), Option("stop", "Stop")])
+                yield choose("B", "fire at the mover?", "1.2",
+                             [Option("fire", "Fire"), Option("hold", "Hold")])
+            match.state.phase = "B digs"
+            yield choose("B", "dig in?", "1.3", [Option("dig", "Dig"), Option("wait", "Wait")])
+        return Result(None, "draw", "1.4")
+
+
+def test_b_phase_stands_through_the_other_sides_decisions_at_a_hot_seat() -> None:
+    """Hot-seat: A's b phase goes on through B's decisions in A's phase (B's fire), and ends
+    only when A's phase ends; B, who asked for nothing, is never told the bot is done."""
+    out = io.StringIO()
+    m = Match(_Patrol(), seed=1)
+    # A: b phase; then for each of A's moves: hand-over to B, B fires, hand-over back (A's bot
+    # goes on); after the third, B digs in; the hand-over to A at turn 2; A is asked: input ends
+    lines = ["b phase", "", "1", "", "", "1", "", "", "1", "1", ""]
+    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)  # type: ignore[arg-type]
+    with pytest.raises(QuitGame):
+        while m.pending is not None:
+            index = s.ask(m.pending)
+            assert index is not None
+            m.decide_index(index)
+    assert m.decisions == ["move", "fire"] * 3 + ["dig"]
+    text = out.getvalue()
+    assert text.count("(the first bot takes 1. Move)") == 3
+    parts = text.split("=== ")
+    told = [p for p in parts if "(the bot is done" in p]
+    assert len(told) == 1 and told[0].startswith("A to play") and m.state.turn == 2
