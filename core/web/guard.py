@@ -114,6 +114,9 @@ class HostGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             error = refusal(scope.get("method", "GET"), Headers(scope=scope), self.hosts)
+            if error is not None and scope["type"] == "websocket":  # the server offers none
+                await send({"type": "websocket.close", "code": 1008})
+                return
             if error is not None:
                 response = JSONResponse({"error": str(error)}, status_code=error.status)
                 await response(scope, receive, send)
