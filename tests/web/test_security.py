@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -303,9 +304,9 @@ def test_a_decision_or_undo_missing_a_field_names_it(client: TestClient, data_di
 
 def test_ctrl_c_stops_the_server_in_one_line(tmp_path: Path) -> None:
     """SIGINT to `tabletop serve` on a free local port: "stopped", exit 0, nothing on stderr."""
-    from .test_browser import _free_port
-
-    port = _free_port()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", "serve", "--port", str(port),
                              "--data", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
