@@ -684,11 +684,15 @@ def schema(game_name: str | None, model_name: str | None, output: str | None) ->
 @click.option("--data", "data_dir", type=click.Path(file_okay=False), default=None,
               help="Folder for the autosaved matches (default: web/ in $TABLETOP_HOME, "
                    "else ~/.local/state/tabletop).")
-def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | None) -> None:
+@click.option("--allow-host", "allow", multiple=True, metavar="NAME",
+              help="Another name or address the server answers to (besides localhost, "
+                   "127.0.0.1, [::1] and --host), e.g. this machine's address on the network.")
+def serve(game_names: tuple[str, ...], host: str, port: int, data_dir: str | None,
+          allow: tuple[str, ...]) -> None:
     """Play and watch in the browser: a local web server (installed games, plus GAME folders)."""
     from .web.server import serve as run_server
 
-    run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo)
+    run_server(game_names, host=host, port=port, data_dir=data_dir, echo=click.echo, allow=allow)
 
 
 def _list_kept() -> None:

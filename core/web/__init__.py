@@ -5,7 +5,9 @@ match (each side a person at this browser, a person with a seat link, or a bot),
 save or opens a record in the replay viewer; the play page shows the game's SVG board made
 clickable, the pending decision, the log and undo. Each seat is sent only its side's view
 (:mod:`.seeing`); seats, bots and autosave live in :mod:`.rooms`, the viewer in
-:mod:`.replays`, the HTTP routes in :mod:`.app`, and :mod:`.server` runs it on uvicorn.
+:mod:`.replays`, the HTTP routes in :mod:`.app`, the games a request may name in
+:mod:`.catalogue`, the checks every request passes (Host, Origin, JSON) in :mod:`.guard`, and
+:mod:`.server` runs it on uvicorn.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Pages are static files (plain ES modules, no build step) that call the JSON API below.
 A seat proves itself with its token (header ``X-Seat``, or ``?seat=`` on a download link);
-every answer about a match is drawn for that seat's side alone (see :mod:`.seeing`).
+every answer about a match is drawn for that seat's side alone (see :mod:`.seeing`). Every
+request first passes :mod:`.guard` (the server's own Host; changes only as JSON from its own
+origin; bounded bodies), and names a game only by its id in the :mod:`.catalogue`.
 
     GET  /api/games                          the games, their scenarios, options, sides, bots
     POST /api/matches                        start a match: game, scenario, seed, options, sides
@@ -21,13 +23,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -37,12 +40,12 @@ from ..canonical import JSON
 from ..errors import TabletopError
 from ..match import Game, Match
 from ..record import make_record, make_save, replay
-from ..registry import registered
 from . import seeing
+from .catalogue import Catalogue
+from .guard import HostGuard, authority, read_json
 from .replays import ReplayStore
 from .rooms import HERE, Room, RoomStore, Seat, WebError, sides_plan
 
-MAX_BODY = 32 * 1024 * 1024  # a save of a long game is a few megabytes at most
 STATIC = Path(str(files("tabletop.core.web").joinpath("static")))
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -53,7 +56,7 @@ def game_json(game: Game) -> dict[str, JSON]:
     info = game.info
     bots = sorted({*game.bots(), "random", "first"}) if info.playable else []
     return {
-        "id": info.id, "name": game.source or info.id, "title": info.title, "version": info.version,
+        "id": info.id, "title": info.title, "version": info.version,
         "players": list(info.players), "playable": info.playable, "solitaire": info.solitaire,
         "human_side": info.human_side or info.players[0], "description": info.description,
         "rulebook": info.rulebook,
@@ -69,24 +72,14 @@ class WebApp:
     """The server's state: the games offered, the rooms and the replays."""
 
     def __init__(self, data_dir: str | Path, games: Mapping[str, Game] | None = None) -> None:
-        self.rooms = RoomStore(data_dir, games)
+        self.games = Catalogue(games)
+        self.rooms = RoomStore(data_dir, self.games)
         self.replays = ReplayStore(self.rooms)
-        self.extra = list((games or {}).values())
 
     # -- games --------------------------------------------------------------------------
     def catalogue(self) -> list[dict[str, JSON]]:
         """The games given on the command line first, then every installed one."""
-        out = [game_json(g) for g in self.extra]
-        seen = {g.info.id for g in self.extra}
-        for name in sorted(registered()):
-            if name in seen:
-                continue
-            try:
-                game = self.rooms.game(name)
-            except TabletopError:
-                continue
-            out.append(game_json(game))
-        return out
+        return [game_json(g) for g in self.games.listed()]
 
     # -- matches ------------------------------------------------------------------------
     def start(self, body: Mapping[str, Any]) -> dict[str, JSON]:
@@ -94,7 +87,7 @@ class WebApp:
         name = body.get("game")
         if not isinstance(name, str) or not name:
             raise WebError("name the game to play ('game')")
-        game = self.rooms.game(name)
+        game = self.games.get(name)
         seed = body.get("seed")
         if seed in (None, ""):
             seed = secrets.randbelow(10**6)
@@ -114,7 +107,7 @@ class WebApp:
                 or not isinstance(save.get("decisions"), list):
             raise WebError("not a tabletop save or record: a JSON object with 'header' and "
                            "'decisions' is expected")
-        game = self.rooms.game_of(save["header"])
+        game = self.games.of_header(save["header"])
         try:
             match = replay(game, save)
         except TabletopError as exc:
@@ -196,20 +189,12 @@ def _token(request: Request) -> str | None:
     return request.headers.get("x-seat") or request.query_params.get("seat")
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > MAX_BODY:
-        raise WebError(f"request too large (more than {MAX_BODY // (1024 * 1024)} MB)", 413)
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(f"request too large (more than {MAX_BODY // (1024 * 1024)} MB)", 413)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise WebError("the request body is not JSON") from None
-    if not isinstance(data, dict):
-        raise WebError("the request body must be a JSON object")
-    return data
+def _needs(body: Mapping[str, Any], *fields: str) -> None:
+    """Refuse a body that lacks one of ``fields``, naming it."""
+    for name in fields:
+        if name not in body:
+            raise WebError(f"the request is missing {name!r} (a JSON object with "
+                           f"{', '.join(repr(f) for f in fields)} is expected)")
 
 
 def _guard(handler: Handler) -> Handler:
@@ -229,9 +214,18 @@ def _guard(handler: Handler) -> Handler:
     return wrapped
 
 
-def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) -> Starlette:
+def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None, *,
+               hosts: Iterable[str]) -> Starlette:
     """The Starlette application serving matches saved in ``data_dir``, offering the
-    installed games and ``games`` (e.g. a designer's game loaded from a folder)."""
+    installed games and ``games`` (e.g. a designer's game loaded from a folder), answering
+    only requests addressed to one of ``hosts`` (``host`` or ``host:port``, port 80 when
+    left out, as a browser's Host header leaves it out; see :mod:`.guard`)."""
+    allowed = set()
+    for name in hosts:
+        found = authority(name)
+        if found is None:
+            raise WebError(f"{name!r} is not a host name or address (with a port)")
+        allowed.add(found)
     web = WebApp(data_dir, games)
 
     def page(name: str) -> Handler:
@@ -244,11 +238,11 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         return JSONResponse({"games": await run_in_threadpool(web.catalogue)})
 
     async def start(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         return JSONResponse(await run_in_threadpool(web.start, body), status_code=201)
 
     async def resume(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         return JSONResponse(await run_in_threadpool(web.resume, body), status_code=201)
 
     def _room_seat(request: Request) -> tuple[Room, Seat]:
@@ -269,8 +263,10 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         return JSONResponse(await run_in_threadpool(work), headers={"Cache-Control": "no-store"})
 
     async def decide(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         held = _log_params(request)
+
+        _needs(body, "index", "value", "version")
 
         def work() -> dict[str, JSON]:
             room, seat = _room_seat(request)
@@ -286,8 +282,10 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         return JSONResponse(await run_in_threadpool(work))
 
     async def undo(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
         held = _log_params(request)
+
+        _needs(body, "version")
 
         def work() -> dict[str, JSON]:
             room, seat = _room_seat(request)
@@ -325,7 +323,7 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         return serve
 
     async def open_replay(request: Request) -> Response:
-        body = await _body(request)
+        body = await read_json(request)
 
         def work() -> dict[str, JSON]:
             if "record" in body:
@@ -366,7 +364,7 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None) ->
         Route("/api/replays/{rid}", _guard(replay_step)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(HostGuard, hosts=frozenset(allowed))])
     app.state.web = web
     return app
 

@@ -114,7 +114,7 @@ class ReplayStore:
         if not isinstance(header.get("game"), str) or not isinstance(header.get("seed"), int) \
                 or isinstance(header.get("seed"), bool):
             raise WebError("the record's header must name the game and an integer seed")
-        game = self.rooms.game_of(header)
+        game = self.rooms.catalogue.of_header(header)
         rep = Replay(secrets.token_hex(6), game, record)
         atomic_write_text(self._path(rep.id), json.dumps(
             {"format": REPLAY_FORMAT, "record": rep.record}, ensure_ascii=False) + "\n")
@@ -137,7 +137,7 @@ class ReplayStore:
         name = row.get("game", game_name)
         if not isinstance(name, str) or not name:
             raise WebError("name the game the rows line comes from")
-        game = self.rooms.game(name)
+        game = self.rooms.catalogue.get(name)
         scen = row.get("scenario", scenario) or None
         opts = row.get("options", options) or {}
         specs = row.get("agents", agents) or {}
@@ -175,9 +175,10 @@ class ReplayStore:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             record = data["record"]
+            header = record["header"]
         except (OSError, ValueError, KeyError, TypeError):
             raise WebError(f"no replay {replay_id!r} on this server", 404) from None
-        rep = Replay(replay_id, self.rooms.game_of(record["header"]), record)
+        rep = Replay(replay_id, self.rooms.catalogue.of_header(header), record)
         with self._lock:
             self._replays[replay_id] = rep
         return rep

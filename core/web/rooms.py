@@ -19,7 +19,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agents import Agent
 from ..canonical import JSON, freeze
@@ -27,7 +27,10 @@ from ..errors import SaveError, TabletopError
 from ..events import EventLog
 from ..match import Game, Match
 from ..record import atomic_write_text, make_save, replay
-from ..registry import load_game, make_agent
+from ..registry import make_agent
+
+if TYPE_CHECKING:
+    from .catalogue import Catalogue
 
 ROOM_FORMAT = "tabletop-web-match/1"
 HERE = "here"  # a side played by a person at the browser that started the match
@@ -230,32 +233,15 @@ def sides_plan(game: Game, sides: Mapping[str, Any] | None) -> dict[str, str]:
 class RoomStore:
     """Every room of the server, saved one JSON file each in a folder and loaded on demand."""
 
-    def __init__(self, folder: str | Path, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, folder: str | Path, catalogue: Catalogue) -> None:
         self.folder = Path(folder)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise SaveError(f"{self.folder}: cannot make the folder for matches ({exc.strerror})") from None
-        self.games = dict(games or {})
+        self.catalogue = catalogue
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
-
-    def game(self, name: str) -> Game:
-        """A game by id or source, from those the server was given or the installed ones."""
-        if name in self.games:
-            return self.games[name]
-        for game in self.games.values():
-            if game.info.id == name or (game.source and game.source == name):
-                return game
-        return load_game(name)
-
-    def game_of(self, header: Mapping[str, Any]) -> Game:
-        """The game a record's header names (its source when it was loaded from a folder)."""
-        source = header.get("source")
-        game_id = header.get("game")
-        if isinstance(game_id, str) and game_id in self.games:
-            return self.games[game_id]
-        return self.game(source if isinstance(source, str) and source else str(game_id))
 
     def create(self, match: Match, plan: Mapping[str, str]) -> Room:
         """A new room for a match with this plan of sides; bots move first if it is their turn."""
@@ -299,11 +285,13 @@ class RoomStore:
             if data.get("format") != ROOM_FORMAT:
                 raise SaveError(f"{path}: not a {ROOM_FORMAT} file")
             save = data["save"]
-            match = replay(self.game_of(save["header"]), save)
+            match = replay(self.catalogue.of_header(save["header"]), save)
             seats = [Seat(s["token"], tuple(s["sides"]), s["kind"], s.get("shown", ""))
                      for s in data["seats"]]
             room = Room(data["id"], match, seats, dict(data["bots"]), int(data["bot_seed"]),
                         int(data["version"]))
+        except WebError as exc:  # its game is not served here (404), or fails to load
+            raise WebError(f"match {room_id} cannot be resumed: {exc}", exc.status) from None
         except TabletopError as exc:
             raise WebError(f"match {room_id} cannot be resumed: {exc}", 500) from None
         except (OSError, ValueError, KeyError, TypeError) as exc:

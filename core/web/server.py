@@ -1,16 +1,25 @@
-"""Running the web application: ``tabletop serve`` on uvicorn, bound to this machine by default."""
+"""Running the web application: ``tabletop serve`` on uvicorn, bound to this machine by default.
+
+The games named on the command line (folders, ``module:attr`` or installed names) are loaded
+here, once, and with the installed games make the server's catalogue; a request can name no
+other (see :mod:`.catalogue`). The server answers only to its own names (see :mod:`.guard`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import TabletopError
 from ..match import Game
 from ..registry import load_game
 from ..terminal import autosave_dir
+from .guard import own_names
+from .rooms import WebError
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
 
 
 def default_data_dir() -> Path:
@@ -48,24 +57,42 @@ def _check_free(host: str, port: int) -> None:
 
 
 def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
-          echo: object = print) -> None:
-    """Start the server and block until it is stopped (Ctrl-C)."""
+          echo: object = print, allow: Sequence[str] = ()) -> None:
+    """Start the server and block until it is stopped (Ctrl-C: one line, "stopped").
+
+    ``allow`` names the other host names (``host`` or ``host:port``) the server answers to,
+    besides the loopback names and the address it is bound to: the name or address other
+    machines reach it by when it listens on all addresses."""
+    say = echo if callable(echo) else print
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, passed on by uvicorn once it stopped
+        _serve(names, host=host, port=port, data_dir=data_dir, say=say, allow=allow)
+    say("tabletop serve: stopped")
+
+
+def _serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
+           say: Callable[[str], object], allow: Sequence[str]) -> None:
     import uvicorn
 
     from .app import create_app
 
-    if not 0 <= port <= 65535:
-        raise TabletopError(f"--port {port} is not a port number (0-65535)")
+    if not 1 <= port <= 65535:  # not 0 either: the server must know the port it answers on
+        raise TabletopError(f"--port {port} is not a port number (1-65535)")
+    try:
+        hosts = own_names(host, port, allow)
+    except WebError as exc:
+        raise TabletopError(str(exc)) from None
     games = load_games(names)
     _check_free(host, port)
     folder = Path(data_dir) if data_dir else default_data_dir()
-    app = create_app(folder, games)
+    app = create_app(folder, games, hosts=hosts)
     shown = f"[{host}]" if ":" in host else host
-    say = echo if callable(echo) else print
     say(f"tabletop serve: http://{shown}:{port}/  (matches saved in {folder}; Ctrl-C stops)")
     if host not in LOCAL_HOSTS:
         say(f"warning: listening on {host}: anyone who can reach this address can start matches; "
             f"seats still need their own links")
+    if host in WILDCARDS and not allow:
+        say(f"note: other machines must reach it by a name given with --allow-host (it answers "
+            f"only to {', '.join(hosts)})")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     server.run()

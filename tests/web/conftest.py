@@ -20,6 +20,7 @@ from tabletop.core.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")
+HOSTS = ("testserver",)  # the Host the test client sends: the one name these apps answer to
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def data_dir(tmp_path: Path) -> Path:
 def client(data_dir: Path) -> Iterator[TestClient]:
     """The web application, with the example game added, over in-process HTTP."""
     game = load_game(EXAMPLE)
-    with TestClient(create_app(data_dir, {game.info.id: game})) as c:
+    with TestClient(create_app(data_dir, {game.info.id: game}, hosts=HOSTS)) as c:
         yield c
 
 

@@ -14,7 +14,9 @@ from tabletop.core.match import Match
 from tabletop.core.record import make_record
 from tabletop.core.web import create_app
 
-from .conftest import EXAMPLE, game, room_match, seat_of, start
+from .conftest import EXAMPLE, HOSTS, game, room_match, seat_of, start
+
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def test_home_lists_installed_and_given_games(client: TestClient) -> None:
@@ -66,7 +68,7 @@ def test_a_match_survives_a_server_restart(client: TestClient, data_dir: Path) -
         client.post(f"/api/matches/{mid}/decide", headers={"X-Seat": tok},
                     json={"index": index, "value": value, "version": st["version"]})
     before = room_match(client, mid)
-    again = TestClient(create_app(data_dir, {"skirmish": game("skirmish")}))
+    again = TestClient(create_app(data_dir, {"skirmish": game("skirmish")}, hosts=HOSTS))
     st = again.get(f"/api/matches/{mid}", headers={"X-Seat": tok}).json()
     after = room_match(again, mid)
     assert after.state_hash() == before.state_hash()
@@ -127,16 +129,16 @@ def test_undo_is_honest_never_past_a_die_roll(client: TestClient) -> None:
 
 def test_bad_requests_get_a_clear_error_and_change_nothing(client: TestClient, data_dir: Path) -> None:
     """Unknown games, sides, seeds and bots; malformed bodies; bad option indexes; stale pages."""
-    for body, words in (({"game": "no_such_game"}, "no game"),
-                        ({"game": "skirmish", "sides": {"Green": "here"}}, "no side"),
-                        ({"game": "skirmish", "seed": "x"}, "seed"),
-                        ({"game": "skirmish", "sides": {"Blue": "bot:nobody"}}, "no agent"),
-                        ({"game": "skirmish", "sides": {"Blue": "bot:random", "Red": "bot:random"}},
-                         "every side is a bot"),
-                        ({"game": "skirmish", "options": {"turns": 5}}, "not one of")):
+    for body, words, status in (({"game": "no_such_game"}, "no game", 404),
+                                ({"game": "skirmish", "sides": {"Green": "here"}}, "no side", 400),
+                                ({"game": "skirmish", "seed": "x"}, "seed", 400),
+                                ({"game": "skirmish", "sides": {"Blue": "bot:nobody"}}, "no agent", 400),
+                                ({"game": "skirmish", "sides": {"Blue": "bot:random", "Red": "bot:random"}},
+                                 "every side is a bot", 400),
+                                ({"game": "skirmish", "options": {"turns": 5}}, "not one of", 400)):
         res = client.post("/api/matches", json=body)
-        assert res.status_code == 400 and words in res.json()["error"], (body, res.text)
-    assert client.post("/api/matches", content=b"{not json").status_code == 400
+        assert res.status_code == status and words in res.json()["error"], (body, res.text)
+    assert client.post("/api/matches", content=b"{not json", headers=JSON_TYPE).status_code == 400
     assert not list(data_dir.glob("match-*.json"))
     created = start(client, "skirmish", seed=3)
     mid, tok = created["id"], seat_of(created, "Blue")
@@ -148,10 +150,10 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(client: TestClient, d
                          ({"index": "0", "value": "B1", "version": st["version"]}, 400),
                          ({"index": 0, "value": "B2", "version": st["version"]}, 409),
                          ({"index": 0, "value": "B1", "version": st["version"] - 1}, 409),
-                         ({"index": 0, "value": "B1"}, 409)):
+                         ({"index": 0, "value": "B1"}, 400)):
         res = client.post(url, headers={"X-Seat": tok}, json=body)
         assert res.status_code == status and res.json()["error"], (body, res.text)
-    assert client.post(url, headers={"X-Seat": tok}, content=b"[1,2]").status_code == 400
+    assert client.post(url, headers={"X-Seat": tok, **JSON_TYPE}, content=b"[1,2]").status_code == 400
     assert client.get("/api/matches/0000000000aa", headers={"X-Seat": tok}).status_code == 404
     assert client.get("/api/matches/../../etc", headers={"X-Seat": tok}).status_code == 404
     assert client.get("/api/replays/nothing").status_code == 404
@@ -210,14 +212,14 @@ def test_replay_a_row_of_a_study(client: TestClient, tmp_path: Path) -> None:
     rows = tmp_path / "rows.jsonl"
     assert main(["simulate", EXAMPLE, "-n", "2", "--seed", "6", "--rows", str(rows)]) == 0
     line = rows.read_text().splitlines()[1]
-    res = client.post("/api/replays", json={"row": line, "game": EXAMPLE})
+    res = client.post("/api/replays", json={"row": line, "game": "skirmish"})
     assert res.status_code == 201, res.text
     rid = res.json()["id"]
     end = client.get(f"/api/replays/{rid}").json()
     assert end["result"]["level"] == json.loads(line)["result"]
     assert json.loads(line)["state_hash"]  # the study's row pins the whole game down
     row = json.dumps({"seed": 7, "result": "not " + end["result"]["level"]})
-    res = client.post("/api/replays", json={"row": row, "game": EXAMPLE})
+    res = client.post("/api/replays", json={"row": row, "game": "skirmish"})
     assert res.status_code == 400 and "as the row says" in res.json()["error"]
 
 

@@ -18,7 +18,7 @@ from tabletop.core.visibility import find_leaks, secrets_of
 from tabletop.core.web import create_app
 from tabletop.core.web.seeing import event_json
 
-from .conftest import game, room_match, seat_of, start
+from .conftest import HOSTS, game, room_match, seat_of, start
 
 
 class Copy:
@@ -135,7 +135,7 @@ def test_without_since_or_with_a_foreign_copy_the_whole_log_is_sent(client: Test
                       json={"index": 0, "value": option["value"], "version": version})
     assert bad.status_code == 400 and "since" in bad.json()["error"]
     assert match.decisions == decisions
-    again = TestClient(create_app(data_dir, {"skirmish": game("skirmish")}))
+    again = TestClient(create_app(data_dir, {"skirmish": game("skirmish")}, hosts=HOSTS))
     res = again.get(f"/api/matches/{mid}", headers={"X-Seat": tok}, params=copy.held).json()
     assert res["log_from"] == 0 and res["log"] == whole_log(room_match(again, mid), "Blue")
 

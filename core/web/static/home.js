@@ -80,7 +80,7 @@ function gameCard(game) {
     }
     try {
       opened(await api("/api/matches", { method: "POST", body: {
-        game: game.name, scenario: scenario.value, seed, options: optionsOf(form), sides: sidesOf(form) } }));
+        game: game.id, scenario: scenario.value, seed, options: optionsOf(form), sides: sidesOf(form) } }));
     } catch (err) {
       banner(err.message);
     }
@@ -100,7 +100,7 @@ async function readJson(input) {
 }
 
 function findGame(header) {
-  return games.find((g) => g.id === header.game || (header.source && g.name === header.source));
+  return games.find((g) => g.id === header.game);
 }
 
 async function onResumeFile() {
@@ -147,7 +147,7 @@ async function onReplayFile() {
 }
 
 function fillRowScenarios() {
-  const game = games.find((g) => g.name === document.getElementById("row-game").value);
+  const game = games.find((g) => g.id === document.getElementById("row-game").value);
   document.getElementById("row-scenario").replaceChildren(
     ...(game ? game.scenarios : []).map((s) => h("option", { value: s.id }, s.name)));
 }
@@ -176,7 +176,7 @@ async function main() {
   }
   document.getElementById("games").replaceChildren(...games.map(gameCard));
   const playable = games.filter((g) => g.playable);
-  document.getElementById("row-game").replaceChildren(...playable.map((g) => h("option", { value: g.name }, g.title)));
+  document.getElementById("row-game").replaceChildren(...playable.map((g) => h("option", { value: g.id }, g.title)));
   fillRowScenarios();
   document.getElementById("row-game").addEventListener("change", fillRowScenarios);
   document.getElementById("row-open").addEventListener("click", onRowOpen);
