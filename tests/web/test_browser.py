@@ -245,8 +245,8 @@ def play_by_clicking(page: Any, seed: int, most: int, *, to_the_end: bool = True
 
 @pytest.mark.parametrize("game_id, scenario, seed, most, section", [
     ("skirmish", None, 5, 400, "6."),
-    ("iwo_1945", None, 2, 2000, "7.0"),
-    ("iwo_bonins", "solitaire", 4, 5000, "4.")])
+    pytest.param("iwo_1945", None, 2, 2000, "7.0", marks=pytest.mark.slow),
+    pytest.param("iwo_bonins", "solitaire", 4, 5000, "4.", marks=pytest.mark.slow)])
 def test_whole_game_by_clicking(browser: Any, server: dict[str, Any], shots: Path, game_id: str,
                                 scenario: str | None, seed: int, most: int, section: str) -> None:
     """A whole game from the first decision to the result, every decision of the person's
