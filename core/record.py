@@ -14,7 +14,6 @@ rebuilt match says, refusing at the first that differs (:class:`~.errors.ReplayD
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -51,13 +50,14 @@ HEADER_ORDER = ("game", "game_version", "engine_version", "scenario", "options",
                 "undos_past_chance")
 """The header fields a record may have, in the order verification compares them."""
 
-__all__ = ["atomic_write_text", "check_record", "game_of_record", "loads_record", "make_record",
+__all__ = ["atomic_write_text", "check_record", "game_of_record", "loads_record", "log_hash", "make_record",
            "make_save", "read_record", "replay", "write_record", "write_save"]
 
 
 def log_hash(match: Match) -> str:
-    """The SHA-256 of the match's whole event log (its canonical JSON Lines)."""
-    return hashlib.sha256(match.log.to_jsonl().encode("utf-8")).hexdigest()
+    """The SHA-256 of the match's whole event log: the canonical JSON of the list of its
+    events (each as ``Event.to_json`` gives it, as in the JSON Lines log)."""
+    return digest([event.to_json() for event in match.log])
 
 
 def make_final(match: Match, header: Mapping[str, JSON], decisions: list[JSON]) -> dict[str, JSON]:
