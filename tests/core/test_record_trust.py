@@ -200,6 +200,37 @@ def test_a_changed_final_or_header_field_is_refused(change: Callable[[dict[str, 
     refused(record, fragment)
 
 
+@pytest.mark.parametrize("change", ["winner", "finished", "decision"])
+def test_replay_of_a_tampered_save_is_never_reported_verified(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path, change: str) -> None:
+    """`tabletop replay`: a winner changed, ``finished`` flipped or a secret decision changed
+    (the state alike) is exit 1 and one line naming the field, never "replay verified"."""
+    if change == "decision":
+        match = Match(SECRET, seed=4)
+        for value in (1, "roll", "hold"):
+            match.decide(value)
+        folder = pig_dir(tmp_path, "SECRET")
+    else:
+        match, folder = finished_pig(), pig_dir(tmp_path)
+    record = copied(make_save(match))
+    if change == "winner":
+        record["final"]["result"]["winner"] = "B" if record["final"]["result"]["winner"] == "A" else "A"
+    elif change == "finished":
+        record["final"]["finished"] = False
+    else:
+        record["decisions"][0] = 3
+    code, out, err = run(capsys, "replay", write(tmp_path / "s.json", record), "--game-dir", folder)
+    assert code == 1 and out == "" and err.count("\n") == 1 and "final." in err
+
+
+def test_an_error_is_printed_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line prints any error message on one line, its line breaks joined."""
+    from tabletop.core.cli import _print_error
+
+    assert _print_error("first\nsecond\r\n  third", 2) == 2
+    assert capsys.readouterr().err == "error: first second third\n"
+
+
 def test_an_invented_result_is_refused() -> None:
     """A result written into an unfinished match's record is refused."""
     record = copied(make_record(pig_match(["roll", "hold"])))
