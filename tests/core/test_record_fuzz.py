@@ -8,6 +8,7 @@ import json
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,14 +19,16 @@ from tabletop.core.agents import RandomAgent
 from tabletop.core.canonical import dumps
 from tabletop.core.errors import TabletopError
 from tabletop.core.match import Game, Match
+from tabletop.core.position import load_position
 from tabletop.core.record import loads_record, make_record, make_save, replay
 from tabletop.core.registry import load_game
 
 from .game_dirs import SKIRMISH
 
 GAMES = [(SKIRMISH, None), ("iwo_bonins", "solitaire"), ("iwo_valor", "very_short"),
-         ("iwo_1945", None), ("manila45", None)]
-"""Each game with a short scenario: played a few dozen decisions by random bots."""
+         ("iwo_1945", None), ("manila45", None), (SKIRMISH, "positions/duel.yaml")]
+"""Each game with a short scenario (or the example game from a position file, whose record
+carries the position and its forced dice): played a few dozen decisions by random bots."""
 
 DECISIONS = 30
 REPLAY_LIMIT = 120
@@ -63,13 +66,18 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]
             yield from _paths(item, (*prefix, index))
 
 
-@pytest.fixture(scope="module", params=GAMES, ids=[g[1] or g[0].rsplit("/", 1)[-1] for g in GAMES])
+@pytest.fixture(scope="module", params=GAMES,
+                ids=[(g[1] or g[0]).rsplit("/", 1)[-1] for g in GAMES])
 def saved(request: pytest.FixtureRequest) -> tuple[Game, dict[str, Any], dict[str, list[tuple[Any, ...]]]]:
     """A game, a save of a match of it a few dozen decisions in (or a record, for one game),
     and the paths inside each part of it."""
     name, scenario = request.param
     game = load_game(name)
-    match = Match(game, scenario=scenario, seed=11)
+    if scenario is not None and scenario.endswith(".yaml"):
+        position = load_position(Path(name) / scenario)
+        match = Match.from_position(game, position.model_copy(update={"seed": 11}))
+    else:
+        match = Match(game, scenario=scenario, seed=11)
     match.run({side: RandomAgent(side, 11) for side in game.info.players}, max_decisions=DECISIONS)
     record = json.loads(json.dumps(make_record(match) if name == "iwo_1945" else make_save(match)))
     parts = {key: [(key, *p) for p in _paths(value)] for key, value in record.items()}
