@@ -57,7 +57,9 @@ SEED = SeedType()
 
 
 def _print_error(message: str, code: int) -> int:
-    click.echo(f"error: {message}", err=True)
+    """Print an error as one line on standard error (any line breaks in it joined) and
+    return the exit code."""
+    click.echo("error: " + " ".join(str(message).split()), err=True)
     return code
 
 
@@ -81,10 +83,20 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, JSON]:
     return out
 
 
-def _game_of(record: dict[str, Any]) -> Game:
-    header = record["header"]
-    source = header.get("source")
-    return load_game(source if isinstance(source, str) and source else header["game"])
+def _game_of(record: dict[str, Any], game_dirs: Sequence[str] = ()) -> Game:
+    """The game a record is for, by its id: an installed game or one of the ``--game-dir``
+    folders; nothing the record says is imported (see registry.game_for_record)."""
+    from .registry import game_for_record
+
+    return game_for_record(record["header"], game_dirs)
+
+
+def _game_dir_option(f: Any) -> Any:
+    """The ``--game-dir FOLDER`` option of the commands that read a record."""
+    return click.option("--game-dir", "game_dirs", multiple=True, metavar="FOLDER",
+                        type=click.Path(file_okay=False),
+                        help="A game folder the record's game may come from (by its id), "
+                             "besides the installed games; repeatable.")(f)
 
 
 def _agents(game: Game, specs: Mapping[str, str], *, auto: bool, seed: int) -> dict[str, Agent | None]:
@@ -349,16 +361,17 @@ def play(game_name: str, scenario: str | None, seed: int | None, option_pairs: t
         match = _match_from_position(game, position_path, scenario=scenario, seed=seed,
                                      options=option_pairs, free_undo=free_undo)
         seed = match.seed
+    fresh_seed = seed is None
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(2**31)
-        if not as_json:
-            click.echo(f"seed {seed}")
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=seed)
     if position_path is None:
         match = Match(game, scenario=scenario, seed=seed, options=_parse_options(option_pairs),
                       free_undo=free_undo)
+    if fresh_seed and not as_json:
+        click.echo(f"seed {seed}")  # once the match has started: an error is shown alone
     completed = _run(match, agents, save=save_path, quiet=as_json)
     _finish(match, save=save_path, log=log_path, as_json=as_json, completed=completed, log_for=log_for,
             save_for=side_saves)
@@ -387,9 +400,10 @@ def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: i
 @click.option("--list", "list_only", is_flag=True,
               help="List the kept games (newest first) and resume none.")
 @_common_play_options
+@_game_dir_option
 def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...], auto: bool,
            save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
-           log_for: str | None, as_json: bool) -> None:
+           log_for: str | None, as_json: bool, game_dirs: tuple[str, ...]) -> None:
     """Resume a saved match (checked by replay) and play on. Without SAVE_FILE: the only
     unfinished autosaved game, else the one chosen from the list; N: the list's game N."""
     from .record import read_record, replay
@@ -403,7 +417,7 @@ def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...],
     if save_file is None or save_file.isdigit():
         save_file = str(_choose_kept(None if save_file is None else int(save_file), quiet=as_json))
     record = read_record(save_file)
-    game = _game_of(record)
+    game = _game_of(record, game_dirs)
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
     side_saves = _side_saves(game, save_for)
@@ -426,35 +440,44 @@ def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...],
 @click.option("--log-for", "log_for", default=None, metavar="SIDE",
               help="Write to --log only the events SIDE may see (default: all of them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the outcome.")
-def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_json: bool) -> None:
-    """Replay a record or save; exit 0 only if it reproduces the recorded state."""
+@click.option("--no-verify", "no_verify", is_flag=True,
+              help="Rebuild the match without checking what the record states (for records of "
+                   "an older tabletop); never reported as verified.")
+@_game_dir_option
+def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_json: bool,
+               no_verify: bool, game_dirs: tuple[str, ...]) -> None:
+    """Replay a record or save; exit 0 only if everything it states (header, decisions,
+    result, counts, event-log and state hashes, snapshot) is what its replay gives."""
     from .record import read_record, replay
 
     record = read_record(record_file)
-    game = _game_of(record)
+    game = _game_of(record, game_dirs)
     _check_log_for(game, log_path, log_for)
     _check_outputs(log=log_path)
-    match = replay(game, record)
+    match = replay(game, record, verify=not no_verify)
     if log_path:
         match.log.write(log_path, log_for)
     if as_json:
-        click.echo(json.dumps({**_outcome(match), "verified": True}, sort_keys=True))
+        click.echo(json.dumps({**_outcome(match), "verified": not no_verify}, sort_keys=True))
     else:
-        click.echo(f"replay verified: {len(match.decisions)} decisions, {len(match.log)} events, "
+        said = "replayed without verification" if no_verify else "replay verified"
+        click.echo(f"{said}: {len(match.decisions)} decisions, {len(match.log)} events, "
                    f"state {match.state_hash()[:16]}")
 
 
 @cli.command()
-@click.argument("game_name", metavar="GAME")
-@click.option("--from", "from_save", type=click.Path(dir_okay=False), help="Draw this save's position.")
+@click.argument("game_name", metavar="[GAME]", required=False)
+@click.option("--from", "from_save", type=click.Path(dir_okay=False),
+              help="Draw this save's position (verified by replay; GAME may then be left out).")
 @click.option("--scenario", default=None)
 @click.option("--seed", type=SEED, default=0, help="Random seed, 0 to 2**63-1.")
 @click.option("--for", "--side", "for_side", default=None,
               help="Draw what this side sees (hidden pieces face-down).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="FILE.svg, FILE.txt (ASCII), or - for ASCII on the terminal.")
-def render(game_name: str, from_save: str | None, scenario: str | None, seed: int,
-           for_side: str | None, output: str) -> None:
+@_game_dir_option
+def render(game_name: str | None, from_save: str | None, scenario: str | None, seed: int,
+           for_side: str | None, output: str, game_dirs: tuple[str, ...]) -> None:
     """Draw GAME's map (with the pieces of a save, or of the opening set-up)."""
     if not (output == "-" or output.endswith((".txt", ".svg"))):
         raise TabletopError(f"output {output!r} must end in .svg or .txt, or be -")
@@ -464,10 +487,12 @@ def render(game_name: str, from_save: str | None, scenario: str | None, seed: in
     from .render import ascii as ascii_render
     from .render import svg as svg_render
 
-    game = load_game(game_name)
+    if game_name is None and not from_save:
+        raise TabletopError("name the GAME to draw (or a save to draw with --from)")
+    record = read_record(from_save) if from_save else None
+    game = load_game(game_name) if game_name is not None else _game_of(record or {}, game_dirs)
     match: Match | None = None
-    if from_save:
-        record = read_record(from_save)
+    if record is not None:
         if record["header"]["game"] != game.info.id:
             raise TabletopError(f"{from_save} is a {record['header']['game']} save, not {game.info.id}")
         match = replay(game, record)

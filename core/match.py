@@ -20,7 +20,7 @@ from weakref import ref
 from pydantic import BaseModel
 
 from . import engine_version
-from .canonical import JSON, digest, thaw
+from .canonical import JSON, digest, dumps, thaw
 from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
 from .errors import GameOver, IllegalDecision, TabletopError
@@ -127,9 +127,16 @@ class GameInfo:
                 raise TabletopError(f"game {self.id} has no option {key!r} (options: {names})")
             spec = known[key]
             if spec.choices and value not in spec.choices:
-                raise TabletopError(f"option {key}={value!r} is not one of {list(spec.choices)}")
+                shown = ", ".join(_as_typed(c) for c in spec.choices)
+                raise TabletopError(f"option {key}={_as_typed(value)} is not one of {shown}")
             out[key] = value
         return out
+
+
+def _as_typed(value: JSON) -> str:
+    """An option value as a player types it after ``--option NAME=``: text as it is, any
+    other value as JSON (``true``, ``6``, ``[1, 2]``)."""
+    return value if isinstance(value, str) else dumps(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +165,7 @@ class Game:
     """
 
     info: GameInfo
-    source: str = ""  # set when loaded from a module path or folder rather than an entry point
+    source: str = ""  # how a person named it (a module path or folder), not an entry point
     #: who may read each game variable (``state.vars``): ``"public"`` or a tuple of sides;
     #: a variable not named here is the game master's alone (see :mod:`.visibility`)
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
@@ -569,8 +576,6 @@ class Match:
             "engine_version": engine_version(), "scenario": self.scenario,
             "options": thaw(self.options), "seed": self.seed,
         }
-        if self.game.source:
-            head["source"] = self.game.source
         if self.dice_script is not None:
             head["dice_script"] = list(self.dice_script)
         if self.forced:

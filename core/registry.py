@@ -1,5 +1,9 @@
 """Finding games: the ``tabletop.games`` entry points, a ``module:attr`` path, or a folder.
 
+What a person types names a game (:func:`load_game`); what a record or save says never
+chooses the code that runs: :func:`game_for_record` finds a record's game by its id among
+the installed games and the game folders the person named (``--game-dir``).
+
 Third parties register a game by declaring an entry point in that group; ``tabletop list``
 then shows it. ``tabletop list`` reads each game's ``game.toml`` (its id, title and whether it
 is playable, declared next to the game's ``__init__.py``) rather than importing the game, so
@@ -13,12 +17,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .errors import DataError, TabletopError, UnknownGame
+from .errors import DataError, SaveError, TabletopError, UnknownGame
 
 if TYPE_CHECKING:
     from .agents import Agent
@@ -42,15 +47,19 @@ def _check(obj: object, where: str, source: str = "") -> Game:
     if not isinstance(obj, Game):
         raise UnknownGame(f"{where} is not a tabletop Game (a Game subclass or instance expected)")
     if source:
-        obj.source = source  # how to load it again, written into records of unregistered games
+        obj.source = source  # how the person named it (simulate's workers load it so again)
     return obj
 
 
 def load_game(name: str) -> Game:
-    """The game called ``name``: a registered name, ``package.module:attr``, or a folder path.
+    """The game called ``name`` as a person typed it: a registered name, a folder path, or
+    ``package.module:attr``.
 
     A folder is a game package (with ``__init__.py`` defining ``GAME``); its parent folder
-    is put on the import path so a designer can play a game before packaging it.
+    is put on the import path so a designer can play a game before packaging it. A
+    ``module:attr`` is imported from the import path as it is: the current folder is not
+    added to it (run ``PYTHONPATH=. tabletop ...`` to name a module of the folder you are in).
+    Never call this with a name read from a record or a request: see :func:`game_for_record`.
     """
     games = registered()
     if name in games:
@@ -65,10 +74,7 @@ def load_game(name: str) -> Game:
         return game
     path = Path(name)
     if path.is_dir() and (path / "__init__.py").is_file():
-        parent = str(path.resolve().parent)
-        if parent not in sys.path:
-            sys.path.insert(0, parent)
-        return _check(_import_attr(path.resolve().name, "GAME"), name, str(path.resolve()))
+        return load_game_dir(path)
     if ":" in name:
         module, _, attr = name.partition(":")
         return _check(_import_attr(module, attr), name, name)
@@ -77,9 +83,52 @@ def load_game(name: str) -> Game:
                       f"or a game package folder)")
 
 
+def load_game_dir(folder: str | Path) -> Game:
+    """The game of a game package folder a person named (``__init__.py`` defining ``GAME``);
+    its parent folder is put first on the import path."""
+    path = Path(folder)
+    if not (path.is_dir() and (path / "__init__.py").is_file()):
+        raise UnknownGame(f"{folder}: not a game folder (a package folder whose __init__.py "
+                          "defines GAME)")
+    resolved = path.resolve()
+    parent = str(resolved.parent)
+    if parent not in sys.path:
+        sys.path.insert(0, parent)
+    return _check(_import_attr(resolved.name, "GAME"), str(folder), str(resolved))
+
+
+def game_for_record(header: Mapping[str, Any], game_dirs: Iterable[str | Path] = (), *,
+                    loaded: Iterable[Game] = ()) -> Game:
+    """The game a record's header names by its id (``header["game"]``), found only where the
+    person running tabletop allows: ``loaded`` games (a server's), the game folders they
+    named (``--game-dir``), then the installed games (entry points).
+
+    Nothing else in the header (a ``source``, a module path) is ever imported: a record
+    downloaded beside a ``.py`` file cannot run it. UnknownGame says to pass ``--game-dir``
+    when the game is not found.
+    """
+    game_id = header.get("game")
+    if not isinstance(game_id, str) or not game_id:
+        raise SaveError("header: 'game' must name the game by its id")
+    for game in loaded:
+        if game.info.id == game_id:
+            return game
+    seen: list[str] = []
+    for folder in game_dirs:
+        game = load_game_dir(folder)
+        if game.info.id == game_id:
+            return game
+        seen.append(f"{folder} is {game.info.id!r}")
+    ep = registered().get(game_id)
+    if ep is not None:
+        return load_game(game_id)
+    named = f" ({'; '.join(seen)})" if seen else ""
+    raise UnknownGame(f"the record is for game {game_id!r}, which is not installed nor in a "
+                      f"--game-dir given{named}: if it is a game folder, pass "
+                      f"--game-dir FOLDER")
+
+
 def _import_attr(module: str, attr: str) -> Game:
-    if "" not in sys.path and str(Path.cwd()) not in sys.path:
-        sys.path.append(str(Path.cwd()))  # let a designer name a module of the folder they work in
     try:
         mod = importlib.import_module(module)
     except ImportError as exc:

@@ -14,6 +14,7 @@ import pytest
 from tabletop.core.record import read_record, replay
 
 from .as_typed import tabletop_command
+from .game_dirs import pig_dir
 from .piggame import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +64,7 @@ def test_an_interrupted_game_leaves_a_resumable_autosave(tmp_path: Path, sig: si
     record = read_record(auto)
     assert record["decisions"][0] == "hold"
     assert replay(GAME, record).state_hash() == record["final"]["state_hash"]
-    again = _start(tmp_path, "resume", "--json", "--auto")
+    again = _start(tmp_path, "resume", "--json", "--auto", "--game-dir", pig_dir(tmp_path))
     out, err = again.communicate(timeout=60)
     assert again.returncode == 0, err
     assert json.loads(out)["finished"] is True

@@ -9,6 +9,8 @@ import pytest
 
 from tabletop.core.cli import main
 
+from .game_dirs import pig_dir
+
 PIG = "tests.core.piggame:GAME"
 ANNOUNCED = "tests.core.piggame:ANNOUNCED"
 
@@ -44,12 +46,12 @@ def test_save_replay_and_divergence(capsys: pytest.CaptureFixture[str], tmp_path
     log = tmp_path / "g.jsonl"
     assert run(capsys, "play", PIG, "--auto", "--seed", "4", "--save", str(save), "--log", str(log))[0] == 0
     assert all(json.loads(line)["section"] is not None for line in log.read_text().splitlines())
-    code, out, _ = run(capsys, "replay", str(save))
+    code, out, _ = run(capsys, "replay", str(save), "--game-dir", pig_dir(tmp_path))
     assert code == 0 and "replay verified" in out
     data = json.loads(save.read_text())
     data["decisions"][0] = "fold"
     save.write_text(json.dumps(data))
-    code, _, err = run(capsys, "replay", str(save))
+    code, _, err = run(capsys, "replay", str(save), "--game-dir", pig_dir(tmp_path))
     assert code == 1 and err.count("\n") == 1 and "diverges" in err
 
 
@@ -60,8 +62,11 @@ def test_log_for_writes_only_what_a_side_may_see(capsys: pytest.CaptureFixture[s
     save, full, b_log, a_log = (tmp_path / n for n in ("s.json", "all.jsonl", "b.jsonl", "a.jsonl"))
     assert run(capsys, "play", secret, "--auto", "--seed", "3", "--save", str(save), "--log", str(full),
                )[0] == 0
-    assert run(capsys, "replay", str(save), "--log", str(b_log), "--log-for", "B")[0] == 0
-    assert run(capsys, "replay", str(save), "--log", str(a_log), "--log-for", "A")[0] == 0
+    folder = pig_dir(tmp_path, "SECRET")
+    assert run(capsys, "replay", str(save), "--log", str(b_log), "--log-for", "B",
+               "--game-dir", folder)[0] == 0
+    assert run(capsys, "replay", str(save), "--log", str(a_log), "--log-for", "A",
+               "--game-dir", folder)[0] == 0
 
     def kinds(path: Path) -> list[str]:
         return [json.loads(line)["kind"] for line in path.read_text().splitlines()]
@@ -91,17 +96,22 @@ def test_bad_outputs_are_refused_before_playing(capsys: pytest.CaptureFixture[st
 
 
 def test_log_for_and_outputs_are_checked_on_resume_and_replay(capsys: pytest.CaptureFixture[str],
-                                                               tmp_path: Path) -> None:
+                                                               tmp_path: Path,
+                                                               tmp_path_factory: pytest.TempPathFactory,
+                                                               ) -> None:
     """resume and replay check --log-for and their output files before replaying; the save
     they read is left as it was."""
     save = tmp_path / "s.json"
     assert run(capsys, "play", PIG, "--seed", "5", "--auto", "--save", str(save))[0] == 0
     before = save.read_text()
-    for args in (("resume", str(save), "--auto", "--log", str(tmp_path / "l.jsonl"), "--log-for", "Z"),
-                 ("replay", str(save), "--log-for", "A"),
-                 ("replay", str(save), "--log", str(tmp_path / "no" / "l.jsonl"))):
-        code, _, err = run(capsys, *args)
-        assert code == 2 and err.count("\n") == 1, args
+    folder = ("--game-dir", pig_dir(tmp_path_factory.mktemp("games")))
+    for args, fragment in (
+            (("resume", str(save), "--auto", "--log", str(tmp_path / "l.jsonl"), "--log-for", "Z"),
+             "no side 'Z'"),
+            (("replay", str(save), "--log-for", "A"), "--log-for needs --log"),
+            (("replay", str(save), "--log", str(tmp_path / "no" / "l.jsonl")), "no directory")):
+        code, _, err = run(capsys, *args, *folder)
+        assert code == 2 and err.count("\n") == 1 and fragment in err, args
     assert save.read_text() == before and sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
@@ -109,7 +119,7 @@ def test_resume_a_save(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     """`resume --auto` continues a saved match to the end."""
     save = tmp_path / "s.json"
     assert run(capsys, "play", PIG, "--seed", "5", "--auto", "--save", str(save))[0] == 0
-    code, out, _ = run(capsys, "resume", str(save), "--auto", "--json")
+    code, out, _ = run(capsys, "resume", str(save), "--auto", "--json", "--game-dir", pig_dir(tmp_path))
     assert code == 0 and json.loads(out)["finished"] is True
 
 
@@ -220,5 +230,5 @@ def test_replay_refuses_a_record_without_its_final_state(capsys: pytest.CaptureF
     data = json.loads(save.read_text())
     del data["final"]
     save.write_text(json.dumps(data))
-    code, out, err = run(capsys, "replay", str(save))
+    code, out, err = run(capsys, "replay", str(save), "--game-dir", pig_dir(tmp_path))
     assert code == 1 and "verified" not in out and "nothing to verify against" in err

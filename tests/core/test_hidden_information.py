@@ -181,6 +181,6 @@ def test_save_for_a_side_carries_only_what_it_may_see(tmp_path: Path,
     assert len(secrets_of(match, "Blue")) == 8 and not find_leaks(secrets_of(match, "Blue"), "", early)
     assert main(["resume", str(blue)]) != 0
     assert "side save" in capsys.readouterr().err
-    assert main(["replay", str(gm)]) == 0
+    assert main(["replay", str(gm), "--game-dir", EXAMPLE]) == 0
     assert main(["play", EXAMPLE, "--auto", "--seed", "5", "--save-for", "Green=x.json"]) != 0
     assert "no side 'Green'" in capsys.readouterr().err

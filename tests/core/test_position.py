@@ -136,7 +136,7 @@ def test_play_from_a_position_file_saves_and_replays(capsys: pytest.CaptureFixtu
     assert record["header"]["position"]["start"] == "blue_combat"
     assert record["header"]["position"]["dice"] == [{"roll": "5.3 combat", "faces": [6]}]
     capsys.readouterr()
-    assert main(["replay", str(save)]) == 0
+    assert main(["replay", str(save), "--game-dir", game]) == 0
     assert "replay verified" in capsys.readouterr().out
 
 
@@ -237,8 +237,9 @@ def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], t
     save = tmp_path / "s.json"
     assert main(["play", game, "--position", str(path), "--auto", "--seed", "3",
                  "--save", str(save), "--json"]) == 0
-    assert main(["replay", str(save)]) == 0
-    assert main(["resume", str(save), "--auto", "--json"]) == 0
+    dirs = ["--game-dir", game] if position.game == "skirmish" else []
+    assert main(["replay", str(save), *dirs]) == 0
+    assert main(["resume", str(save), "--auto", "--json", *dirs]) == 0
     capsys.readouterr()
 
 
