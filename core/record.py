@@ -330,12 +330,46 @@ def _differs(what: str, stated: object, replayed: object) -> ReplayDivergence:
                             f"gives {_shown(replayed)}")
 
 
+SUMMARY_STATED = ("started", "saved", "people")
+"""The fields of an autosave's summary that the replay cannot recompute (when the game was
+started and saved, who played at the terminal); every other field is compared."""
+
+
+def _verify_summary(match: Match, summary: object) -> None:
+    """Check an autosave's summary (core.saves) against the replayed match: what it says of
+    the game must be what the replay gives; when and by whom it was played is only checked
+    for its shape."""
+    from .saves import summary_of
+
+    if not isinstance(summary, dict):
+        raise ReplayDivergence(f"summary must be an object, not {_shown(summary)}")
+    people = summary.get("people")
+    if not (isinstance(people, list) and all(p in match.game.info.players for p in people)):
+        raise ReplayDivergence(f"summary.people must list sides of {match.game.info.id}, "
+                               f"not {_shown(people)}")
+    for key in ("started", "saved"):
+        if summary.get(key) is not None and not isinstance(summary.get(key), str):
+            raise ReplayDivergence(f"summary.{key} must be a date, not {_shown(summary.get(key))}")
+    want = summary_of(match, started=None, people=people)
+    for key in sorted(set(summary) | set(want)):
+        if key in SUMMARY_STATED:
+            continue
+        if key not in want:
+            raise ReplayDivergence(f"summary.{key} is not a field of an autosave's summary")
+        if key not in summary:
+            raise ReplayDivergence(f"summary.{key} is missing (the replay gives {_shown(want[key])})")
+        if dumps(summary[key]) != dumps(want[key]):
+            raise _differs(f"summary.{key}", summary[key], want[key])
+
+
 def _verify(match: Match, record: dict[str, Any]) -> None:
     """Compare every field of the record with the replayed match; raise at the first that
     differs (header, decisions, final, snapshot, in that order)."""
     expected = make_save(match) if record["format"] == SAVE_FORMAT else make_record(match)
+    if record["format"] == SAVE_FORMAT and "summary" in record:
+        _verify_summary(match, record["summary"])
     for key in record:
-        if key not in expected:
+        if key not in expected and not (key == "summary" and record["format"] == SAVE_FORMAT):
             raise ReplayDivergence(f"the record has a field {_shown(key)} tabletop does not write")
     header, want = record["header"], expected["header"]
     for key in [*HEADER_ORDER, *sorted(set(header) - set(HEADER_ORDER))]:

@@ -70,7 +70,7 @@ def test_an_interrupted_game_leaves_a_resumable_autosave(tmp_path: Path, sig: si
     assert json.loads(out)["finished"] is True
     kept = json.loads(auto.read_text())
     assert kept["final"]["finished"] is True and kept["summary"]["finished"] is True
-    assert [p.name for p in tmp_path.iterdir()] == [auto.name]
+    assert [p.name for p in tmp_path.glob("*.json")] == [auto.name]  # kept, and no other save
 
 
 def test_resume_without_an_autosave_says_so(tmp_path: Path) -> None:
