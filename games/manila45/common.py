@@ -239,11 +239,13 @@ def distance(a: str, b: str) -> int:
 def has_lof(match: Match, a: str, b: str) -> bool:
     """10.7-10.9: whether a direct line of fire runs from hex a to hex b (urban and heavy
     structures block, 10.8; the wall stops it, 10.9)."""
-    return _lof(a, b, str(match.options.get("lof_along", "both")))
+    return line_clear(a, b, str(match.options.get("lof_along", "both")))
 
 
 @cache
-def _lof(a: str, b: str, along: str) -> bool:
+def line_clear(a: str, b: str, along: str) -> bool:
+    """10.7-10.9: whether the line from hex a to hex b is clear of blocking terrain and the
+    wall under the ``lof_along`` convention."""
     comp = components()
     los = comp.los if along == "both" else comp.los_either
     return los.is_clear(hex_of(a), hex_of(b))

@@ -479,6 +479,61 @@ def test_10_21_structure_demolition_10_23_air() -> None:
     assert "3225" in m.state.vars[c.V_RUBBLE]
 
 
+def _demolition_drm(us: dict[str, str], target: str, answers: list[str], roll: int) -> int:
+    """10.21: the final DRM of a structure demolition at ``target`` by the units ``us``
+    (placed as given, turn 3, one Japanese unit far away), the die scripted to ``roll``."""
+    m = position({"j-cf-1": "3030"}, us, turn=3)
+    m.script_dice([roll])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": target}, *answers, "end"])
+    [fire] = [e for e in m.log if e.kind == "fire"]
+    assert fire.data["target"] == target and fire.data["firers"] == answers
+    return int(fire.data["drm"])
+
+
+def test_10_21_units_not_adjacent_may_demolish() -> None:
+    """10.21: a structure demolition is "conducted just as regular offensive fires", and its
+    +1 for units not adjacent says they may take part: a field artillery unit three hexes
+    from an empty urban hex (11.2: indirect, in range) is offered it with nobody next to it;
+    the demolitions offered are every empty urban or heavy structures hex some ground unit
+    could fire at (10.6-10.9, 11.1-11.2), a hex holding a unit or rubble never."""
+    from tabletop.games.manila45.offensive_fire import demolition_reach, structure_hexes
+
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3228", "c-1-5": "2720"}, turn=3)
+    assert c.distance("3228", "3225") == 3 and c.terrain("3225") == "urban"
+    m.state.vars[c.V_RUBBLE].append("3226")
+    shooters = [P(m, "c-61fa"), P(m, "c-1-5")]
+    offered = {o.value["demolish"] for o in targets(m, "US", shooters)
+               if isinstance(o.value, dict) and "demolish" in o.value}
+    assert "3225" in offered and "3226" not in offered and "3030" not in offered
+    assert offered == {h for h in structure_hexes()
+                       if h not in ("3226", "3030") and not c.units_at(m, h)
+                       and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
+    assert any(c.distance("3228", h) > 4 for h in offered)  # the gun's whole range (10)
+    assert demolition_reach(m, "US", [P(m, "c-1-5")]) == {
+        h for h in c.neighbours("2720") if c.terrain(h) in ("urban", "heavy")}
+
+
+def test_10_21_demolition_drm_adjacent_mixed_and_not_adjacent() -> None:
+    """10.21: "+1 if all of the involved attacking units aren't in hexes immediately adjacent
+    to the targeted hex": an adjacent group has no +1, nor has a group mixing adjacent and
+    ranged units (one of them is adjacent), a group with no unit adjacent has +1; +1 more
+    into a heavy structures hex, -2 for each combat engineer; E places rubble."""
+    assert _demolition_drm({"c-1-5": "3226"}, "3225", ["c-1-5"], 6) == 0
+    assert _demolition_drm({"c-1-5": "3226", "c-61fa": "3228"}, "3225", ["c-1-5", "c-61fa"], 6) == 0
+    assert _demolition_drm({"c-61fa": "3228"}, "3225", ["c-61fa"], 6) == 1
+    assert _demolition_drm({"c-61fa": "1815"}, "1812", ["c-61fa"], 6) == 2  # heavy, not adjacent
+    assert _demolition_drm({"c-8eng": "1813", "c-61fa": "1815"}, "1812", ["c-8eng", "c-61fa"], 6) == -1
+    # 8 factors on the <=9 column: E on a modified 1 or less, so the +1 decides a roll of 1
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3228"}, turn=3)
+    m.script_dice([1])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
+    assert "3225" not in m.state.vars[c.V_RUBBLE]
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3226"}, turn=3)
+    m.script_dice([1])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
+    assert "3225" in m.state.vars[c.V_RUBBLE]
+
+
 def test_10_18_close_assault_across_rivers() -> None:
     """10.18: no close assault across an unbridged major river; across a bridge it is allowed
     at +1 (10.12); across an unbridged minor river at +2."""
