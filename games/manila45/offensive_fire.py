@@ -51,7 +51,8 @@ def spotted(match: Match, target: str) -> bool:
 
 
 def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True) -> bool:
-    """10.6, 10.7, 11.1-11.2, 5.4, 10.23: whether a unit may fire at a hex."""
+    """10.6, 10.7, 11.1-11.2, 5.4, 10.23: whether a unit may fire at a hex (indirect fire
+    past the wall: option ``indirect_wall``, :func:`common.indirect_lof`)."""
     if c.has(piece, "air"):
         return regular  # 10.23: infinite range, regular fires only
     if not c.is_hex(piece.location):
@@ -64,7 +65,7 @@ def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True
         return False
     if d == 1 or c.has_lof(match, piece.location, target):
         return True
-    if c.has(piece, "ifc"):
+    if c.has(piece, "ifc") and c.indirect_lof(match, piece.location, target):
         return piece.side == US or spotted(match, target)
     return False
 
@@ -118,6 +119,7 @@ def demolition_reach(match: Match, side: str, shooters: Iterable[Piece]) -> set[
     fire 10.7-10.9, indirect fire 11.1-11.2 with Japanese spotting), from sets kept per
     firing hex and range, since the terrain that decides them never changes."""
     along = str(match.options.get("lof_along", "both"))
+    wall = c.indirect_wall_stops(match)
     out: set[str] = set()
     spotted_hexes: set[str] | None = None
     for p in shooters:
@@ -127,7 +129,7 @@ def demolition_reach(match: Match, side: str, shooters: Iterable[Piece]) -> set[
         if not c.has(p, "ifc"):
             out |= _structures_seen(p.location, reach, along, "direct")
             continue
-        indirect = _structures_seen(p.location, reach, along, "any")
+        indirect = _structures_seen(p.location, reach, along, "wall" if wall else "any")
         if side == US:
             out |= indirect  # every hex a direct line reaches, and more
             continue
@@ -144,7 +146,8 @@ def demolition_reach(match: Match, side: str, shooters: Iterable[Piece]) -> set[
 def _structures_seen(where: str, reach: int, along: str, line: str) -> frozenset[str]:
     """The urban and heavy structures hexes from one to ``reach`` hexes from ``where`` that
     a unit there sees: with a clear line of fire (``line="direct"``, 10.7-10.9; an adjacent
-    hex always) or with none needed (``"any"``, 11.2)."""
+    hex always), with none needed (``"any"``, 11.2), or stopped only by the wall (``"wall"``,
+    indirect fire under the option ``indirect_wall=stops``, 10.9)."""
     centre = c.hex_of(where)
     by_hex = _structures_by_hex()
     if 3 * reach * (reach + 1) + 1 < len(by_hex):  # fewer hexes in range than structures
@@ -156,7 +159,7 @@ def _structures_seen(where: str, reach: int, along: str, line: str) -> frozenset
         d = hex_distance(centre, h)
         if d < 1:
             continue
-        if d == 1 or line == "any" or c.line_clear(where, hex_id, along):
+        if d == 1 or line == "any" or c.line_clear(where, hex_id, along, wall_only=line == "wall"):
             out.add(hex_id)
     return frozenset(out)
 

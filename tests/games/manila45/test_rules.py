@@ -373,6 +373,35 @@ def test_10_9_wall_stops_fire() -> None:
     assert not c.has_lof(m, "3720", "3921") or c.distance("3720", "3921") == 1
 
 
+@pytest.mark.parametrize("reading", ["ignored", "stops"])
+def test_10_9_11_2_indirect_fire_and_the_wall(reading: str) -> None:
+    """10.9 against 11.1-11.2 (option indirect_wall): by default indirect fire ignores the
+    wall as "blocking terrain of any kinds"; with 'stops' the wall stops it in the first hex
+    beyond, "no matter from which side, and at what range(s)": a US gun six hexes out may
+    not fire at 3922 inside Intramuros, nor demolish the empty 3921, but still reaches 3821
+    right across the wall; a Japanese gun in 3922 may not fire out at 3618 although a
+    Japanese unit next to 3618 spots it (11.2)."""
+    stops = reading == "stops"
+    m = position({"j-cf-1": "3922", "j-s-120a": "3822", "j-cf-2": "3617"},
+                 {"x-465fa": "3618", "c-1-5": "3518"}, options={"indirect_wall": reading})
+    gun, us_gun = P(m, "j-s-120a"), P(m, "x-465fa")
+    assert c.distance("3618", "3922") == 6 and not c.has_lof(m, "3618", "3922")
+    assert c.distance("3822", "3618") == 5 and not c.has_lof(m, "3822", "3618")
+    assert can_fire_at(m, us_gun, "3922") is not stops
+    assert can_fire_at(m, us_gun, "3821")  # the first hex beyond the wall
+    fires = {o.value.get("fire") for o in targets(m, "US", [us_gun]) if isinstance(o.value, dict)}
+    assert ("3922" in fires) is not stops and "3617" in fires
+    demolitions = {o.value.get("demolish") for o in targets(m, "US", [us_gun])
+                   if isinstance(o.value, dict)}
+    assert ("3921" in demolitions) is not stops and "3821" in demolitions
+    from tabletop.games.manila45.offensive_fire import spotted
+
+    assert spotted(m, "3618")  # 3617 is next to it
+    assert can_fire_at(m, gun, "3618") is not stops
+    assert can_fire_at(m, gun, "3618") == ("3618" in {
+        o.value.get("fire") for o in targets(m, "Japan", [gun]) if isinstance(o.value, dict)})
+
+
 def test_11_2_japanese_spotting() -> None:
     """11.2: a Japanese IFC unit fires indirectly only at a hex a friendly unit can see."""
     m = position({"j-s-120a": "3626", "j-cf-1": "3127"}, {"c-1-5": "3030"})
