@@ -26,7 +26,7 @@ from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
 from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
-from .victory import eliminate
+from .victory import check_now, eliminate
 
 URBANISH = ("urban", "heavy")
 
@@ -186,8 +186,6 @@ def _group_ok(group: list[Piece], piece: Piece) -> bool:
 
 def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
     """10.1-10.23, 11.0: one fire after another until the side ends the phase."""
-    from .victory import check_now
-
     private = side == JAPAN
     while True:
         shooters = firing_units(match, side)
@@ -350,7 +348,7 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
     if result != "E":
         return
     for p in defenders:
-        eliminate(match, p, "10.16")
+        eliminate(match, p, "10.16", decide=False)
     if c.terrain(target) in URBANISH:
         roll = match.dice.d6(purpose="rubble", section="10.20")
         rubble = match.state.vars[c.V_RUBBLE]
@@ -358,6 +356,10 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
             rubble.append(target)
             rubble.sort()
             match.emit("rubble", "10.20", f"rubble in {target}", hex=target)
+    # 4.2, 4.3: play stops when the last Japanese unit (or the last one north-west) is gone,
+    # once this fire's result is applied in full: the E (10.16) and the rubble roll it calls
+    # for "immediately" (10.20); the voluntary advance after combat (10.17) is not offered.
+    check_now(match)
     for p in assault:
         if c.distance(p.location, target) != 1 or not c.can_stack(match, p, target):
             continue
