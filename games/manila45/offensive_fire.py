@@ -106,10 +106,9 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
                 continue
             if any(can_fire_at_bridge(match, p, key) for p in shooters):
                 out.append(Option({"bridge": key}, f"demolish the bridge {key} (10.19)"))
-        rubble = set(match.state.vars[c.V_RUBBLE])
-        for hex_id in sorted(demolition_reach(match, side, shooters)):
-            if hex_id not in rubble and hex_id not in attacked and not c.units_at(match, hex_id):
-                out.append(Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)"))
+        barred = set(match.state.vars[c.V_RUBBLE]) | attacked | match.state.pieces.occupied()
+        out += [Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)")
+                for hex_id in sorted(demolition_reach(match, side, shooters) - barred)]
     return out
 
 
