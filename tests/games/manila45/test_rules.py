@@ -542,6 +542,26 @@ def test_10_21_units_not_adjacent_may_demolish() -> None:
         h for h in c.neighbours("2720") if c.terrain(h) in ("urban", "heavy")}
 
 
+@pytest.mark.parametrize("reading", ["ignored", "stops"])
+@pytest.mark.parametrize("side", ["US", "Japan"])
+def test_10_21_demolitions_offered_are_the_hexes_units_could_fire_at(side: str, reading: str) -> None:
+    """10.21 with 10.6-10.9 and 11.1-11.2: the demolitions offered to a side are exactly the
+    empty urban or heavy structures hexes without rubble that one of its ground units could
+    fire at, hex by hex (:func:`can_fire_at`): direct and indirect fire, Japanese spotting,
+    the wall under either reading of option indirect_wall."""
+    from tabletop.games.manila45.offensive_fire import structure_hexes
+
+    m = position({"j-s-120a": "3822", "j-450": "3526", "j-cf-2": "3617", "j-cf-1": "3124"},
+                 {"x-465fa": "3618", "x-82c": "3427", "c-1-5": "3518", "x-44tk": "3030"},
+                 options={"indirect_wall": reading})
+    shooters = c.units_on_map(m, side)
+    offered = {o.value["demolish"] for o in targets(m, side, shooters)
+               if isinstance(o.value, dict) and "demolish" in o.value}
+    assert offered == {h for h in structure_hexes() if not c.units_at(m, h)
+                       and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
+    assert any(c.distance(p.location, h) > 1 for h in offered for p in shooters)
+
+
 def test_10_21_demolition_drm_adjacent_mixed_and_not_adjacent() -> None:
     """10.21: "+1 if all of the involved attacking units aren't in hexes immediately adjacent
     to the targeted hex": an adjacent group has no +1, nor has a group mixing adjacent and
