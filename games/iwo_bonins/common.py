@@ -585,8 +585,11 @@ def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, lis
     holding an enemy unit, in an enemy zone of control (friendly units do not negate it),
     of prohibited terrain, or off the map; never through a hex holding friendly units (it
     may end beside them only where stacking allows); a unit on a beach hex with retreat left
-    to make depletes instead (so a path may not continue from a beach hex). If some end
-    hexes are closer to a landing beach than the start, only those are offered.
+    to make depletes instead (so a path may not continue from a beach hex). The stack must
+    be allowed to end in the last hex (6.3, 11.3, 12.1): that is asked of every end hex, an
+    empty one too, since the retreating stack alone may be more than 6.3b allows on a beach
+    of the set not chosen. If some end hexes are closer to a landing beach than the start,
+    only those are offered.
     """
     c = components()
     start_id = group[0].location
@@ -617,8 +620,8 @@ def retreat_paths(match: Match, group: list[Piece], hexes: int) -> dict[str, lis
         frontier = nxt
     for path in frontier:
         end = path[-1]
-        if friendly_at(end) and not _may_stack(group, friendly_at(end), c.map.label(end), match):
-            continue
+        if not _may_stack(group, friendly_at(end), c.map.label(end), match):
+            continue  # 6.3b: a stack may not end even on an empty beach of the other set
         paths.setdefault(c.map.label(end), [c.map.label(h) for h in path])
     beaches = [c.map.hex(b) for b in landing_beach_hexes(match)]
     if beaches and match.options.get("retreat_toward_beach", "when_possible") == "when_possible":

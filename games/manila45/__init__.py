@@ -28,7 +28,7 @@ from tabletop.core.views import Entries, View
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.9.0"
+VERSION = "0.9.1"
 
 
 def _board(v: View) -> dict[str, JSON]:
@@ -76,6 +76,10 @@ class Manila45(Game):
             GameOption("lof_along", "10.7, a line of fire running exactly along a hexside: "
                        "'both' is blocked only when the hexes on both sides block; 'either' "
                        "when one does", "both", ("both", "either")),
+            GameOption("indirect_wall", "10.9 against 11.1-11.2, indirect fire and the "
+                       "Intramuros wall: 'ignored' indirect fire ignores the wall as all "
+                       "blocking terrain; 'stops' the wall stops it in the first hex beyond, as "
+                       "direct fire", "ignored", ("ignored", "stops")),
             GameOption("setup", "3.2: a whole Japanese set-up as data, unit id -> hex id "
                        "(empty: the Japanese player sets up by decisions)", {}),
         ),

@@ -239,13 +239,33 @@ def distance(a: str, b: str) -> int:
 def has_lof(match: Match, a: str, b: str) -> bool:
     """10.7-10.9: whether a direct line of fire runs from hex a to hex b (urban and heavy
     structures block, 10.8; the wall stops it, 10.9)."""
-    return _lof(a, b, str(match.options.get("lof_along", "both")))
+    return line_clear(a, b, str(match.options.get("lof_along", "both")))
+
+
+def indirect_wall_stops(match: Match) -> bool:
+    """10.9 against 11.1-11.2: whether the wall stops indirect fire too (option
+    ``indirect_wall=stops``); by default indirect fire ignores it, as all blocking terrain."""
+    return bool(match.options.get("indirect_wall", "ignored") == "stops")
+
+
+def indirect_lof(match: Match, a: str, b: str) -> bool:
+    """11.1-11.2: whether indirect fire may go from hex a to hex b: always ("not affected by
+    blocking terrain of any kinds"), or, with option ``indirect_wall=stops``, unless the
+    wall stops the line before b (10.9 "no matter from which side, and at what range(s)")."""
+    if not indirect_wall_stops(match):
+        return True
+    return line_clear(a, b, str(match.options.get("lof_along", "both")), wall_only=True)
 
 
 @cache
-def _lof(a: str, b: str, along: str) -> bool:
+def line_clear(a: str, b: str, along: str, *, wall_only: bool = False) -> bool:
+    """10.7-10.9: whether the line from hex a to hex b is clear under the ``lof_along``
+    convention: of blocking terrain and the wall, or (``wall_only``) of the wall alone."""
     comp = components()
-    los = comp.los if along == "both" else comp.los_either
+    if wall_only:
+        los = comp.los_wall if along == "both" else comp.los_wall_either
+    else:
+        los = comp.los if along == "both" else comp.los_either
     return los.is_clear(hex_of(a), hex_of(b))
 
 

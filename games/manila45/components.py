@@ -155,6 +155,8 @@ class Components:
     sequence: SequenceOfPlay
     los: MapLineOfFire
     los_either: MapLineOfFire
+    los_wall: MapLineOfFire  # 10.9 alone: the wall stops the line (option indirect_wall=stops)
+    los_wall_either: MapLineOfFire
 
     def summary(self) -> str:
         """What was loaded, for `tabletop validate`."""
@@ -218,8 +220,10 @@ def components() -> Components:
     los = MapLineOfFire(hexmap, blocking_terrain=("urban", "heavy"), stopping_hexsides=("wall",))
     los_either = MapLineOfFire(hexmap, blocking_terrain=("urban", "heavy"),
                                stopping_hexsides=("wall",), along="either")
+    los_wall = MapLineOfFire(hexmap, stopping_hexsides=("wall",))
+    los_wall_either = MapLineOfFire(hexmap, stopping_hexsides=("wall",), along="either")
     return Components(hexmap, counters, dict(sheet.types), sheet.markers, sheet.turn_track, crt,
-                      sequence, los, los_either)
+                      sequence, los, los_either, los_wall, los_wall_either)
 
 
 DATA_MODELS: dict[str, type[Any]] = {

@@ -14,8 +14,11 @@ and heavy structures hexes and every demolition and flamethrower attack on turns
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import Hex, within
+from tabletop.core.hexgrid import distance as hex_distance
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
 
@@ -23,7 +26,7 @@ from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
 from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
-from .victory import eliminate
+from .victory import check_now, eliminate
 
 URBANISH = ("urban", "heavy")
 
@@ -48,7 +51,8 @@ def spotted(match: Match, target: str) -> bool:
 
 
 def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True) -> bool:
-    """10.6, 10.7, 11.1-11.2, 5.4, 10.23: whether a unit may fire at a hex."""
+    """10.6, 10.7, 11.1-11.2, 5.4, 10.23: whether a unit may fire at a hex (indirect fire
+    past the wall: option ``indirect_wall``, :func:`common.indirect_lof`)."""
     if c.has(piece, "air"):
         return regular  # 10.23: infinite range, regular fires only
     if not c.is_hex(piece.location):
@@ -61,7 +65,7 @@ def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True
         return False
     if d == 1 or c.has_lof(match, piece.location, target):
         return True
-    if c.has(piece, "ifc"):
+    if c.has(piece, "ifc") and c.indirect_lof(match, piece.location, target):
         return piece.side == US or spotted(match, target)
     return False
 
@@ -80,7 +84,11 @@ def can_fire_at_bridge(match: Match, piece: Piece, key: str) -> bool:
 
 
 def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
-    """10.2, 10.5, 10.19, 10.21: every target some unit could fire at now."""
+    """10.2, 10.5, 10.19, 10.21: every target some unit could fire at now. A structure
+    demolition (10.21) is "conducted just as regular offensive fires": any empty urban or
+    heavy structures hex without rubble that a ground unit could fire at (range, line of fire
+    or indirect fire, 10.6-10.9, 11.1-11.2), next to it or not (its +1 says units that are
+    not adjacent may demolish)."""
     attacked = set(match.state.vars[c.V_ATTACKED])
     enemy = c.other(side)
     out: list[Option] = []
@@ -98,14 +106,73 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
                 continue
             if any(can_fire_at_bridge(match, p, key) for p in shooters):
                 out.append(Option({"bridge": key}, f"demolish the bridge {key} (10.19)"))
-        ground = [p for p in shooters if not c.has(p, "air")]
-        near = {n for p in ground for n in c.neighbours(p.location)}
-        rubble = set(match.state.vars[c.V_RUBBLE])
-        for hex_id in sorted(near):
-            if (c.terrain(hex_id) in URBANISH and hex_id not in rubble and hex_id not in attacked
-                    and not c.units_at(match, hex_id)):
-                out.append(Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)"))
+        barred = set(match.state.vars[c.V_RUBBLE]) | attacked | match.state.pieces.occupied()
+        out += [Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)")
+                for hex_id in sorted(demolition_reach(match, side, shooters) - barred)]
     return out
+
+
+def demolition_reach(match: Match, side: str, shooters: Iterable[Piece]) -> set[str]:
+    """10.21: the urban and heavy structures hexes some ground unit of ``shooters`` could
+    fire at, occupied or not: what :func:`can_fire_at` answers hex by hex (range 10.6, line of
+    fire 10.7-10.9, indirect fire 11.1-11.2 with Japanese spotting), from sets kept per
+    firing hex and range, since the terrain that decides them never changes."""
+    along = str(match.options.get("lof_along", "both"))
+    wall = c.indirect_wall_stops(match)
+    out: set[str] = set()
+    spotted_hexes: set[str] | None = None
+    for p in shooters:
+        if c.has(p, "air") or not c.is_hex(p.location):
+            continue
+        reach = c.counter(p).range
+        if not c.has(p, "ifc"):
+            out |= _structures_seen(p.location, reach, along, "direct")
+            continue
+        indirect = _structures_seen(p.location, reach, along, "wall" if wall else "any")
+        if side == US:
+            out |= indirect  # every hex a direct line reaches, and more
+            continue
+        out |= _structures_seen(p.location, reach, along, "direct")
+        if spotted_hexes is None:  # 11.2: hexes some Japanese unit traces a normal line to
+            spotted_hexes = set()
+            for q in c.units_on_map(match, JAPAN):
+                spotted_hexes |= _structures_seen(q.location, c.counter(q).range, along, "direct")
+        out |= indirect & spotted_hexes
+    return out
+
+
+@cache
+def _structures_seen(where: str, reach: int, along: str, line: str) -> frozenset[str]:
+    """The urban and heavy structures hexes from one to ``reach`` hexes from ``where`` that
+    a unit there sees: with a clear line of fire (``line="direct"``, 10.7-10.9; an adjacent
+    hex always), with none needed (``"any"``, 11.2), or stopped only by the wall (``"wall"``,
+    indirect fire under the option ``indirect_wall=stops``, 10.9)."""
+    centre = c.hex_of(where)
+    by_hex = _structures_by_hex()
+    if 3 * reach * (reach + 1) + 1 < len(by_hex):  # fewer hexes in range than structures
+        near = [(h, by_hex[h]) for h in within(centre, reach) if h in by_hex]
+    else:
+        near = [(h, hex_id) for h, hex_id in by_hex.items() if hex_distance(centre, h) <= reach]
+    out = set()
+    for h, hex_id in near:
+        d = hex_distance(centre, h)
+        if d < 1:
+            continue
+        if d == 1 or line == "any" or c.line_clear(where, hex_id, along, wall_only=line == "wall"):
+            out.add(hex_id)
+    return frozenset(out)
+
+
+def structure_hexes() -> tuple[str, ...]:
+    """10.21: the ids of the urban and heavy structures hexes, in order."""
+    return tuple(sorted(_structures_by_hex().values()))
+
+
+@cache
+def _structures_by_hex() -> dict[Hex, str]:
+    """10.21: the urban and heavy structures hexes of the map and their ids."""
+    hexmap = components().hexmap
+    return {h: hexmap.label(h) for h in hexmap.hexes() if c.terrain(hexmap.label(h)) in URBANISH}
 
 
 def _group_ok(group: list[Piece], piece: Piece) -> bool:
@@ -118,8 +185,6 @@ def _group_ok(group: list[Piece], piece: Piece) -> bool:
 
 def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
     """10.1-10.23, 11.0: one fire after another until the side ends the phase."""
-    from .victory import check_now
-
     private = side == JAPAN
     while True:
         shooters = firing_units(match, side)
@@ -282,7 +347,7 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
     if result != "E":
         return
     for p in defenders:
-        eliminate(match, p, "10.16")
+        eliminate(match, p, "10.16", decide=False)
     if c.terrain(target) in URBANISH:
         roll = match.dice.d6(purpose="rubble", section="10.20")
         rubble = match.state.vars[c.V_RUBBLE]
@@ -290,6 +355,10 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
             rubble.append(target)
             rubble.sort()
             match.emit("rubble", "10.20", f"rubble in {target}", hex=target)
+    # 4.2, 4.3: play stops when the last Japanese unit (or the last one north-west) is gone,
+    # once this fire's result is applied in full: the E (10.16) and the rubble roll it calls
+    # for "immediately" (10.20); the voluntary advance after combat (10.17) is not offered.
+    check_now(match)
     for p in assault:
         if c.distance(p.location, target) != 1 or not c.can_stack(match, p, target):
             continue

@@ -57,9 +57,10 @@ def final(match: Match) -> Result:
                   "Manila at the end of turn 10", "4.2", dict(scores(match)))
 
 
-def eliminate(match: Match, piece: Piece, section: str) -> None:
+def eliminate(match: Match, piece: Piece, section: str, *, decide: bool = True) -> None:
     """10.16: an eliminated unit goes to its side's dead pile; then 4.2, 4.3: the match ends
-    at once if that decides it."""
+    at once if that decides it (``decide=False``: the caller checks once the rest of the
+    result is applied, as an offensive fire's rubble roll, 10.20)."""
     where = piece.location
     dead = c.US_DEAD if piece.side == US else c.JP_DEAD
     if piece.side == JAPAN and piece.hidden:
@@ -69,4 +70,5 @@ def eliminate(match: Match, piece: Piece, section: str) -> None:
     piece.attrs["moved"] = False
     match.emit("eliminated", section, f"{piece.name} in {where} is eliminated", unit=piece.id,
                hex=where, side=piece.side)
-    check_now(match)
+    if decide:
+        check_now(match)

@@ -174,3 +174,45 @@ def test_an_edit_before_the_beachhead_choice_3_2_3_3() -> None:
     assert m.pending is not None and m.pending.section == "3.3"
     assert m.state.pieces["309"].location == c.CONTAINER
     assert m.restart().state_hash() == m.state_hash()  # the record starts from the edit
+
+
+#: FT/27 with the reduced 3/26 in 2613 attack the dug-in 145 Arty in 2713 in the US Second
+#: Mobile Combat Phase of turn 6, the east beaches chosen; a CRT 1 gives A2. Two hexes back
+#: lies 2515, a purple beach of the west set: empty, but not a hex this stack may end in.
+#: 309 in 2712, beside 1/23 only, keeps the combat phase open after the retreat.
+RETREAT_BY_THE_OTHER_BEACHES = {
+    "scenario": "solitaire", "start": "us_combat_2", "turn": 6, "vars": {"beachhead": "east"},
+    "clear": ["Japan"],
+    "pieces": {"FT/27": {"at": "2613"}, "3/26": {"at": "2613", "status": {"reduced": True}},
+               "145 Arty": {"at": "2713", **DUG_IN}, "1/23": {"at": "2612"},
+               "309": {"at": "2712", **DUG_IN}, "310": {"at": "0213", **DUG_IN}}}
+
+
+def _retreat_choice(options: dict[str, str] | None = None) -> list[str]:
+    """The hexes offered to FT/27 and 3/26 retreating two hexes (A2) from 2613."""
+    m = start(GAME, **RETREAT_BY_THE_OTHER_BEACHES, options=options or {},
+              forced=[force("9.1d CRT", 1)])
+    answer(m, "2713", "2613", "declare")  # attack 145 Arty with 2613's stack only
+    assert m.pending is not None and m.pending.kind == "retreat_hex"
+    assert m.pending.context["units"] == ["FT/27", "3/26"]
+    return list(m.pending.values)
+
+
+def test_a_stack_never_retreats_onto_a_beach_not_chosen_6_3b_9_3() -> None:
+    """9.3 with 6.3b: "No stacking is allowed on the other set of beaches", so a Marine
+    battalion and its support unit retreating two hexes are not offered the empty west beach
+    hex 2515; every hex they are offered leaves the board as 6.3 allows (no broken invariant,
+    where "6.3/12.1: ... overstack 2515" was reported). With other_beaches=support it is."""
+    assert c.beach_colour("2515") is not None and "2515" not in c.landing_beach_hexes_of("east")
+    offered = _retreat_choice()
+    assert "2515" not in offered and offered
+    for dest in offered:
+        m = start(GAME, **RETREAT_BY_THE_OTHER_BEACHES, forced=[force("9.1d CRT", 1)])
+        answer(m, "2713", "2613", "declare", dest)
+        assert m.pending is not None and m.pending.kind == "attack_defender"  # same phase
+        assert {m.state.pieces[u].location for u in ("FT/27", "3/26")} == {dest}
+        assert GAME.invariants(m) == []
+        check_dice_used(m)
+    # 6.3b read with 12.1 (option other_beaches=support): a support unit may still stack
+    # with a battalion on the other set of beaches, so there the retreat may end on 2515.
+    assert sorted(_retreat_choice({"other_beaches": "support"})) == sorted([*offered, "2515"])

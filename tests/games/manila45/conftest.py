@@ -17,10 +17,12 @@ def bot_setup(seed: int = 0) -> dict[str, str]:
     return dict(heuristic_setup(Match(GAME, seed=seed), seed))
 
 
-def position(japan: Mapping[str, str], us: Mapping[str, str], *, turn: int = 3) -> Match:
+def position(japan: Mapping[str, str], us: Mapping[str, str], *, turn: int = 3,
+             options: Mapping[str, object] | None = None) -> Match:
     """A match whose only units on the map are the given ones (others in the dead piles or
-    their boxes), on the given turn; Japanese units placed here are still face down."""
-    m = Match(GAME, seed=0, options={"setup": bot_setup()})
+    their boxes), on the given turn, with these game options; Japanese units placed here
+    are still face down."""
+    m = Match(GAME, seed=0, options={"setup": bot_setup(), **(options or {})})
     pieces = m.state.pieces
     for p in list(pieces):
         if p.side == "Japan":

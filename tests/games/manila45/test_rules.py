@@ -373,6 +373,35 @@ def test_10_9_wall_stops_fire() -> None:
     assert not c.has_lof(m, "3720", "3921") or c.distance("3720", "3921") == 1
 
 
+@pytest.mark.parametrize("reading", ["ignored", "stops"])
+def test_10_9_11_2_indirect_fire_and_the_wall(reading: str) -> None:
+    """10.9 against 11.1-11.2 (option indirect_wall): by default indirect fire ignores the
+    wall as "blocking terrain of any kinds"; with 'stops' the wall stops it in the first hex
+    beyond, "no matter from which side, and at what range(s)": a US gun six hexes out may
+    not fire at 3922 inside Intramuros, nor demolish the empty 3921, but still reaches 3821
+    right across the wall; a Japanese gun in 3922 may not fire out at 3618 although a
+    Japanese unit next to 3618 spots it (11.2)."""
+    stops = reading == "stops"
+    m = position({"j-cf-1": "3922", "j-s-120a": "3822", "j-cf-2": "3617"},
+                 {"x-465fa": "3618", "c-1-5": "3518"}, options={"indirect_wall": reading})
+    gun, us_gun = P(m, "j-s-120a"), P(m, "x-465fa")
+    assert c.distance("3618", "3922") == 6 and not c.has_lof(m, "3618", "3922")
+    assert c.distance("3822", "3618") == 5 and not c.has_lof(m, "3822", "3618")
+    assert can_fire_at(m, us_gun, "3922") is not stops
+    assert can_fire_at(m, us_gun, "3821")  # the first hex beyond the wall
+    fires = {o.value.get("fire") for o in targets(m, "US", [us_gun]) if isinstance(o.value, dict)}
+    assert ("3922" in fires) is not stops and "3617" in fires
+    demolitions = {o.value.get("demolish") for o in targets(m, "US", [us_gun])
+                   if isinstance(o.value, dict)}
+    assert ("3921" in demolitions) is not stops and "3821" in demolitions
+    from tabletop.games.manila45.offensive_fire import spotted
+
+    assert spotted(m, "3618")  # 3617 is next to it
+    assert can_fire_at(m, gun, "3618") is not stops
+    assert can_fire_at(m, gun, "3618") == ("3618" in {
+        o.value.get("fire") for o in targets(m, "Japan", [gun]) if isinstance(o.value, dict)})
+
+
 def test_11_2_japanese_spotting() -> None:
     """11.2: a Japanese IFC unit fires indirectly only at a hex a friendly unit can see."""
     m = position({"j-s-120a": "3626", "j-cf-1": "3127"}, {"c-1-5": "3030"})
@@ -476,6 +505,81 @@ def test_10_21_structure_demolition_10_23_air() -> None:
     assert can_fire_at(m, P(m, "air-1"), "3030")
     m.script_dice([1])
     run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-1-5", "end"])
+    assert "3225" in m.state.vars[c.V_RUBBLE]
+
+
+def _demolition_drm(us: dict[str, str], target: str, answers: list[str], roll: int) -> int:
+    """10.21: the final DRM of a structure demolition at ``target`` by the units ``us``
+    (placed as given, turn 3, one Japanese unit far away), the die scripted to ``roll``."""
+    m = position({"j-cf-1": "3030"}, us, turn=3)
+    m.script_dice([roll])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": target}, *answers, "end"])
+    [fire] = [e for e in m.log if e.kind == "fire"]
+    assert fire.data["target"] == target and fire.data["firers"] == answers
+    return int(fire.data["drm"])
+
+
+def test_10_21_units_not_adjacent_may_demolish() -> None:
+    """10.21: a structure demolition is "conducted just as regular offensive fires", and its
+    +1 for units not adjacent says they may take part: a field artillery unit three hexes
+    from an empty urban hex (11.2: indirect, in range) is offered it with nobody next to it;
+    the demolitions offered are every empty urban or heavy structures hex some ground unit
+    could fire at (10.6-10.9, 11.1-11.2), a hex holding a unit or rubble never."""
+    from tabletop.games.manila45.offensive_fire import demolition_reach, structure_hexes
+
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3228", "c-1-5": "2720"}, turn=3)
+    assert c.distance("3228", "3225") == 3 and c.terrain("3225") == "urban"
+    m.state.vars[c.V_RUBBLE].append("3226")
+    shooters = [P(m, "c-61fa"), P(m, "c-1-5")]
+    offered = {o.value["demolish"] for o in targets(m, "US", shooters)
+               if isinstance(o.value, dict) and "demolish" in o.value}
+    assert "3225" in offered and "3226" not in offered and "3030" not in offered
+    assert offered == {h for h in structure_hexes()
+                       if h not in ("3226", "3030") and not c.units_at(m, h)
+                       and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
+    assert any(c.distance("3228", h) > 4 for h in offered)  # the gun's whole range (10)
+    assert demolition_reach(m, "US", [P(m, "c-1-5")]) == {
+        h for h in c.neighbours("2720") if c.terrain(h) in ("urban", "heavy")}
+
+
+@pytest.mark.parametrize("reading", ["ignored", "stops"])
+@pytest.mark.parametrize("side", ["US", "Japan"])
+def test_10_21_demolitions_offered_are_the_hexes_units_could_fire_at(side: str, reading: str) -> None:
+    """10.21 with 10.6-10.9 and 11.1-11.2: the demolitions offered to a side are exactly the
+    empty urban or heavy structures hexes without rubble that one of its ground units could
+    fire at, hex by hex (:func:`can_fire_at`): direct and indirect fire, Japanese spotting,
+    the wall under either reading of option indirect_wall."""
+    from tabletop.games.manila45.offensive_fire import structure_hexes
+
+    m = position({"j-s-120a": "3822", "j-450": "3526", "j-cf-2": "3617", "j-cf-1": "3124"},
+                 {"x-465fa": "3618", "x-82c": "3427", "c-1-5": "3518", "x-44tk": "3030"},
+                 options={"indirect_wall": reading})
+    shooters = c.units_on_map(m, side)
+    offered = {o.value["demolish"] for o in targets(m, side, shooters)
+               if isinstance(o.value, dict) and "demolish" in o.value}
+    assert offered == {h for h in structure_hexes() if not c.units_at(m, h)
+                       and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
+    assert any(c.distance(p.location, h) > 1 for h in offered for p in shooters)
+
+
+def test_10_21_demolition_drm_adjacent_mixed_and_not_adjacent() -> None:
+    """10.21: "+1 if all of the involved attacking units aren't in hexes immediately adjacent
+    to the targeted hex": an adjacent group has no +1, nor has a group mixing adjacent and
+    ranged units (one of them is adjacent), a group with no unit adjacent has +1; +1 more
+    into a heavy structures hex, -2 for each combat engineer; E places rubble."""
+    assert _demolition_drm({"c-1-5": "3226"}, "3225", ["c-1-5"], 6) == 0
+    assert _demolition_drm({"c-1-5": "3226", "c-61fa": "3228"}, "3225", ["c-1-5", "c-61fa"], 6) == 0
+    assert _demolition_drm({"c-61fa": "3228"}, "3225", ["c-61fa"], 6) == 1
+    assert _demolition_drm({"c-61fa": "1815"}, "1812", ["c-61fa"], 6) == 2  # heavy, not adjacent
+    assert _demolition_drm({"c-8eng": "1813", "c-61fa": "1815"}, "1812", ["c-8eng", "c-61fa"], 6) == -1
+    # 8 factors on the <=9 column: E on a modified 1 or less, so the +1 decides a roll of 1
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3228"}, turn=3)
+    m.script_dice([1])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
+    assert "3225" not in m.state.vars[c.V_RUBBLE]
+    m = position({"j-cf-1": "3030"}, {"c-61fa": "3226"}, turn=3)
+    m.script_dice([1])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
     assert "3225" in m.state.vars[c.V_RUBBLE]
 
 

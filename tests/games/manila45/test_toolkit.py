@@ -1,5 +1,5 @@
 """Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
-(positions, forced dice, answers): 3.2, 4.3, 5.2, 6.1, 6.5, 8.12, 9.2, 9.5, 10.20.
+(positions, forced dice, answers): 3.2, 4.2, 4.3, 5.2, 6.1, 6.5, 8.12, 9.2, 9.5, 10.20.
 
 A position starts at ``start`` (the Japanese set-up, given whole as the ``setup`` option,
 3.2, then turn 1 with the US entry, 3.4) or at any phase of 5.2 (``us_move``, ``us_fire``...)
@@ -109,6 +109,28 @@ def test_10_20_an_E_in_an_urban_hex_leaves_rubble_on_a_six(roll: int, rubble: li
     answer(m, {"fire": "2321"}, "i-1-129", False)  # 10.2 target, 10.4 firer, 10.17 no assault
     assert m.state.pieces["j-nf-2p"].location == c.JP_DEAD
     assert m.state.vars["rubble"] == rubble
+    check_dice_used(m)
+
+
+@pytest.mark.parametrize("turn, others, section", [
+    (3, {}, "4.2"),                                  # the last Japanese unit on the map
+    (2, {"j-cf-2": {"at": "2720"}}, "4.3"),          # the last one north-west, before turn 3
+])
+def test_4_2_4_3_10_20_play_stops_after_the_rubble_roll(turn: int, others: dict[str, object],
+                                                       section: str) -> None:
+    """4.2, 4.3 with 10.3, 10.16, 10.20: the fire that eliminates the last Japanese unit (or
+    the last one north of the Pasig and west of the San Juan before turn 3) is resolved in
+    full, its result "applied immediately" and the rubble roll made "immediately" after the
+    E; then play stops, and the advance after combat (10.17, voluntary) is not offered:
+    1/5 Cav close assaults 1 CF in the urban 3225, rolls 1 (E) then 6 (rubble)."""
+    m = start(GAME, start="us_fire", turn=turn, clear=["US", "Japan"],
+              pieces={"c-1-5": {"at": "3226"}, "j-cf-1": {"at": "3225"}, **others},
+              forced=[force("10.3 offensive fire", 1), force("10.20 rubble", 6)])
+    answer(m, {"fire": "3225"}, "c-1-5", True)  # 10.2 target, 10.4 firer, 10.17 close assault
+    assert m.result is not None and (m.result.winner, m.result.section) == ("US", section)
+    assert m.pending is None and m.state.pieces["c-1-5"].location == "3226"  # no advance
+    assert m.state.vars["rubble"] == ["3225"]
+    assert [e.kind for e in m.log][-3:] == ["roll", "rubble", "end"]
     check_dice_used(m)
 
 
