@@ -296,7 +296,7 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
         if header.get("game_version") != game.info.version:
             raise ReplayDivergence(
                 f"record was made with {game.info.id} version {_shown(header.get('game_version'))}; "
-                f"this is version {game.info.version!r}")
+                f"this is version {_shown(game.info.version)}")
         if not isinstance(final, dict) or "state_hash" not in final:
             raise ReplayDivergence("the record has no final state hash: nothing to verify against")
         if _older(final):

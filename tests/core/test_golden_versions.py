@@ -1,7 +1,7 @@
 """The golden ledger: every pinned state hash of a game, recorded under the version that pinned it.
 
 A record or save names its game's version, and replay refuses another version in one clear
-line ("record was made with iwo_valor version '1.0.0'; this is version '1.1.0'"). That refusal
+line (`record was made with iwo_valor version "1.0.0"; this is version "1.1.0"`). That refusal
 helps only if the version changes whenever play does; otherwise an older save fails its state
 check ("replay ends in state ..., the record says ...") and reads as a broken file. The golden
 games (``tests/games/<id>/golden/*.json``, ``tests/core/golden/skirmish.json``) and the pinned
@@ -291,7 +291,7 @@ def test_a_save_from_before_a_change_of_play_is_refused_by_version(
     err = capsys.readouterr().err.strip()
     version = load_game("iwo_valor").info.version
     assert err.splitlines() == [err]
-    assert f"record was made with iwo_valor version '1.0.0'; this is version '{version}'" in err
+    assert f"record was made with iwo_valor version \"1.0.0\"; this is version \"{version}\"" in err
     assert OLD_SAVE.read_bytes() == before
     old = read_record(OLD_SAVE)
     today = replay(load_game("iwo_valor"), old, verify=False)
