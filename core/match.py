@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from . import engine_version
 from .canonical import JSON, digest, dumps, thaw
 from .decisions import Decision, Option
-from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
+from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
@@ -393,6 +393,7 @@ class Match:
         else:
             self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
                 else Dice(self.seed, forced=rigged)
+        self.dice.declare(roll_purposes(game))  # forced rolls name declared purposes
         self.dice.listener = _roll_listener(self)
         self.state = State()
         self.log = EventLog()
