@@ -393,7 +393,13 @@ class Match:
         else:
             self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
                 else Dice(self.seed, forced=rigged)
-        self.dice.declare(roll_purposes(game))  # forced rolls name declared purposes
+        purposes = roll_purposes(game)  # forced rolls name the game's declared rolls
+        for entry in rigged[len(self.forced):] if purposes else ():  # a position's names its file
+            try:
+                entry.resolve(purposes)
+            except TabletopError as exc:
+                raise TabletopError(f"{source}: dice: {exc}") from None
+        self.dice.declare(purposes)
         self.dice.listener = _roll_listener(self)
         self.state = State()
         self.log = EventLog()

@@ -211,7 +211,8 @@ def test_a_forced_roll_may_name_one_logged_roll_by_its_whole_text() -> None:
     assert dice.d6(purpose="5/28 attack on Airfield 3", section="6.0") == 6
 
 
-def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path) -> None:
+def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     from tabletop.core.cli import main
 
     duel = (Path(__file__).parents[2] / "docs" / "example" / "skirmish" / "positions" / "duel.yaml")
@@ -220,4 +221,8 @@ def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path) -> None:
                    encoding="utf-8")
     game = str(duel.parents[1])
     assert main(["play", game, "--position", str(duel), "--auto", "--seed", "1"]) == 0
+    capsys.readouterr()
     assert main(["play", game, "--position", str(bad), "--auto", "--seed", "1"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(bad) in err[0] and "'5.3 comb' names no roll" in err[0]
+    assert "'5.3 combat'" in err[0]
