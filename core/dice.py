@@ -184,7 +184,7 @@ def load_roll_purposes(path: str | Path) -> tuple[RollPurpose, ...]:
                                                  for k in ("name", "section", "dice")) \
                 or set(item) - {"name", "section", "dice", "text", "rare"}:
             raise DataError(f"{path}: rolls[{n}] needs text fields name, section and dice "
-                            "(and may have text and rare), got {item!r}")
+                            f"(and may have text and rare), got {item!r}")
         out.append(RollPurpose(**{k: str(v) for k, v in item.items()}))
     seen = {p.label().lower() for p in out}
     if len(seen) != len(out):

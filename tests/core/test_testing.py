@@ -226,3 +226,17 @@ def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(bad) in err[0] and "'5.3 comb' names no roll" in err[0]
     assert "'5.3 combat'" in err[0]
+
+
+def test_a_malformed_rolls_file_is_refused_naming_the_file_and_entry(tmp_path: Path) -> None:
+    from tabletop.core.dice import load_roll_purposes
+    from tabletop.core.errors import DataError
+
+    bad = tmp_path / "rolls.yaml"
+    bad.write_text("rolls:\n  - {name: CRT, section: '9.1d'}\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"rolls.yaml: rolls\[0\] needs text fields .* got .*'CRT'"):
+        load_roll_purposes(bad)
+    bad.write_text("rolls:\n  - {name: CRT, section: '9.1d', dice: 1d6}\n"
+                   "  - {name: crt, section: '9.1d', dice: 1d6}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="two rolls share a section and name"):
+        load_roll_purposes(bad)
