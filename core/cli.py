@@ -634,11 +634,28 @@ def report(rows_file: str, output: str, plots_dir: str | None, plot_format: str)
               help="The game's tests folder (default: tests/games/GAME of the source tree).")
 @click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool) -> None:
-    """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it."""
-    from .coverage import coverage, find_tests_dir, render
+@click.option("--rolls", "list_rolls", is_flag=True,
+              help="List every roll GAME makes (its rolls.yaml): the names tests force.")
+def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool,
+          list_rolls: bool) -> None:
+    """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it;
+    with --rolls, every roll it makes, its rule section and dice."""
+    from .coverage import coverage, find_tests_dir, render, roll_lines
+    from .dice import roll_purposes
 
     game = load_game(game_name)
+    if list_rolls:
+        purposes = roll_purposes(game)
+        if not purposes:
+            raise TabletopError(f"game {game.info.id} ships no rolls.yaml: no list of its rolls")
+        if as_json:
+            click.echo(json.dumps({"game": game.info.id, "rolls": [
+                {"key": p.label(), "name": p.name, "section": p.section, "dice": p.dice,
+                 "text": p.text or p.name, "rare": p.rare} for p in purposes]}, indent=1))
+        else:
+            for line in roll_lines(purposes):
+                click.echo(line)
+        return
     module = sys.modules.get(type(game).__module__)
     code_dir = Path(getattr(module, "__file__", "") or ".").parent
     if not (code_dir / "data" / "sections.yaml").is_file():

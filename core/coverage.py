@@ -39,6 +39,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from .data import Section, StrictModel, load_model, read_data_file
+from .dice import RollPurpose
 
 SECTIONS_FILE = "sections.yaml"
 
@@ -416,4 +417,17 @@ def render(title: str, rows: Sequence[Row], found: Citations, *, tests_known: bo
                  f"{len(open_)} unaccounted for"
                  + ("" if tests_known else " (tests not found: pass --tests DIR)"))
     lines += [f"unknown citation: {u}" for u in found.unknown]
+    return lines
+
+
+def roll_lines(purposes: Sequence[RollPurpose]) -> list[str]:
+    """``tabletop rules GAME --rolls``: one line a roll, the key a test forces it by
+    ("9.1d CRT"), its dice, its rule, the text it is logged with and why it is rare."""
+    width = max(len(p.label()) for p in purposes)
+    dice = max(len(p.dice) for p in purposes)
+    lines = []
+    for p in purposes:
+        extra = f"  logged as {p.text!r}" if p.text and p.text != p.name else ""
+        extra += f"  (rare: {p.rare})" if p.rare else ""
+        lines.append(f"{p.label():<{width}}  {p.dice:<{dice}}  rule {p.section}{extra}")
     return lines

@@ -9,14 +9,17 @@ source with faces in order, whatever the roll is for.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from .canonical import JSON
-from .errors import TabletopError
+from .errors import DataError, TabletopError
 
 T = TypeVar("T")
 
@@ -32,11 +35,13 @@ class DiceExhausted(TabletopError):
 class ForcedRoll:
     """Faces a roll must show, named by the roll's rule section and purpose.
 
-    ``key`` is ``"<section> <words>"``, ``"<section>"`` or ``"<words>"``: a section token
-    (it starts with a digit, or is a part in Roman numerals such as ``IV.B.2``) matches a
-    roll whose section is it or one of its subsections ("9.1" matches "9.1" and "9.1d", not
-    "9.10"); the words must appear in the roll's purpose (case ignored). Each die of a
-    matching roll takes the next forced face.
+    ``key`` is ``"<section> <name>"``, ``"<section>"`` or ``"<name>"``: a section token
+    (it starts with a digit, or is a part in Roman numerals such as ``IV.B.2``) takes a
+    roll whose section is it or one of its subsections ("9.1" takes "9.1" and "9.1d", not
+    "9.10"); the name must be a purpose's whole name, case ignored ("night" is not "night
+    (second roll)"). A match of a game that declares its rolls (``rolls.yaml``) resolves
+    the key against them (:func:`resolve_purpose`): a key naming none or several fails,
+    listing the candidates. Each die of a matching roll takes the next forced face.
     """
 
     key: str
@@ -49,6 +54,7 @@ class ForcedRoll:
         if not self.faces or any(not isinstance(f, int) or f < 1 for f in self.faces):
             raise TabletopError(f"forced roll {self.key!r}: faces must be whole numbers from 1 "
                                 f"up, got {list(self.faces)}")
+        self._target: tuple[RollPurpose, str] | None = None
         first, _, rest = self.key.strip().partition(" ")
         if _SECTION_TOKEN.match(first):
             self._section, self._words = first, rest.strip().lower()
@@ -60,13 +66,26 @@ class ForcedRoll:
         """How many forced faces are still to be rolled."""
         return len(self.faces) - self.used
 
+    def resolve(self, purposes: Sequence[RollPurpose]) -> None:
+        """Name one of the game's declared roll purposes (see :func:`resolve_purpose`), or
+        raise a TabletopError listing the candidates."""
+        self._target = resolve_purpose(self.key, purposes)
+
     def matches(self, purpose: str, section: str) -> bool:
-        """True when a roll for ``purpose`` under ``section`` is the one this names."""
+        """True when a roll for ``purpose`` under ``section`` is the one this names: with
+        the game's purposes declared, a roll of the purpose the key resolved to (or, when
+        the key is a roll's whole logged text, that roll); without, a roll whose purpose is
+        the key's words (case ignored) under a section the key's section number takes."""
         if self.left <= 0:
             return False
+        target = self._target
+        if target is not None:
+            purpose_decl, text = target
+            return (purpose_decl.section == section and purpose_decl.fits(purpose)
+                    and (not text or _bare(purpose).lower() == text))
         if self._section and not _section_matches(self._section, section):
             return False
-        return self._words in purpose.lower()
+        return not self._words or self._words == _bare(purpose).lower()
 
     def take(self, sides: int) -> int:
         """The next forced face (checked against the die's sides)."""
@@ -102,6 +121,144 @@ def _section_matches(wanted: str, section: str) -> bool:
     return False
 
 
+_CHOICE_SUFFIX = re.compile(r" \((\d+ of \d+, \d+ face\(s\) each|choose 1 of \d+)\)$")
+"""What :meth:`Dice.choose` adds to a purpose ("(1 of 3, 2 face(s) each)")."""
+
+
+def _bare(purpose: str) -> str:
+    """A rolled purpose without what :meth:`Dice.choose` adds to it."""
+    return _CHOICE_SUFFIX.sub("", purpose)
+
+
+@dataclass(frozen=True)
+class RollPurpose:
+    """One kind of roll a game makes, as it declares it in its ``rolls.yaml``.
+
+    ``name`` is what a test forces (``force("9.1d CRT", 6)``); ``text`` is the purpose the
+    roll is logged with, ``{...}`` standing for any text (a hex, a unit); ``dice`` says what
+    is rolled ("1d6", "2d6", "nd6", "choose", "shuffle"); ``rare`` says why random games may
+    never roll it.
+    """
+
+    name: str
+    section: str
+    dice: str
+    text: str = ""
+    rare: str = ""
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The logged purposes this names: ``text`` (or ``name``) with ``{...}`` as any text."""
+        parts = re.split(r"\{[^{}]*\}", self.text or self.name)
+        return re.compile("(?i)" + "(.+?)".join(re.escape(p) for p in parts) + "$")
+
+    @property
+    def fixed(self) -> int:
+        """How many characters of the logged text are fixed (the more, the more specific)."""
+        return len(re.sub(r"\{[^{}]*\}", "", self.text or self.name))
+
+    def fits(self, purpose: str) -> bool:
+        """Whether a rolled purpose is logged as this declaration says."""
+        return self.pattern.match(_bare(purpose)) is not None
+
+    def label(self) -> str:
+        """The key that names it in a test: ``"<section> <name>"``."""
+        return f"{self.section} {self.name}"
+
+
+ROLLS_FILE = "rolls.yaml"
+"""The file in a game's package that declares its roll purposes."""
+
+
+def load_roll_purposes(path: str | Path) -> tuple[RollPurpose, ...]:
+    """The roll purposes a ``rolls.yaml`` declares, or a DataError naming the file and entry."""
+    from .data import read_data_file
+
+    data = read_data_file(path)
+    items = data.get("rolls") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise DataError(f"{path}: expected a 'rolls:' list of {{name, section, dice}} entries")
+    out: list[RollPurpose] = []
+    for n, item in enumerate(items):
+        if not isinstance(item, dict) or not all(isinstance(item.get(k), str) and item.get(k)
+                                                 for k in ("name", "section", "dice")) \
+                or set(item) - {"name", "section", "dice", "text", "rare"}:
+            raise DataError(f"{path}: rolls[{n}] needs text fields name, section and dice "
+                            f"(and may have text and rare), got {item!r}")
+        out.append(RollPurpose(**{k: str(v) for k, v in item.items()}))
+    seen = {p.label().lower() for p in out}
+    if len(seen) != len(out):
+        raise DataError(f"{path}: two rolls share a section and name")
+    return tuple(out)
+
+
+def roll_purposes(game: object) -> tuple[RollPurpose, ...]:
+    """The roll purposes ``game`` declares in the ``rolls.yaml`` beside its code (none when
+    it has no such file)."""
+    cls = type(game)
+    if cls not in _BY_CLASS:
+        _BY_CLASS[cls] = _purposes_of_class(cls)
+    return _BY_CLASS[cls]
+
+
+_BY_CLASS: dict[type, tuple[RollPurpose, ...]] = {}
+"""The purposes each game class declares, read once."""
+
+
+def _purposes_of_class(cls: type) -> tuple[RollPurpose, ...]:
+    try:
+        where = Path(inspect.getfile(cls)).parent
+    except (TypeError, OSError):
+        return ()
+    for folder in (where, where.parent):
+        if (folder / ROLLS_FILE).is_file():
+            return _cached_purposes(str(folder / ROLLS_FILE))
+        if (folder / "game.toml").is_file():
+            break
+    return ()
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_purposes(path: str) -> tuple[RollPurpose, ...]:
+    return load_roll_purposes(path)
+
+
+def purpose_of(purpose: str, section: str, purposes: Sequence[RollPurpose]) -> RollPurpose | None:
+    """The declared purpose a roll logged as ``purpose`` under ``section`` is (the one with
+    the most fixed text when several fit), or None when none declares it."""
+    fits = [p for p in purposes if p.section == section and p.fits(purpose)]
+    return max(fits, key=lambda p: p.fixed) if fits else None
+
+
+def resolve_purpose(key: str, purposes: Sequence[RollPurpose]) -> tuple[RollPurpose, str]:
+    """The declared purpose a force key names, and the whole logged text it names ("" when
+    it names the purpose by its name or rule number).
+
+    ``key`` is ``"<section> <name>"``, ``"<name>"`` or ``"<section>"``: the name must be a
+    declared name exactly (case ignored), or a roll's whole logged text ("5/28 attack on
+    Mt. Suribachi"); the section is a rule number that takes its subsections ("9.1" takes
+    "9.1d"). None or several matching raise a TabletopError listing the candidates.
+    """
+    first, _, rest = key.strip().partition(" ")
+    section, words = (first, rest.strip().lower()) if _SECTION_TOKEN.match(first) \
+        else ("", key.strip().lower())
+    scope = [p for p in purposes if not section or _section_matches(section, p.section)]
+    if not words:
+        named, text = scope, ""
+    else:
+        named, text = [p for p in scope if p.name.lower() == words], ""
+        if not named:
+            fitting = [p for p in scope if p.fits(words)]
+            best = max((p.fixed for p in fitting), default=0)
+            named, text = [p for p in fitting if p.fixed == best], words
+    if len(named) == 1:
+        return named[0], text
+    listed = named or scope or purposes
+    what = "names several rolls" if named else "names no roll this game makes"
+    raise TabletopError(f"forced roll {key!r} {what}; name one exactly: "
+                        + ", ".join(repr(p.label()) for p in listed))
+
+
 def force(key: str, *faces: int) -> ForcedRoll:
     """A forced roll: ``force("9.1 CRT", 6)`` makes the next 9.1 CRT roll a 6."""
     return ForcedRoll(key, tuple(faces))
@@ -124,6 +281,10 @@ class StackedShuffle:
         if not self.top:
             raise TabletopError(f"stacked shuffle {self.key!r}: name at least one card")
         self._probe = ForcedRoll(self.key, (1,))
+
+    def resolve(self, purposes: Sequence[RollPurpose]) -> None:
+        """Name one of the game's declared shuffles (see :func:`resolve_purpose`)."""
+        self._probe.resolve(purposes)
 
     @property
     def left(self) -> int:
@@ -150,7 +311,7 @@ class StackedShuffle:
 
 
 def stack(key: str, *top: str) -> StackedShuffle:
-    """A stacked shuffle: ``stack("5.0 japanese deck", "J07", "J12")`` puts those two cards
+    """A stacked shuffle: ``stack("5.0 shuffle the japanese deck", "J07", "J12")`` puts those two cards
     on top of the next shuffle of the Japanese deck, J07 first."""
     return StackedShuffle(key, tuple(top))
 
@@ -168,6 +329,16 @@ class Dice:
         self.listener: RollListener | None = None
         self.forced: list[ForcedRoll] = [f for f in forced if isinstance(f, ForcedRoll)]
         self.stacked: list[StackedShuffle] = [f for f in forced if isinstance(f, StackedShuffle)]
+        self.purposes: tuple[RollPurpose, ...] = ()
+
+    def declare(self, purposes: Sequence[RollPurpose]) -> None:
+        """Take the game's declared roll purposes and resolve every forced roll and stacked
+        shuffle against them (a key naming none or several raises, listing candidates)."""
+        self.purposes = tuple(purposes)
+        if self.purposes:
+            entries: list[ForcedRoll | StackedShuffle] = [*self.forced, *self.stacked]
+            for entry in entries:
+                entry.resolve(self.purposes)
 
     @property
     def _rng(self) -> random.Random:
@@ -211,12 +382,16 @@ class Dice:
         Forced here, after the match started, the roll is not in the record (a replay would
         not force it); give forced rolls to ``Match(forced=...)`` or a position instead."""
         entry = force(key, *faces)
+        if self.purposes:
+            entry.resolve(self.purposes)
         self.forced.append(entry)
         return entry
 
     def stack(self, key: str, *top: str) -> StackedShuffle:
         """Stack the next shuffle named by ``key`` (see :class:`StackedShuffle`)."""
         entry = stack(key, *top)
+        if self.purposes:
+            entry.resolve(self.purposes)
         self.stacked.append(entry)
         return entry
 

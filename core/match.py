@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from . import engine_version
 from .canonical import JSON, digest, dumps, thaw
 from .decisions import Decision, Option
-from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
+from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
@@ -393,6 +393,13 @@ class Match:
         else:
             self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
                 else Dice(self.seed, forced=rigged)
+        purposes = roll_purposes(game)  # forced rolls name the game's declared rolls
+        for entry in rigged[len(self.forced):] if purposes else ():  # a position's names its file
+            try:
+                entry.resolve(purposes)
+            except TabletopError as exc:
+                raise TabletopError(f"{source}: dice: {exc}") from None
+        self.dice.declare(purposes)
         self.dice.listener = _roll_listener(self)
         self.state = State()
         self.log = EventLog()

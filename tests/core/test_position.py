@@ -32,13 +32,13 @@ DUEL = {"start": "blue_combat", "turn": 2,
 # -- forced dice and stacked shuffles ------------------------------------------------------
 
 def test_a_forced_roll_is_named_by_section_and_purpose() -> None:
-    """Dice: "9.1 CRT" forces a roll under 9.1 or a subsection (9.1d) whose purpose says
+    """Dice: "9.1 CRT" forces a roll under 9.1 or a subsection (9.1d) whose purpose is
     CRT; not 9.10, not another purpose; unmatched rolls come from the seed."""
     dice = Dice(3, forced=[force("9.1 CRT", 6, 5)])
     assert dice.d6(purpose="CRMT", section="9.2.1") == Dice(3).d6(purpose="x")
     assert dice.roll(2, purpose="CRT", section="9.1d") == (6, 5)
     assert dice.unused_forced() == []
-    lone = Dice(0, forced=[force("storm", 2)])
+    lone = Dice(0, forced=[force("storm check", 2)])
     assert lone.d6(purpose="storm check", section="5.1.7") == 2
     with pytest.raises(TabletopError, match="not on a 6-sided die"):
         Dice(0, forced=[force("CRT", 7)]).d6(purpose="CRT")
@@ -58,9 +58,9 @@ def test_a_forced_roll_leaves_other_sections_alone() -> None:
 def test_a_forced_roll_names_a_roman_section() -> None:
     """Dice: a section in Roman numerals (Valor of Arms' "IV.B.2") is a section token too: it
     matches its rules ("IV.B" takes "IV.B.2"), never a longer numeral or letter."""
-    dice = Dice(0, forced=[force("IV.B landing", 3), force("X", 5)])
-    dice.d6(purpose="landing", section="IV.BB")
-    dice.d6(purpose="landing", section="XI.A")
+    dice = Dice(0, forced=[force("IV.B landing losses", 3), force("X", 5)])
+    dice.d6(purpose="landing losses", section="IV.BB")
+    dice.d6(purpose="landing losses", section="XI.A")
     assert [f.left for f in dice.forced] == [1, 1]
     assert dice.total(1, purpose="landing losses", section="IV.B.2") == 3
     assert dice.d6(purpose="B-29 roll", section="X.C") == 5
@@ -69,7 +69,7 @@ def test_a_forced_roll_names_a_roman_section() -> None:
 
 def test_a_stacked_shuffle_puts_the_named_cards_on_top() -> None:
     """Dice: a stacked shuffle starts with the named cards in order, the rest as shuffled."""
-    dice = Dice(5, forced=[stack("deck", "c7", "c2")])
+    dice = Dice(5, forced=[stack("shuffle the deck", "c7", "c2")])
     cards = [f"c{n}" for n in range(10)]
     dice.shuffle(cards, purpose="shuffle the deck", section="5.0")
     assert cards[:2] == ["c7", "c2"] and sorted(cards) == sorted(f"c{n}" for n in range(10))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
+from tabletop.core.dice import Dice, force
+from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match
 from tabletop.core.testing import InvariantBroken, check_conformance, game_state_machine, play_random_game
 
@@ -133,3 +136,107 @@ def test_views_are_copies_an_agent_cannot_write_through() -> None:
     assert match.state.pieces["marker"].location == "table"
     with pytest.raises(AssertionError, match="changed the match while choosing"):
         check_agent_read_only(game, "meddler", decisions=20)
+
+
+# -- forced rolls name a declared roll: exactly, or by rule number ---------------------------
+
+def _bonins_start(*forced: object) -> None:
+    from tabletop.core.registry import load_game
+    from tabletop.core.testing import start as start_at
+    start_at(load_game("iwo_bonins"), forced=list(forced))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", ["iwo_bonins", "iwo_1945", "iwo_valor", "manila45",
+                                     "docs/example/skirmish"])
+def test_rules_rolls_lists_every_declared_roll_with_its_dice_and_rule(
+        game_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop.core.cli import main
+    from tabletop.core.dice import roll_purposes
+    from tabletop.core.registry import load_game
+
+    assert main(["rules", game_id, "--rolls"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    declared = roll_purposes(load_game(game_id))
+    assert len(lines) == len(declared) > 0
+    for line, purpose in zip(lines, declared, strict=True):
+        assert line.startswith(purpose.label()) and f" {purpose.dice} " in line
+        assert f"rule {purpose.section}" in line
+
+
+def test_a_forced_roll_names_a_declared_purpose_exactly() -> None:
+    from tabletop.core.dice import RollPurpose, resolve_purpose
+
+    night = RollPurpose("night", "IV.F.1", "1d6")
+    second = RollPurpose("night (second roll)", "IV.F.1", "1d6")
+    assert resolve_purpose("night", [second, night]) == (night, "")
+    assert resolve_purpose("IV.F night (second roll)", [night, second]) == (second, "")
+    dice = Dice(0, forced=[force("night", 4)])
+    dice.declare([night, second])
+    dice.d6(purpose="night (second roll)", section="IV.F.1")
+    assert dice.forced[0].left == 1
+    assert dice.d6(purpose="night", section="IV.F.1") == 4
+
+
+def test_a_forced_roll_names_a_declared_purpose_by_rule_number() -> None:
+    from tabletop.core.dice import RollPurpose, resolve_purpose
+
+    crt = RollPurpose("CRT", "9.1d", "1d6")
+    crmt = RollPurpose("CRMT", "9.2.1", "1d6")
+    assert resolve_purpose("9.1", [crt, crmt]) == (crt, "")
+    assert resolve_purpose("9.1 CRT", [crt, crmt]) == (crt, "")
+
+
+def test_a_forced_roll_naming_several_rolls_fails_listing_them() -> None:
+    with pytest.raises(TabletopError, match=r"names several rolls.*'9.2.1 CRMT', '18.3 CRMT'"):
+        _bonins_start(force("CRMT", 1))
+    with pytest.raises(TabletopError, match=r"names several rolls.*'15.5 Banzai move'"):
+        _bonins_start(force("15.5", 1))
+
+
+def test_a_forced_roll_naming_no_roll_fails_listing_the_candidates() -> None:
+    with pytest.raises(TabletopError, match=r"'5.1.7 storm' names no roll.*'5.1.7 storm check'"):
+        _bonins_start(force("5.1.7 storm", 6))
+    with pytest.raises(TabletopError, match=r"'nothing' names no roll.*'9.1d CRT'"):
+        _bonins_start(force("nothing", 6))
+
+
+def test_a_forced_roll_may_name_one_logged_roll_by_its_whole_text() -> None:
+    from tabletop.core.dice import RollPurpose
+
+    attack = RollPurpose("attack", "6.0", "nd6", text="{regiment} attack on {area}")
+    dice = Dice(0, forced=[force("6.0 5/28 attack on Airfield 3", 6)])
+    dice.declare([attack])
+    dice.d6(purpose="3/9 attack on Airfield 3", section="6.0")
+    assert dice.forced[0].left == 1
+    assert dice.d6(purpose="5/28 attack on Airfield 3", section="6.0") == 6
+
+
+def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop.core.cli import main
+
+    duel = (Path(__file__).parents[2] / "docs" / "example" / "skirmish" / "positions" / "duel.yaml")
+    bad = tmp_path / "duel.yaml"
+    bad.write_text(duel.read_text(encoding="utf-8").replace('"5.3 combat"', '"5.3 comb"'),
+                   encoding="utf-8")
+    game = str(duel.parents[1])
+    assert main(["play", game, "--position", str(duel), "--auto", "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main(["play", game, "--position", str(bad), "--auto", "--seed", "1"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(bad) in err[0] and "'5.3 comb' names no roll" in err[0]
+    assert "'5.3 combat'" in err[0]
+
+
+def test_a_malformed_rolls_file_is_refused_naming_the_file_and_entry(tmp_path: Path) -> None:
+    from tabletop.core.dice import load_roll_purposes
+    from tabletop.core.errors import DataError
+
+    bad = tmp_path / "rolls.yaml"
+    bad.write_text("rolls:\n  - {name: CRT, section: '9.1d'}\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"rolls.yaml: rolls\[0\] needs text fields .* got .*'CRT'"):
+        load_roll_purposes(bad)
+    bad.write_text("rolls:\n  - {name: CRT, section: '9.1d', dice: 1d6}\n"
+                   "  - {name: crt, section: '9.1d', dice: 1d6}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="two rolls share a section and name"):
+        load_roll_purposes(bad)

@@ -37,7 +37,8 @@ def test_6_0_special_landing_three_dice_and_ones_count_for_nothing() -> None:
     m = start(GAME, start="landing", **EMPTY,
               pieces={**regiment("3/3", "green_beach"), **regiment("3/9", "red_beach"),
                       **regiment("4/23", "blue_beach"), **ija("the_neck", 3)},
-              forced=[force("6.0 green beach", 1, 1, 6), force("6.0 red beach", 6, 2, 5)])
+              forced=[force("6.0 Special Landing Phase: fire on Green Beach", 1, 1, 6),
+                      force("6.0 Special Landing Phase: fire on Red Beach", 6, 2, 5)])
     assert len(P.regiment_markers(m, "3/3")) == 2 and P.cohesion(m, "3/9") == 11
     assert P.cohesion(m, "4/23") == 12 and [r[1] for r in rolls(m)] == [
         "Special Landing Phase: fire on Green Beach", "Special Landing Phase: fire on Red Beach"]
@@ -50,7 +51,7 @@ def test_6_0_advance_and_one_follower() -> None:
     m = start(GAME, start="usmc", turn=2, **EMPTY,
               pieces={**regiment("5/28", "turkey_knob", cohesion=10),
                       **regiment("4/23", "blue_beach", cohesion=10), **ija("airfield_3", 1)},
-              forced=[force("6.0 5/28 attack", 6, 6, 4, 4, 4)])
+              forced=[force("6.0 5/28 attack on Airfield 3", 6, 6, 4, 4, 4)])
     answer(m, "attack", "5/28", "airfield_3", "roll", "stop", "advance", "4/23")
     assert P.regiment_pos(m, "5/28") == "airfield_3" and P.regiment_pos(m, "4/23") == "turkey_knob"
     assert P.cohesion(m, "5/28") == 9 and P.cohesion(m, "4/23") == 10
@@ -63,7 +64,7 @@ def test_4_0_checks_at_5_or_less_after_the_action() -> None:
     a die above the cohesion exhausts the regiment (its red cube joins it)."""
     m = start(GAME, start="usmc", turn=2, **EMPTY,
               pieces={**regiment("3/9", "red_beach", cohesion=6), **ija("the_neck", 3)},
-              forced=[force("6.0 3/9 attack", 4, 4, 4, 4, 4), force("4.0 exhaustion check", 6)])
+              forced=[force("6.0 3/9 attack on The Neck", 4, 4, 4, 4, 4), force("4.0 exhaustion check", 6)])
     answer(m, "attack", "3/9", "the_neck", "roll")
     assert P.cohesion(m, "3/9") == 5 and P.is_exhausted(m, "3/9")
     assert P.exhaustion_cube(m, "3/9").location == "red_beach"  # type: ignore[union-attr]
@@ -180,7 +181,7 @@ def test_5_0_a_stacked_shuffle_deals_the_named_cards_first() -> None:
     from tabletop.core.testing import check_replay, stack
 
     top = ["banzai_charge#1", "spider_holes#1"]
-    m = start(GAME, forced=[stack("5.0 japanese deck", *top)])
+    m = start(GAME, forced=[stack("5.0 shuffle the japanese deck", *top)])
     assert m.state.decks["japanese"].pile("draw")[:2] == top
     check_dice_used(m)
     check_replay(m)

@@ -69,7 +69,7 @@ def test_storm_check_flips_the_turn_marker_5_1_7() -> None:
     """5.1.7 b): the Administrative Phase rolls on the Storm table by this turn's weather;
     a 6 after a clear turn brings a storm, and the Turn marker shows its Storm side."""
     m = start(GAME, turn=3, start="admin", vars={"beachhead": "east", "weather": "Clear"},
-              forced=[force("5.1.7 storm", 6)])
+              forced=[force("5.1.7 storm check", 6)])
     assert m.state.vars[c.V_WEATHER] == "Storm" and m.state.pieces["turn"].face == "back"
     assert m.state.turn == 4 and m.pending is not None  # turn 4's first movement decision
     check_dice_used(m)
