@@ -201,13 +201,14 @@ class Game:
         return None
 
     def turn_limits(self, match: Match) -> tuple[int, int]:
-        """The first and last turn a position may set (``turn:``). By default the bounds of
-        the state's ``turn`` track when it has one, else 0 to the last turn of the game's
+        """The first and last turn a position may set (``turn:``), ``match`` at its set-up.
+        By default the bounds of the state's ``turn`` track when it has one (and the set-up's
+        turn, which may come before the track's first), else 0 to the last turn of the game's
         :class:`~.flow.SequenceOfPlay` (a ``sequence`` attribute), else 0 to
         :data:`MAX_TURN`; a game whose last turn depends on its scenario or options says so."""
         track = match.state.tracks.get("turn")
         if track is not None:
-            return track.minimum, track.maximum
+            return min(track.minimum, match.state.turn), track.maximum
         from .flow import SequenceOfPlay
 
         sequence = getattr(self, "sequence", None)
