@@ -205,16 +205,18 @@ def check_game_data(game: Game) -> list[str]:
 
 def opening_problems(match: Match) -> list[str]:
     """What a match's opening (its set-up, before any position) must not break: a piece of a
-    side the game does not have, a side with no piece, a piece on the map with no step left
-    (:func:`~.position.board_problems`), and the game's invariants."""
+    side the game does not have, a side with no piece (in a game whose pieces belong to
+    sides), a piece on the map with no step left (:func:`~.position.board_problems`), and the
+    game's invariants."""
     from .position import board_problems
 
     game = match.game
     sides = game.info.players
     problems = [f"piece {p.id} is of side {p.side!r}, not one of {', '.join(sides)} (or \"\" "
                 "for none)" for p in match.state.pieces if p.side and p.side not in sides]
-    present = {p.side for p in match.state.pieces}
-    problems += [f"side {side} has no piece" for side in sides if side not in present]
+    present = {p.side for p in match.state.pieces} - {""}
+    if present:
+        problems += [f"side {side} has no piece" for side in sides if side not in present]
     return [*problems, *board_problems(match), *game.invariants(match)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -294,23 +295,49 @@ def test_an_empty_unit_list_is_refused_naming_the_file(tmp_path: Path,
         assert "units.yaml: (top level): Tuple should have at least 1 item" in _error(capsys, *args)
 
 
-def test_play_checks_the_opening_set_up_as_validate_does() -> None:
-    """A set-up that breaks the game's invariants is refused when the match opens (the core's
-    check, whatever the game's own loader checks), naming the data folder and scenario."""
+def _crowded(match: Match) -> None:
+    for piece in list(match.state.pieces):
+        match.state.pieces.move(piece.id, "0101")
+
+
+def _green(match: Match) -> None:
+    from tabletop.core.pieces import Piece
+
+    match.state.pieces.add(Piece("G1", "infantry", "Green", "Greens", "0908"))
+
+
+def _no_red(match: Match) -> None:
+    from tabletop.core.state import State
+
+    kept = State()
+    for piece in match.state.pieces:
+        if piece.side != "Red":
+            kept.pieces.add(piece)
+    match.state.pieces = kept.pieces
+
+
+@pytest.mark.parametrize("change, broken", [
+    (_crowded, "3.3: 0101 holds more than 2 units"),
+    (_green, "piece G1 is of side 'Green', not one of Blue, Red"),
+    (_no_red, "side Red has no piece"),
+])
+def test_play_checks_the_opening_set_up_as_validate_does(change: Any, broken: str) -> None:
+    """A set-up that breaks the game's invariants, or has a piece of no side of the game, or
+    a side with no piece, is refused when the match opens (the core's check, whatever the
+    game's own loader checks), naming the game's data and the scenario."""
     game = load_game(str(SKIRMISH))
 
-    class Crowded(type(game)):  # type: ignore[misc]
-        """The example game with every unit set up on one hex."""
+    class Changed(type(game)):  # type: ignore[misc]
+        """The example game with its set-up changed after the fact."""
 
         def setup(self, match: Match) -> None:
             super().setup(match)
-            for piece in list(match.state.pieces):
-                match.state.pieces.move(piece.id, "0101")
+            change(match)
 
     with pytest.raises(DataError) as err:
-        Match(Crowded(), seed=0)
+        Match(Changed(), seed=0)
     assert str(err.value).startswith("skirmish: scenario standard: the set-up breaks ")
-    assert "3.3: 0101 holds more than 2 units" in str(err.value)
+    assert broken in str(err.value)
 
 
 def test_the_data_checks_run_once_per_game_object() -> None:
