@@ -25,6 +25,7 @@ from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
+from .opening import check_before_play
 from .pieces import CLOCK, Piece
 from .position import (
     START,
@@ -171,7 +172,7 @@ class Game:
     #: the most faces a die of the game shows: a position forcing a higher face is refused
     dice_sides: ClassVar[int] = 6
     #: the fingerprint of its data files and what their cross-checks said, once checked
-    #: (:func:`~.validation.check_game_data`, before the first match's first decision)
+    #: (:func:`~.opening.check_game_data`, before the first match's first decision)
     checked_data: tuple[str, tuple[str, ...]] | None = None
 
     def setup(self, match: Match) -> None:
@@ -431,8 +432,6 @@ class Match:
             self._enter_position(position, source)
             self.flow_start = len(self.log)
             self._flow = self.game.play_from(self, position.start)
-        from .validation import check_before_play
-
         check_before_play(self)
         self._advance(None, first=True)
 
