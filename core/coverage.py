@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from .data import Section, StrictModel, load_model, read_data_file
+from .data import Section, StrictModel, load_model, read_data_file, repeated
 from .dice import RollPurpose
 
 SECTIONS_FILE = "sections.yaml"
@@ -66,6 +66,11 @@ class SectionsFile(StrictModel):
     rulebook: str
     numbering: Numbering = "decimal"
     sections: tuple[SectionSpec, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> SectionsFile:
+        repeated([s.id for s in self.sections], ("sections",))  # each section listed once
+        return self
 
 
 def parse_sections(text: str, numbering: Numbering = "decimal") -> list[tuple[str, str]]:

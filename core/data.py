@@ -59,8 +59,105 @@ if getattr(yaml, "__with_libyaml__", False):
 _LOADER = YAML_LOADERS.get("libyaml", YAML_LOADERS["python"])
 
 
+#: The most bytes a data file, position or YAML text may hold.
+MAX_BYTES = 16 * 2**20
+#: The deepest a data file may nest lists and mappings (counting what its aliases expand to).
+MAX_DEPTH = 64
+#: The most values (scalars, lists, mappings, keys included) a data file may hold once every
+#: alias (``*name``) is expanded, as JSON and the models see it.
+MAX_NODES = 1_000_000
+#: The most characters of text its scalars may hold once every alias is expanded.
+MAX_CHARS = 64 * 2**20
+
+
+class YAMLLimitError(yaml.YAMLError):
+    """A YAML text refused before it is built: it nests too deep, expands to too much through
+    its aliases, or holds an alias to the node that contains it."""
+
+
+def _limit(what: str, event: Any) -> YAMLLimitError:
+    mark = getattr(event, "start_mark", None)
+    line = f" (line {mark.line + 1})" if mark is not None else ""
+    return YAMLLimitError(f"{what}{line}")
+
+
+def check_yaml_bounds(text: str, loader: Any = None) -> None:
+    """Refuse YAML text that would expand beyond the bounds, before anything builds it.
+
+    Reads the parser's event stream alone (flat, never recursive, its size that of the text)
+    and keeps for every anchor the size, text and depth of what it stands for, so that an
+    alias is counted as the copy JSON and the models would see: a "billion laughs" of nested
+    aliases, a recursive alias, nesting deeper than :data:`MAX_DEPTH`, or more than
+    :data:`MAX_NODES` values or :data:`MAX_CHARS` characters raise :class:`YAMLLimitError`.
+    """
+    parser = (loader or _LOADER)(text)
+    # each open collection: [anchor, nodes, chars, height below it]
+    stack: list[list[Any]] = []
+    anchors: dict[str, tuple[int, int, int]] = {}  # anchor -> (nodes, chars, height)
+    nodes = chars = 0
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            if isinstance(event, yaml.AliasEvent):
+                name = event.anchor
+                if any(frame[0] == name for frame in stack):
+                    raise _limit(f"the alias *{name} refers to the list or mapping that holds it "
+                                 "(a recursive alias)", event)
+                if name not in anchors:
+                    continue  # the parse itself reports the undefined alias
+                size, text_len, height = anchors[name]
+            elif isinstance(event, yaml.ScalarEvent):
+                size, text_len, height = 1, len(event.value), 0
+                if event.anchor is not None:
+                    anchors[event.anchor] = (size, text_len, height)
+            elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    raise _limit(f"lists and mappings nest more than {MAX_DEPTH} deep", event)
+                stack.append([event.anchor, 1, 0, 0])
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise _limit(f"more than {MAX_NODES} values", event)
+                continue
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                anchor, size, text_len, below = stack.pop()
+                height = below + 1
+                if anchor is not None:
+                    anchors[anchor] = (size, text_len, height)
+                if stack:
+                    parent = stack[-1]
+                    parent[1] += size
+                    parent[2] += text_len
+                    parent[3] = max(parent[3], height)
+                continue
+            else:  # stream and document events
+                continue
+            if len(stack) + height > MAX_DEPTH:
+                raise _limit(f"lists and mappings nest more than {MAX_DEPTH} deep once the "
+                             f"alias *{event.anchor} is expanded", event)
+            nodes += size
+            chars += text_len
+            if nodes > MAX_NODES:
+                raise _limit(f"more than {MAX_NODES} values once its aliases are expanded "
+                             "(a YAML alias bomb?)", event)
+            if chars > MAX_CHARS:
+                raise _limit(f"more than {MAX_CHARS} characters of text once its aliases are "
+                             "expanded (a YAML alias bomb?)", event)
+            if stack:
+                parent = stack[-1]
+                parent[1] += size
+                parent[2] += text_len
+                parent[3] = max(parent[3], height)
+    finally:
+        parser.dispose()
+
+
 def load_yaml(text: str) -> Any:
-    """Parse YAML text safely (libyaml's parser when PyYAML has it), refusing duplicate keys."""
+    """Parse YAML text safely (libyaml's parser when PyYAML has it), refusing duplicate keys,
+    and, before building anything, text that would expand beyond the bounds
+    (:func:`check_yaml_bounds`)."""
+    if len(text) > MAX_BYTES:
+        raise YAMLLimitError(f"more than {MAX_BYTES} characters")
+    check_yaml_bounds(text)
     return yaml.load(text, Loader=_LOADER)  # a safe loader: no arbitrary objects
 
 
@@ -146,16 +243,46 @@ def read_data_file(path: str | Path) -> Any:
     """Parse a YAML or JSON file into plain Python data, or raise DataError naming the file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise DataError(f"{p}: cannot read file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_BYTES:
+        raise DataError(f"{p}: refused: larger than {MAX_BYTES // 2**20} MiB; a data file or "
+                        "position is far smaller")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DataError(f"{p}: not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line}; "
+                        "save the file as UTF-8") from None
+    kind = "JSON" if p.suffix == ".json" else "YAML"
     try:
         if p.suffix == ".json":
-            return json.loads(text)
+            data = json.loads(text)
+            _check_json_bounds(data)
+            return data
         return load_yaml_cached(text)
+    except YAMLLimitError as exc:
+        raise DataError(f"{p}: refused before reading it: {_one_line(str(exc))}") from None
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        raise DataError(f"{p}: not valid {'JSON' if p.suffix == '.json' else 'YAML'}: "
-                        f"{_one_line(str(exc))}") from None
+        raise DataError(f"{p}: not valid {kind}: {_one_line(str(exc))}") from None
+    except RecursionError:
+        raise DataError(f"{p}: refused: lists and mappings nest more than {MAX_DEPTH} "
+                        "deep") from None
+
+
+def _check_json_bounds(data: Any) -> None:
+    """Refuse parsed JSON nesting deeper than :data:`MAX_DEPTH` (no aliases: its size is the
+    file's)."""
+    todo: list[tuple[Any, int]] = [(data, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise YAMLLimitError(f"lists and mappings nest more than {MAX_DEPTH} deep")
+            items = value.values() if isinstance(value, dict) else value
+            todo.extend((item, depth + 1) for item in items)
 
 
 class AtPath(ValueError):

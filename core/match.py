@@ -26,6 +26,7 @@ from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, rol
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
+from .opening import check_before_play
 from .pieces import CLOCK, Piece
 from .position import (
     START,
@@ -42,6 +43,9 @@ from .visibility import check_declarations, find_leaks, is_hidden_from, is_secre
 
 if TYPE_CHECKING:
     from .agents import Agent
+
+MAX_TURN = 999
+"""The last turn a position may set in a game that names no turn track nor sequence of play."""
 
 CHANCE_EVENTS = frozenset({"roll", "shuffle", "reveal"})
 """Event kinds that show a player something chance or the fog of war decided: an honest undo
@@ -171,6 +175,11 @@ class Game:
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
     #: deck piles every side sees only the size of (besides other players' hands)
     secret_piles: ClassVar[frozenset[str]] = frozenset({"draw"})
+    #: the most faces a die of the game shows: a position forcing a higher face is refused
+    dice_sides: ClassVar[int] = 6
+    #: the fingerprint of its data files and what their cross-checks said, once checked
+    #: (:func:`~.opening.check_game_data`, before the first match's first decision)
+    checked_data: tuple[str, tuple[str, ...]] | None = None
 
     def setup(self, match: Match) -> None:
         """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
@@ -197,6 +206,22 @@ class Game:
         """Every place a piece may stand (hexes, areas, boxes), to check positions; None
         accepts any. The neutral off-board place (``pieces.OFF_BOARD``) is always valid."""
         return None
+
+    def turn_limits(self, match: Match) -> tuple[int, int]:
+        """The first and last turn a position may set (``turn:``), ``match`` at its set-up.
+        By default the bounds of the state's ``turn`` track when it has one (and the set-up's
+        turn, which may come before the track's first), else 0 to the last turn of the game's
+        :class:`~.flow.SequenceOfPlay` (a ``sequence`` attribute), else 0 to
+        :data:`MAX_TURN`; a game whose last turn depends on its scenario or options says so."""
+        track = match.state.tracks.get("turn")
+        if track is not None:
+            return min(track.minimum, match.state.turn), track.maximum
+        from .flow import SequenceOfPlay
+
+        sequence = getattr(self, "sequence", None)
+        if isinstance(sequence, SequenceOfPlay):
+            return 0, sequence.last_turn
+        return 0, MAX_TURN
 
     def statuses(self) -> Mapping[str, str]:
         """The named piece statuses a position may set (name -> what it means and its rule)."""
@@ -420,6 +445,7 @@ class Match:
             self._enter_position(position, source)
             self.flow_start = len(self.log)
             self._flow = self.game.play_from(self, position.start)
+        check_before_play(self)
         self._advance(None, first=True)
 
     def _enter_position(self, position: Position, source: str) -> None:

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 START = "start"
 """The entry point every game has: its whole flow from the beginning (after set-up)."""
 
+SEED_LIMIT = 2**63
+"""Seeds are whole numbers from 0 to SEED_LIMIT - 1 (what fits a signed 64-bit field), as the
+command line's ``--seed`` takes them."""
+
 
 class PositionError(DataError):
     """A position the game cannot start from: the message names the file, the path inside
@@ -75,9 +79,9 @@ class Position(StrictModel):
     game: str
     scenario: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int = 0
+    seed: int = Field(default=0, ge=0, lt=SEED_LIMIT)
     start: str = START  # the entry point of the sequence of play (Game.entry_points)
-    turn: int | None = None
+    turn: int | None = Field(default=None, ge=0)  # at most the game's last (Game.turn_limits)
     description: str = ""
     pieces: dict[str, PiecePlacement] = Field(default_factory=dict)
     off_board: tuple[str, ...] = ()  # pieces taken out of play (the neutral off-board place)
@@ -170,17 +174,23 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
     """
     game = match.game
     state = match.state
+
+    def where(path: str) -> str:
+        return f"{source}: {path}"
+
+    if position.turn is not None:
+        first, last = game.turn_limits(match)
+        if not first <= position.turn <= last:
+            raise PositionError(f"{where('turn')}: {position.turn} is not a turn of "
+                                f"{game.info.id} (turns {first} to {last})")
     if position.state is not None:
         try:
             match.state = State.from_json(copy.deepcopy(position.state))
-        except (KeyError, TypeError, TabletopError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, TabletopError) as exc:
             raise PositionError(f"{source}: state: not a whole state ({exc})") from None
         return
     places = game.places(match)
     pieces = state.pieces
-
-    def where(path: str) -> str:
-        return f"{source}: {path}"
 
     for pid, place in position.pieces.items():
         if pid not in pieces:
@@ -260,7 +270,7 @@ def check_position(match: Match, position: Position, *, source: str = "position"
     """Let the game settle what it derives, then refuse a position it finds inconsistent."""
     game = match.game
     game.settle_position(match, position)
-    problems = game.position_problems(match)
+    problems = [*board_problems(match), *game.position_problems(match)]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise PositionError(f"{source}: inconsistent position: {problems[0]}{more}")
@@ -271,12 +281,31 @@ def entry_ids(game: Game) -> list[str]:
     return [START, *(e.id for e in game.entry_points())]
 
 
+def board_problems(match: Match) -> list[str]:
+    """Pieces standing on the map (a hex or an area of :meth:`Game.board`) with no step left:
+    a unit that has lost its last step is eliminated, never on the map."""
+    board = match.game.board(match)
+    if board is None:
+        return []
+    return [f"piece {p.id} stands on the map at {p.location} with {p.steps} steps (a unit "
+            "with no step left is eliminated)" for p in match.state.pieces
+            if p.steps < 1 and isinstance(p.location, str) and p.location in board]
+
+
 def check_entry(game: Game, position: Position, *, source: str = "position") -> None:
-    """Refuse a position whose entry point the game does not declare."""
+    """Refuse a position whose entry point the game does not declare, or that forces a face
+    no die of the game shows (:attr:`Game.dice_sides`), whatever roll it names: such a face
+    would otherwise wait, unused and unseen, for a roll that never comes."""
     known = entry_ids(game)
     if position.start not in known:
         raise PositionError(f"{source}: start: {game.info.id} cannot start at "
                             f"{position.start!r} (entry points: {', '.join(known)})")
+    for n, spec in enumerate(position.dice):
+        if isinstance(spec, ForcedRollSpec):
+            for k, face in enumerate(spec.faces):
+                if not 1 <= face <= game.dice_sides:
+                    raise PositionError(f"{source}: dice.{n}.faces.{k}: {face} is not a face "
+                                        f"of {game.info.id}'s dice (1 to {game.dice_sides})")
 
 
 def position_of(match: Match, *, start: str) -> Position:

@@ -11,6 +11,7 @@ from .data import read_data_file, validate
 from .errors import DataError, TabletopError
 from .flow import SequenceOfPlay
 from .mapdata import AreaMapSpec, HexMapSpec
+from .opening import DATA_SUFFIXES, check_game_data, data_source
 
 if TYPE_CHECKING:
     from .match import Game
@@ -145,8 +146,8 @@ def _build(spec: BaseModel, source: str) -> None:
 
 
 def check_openings(game: Game) -> list[str]:
-    """Set up every scenario as ``play`` would and check the game's invariants there: what a
-    match refuses at its start is refused here, one line naming the scenario."""
+    """Set up every scenario as ``play`` would and run its checks (:func:`check_opening`):
+    what a match refuses at its start is refused here, one line naming the scenario."""
     from .match import Match
 
     lines: list[str] = []
@@ -156,11 +157,8 @@ def check_openings(game: Game) -> list[str]:
         except DataError:
             raise
         except TabletopError as exc:
-            raise DataError(f"{game.info.id}: scenario {scenario.id}: the set-up fails: {exc}") from None
-        broken = game.invariants(match)
-        if broken:
-            raise DataError(f"{game.info.id}: scenario {scenario.id}: the opening position breaks "
-                            f"{'; '.join(broken[:3])}")
+            raise DataError(f"{data_source(game)}: scenario {scenario.id}: the set-up fails: "
+                            f"{exc}") from None
         lines.append(f"{game.info.id}: scenario {scenario.id}: sets up ({len(match.state.pieces)} "
                      f"pieces), invariants hold")
     return lines
@@ -188,14 +186,12 @@ def validate_path(target: str) -> list[str]:
     info = info_file_of(target)
     lines = [check_info_file(game, info) if info is not None else
              f"{game.info.id}: no {INFO_FILE} (tabletop list imports the game to list it)"]
-    files = sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
+    files = sorted(p for p in folder.rglob("*") if p.suffix in DATA_SUFFIXES)
     if not files:
         lines.append(f"{folder}: no data files yet")
     for p in files:
         lines.append(validate_file(p, extra))
-    checked = game.load_data()
-    if checked:
-        lines.append(f"{game.info.id}: cross-checks passed ({checked})")
+    lines.extend(check_game_data(game))
     if game.info.playable:
         lines.extend(check_openings(game))
     return lines

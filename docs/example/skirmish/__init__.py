@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, RootModel, model_validator
 
@@ -43,7 +43,7 @@ class UnitSpec(StrictModel):
     """One counter of units.yaml (rule 1.2): printed attack-defense-movement per side."""
 
     id: str
-    side: str
+    side: Literal["Blue", "Red"]  # 1.2: one of the two sides
     kind: str
     name: str
     hex: str
@@ -63,12 +63,15 @@ class UnitsSpec(StrictModel):
         return self
 
 
-class UnitsFile(RootModel[tuple[UnitSpec, ...]]):
-    """units.yaml as written: a list of counters (1.2), each id once."""
+class UnitsFile(RootModel[Annotated[tuple[UnitSpec, ...], Field(min_length=1)]]):
+    """units.yaml as written: a list of counters (1.2), each id once, each side with some."""
 
     @model_validator(mode="after")
     def _unique_ids(self) -> UnitsFile:
         repeated([u.id for u in self.root], ())
+        for side in SIDES:
+            if not any(u.side == side for u in self.root):
+                raise ValueError(f"side {side} has no unit (1.2: both sides set up units)")
         return self
 
 
@@ -99,6 +102,7 @@ class Skirmish(Game):
         self.sequence = SequenceOfPlay.load(DATA / "sequence.yaml")
         # 3.1 terrain costs; a hill (objective) adds one; a stream hexside adds one.
         base: dict[str, float | None] = {"clear": 1.0, "woods": 2.0, "town": 1.0, "lake": None}
+        check_map(self.map, base, DATA / "map.yaml")
 
         def enter(h: Hex) -> float | None:
             cost = base[self.map.terrain(h)]
@@ -120,16 +124,33 @@ class Skirmish(Game):
         return {"units.yaml": UnitsFile}
 
     def load_data(self) -> str:
-        """1.2 Cross-check the data: every unit sets up on a hex of the map it may stand on."""
+        """1.2 Cross-check the data: every unit sets up on a hex of the map it may stand on,
+        3.3 no more than two units to a hex, 3.1 never both sides in one."""
+        units = DATA / "units.yaml"
+        held: dict[str, list[UnitSpec]] = {}
         for n, u in enumerate(self.units.units):
             if u.hex not in self.map:
-                raise DataError(f"{DATA / 'units.yaml'}: {n}.hex: unit {u.id} is set up on hex "
+                raise DataError(f"{units}: {n}.hex: unit {u.id} is set up on hex "
                                 f"{u.hex}, which is not on map.yaml")
             h = self.map.hex(u.hex)
             if self.map.is_prohibited(h):
-                raise DataError(f"{DATA / 'units.yaml'}: {n}.hex: unit {u.id}: hex {u.hex} is "
+                raise DataError(f"{units}: {n}.hex: unit {u.id}: hex {u.hex} is "
                                 f"{self.map.terrain(h)}, where no unit may stand (3.1)")
+            here = held.setdefault(u.hex, [])
+            here.append(u)
+            if len(here) > STACK_LIMIT:
+                raise DataError(f"{units}: {n}.hex: unit {u.id} is the {len(here)}th unit set up "
+                                f"on {u.hex} (3.3: at most {STACK_LIMIT} to a hex)")
+            if here[0].side != u.side:
+                raise DataError(f"{units}: {n}.hex: unit {u.id} ({u.side}) sets up on {u.hex} "
+                                f"with {here[0].id} ({here[0].side}) (3.1: never both sides "
+                                "in one hex)")
         return f"{len(self.units.units)} units on set-up hexes"
+
+    def turn_limits(self, match: Match) -> tuple[int, int]:
+        """2.0 A position's turn: from 1 to the last turn the ``turns`` option sets (0: before
+        the first)."""
+        return 0, int(match.options["turns"])
 
     # -- set-up and flow -------------------------------------------------------------
     def setup(self, match: Match) -> None:
@@ -546,6 +567,21 @@ class Skirmish(Game):
     def default_bot(self, side: str) -> str:
         """--auto uses the pusher for both sides."""
         return "pusher"
+
+
+def check_map(hexmap: HexMap, costs: Mapping[str, float | None], path: Path) -> None:
+    """What the rules need of map.yaml beyond its model: 3.1 a cost for every terrain type,
+    6.0 at least one Hill 50 (objective) hex, 5.4 the eliminated box; a DataError naming the
+    file otherwise."""
+    for name in hexmap.spec.terrain_types:
+        if name not in costs:
+            raise DataError(f"{path}: terrain_types.{name}: the rules give no movement cost for "
+                            f"{name!r} (3.1: {', '.join(costs)})")
+    if not hexmap.hexes_with("objective"):
+        raise DataError(f"{path}: hexes: no hex has the objective feature (Hill 50, which 6.0's "
+                        "victory and the bots need)")
+    if ELIMINATED not in hexmap.boxes:
+        raise DataError(f"{path}: boxes: no box {ELIMINATED!r} (5.4: eliminated units go there)")
 
 
 def load_units(path: Path) -> list[UnitSpec]:
