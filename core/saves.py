@@ -80,23 +80,14 @@ def now_text() -> str:
 
 
 def summary_of(match: Match, *, started: str | None, people: Iterable[str]) -> dict[str, JSON]:
-    """The few fields the list of kept games shows, kept at the head of the autosave."""
-    state = match.state
-    result = match.result
-    return {
-        "game": match.game.info.id,
-        "title": match.game.info.title,
-        "scenario": match.scenario,
-        "turn": state.turn,
-        "phase": state.phase,
-        "decisions": len(match.decisions),
-        "people": sorted(people),
-        "started": started,
-        "saved": now_text(),
-        "finished": match.finished,
-        "winner": result.winner if result else None,
-        "result": result.level if result else None,
-    }
+    """The few fields the list of kept games shows, kept at the head of the autosave: the
+    game's facts (:func:`~.record.summary_facts`, which a replay verifies), who plays at the
+    terminal, and when the game was started and saved."""
+    from .record import summary_facts
+
+    facts = summary_facts(match)
+    head = {key: facts.pop(key) for key in ("game", "title", "scenario", "turn", "phase", "decisions")}
+    return {**head, "people": sorted(people), "started": started, "saved": now_text(), **facts}
 
 
 def write_autosave(match: Match, path: str | Path, *, started: str | None, people: Iterable[str]) -> None:
