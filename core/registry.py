@@ -72,9 +72,8 @@ def load_game(name: str) -> Game:
             raise UnknownGame(f"entry point {name!r} provides game {game.info.id!r}: "
                               f"the entry-point name must equal GameInfo.id")
         return game
-    path = Path(name)
-    if path.is_dir() and (path / "__init__.py").is_file():
-        return load_game_dir(path)
+    if _is_game_dir(Path(name)):
+        return load_game_dir(name)
     if ":" in name:
         module, _, attr = name.partition(":")
         return _check(_import_attr(module, attr), name, name)
@@ -83,11 +82,20 @@ def load_game(name: str) -> Game:
                       f"or a game package folder)")
 
 
+def _is_game_dir(path: Path) -> bool:
+    """Whether ``path`` is a game package folder; False for a name the system cannot take as
+    a path (too long, a NUL byte), which then reads as no game."""
+    try:
+        return path.is_dir() and (path / "__init__.py").is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def load_game_dir(folder: str | Path) -> Game:
     """The game of a game package folder a person named (``__init__.py`` defining ``GAME``);
     its parent folder is put first on the import path."""
     path = Path(folder)
-    if not (path.is_dir() and (path / "__init__.py").is_file()):
+    if not _is_game_dir(path):
         raise UnknownGame(f"{folder}: not a game folder (a package folder whose __init__.py "
                           "defines GAME)")
     resolved = path.resolve()

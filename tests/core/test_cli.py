@@ -232,3 +232,11 @@ def test_replay_refuses_a_record_without_its_final_state(capsys: pytest.CaptureF
     save.write_text(json.dumps(data))
     code, out, err = run(capsys, "replay", str(save), "--game-dir", pig_dir(tmp_path))
     assert code == 1 and "verified" not in out and "nothing to verify against" in err
+
+
+@pytest.mark.parametrize("name", ["g" * 5000, "bad\x00name"])
+def test_a_game_name_no_path_can_be_is_an_unknown_game(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """A game name too long for a path, or with a NUL byte, is one line saying no such game,
+    not an internal error."""
+    code, _, err = run(capsys, "info", name)
+    assert code == 2 and err.count("\n") == 1 and "no game" in err
