@@ -9,11 +9,11 @@ from tabletop.core.decisions import Option, choose
 from . import attacks
 from . import cohesion as coh
 from .positions import (
-    BOARD_INDEX,
     USMC,
     Flow,
     adjacent,
     bunker_at,
+    by_layout,
     can_new_wave,
     cohesion,
     exhaustion_cube,
@@ -66,7 +66,7 @@ def move_destinations(m: Match, rid: str) -> list[str]:
     reached without passing an enemy-occupied position. 2.0 makes moves go between adjacent
     positions; the option ``usmc_move=through_friendly`` reads 6.0 as allowing a longer way
     through positions without Japanese markers."""
-    return list(BOARD_INDEX.by_layout(m, ("move", rid), lambda: tuple(_destinations(m, rid))))
+    return list(by_layout(m, ("move", rid), lambda: tuple(_destinations(m, rid))))
 
 
 def _destinations(m: Match, rid: str) -> list[str]:

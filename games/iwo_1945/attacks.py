@@ -15,12 +15,12 @@ from tabletop.core.decisions import Option, choose
 from . import cards
 from . import cohesion as coh
 from .positions import (
-    BOARD_INDEX,
     JAPANESE_ELIMINATED,
     RISING_SUN,
     USMC,
     Flow,
     adjacent,
+    by_layout,
     cohesion,
     cube_at,
     defender_loss,
@@ -50,7 +50,7 @@ def targets(m: Match, rid: str) -> list[str]:
     """6.0: what a regiment may attack: an adjacent Japanese-occupied position, or an
     infiltration cube adjacent or in its own position; an infiltrated regiment may only
     attack the cube in its position."""
-    return list(BOARD_INDEX.by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
+    return list(by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
 
 
 def _targets(m: Match, rid: str) -> list[str]:
