@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core import odds as shown_odds
@@ -158,7 +159,7 @@ def attack(m: Match, rid: str, target: str) -> Flow:
     yield from apply_result(m, rid, src, target, kind, faces)
 
 
-_REROLL_A = {f: Option(f, f"reroll a {f}") for f in REROLLABLE}
+_REROLL_A: Mapping[int, Option] = MappingProxyType({f: Option(f, f"reroll a {f}") for f in REROLLABLE})
 _CANCEL = Option("cancel", "keep every die after all")
 
 

@@ -125,7 +125,7 @@ def pools(max_dice: int) -> list[tuple[int, int, int, int]]:
 
 
 @cache
-def _tabled() -> tuple[int, dict[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
+def _tabled() -> tuple[int, Mapping[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
     """The plans worked out once (dice_plan.py, written by make_dice_plan.py from
     :func:`_value`): the largest pool tabled, the plan strings, and where each pool's plan
     stands in them."""
