@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
+from threading import Lock
 from typing import Any
 
 from .canonical import JSON, thaw
@@ -23,15 +24,17 @@ OFF_BOARD = "off_board"
 class RevisionClock:
     """Counts every change to any piece, its status or any stack, in every match of the
     process: a change stamps what changed with the next count. What is derived from the
-    pieces (the views' shared board, :mod:`.views`) keeps the count it was built at and
-    rebuilds only what carries a later one.
+    pieces (the views' shared board, :mod:`.views`; a state's :class:`~.memo.Memo`) keeps the
+    count it was built at and rebuilds only what carries a later one. Counting and the
+    journal are under a lock, so that matches played in different threads never draw the
+    same count, nor see the clock go back.
 
     The clock also keeps a journal of what changed (pieces, and statuses by their
     :class:`Attrs`), so that a reader finds them without scanning every piece: the last
     :attr:`KEPT` to :attr:`KEPT` × 2 entries, a reader that fell further behind being told so
     (:meth:`since`)."""
 
-    __slots__ = ("_dropped", "_journal", "now")
+    __slots__ = ("_dropped", "_journal", "_lock", "now")
 
     KEPT = 4096
     """How many of the journal's latest entries are always kept."""
@@ -40,32 +43,37 @@ class RevisionClock:
         self.now = 0
         self._journal: list[Piece | Attrs] = []
         self._dropped = 0  # entries dropped from the front of the journal
+        self._lock = Lock()
 
     def tick(self) -> int:
         """The next count (and now the current one)."""
-        self.now += 1
-        return self.now
+        with self._lock:
+            now = self.now = self.now + 1
+        return now
 
     def touch(self, changed: Piece | Attrs) -> int:
         """The next count, noting in the journal that ``changed`` changed."""
-        journal = self._journal
-        journal.append(changed)
-        if len(journal) > 2 * self.KEPT:
-            del journal[:self.KEPT]
-            self._dropped += self.KEPT
-        self.now += 1
-        return self.now
+        with self._lock:
+            journal = self._journal
+            journal.append(changed)
+            if len(journal) > 2 * self.KEPT:
+                del journal[:self.KEPT]
+                self._dropped += self.KEPT
+            now = self.now = self.now + 1
+        return now
 
     def mark(self) -> int:
         """Where the journal stands now (for :meth:`since`)."""
-        return self._dropped + len(self._journal)
+        with self._lock:
+            return self._dropped + len(self._journal)
 
     def since(self, mark: int) -> list[Piece | Attrs] | None:
         """What was noted changed since ``mark`` (:meth:`mark`), in order, repeats included;
         None if some of it is no longer kept."""
-        if mark < self._dropped:
-            return None
-        return self._journal[mark - self._dropped:]
+        with self._lock:
+            if mark < self._dropped:
+                return None
+            return self._journal[mark - self._dropped:]
 
 
 CLOCK = RevisionClock()

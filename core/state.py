@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .canonical import JSON, digest, thaw
+from .memo import Memo
 from .pieces import Deck, Pieces, Track
 
 
@@ -12,10 +13,12 @@ class State:
     """Everything that makes a position: pieces, tracks, decks, turn/phase and game variables.
 
     Games keep all their mutable data here (``vars`` takes any JSON value), so that the
-    canonical JSON of the state, and its hash, say everything about the position.
+    canonical JSON of the state, and its hash, say everything about the position. What the
+    rules derive from the pieces is kept in the state's :attr:`memo` (:class:`~.memo.Memo`),
+    never in a game module: it is no part of the position and is made anew with the state.
     """
 
-    __slots__ = ("decks", "phase", "pieces", "step", "tracks", "turn", "vars")
+    __slots__ = ("decks", "memo", "phase", "pieces", "step", "tracks", "turn", "vars")
 
     def __init__(self) -> None:
         self.pieces = Pieces()
@@ -25,6 +28,8 @@ class State:
         self.turn = 0
         self.phase = ""
         self.step = ""
+        #: what the rules derive from the pieces, kept while they do not change
+        self.memo = Memo(self)
 
     def track(self, track_id: str, value: int, minimum: int, maximum: int, *, section: str = "") -> Track:
         """Create (or replace) a track and return it."""

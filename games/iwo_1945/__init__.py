@@ -10,6 +10,7 @@ turn), victory.py (7.0), bots.py. docs/games/iwo_1945.md maps every rule to its 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -84,9 +85,9 @@ class Iwo1945(Game):
     )
     #: 2.0 control and occupation, the USMC turn's bookkeeping (6.0), the Japanese card in
     #: play (8.0) and the landing dice are on the table for everyone to see
-    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         "held": PUBLIC, "control": PUBLIC, "turn": PUBLIC, "japanese_card": PUBLIC,
-        "landing_dice": PUBLIC}
+        "landing_dice": PUBLIC})
     #: 5.0: the draw decks and the cards set aside unseen are face down
     secret_piles: ClassVar[frozenset[str]] = frozenset({"draw", "out"})
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.decisions import Option, choose
@@ -9,11 +11,11 @@ from tabletop.core.decisions import Option, choose
 from . import attacks
 from . import cohesion as coh
 from .positions import (
-    BOARD_INDEX,
     USMC,
     Flow,
     adjacent,
     bunker_at,
+    by_layout,
     can_new_wave,
     cohesion,
     exhaustion_cube,
@@ -40,8 +42,9 @@ if TYPE_CHECKING:
     from tabletop.core.match import Match
 
 KINDS = ("attack", "move", "rotate", "regroup", "place_new_wave")
-TITLES = {"attack": "Attack", "move": "Move", "rotate": "Rotate Regiments", "regroup": "Regroup",
-          "place_new_wave": "Place a new wave"}
+TITLES: Mapping[str, str] = MappingProxyType({
+    "attack": "Attack", "move": "Move", "rotate": "Rotate Regiments", "regroup": "Regroup",
+    "place_new_wave": "Place a new wave"})
 REGROUP = 3  # 6.0: a regroup adds 3
 
 
@@ -66,7 +69,7 @@ def move_destinations(m: Match, rid: str) -> list[str]:
     reached without passing an enemy-occupied position. 2.0 makes moves go between adjacent
     positions; the option ``usmc_move=through_friendly`` reads 6.0 as allowing a longer way
     through positions without Japanese markers."""
-    return list(BOARD_INDEX.by_layout(m, ("move", rid), lambda: tuple(_destinations(m, rid))))
+    return list(by_layout(m, ("move", rid), lambda: tuple(_destinations(m, rid))))
 
 
 def _destinations(m: Match, rid: str) -> list[str]:
@@ -115,8 +118,8 @@ def can_rotate(m: Match, rid: str) -> bool:
     return not is_exhausted(m, rid) and not is_infiltrated(m, rid) and bool(rotate_partners(m, rid))
 
 
-ACTOR_TESTS = {"attack": attacks.can_attack, "move": can_move, "rotate": can_rotate,
-               "regroup": can_regroup}
+ACTOR_TESTS: Mapping[str, Callable[[Match, str], bool]] = MappingProxyType({
+    "attack": attacks.can_attack, "move": can_move, "rotate": can_rotate, "regroup": can_regroup})
 """6.0: may a regiment take an action of this kind now (besides not having acted)."""
 
 

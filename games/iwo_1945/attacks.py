@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core import odds as shown_odds
@@ -15,12 +16,12 @@ from tabletop.core.decisions import Option, choose
 from . import cards
 from . import cohesion as coh
 from .positions import (
-    BOARD_INDEX,
     JAPANESE_ELIMINATED,
     RISING_SUN,
     USMC,
     Flow,
     adjacent,
+    by_layout,
     cohesion,
     cube_at,
     defender_loss,
@@ -50,7 +51,7 @@ def targets(m: Match, rid: str) -> list[str]:
     """6.0: what a regiment may attack: an adjacent Japanese-occupied position, or an
     infiltration cube adjacent or in its own position; an infiltrated regiment may only
     attack the cube in its position."""
-    return list(BOARD_INDEX.by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
+    return list(by_layout(m, ("targets", rid), lambda: tuple(_targets(m, rid))))
 
 
 def _targets(m: Match, rid: str) -> list[str]:
@@ -158,7 +159,7 @@ def attack(m: Match, rid: str, target: str) -> Flow:
     yield from apply_result(m, rid, src, target, kind, faces)
 
 
-_REROLL_A = {f: Option(f, f"reroll a {f}") for f in REROLLABLE}
+_REROLL_A: Mapping[int, Option] = MappingProxyType({f: Option(f, f"reroll a {f}") for f in REROLLABLE})
 _CANCEL = Option("cancel", "keep every die after all")
 
 

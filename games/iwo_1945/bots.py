@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from math import factorial
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
 from tabletop.core.canonical import JSON
@@ -68,30 +69,22 @@ def _stop_value(s: tuple[int, int, int, int], need: int) -> float:
     return min(need, n5 // 2 + n6 // 2) - 1.0 * (n1 // 2) - 0.3 * (n2 // 2)
 
 
-_VALUES: dict[tuple[tuple[int, int, int, int], int, float, int],
-              tuple[float, tuple[int, int, int, int] | None]] = {}
-"""The memo of :func:`_value` (a pure function of its arguments; the state space is small)."""
-
-
 @cache
 def _settled(k: int) -> tuple[tuple[int, int, int, int, float], ...]:
     """:func:`_outcomes` as (1s, 2s, 5s, 6s, chance): the 4s never count."""
     return tuple((comp[0], comp[1], comp[3], comp[4], p) for comp, p in _outcomes(k))
 
 
+@cache
 def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
            ) -> tuple[float, tuple[int, int, int, int] | None]:
     """6.0 attack dice: the best value of dice (counts of 1, 2, 5, 6) with ``depth`` rerolls
-    left, each costing ``lam`` (a Japanese marker = 1, a USMC marker = -1)."""
-    key = (s, need, lam, depth)
-    known = _VALUES.get(key)
-    if known is not None:
-        return known
+    left, each costing ``lam`` (a Japanese marker = 1, a USMC marker = -1). A pure function
+    of its arguments, kept (the state space is small)."""
     best, act = _stop_value(s, need), None
     if depth > 0:
         n1, n2, n5, n6 = s
         below = depth - 1
-        values = _VALUES
         for r1 in {0, n1}:
             for r2 in {0, n2}:
                 for r5 in {0, n5 % 2, n5}:
@@ -104,11 +97,9 @@ def _value(s: tuple[int, int, int, int], need: int, lam: float, depth: int
                         # the same sum in the same order as a plain loop: the same floats
                         for c1, c2, c5, c6, p in _settled(k):
                             ns = (b1 + c1, b2 + c2, b5 + c5, b6 + c6)
-                            v = values.get((ns, need, lam, below))
-                            ev += p * (v if v is not None else _value(ns, need, lam, below))[0]
+                            ev += p * _value(ns, need, lam, below)[0]
                         if ev > best + 1e-9:
                             best, act = ev, (r1, r2, r5, r6)
-    _VALUES[key] = (best, act)
     return best, act
 
 
@@ -134,7 +125,7 @@ def pools(max_dice: int) -> list[tuple[int, int, int, int]]:
 
 
 @cache
-def _tabled() -> tuple[int, dict[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
+def _tabled() -> tuple[int, Mapping[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
     """The plans worked out once (dice_plan.py, written by make_dice_plan.py from
     :func:`_value`): the largest pool tabled, the plan strings, and where each pool's plan
     stands in them."""
@@ -158,7 +149,7 @@ def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[in
     return _value(s, need, lam, reroll_depth(sum(s)))[1]
 
 
-_NONE: dict[str, int] = {}
+_NONE: Mapping[str, int] = MappingProxyType({})
 
 
 _Place = tuple[dict[str, int] | None, str | None, tuple[Any, ...], tuple[Any, ...]]
@@ -427,11 +418,6 @@ def _front_distance(objectives: tuple[str, ...]) -> dict[str, int]:
     return dist
 
 
-_DICE_ANSWERS: dict[tuple[Any, ...], Any] = {}
-"""The bot's answers to 6.0 attack dice decisions by what decides them
-(:meth:`HeuristicBot._attack_dice`), emptied when it holds 4,096."""
-
-
 class HeuristicBot:
     """A competent USMC commander (see the module docstring)."""
 
@@ -443,6 +429,9 @@ class HeuristicBot:
         self.plan: dict[str, str] = {}
         self._attack: tuple[tuple[int, str], int, bool] | None = None  # see _attack_facts
         self._index = BoardIndex()  # the board as read at the last decision
+        # the answers to 6.0 attack dice decisions by what decides them (_attack_dice),
+        # emptied when it holds 4,096
+        self._dice_answers: dict[tuple[Any, ...], Any] = {}
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
@@ -596,17 +585,18 @@ class HeuristicBot:
         else:
             facts = self._attack_facts(w, str(ctx["target"]))
         key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, "stop" in values)
-        known = _DICE_ANSWERS.get(key)
+        answers = self._dice_answers
+        known = answers.get(key)
         if known is None:
-            if len(_DICE_ANSWERS) >= 4096:
-                _DICE_ANSWERS.clear()
-            known = _DICE_ANSWERS[key] = self._dice_answer(w, d, values)
+            if len(answers) >= 4096:
+                answers.clear()
+            known = answers[key] = self._dice_answer(w, d, values)
         return known
 
     def _dice_answer(self, w: World, d: Decision, values: list[Any]) -> Any:
         """:meth:`_attack_dice` worked out: a pure function of the dice, the dice chosen so
         far, the free rerolls, the cohesion, what the attack must remove and whether a
-        "stop" is offered (kept by them in ``_DICE_ANSWERS``)."""
+        "stop" is offered (kept by them in ``_dice_answers``)."""
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))

@@ -15,7 +15,9 @@ card's effect cannot be played, then the card may not be played"). Moments:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.decisions import Option, choose
@@ -56,14 +58,14 @@ if TYPE_CHECKING:
 
 DECK = "usmc"
 HAND = "hand:USMC"
-TIMING = {
+TIMING: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "usmc_main": ("usmc_turn", "either"),
     "attack": ("usmc_turn", "either"),
     "reroll": ("usmc_turn", "either"),
     "japanese": ("japanese_turn", "either"),
     "cancel": ("japanese_turn", "either"),
     "counter": ("japanese_turn", "either"),
-}
+})
 
 
 @cache

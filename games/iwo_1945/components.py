@@ -13,9 +13,10 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
@@ -28,14 +29,14 @@ from tabletop.core.mapdata import AreaMapSpec
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 #: The data files of the game, by role.
-FILES: dict[str, str] = {
+FILES: Mapping[str, str] = MappingProxyType({
     "board": "board.yaml",
     "pieces": "pieces.yaml",
     "setup": "setup.yaml",
     "victory": "victory.yaml",
     "usmc_cards": "usmc_cards.yaml",
     "japanese_cards": "japanese_cards.yaml",
-}
+})
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 REGIMENT_ID = re.compile(r"^\d/\d{1,2}$")
@@ -738,7 +739,7 @@ class Components:
 
 
 #: The model of each data file by file name (what a Game's ``data_models()`` returns).
-DATA_MODELS: dict[str, type[BaseModel]] = {
+DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
     FILES["board"]: AreaMapSpec,
     FILES["pieces"]: Pieces,
     FILES["setup"]: Setup,
@@ -746,7 +747,7 @@ DATA_MODELS: dict[str, type[BaseModel]] = {
     FILES["usmc_cards"]: UsmcDeck,
     FILES["japanese_cards"]: JapaneseDeck,
     "sections.yaml": SectionsFile,  # the rulebook's sections (core.coverage)
-}
+})
 
 
 def _fail(file: str, where: str, expected: str) -> DataError:

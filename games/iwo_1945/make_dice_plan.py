@@ -45,9 +45,12 @@ def source() -> str:
         "plan is 4 base-36 digits, the 1s, 2s, 5s and 6s to reroll now, ``0000`` to stop.",
         '"""',
         "",
+        "from collections.abc import Mapping",
+        "from types import MappingProxyType",
+        "",
         f"MAX_DICE = {MAX_DICE}",
         "",
-        "PLANS: dict[tuple[int, float], str] = {",
+        "PLANS: Mapping[tuple[int, float], str] = MappingProxyType({",
     ]
     every = pools(MAX_DICE)
     for need in NEEDS:
@@ -56,7 +59,7 @@ def source() -> str:
             lines.append(f"    ({need}, {lam!r}): (")
             lines += [f'        "{text[i:i + WIDTH]}"' for i in range(0, len(text), WIDTH)]
             lines.append("    ),")
-    lines.append("}")
+    lines.append("})")
     return "\n".join(lines) + "\n"
 
 

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tabletop.core.match import Procedure
-from tabletop.core.pieces import CLOCK, OFF_BOARD, Piece, Pieces
+from tabletop.core.pieces import OFF_BOARD, Piece
 from tabletop.core.text import ordinal
 
 from .components import Components, load_components
@@ -145,117 +145,62 @@ class Place:
         self.regiment = str(usmc[0].attrs["regiment"]) if usmc else None
 
 
-class BoardIndex:
-    """What stands where, derived from the pieces and kept while they do not change: the one
-    cache of the rules' position queries, and its invalidation.
-
-    The rules ask what stands in a position, where a regiment is and which cube marks it
-    some 19,000 times a game, against fewer than 200 changes to the pieces. The pieces
-    stamp every change with the next count of their revision clock
-    (``tabletop.core.pieces.CLOCK``): a change of place or stack order also stamps the
-    registry's ``layout``, any change at all moves the clock. So what stands where (each
-    place, each regiment's markers in play) is kept for one registry while its layout is the
-    same, and the exhaustion cubes' marks (a status) while the clock stands still; at the
-    first query after that, the part is thrown away and derived afresh from the pieces as it
-    is asked for. The answers are the pieces' own (the caller must not change what it is
-    handed) in the order a scan of the registry gives them."""
-
-    __slots__ = ("_clock", "_exhaustion", "_layout", "_places", "_reg", "_regiments", "_where")
-
-    def __init__(self) -> None:
-        self._reg: Pieces | None = None
-        self._layout = self._clock = -1
-        self._places: dict[str, Place] = {}
-        self._regiments: dict[str, tuple[Piece, ...]] | None = None
-        self._exhaustion: dict[str, Piece] | None = None
-        self._where: dict[Any, Any] = {}  # see by_layout
-
-    def _update(self, reg: Pieces) -> None:
-        """Throw away what the pieces' changes since the last query made stale: the places
-        whose stack changed (each place's stamp, ``reg.stamps``), the regiments if any piece
-        moved, the exhaustion marks if anything changed."""
-        if self._reg is not reg:
-            self._reg, self._layout = reg, reg.layout
-            self._places = {}
-            self._regiments = None
-            self._where = {}
-        elif self._layout != reg.layout:
-            since, stamps = self._layout, reg.stamps
-            self._places = {pos: place for pos, place in self._places.items()
-                            if stamps.get(pos, 0) <= since}
-            self._layout = reg.layout
-            self._regiments = None
-            self._where = {}
-        self._clock = CLOCK.now
-        self._exhaustion = None
-
-    def place(self, m: Match, pos: str) -> Place:
-        """3.0: what stands in a place now."""
-        reg = m.state.pieces
-        if self._clock != CLOCK.now or self._reg is not reg:
-            self._update(reg)
-        got = self._places.get(pos)
-        if got is None:
-            got = self._places[pos] = Place(reg.stack(pos))
-        return got
-
-    def places_now(self, m: Match) -> dict[str, Place]:
-        """The places worked out so far for the pieces as they are now (up to date; a place
-        not in it is asked of :meth:`place`), for a caller that looks at many places while
-        no piece changes: it must not change what it is handed."""
-        reg = m.state.pieces
-        if self._clock != CLOCK.now or self._reg is not reg:
-            self._update(reg)
-        return self._places
-
-    def regiments(self, m: Match) -> dict[str, tuple[Piece, ...]]:
-        """3.0: each regiment's markers still in play (eliminated or out of play left out),
-        in registry order; a regiment with none is absent."""
-        reg = m.state.pieces
-        if self._clock != CLOCK.now or self._reg is not reg:
-            self._update(reg)
-        if self._regiments is None:
-            gone = (USMC_ELIMINATED, OFF_BOARD)
-            alive = {rid: tuple([p for p in ps if p.location not in gone])
-                     for rid, ps in reg.by_attr("marine", "regiment").items()}
-            self._regiments = {rid: ps for rid, ps in alive.items() if ps}
-        return self._regiments
-
-    def by_layout(self, m: Match, key: Any, work_out: Callable[[], T]) -> T:
-        """What ``work_out()`` answers, kept under ``key`` while no piece changes place or
-        stack order: for a question about what stands where alone (which positions a regiment
-        may attack or enter), asked again and again between two moves. The caller must not
-        change what it is handed."""
-        reg = m.state.pieces
-        if self._clock != CLOCK.now or self._reg is not reg:
-            self._update(reg)
-        try:
-            got: T = self._where[key]
-        except KeyError:
-            got = self._where[key] = work_out()
-        return got
-
-    def exhaustion(self, m: Match) -> dict[str, Piece]:
-        """3.0: the exhaustion cube marking each exhausted regiment (the first in registry
-        order, should two mark one)."""
-        reg = m.state.pieces
-        if self._clock != CLOCK.now or self._reg is not reg:
-            self._update(reg)
-        if self._exhaustion is None:
-            marks: dict[str, Piece] = {}
-            for p in reg.select(kind="exhaustion"):
-                rid = p.attrs.get("regiment")
-                if rid is not None:
-                    marks.setdefault(rid, p)
-            self._exhaustion = marks
-        return self._exhaustion
+# The rules ask what stands in a position, where a regiment is and which cube marks it some
+# 19,000 times a game, against fewer than 200 changes to the pieces: the answers are kept in
+# the match's memo (``m.state.memo``, tabletop.core.memo), which throws each away when the
+# pieces it was derived from change. The answers are the pieces' own (the caller must not
+# change what it is handed) in the order a scan of the registry gives them.
+_PLACES = "iwo_1945.places"
+_REGIMENTS = "iwo_1945.regiments"
+_EXHAUSTION = "iwo_1945.exhaustion"
 
 
-BOARD_INDEX = BoardIndex()
-"""What stands where in the match being played (see :class:`BoardIndex`)."""
+def _place(m: Match, pos: str) -> Place:
+    """3.0: what stands in a place now (kept while its stack does not change)."""
+    table = m.state.memo.by_place(_PLACES)
+    got: Place | None = table.get(pos)
+    if got is None:
+        got = table[pos] = Place(m.state.pieces.stack(pos))
+    return got
 
-_place = BOARD_INDEX.place
-_regiments = BOARD_INDEX.regiments
+
+def places_now(m: Match) -> dict[str, Place]:
+    """The places worked out so far for the pieces as they are now (a place not in it is
+    asked of :func:`_place`), for a caller that looks at many places while no piece changes:
+    it must not change what it is handed."""
+    return m.state.memo.by_place(_PLACES)
+
+
+def _regiments(m: Match) -> dict[str, tuple[Piece, ...]]:
+    """3.0: each regiment's markers still in play (eliminated or out of play left out), in
+    registry order; a regiment with none is absent (kept while no piece moves)."""
+    def work_out() -> dict[str, tuple[Piece, ...]]:
+        gone = (USMC_ELIMINATED, OFF_BOARD)
+        alive = {rid: tuple([p for p in ps if p.location not in gone])
+                 for rid, ps in m.state.pieces.by_attr("marine", "regiment").items()}
+        return {rid: ps for rid, ps in alive.items() if ps}
+    return m.state.memo.on_layout(_REGIMENTS, work_out)
+
+
+def by_layout(m: Match, key: Any, work_out: Callable[[], T]) -> T:
+    """What ``work_out()`` answers, kept under ``key`` while no piece changes place or stack
+    order: for a question about what stands where alone (which positions a regiment may
+    attack or enter), asked again and again between two moves. The caller must not change
+    what it is handed."""
+    return m.state.memo.on_layout(("iwo_1945", key), work_out)
+
+
+def _exhaustion(m: Match) -> dict[str, Piece]:
+    """3.0: the exhaustion cube marking each exhausted regiment (the first in registry
+    order, should two mark one), kept while no piece changes."""
+    def work_out() -> dict[str, Piece]:
+        marks: dict[str, Piece] = {}
+        for p in m.state.pieces.select(kind="exhaustion"):
+            rid = p.attrs.get("regiment")
+            if rid is not None:
+                marks.setdefault(rid, p)
+        return marks
+    return m.state.memo.on_change(_EXHAUSTION, work_out)
 
 
 def markers_at(m: Match, pos: str) -> list[Piece]:
@@ -439,7 +384,7 @@ def rally(m: Match, rid: str, section: str, why: str) -> None:
 
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
     """3.0: the exhaustion cube marking a regiment, if it is exhausted."""
-    return BOARD_INDEX.exhaustion(m).get(rid)
+    return _exhaustion(m).get(rid)
 
 
 def is_exhausted(m: Match, rid: str) -> bool:
@@ -523,7 +468,7 @@ def update_control(m: Match, *, log: bool = True) -> None:
     """2.0: bring the control of every position up to date, logging each change."""
     held = m.state.vars["held"]
     ctl = m.state.vars["control"]
-    known = BOARD_INDEX.places_now(m)  # nothing below moves a piece
+    known = places_now(m)  # nothing below moves a piece
     for pos in positions():
         here = known.get(pos) or _place(m, pos)
         markers = here.markers

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tabletop.core.decisions import Option, choose
@@ -14,7 +16,8 @@ if TYPE_CHECKING:
     from tabletop.core.match import Match
 
 
-_ACTION_OPTIONS = {k: Option(k, title) for k, title in actions.TITLES.items()}
+_ACTION_OPTIONS: Mapping[str, Option] = MappingProxyType(
+    {k: Option(k, title) for k, title in actions.TITLES.items()})
 """6.0: the option of each kind of action (the same for every decision: options never change)."""
 _END = Option("end", "end the USMC turn")
 

@@ -1,5 +1,5 @@
 """What is kept to make whole games fast gives the answers worked out afresh would (issue 11):
-3.0 what stands where (:class:`positions.BoardIndex`) against scans of the pieces after every
+3.0 what stands where (kept in the match's memo, :mod:`positions`) against scans of the pieces after every
 decision of whole games; 6.0 the bot's reroll plans read from dice_plan.py against the
 dynamic programme that wrote them."""
 
@@ -121,9 +121,9 @@ def test_6_0_reroll_plan_reads_the_table_and_works_out_the_rest() -> None:
         cuts = sorted(rng.randint(0, n) for _ in range(3))
         asked.append(((cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], n - cuts[2]),
                       rng.choice(bots.NEEDS), rng.choice(bots.LAMBDAS)))
-    bots._VALUES.clear()
+    bots._value.cache_clear()
     read = [bots.reroll_plan(*key) for key in asked]
-    assert not bots._VALUES  # nothing worked out: all read
+    assert bots._value.cache_info().currsize == 0  # nothing worked out: all read
     assert read == [bots._value(s, need, lam, bots.reroll_depth(sum(s)))[1] for s, need, lam in asked]
     assert any(plan is None for plan in read) and any(plan is not None for plan in read)
     assert bots.reroll_plan((2, 1, 1, 0), 2, 0.45) == bots._value((2, 1, 1, 0), 2, 0.45, 3)[1]
