@@ -66,6 +66,6 @@ def test_core_has_no_import_cycles() -> None:
 @pytest.mark.parametrize("game", sorted(p.name for p in (CORE.parent / "games").iterdir()
                                         if (p / "__init__.py").is_file()))
 def test_each_game_package_has_no_import_cycles(game: str) -> None:
-    """Architecture (issue 10, the house): a game's modules read top to bottom too."""
+    """Architecture: a game's modules read top to bottom too."""
     cycles = _cycles(CORE.parent / "games" / game)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)

@@ -175,7 +175,7 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 @pytest.mark.parametrize("args", [["list"], ["--version"]])
 def test_list_and_version_import_no_game_and_no_heavy_module(args: list[str]) -> None:
-    """Cold start (issue 11): `tabletop list` and `tabletop --version` import no game package
+    """Cold start: `tabletop list` and `tabletop --version` import no game package
     and none of the engine's match, data or view modules (nor pydantic, PyYAML, networkx);
     what they cost is printed by benchmarks/bench_cold.py."""
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,

@@ -565,7 +565,7 @@ def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_mo
 
 @given(scenarios(), scenarios())
 def test_kept_zone_tables_search_like_fresh_ones(sc: dict[str, Any], other: dict[str, Any]) -> None:
-    """Movement search (issue 11: the zone table kept by its frozensets or tuples): a search
+    """Movement search (the zone table kept by its frozensets or tuples): a search
     given its enemy hexes, zones of control and stopping hexes as frozensets or tuples, again
     and after a search on other zones of the same or another map, finds the same hexes,
     costs and paths as one given plain sets (never kept)."""
@@ -584,7 +584,7 @@ def test_kept_zone_tables_search_like_fresh_ones(sc: dict[str, Any], other: dict
 
 
 def test_kept_zone_tables_tell_the_zone_policy_and_the_zones_apart() -> None:
-    """Movement search (issue 11): zone tables kept by frozensets are kept by the stopping
+    """Movement search: zone tables kept by frozensets are kept by the stopping
     policy too, and a frozen set of other zones gets its own table, in either order."""
     m = corridor()
     costs = terrain_costs(m)

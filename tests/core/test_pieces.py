@@ -90,7 +90,7 @@ PLACES = ("0101", "0102", "0203", "box:out")
 
 @given(st.lists(st.tuples(st.integers(0, 11), st.sampled_from(PLACES), st.booleans()), max_size=40))
 def test_indexed_queries_answer_as_a_scan_would(moves: list[tuple[int, str, bool]]) -> None:
-    """Capability (issue 11): select, at, places_of and by_attr, answered from the indexes,
+    """select, at, places_of and by_attr, answered from the indexes,
     equal a scan of every piece in registry order after any sequence of moves."""
     pieces = [Piece(f"p{i}", ("inf", "arm", "hq")[i % 3], ("A", "B", "")[i % 2 + (i % 5 == 0)],
                     location=PLACES[i % len(PLACES)], attrs={"group": i % 4}) for i in range(12)]
@@ -115,7 +115,7 @@ def test_indexed_queries_answer_as_a_scan_would(moves: list[tuple[int, str, bool
 
 
 def test_check_reports_a_changed_kind_side_or_grouped_attribute() -> None:
-    """Capability (issue 11): the indexes assume a piece keeps its kind, side and grouped
+    """the indexes assume a piece keeps its kind, side and grouped
     attributes; check() says so when one changed."""
     reg = Pieces([Piece("a", "inf", "A", location="0101", attrs={"group": 1})])
     reg.by_attr("inf", "group")
@@ -130,7 +130,7 @@ def test_check_reports_a_changed_kind_side_or_grouped_attribute() -> None:
        st.integers(1, 4), st.booleans())
 def test_places_since_answers_as_the_stamps_would(moves: list[tuple[int, str, str]], kept: int,
                                                    restored: bool) -> None:
-    """Capability (issue 11): the places whose stack changed after an earlier layout count,
+    """the places whose stack changed after an earlier layout count,
     from the registry's bounded note of stack changes, equal those whose stamp is above it;
     None only for a count older than the note, never for the last change's."""
     short = type("ShortNote", (Pieces,), {"__slots__": (), "_MOVES_KEPT": kept})

@@ -211,7 +211,7 @@ def test_validate_checks_a_position_file_as_play_would(tmp_path: Path,
     assert play_err == err
 def test_parsed_yaml_cache_is_keyed_by_contents_and_keeps_plain_json_only(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Capability (issue 11, cold start): a YAML file's parse is kept as JSON keyed by its
+    """Cold start: a YAML file's parse is kept as JSON keyed by its
     contents; an edited file is a new key; a parse JSON cannot give back exactly (integer
     keys, dates) is never kept; a corrupt entry is parsed again; 'off' turns the cache off."""
     from tabletop.core import data

@@ -1,5 +1,5 @@
 """The web API (`tabletop serve`): starting, playing, undo, autosave and restart, replays, and
-clear refusals of bad requests that change nothing. Capability: issue 13 (play in the browser)."""
+clear refusals of bad requests that change nothing."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_undo_takes_back_the_seats_last_decision(client: TestClient) -> None:
 
 
 def test_undo_is_honest_never_past_a_die_roll(client: TestClient) -> None:
-    """Undo through the browser is the terminal's honest undo (issue 10, player integrity):
+    """Undo through the browser is the terminal's honest undo:
     once a die has been rolled after the seat's last decision, undo is refused with one
     message saying what stands, and the match and its version are unchanged."""
     created = start(client, "skirmish", seed=3, sides={"Blue": "here", "Red": "bot:pusher"})

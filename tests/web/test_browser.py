@@ -1,5 +1,5 @@
 """End to end in a real browser: Debian's Chromium driven by Playwright against a
-`tabletop serve` started for the tests. Capability: issue 13 — start a match, click the map,
+`tabletop serve` started for the tests: start a match, click the map,
 see the log, undo, save, reload, replay; two seat links playing two-player Bonins.
 
 Screenshots go to ``$TABLETOP_SCREENSHOTS`` (a temporary folder when unset)."""

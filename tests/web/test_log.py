@@ -1,9 +1,8 @@
 """The log sent to a page a piece at a time: a page that sends back ``since`` and ``log`` (the
 ``log_next`` and ``log_key`` of its last answer) is sent only the events after its copy, and
 its copy stays exactly its side's log as the core masks it (``match.log.visible``, views
-not peeking, issue 14) across undo (the log cut back), a server restart, a hot-seat change of
-side and each seat of a two-player game with hidden units. Capability: issue 13 (play in the
-browser), the cost of long games."""
+not peeking) across undo (the log cut back), a server restart, a hot-seat change of
+side and each seat of a two-player game with hidden units."""
 
 from __future__ import annotations
 

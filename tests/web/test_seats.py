@@ -1,6 +1,6 @@
 """Seats and hidden information over HTTP: each seat is sent only its side's view, and a
 decision from the wrong seat, with a stale or forged token, or against an old page is
-refused and changes nothing. Capability: issue 13 (network seats), rules of issue 14."""
+refused and changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What is kept to make whole games fast gives the answers worked out afresh would (issue 11):
+"""What is kept to make whole games fast gives the answers worked out afresh would:
 3.0 what stands where (kept in the match's memo, :mod:`positions`) against scans of the pieces after every
 decision of whole games; 6.0 the bot's reroll plans read from dice_plan.py against the
 dynamic programme that wrote them."""
@@ -154,7 +154,7 @@ def test_6_0_dice_left_and_kept_are_the_counters_difference() -> None:
 
 
 def test_a_finished_match_is_freed_without_the_cyclic_collector() -> None:
-    """Memory (issue 11): nothing of a match holds it in a cycle (its dice report to it
+    """Memory: nothing of a match holds it in a cycle (its dice report to it
     through a weak reference), so a whole game nobody holds any more is freed at once."""
     agents = {s: make_agent(GAME, s, GAME.default_bot(s), 3) for s in GAME.info.players}
     was = gc.isenabled()

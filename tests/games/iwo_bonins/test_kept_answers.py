@@ -1,4 +1,4 @@
-"""Speed (issue 11): the answers the rules and the bot keep from one decision to the next
+"""Speed: the answers the rules and the bot keep from one decision to the next
 (common.Board, common.PlaceMemo, Board.of_side, the bot's _Position) equal the same answers
 worked out afresh, at every decision of whole games (both scenarios). Each test names the
 section whose answers it checks."""
@@ -184,7 +184,7 @@ def test_place_memo_answers_only_for_an_unchanged_stack() -> None:
 def test_option_odds_as_floats_are_the_exact_odds_rounded(
         attack: int, tanks: list[int], line: str, kinds: list[tuple[int, int | None, int]],
         suppress: tuple[int, int], suribachi: bool) -> None:
-    """9.1, 12.3, 8.3b (an attack option's detail, issue 11): the odds shown as floats are the
+    """9.1, 12.3, 8.3b (an attack option's detail): the odds shown as floats are the
     floats of the exact odds, effect by effect, in the same order."""
     counts = Counter({K.DefenderKind(d, a): n for d, a, n in kinds})
     items = K._kind_items(counts)
