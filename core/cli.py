@@ -399,10 +399,12 @@ def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: i
 @click.argument("save_file", metavar="[N | SAVE_FILE]", type=click.Path(dir_okay=False), required=False)
 @click.option("--list", "list_only", is_flag=True,
               help="List the kept games (newest first) and resume none.")
+@click.option("--no-verify", "no_verify", is_flag=True,
+              help="Rebuild the save without verifying it (a save made by an older tabletop).")
 @_common_play_options
 @_game_dir_option
-def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...], auto: bool,
-           save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
+def resume(save_file: str | None, list_only: bool, no_verify: bool, agent_specs: tuple[str, ...],
+           auto: bool, save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
            log_for: str | None, as_json: bool, game_dirs: tuple[str, ...]) -> None:
     """Resume a saved match (checked by replay) and play on. Without SAVE_FILE: the only
     unfinished autosaved game, else the one chosen from the list; N: the list's game N."""
@@ -421,7 +423,9 @@ def resume(save_file: str | None, list_only: bool, agent_specs: tuple[str, ...],
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
     side_saves = _side_saves(game, save_for)
-    match = replay(game, record)
+    match = replay(game, record, verify=not no_verify)
+    if no_verify:  # said once; the match goes on saved in the current, verifiable form
+        click.echo(f"resumed {save_file} without verification", err=True)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     # a resumed autosave goes on in its own file (and is kept, marked finished, at the end);
     # another save file is written after every decision as the --save file would be

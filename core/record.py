@@ -302,8 +302,8 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
         if _older(final):
             raise ReplayDivergence(
                 "the record was made by an older tabletop (its final state has no event-log "
-                "hash) and cannot be verified; replay it without verification with "
-                "`tabletop replay --no-verify`")
+                "hash) and cannot be verified; replay or resume it without verification "
+                "with `tabletop replay --no-verify` or `tabletop resume --no-verify`")
     try:
         match = Match(game, scenario=header.get("scenario"), seed=header["seed"],
                       options=header.get("options") or {}, dice_script=header.get("dice_script"),

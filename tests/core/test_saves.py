@@ -227,3 +227,24 @@ def test_b_phase_writes_the_autosave_once_when_the_bot_hands_back(
     assert len(by_a) >= 2, "the seed must give the bot several decisions in its phase"
     # the start, the person's roll, then one write when the bot hands back at turn 2
     assert writes == [0, 1, len(bot_moves) + 1]
+
+
+def test_a_save_of_an_older_tabletop_is_refused_then_resumed_without_verification(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept game saved before records carried their log hash cannot be verified: `resume`
+    refuses it in one line naming `--no-verify`, and `resume --no-verify` plays it on, saved
+    from then on in the current form, which verifies."""
+    path = _kept_game(capsys, monkeypatch, 5, "2\n")
+    older = json.loads(path.read_text())
+    del older["summary"]
+    older["header"].pop("free_undo", None)
+    older["final"] = {key: older["final"][key] for key in ("state_hash", "events", "finished", "result")}
+    path.write_text(json.dumps(older))
+    code, _, err = run(capsys, monkeypatch, "", "resume", str(path), "--auto")
+    assert code == 1 and err.count("\n") == 1, err
+    assert "older tabletop" in err and "--no-verify" in err
+    assert json.loads(path.read_text()) == older  # refused: the file is untouched
+    code, out, err = run(capsys, monkeypatch, "", "resume", str(path), "--auto", "--json", "--no-verify")
+    assert code == 0, err
+    assert "without verification" in err and json.loads(out)["finished"] is True
+    assert replay(GAME, read_record(path)).finished  # saved again in the verifiable form
