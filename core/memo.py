@@ -71,35 +71,38 @@ class Memo:
     def on_layout(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` answers, kept under ``key`` while no piece enters the table or
         changes place or stack order: for a question about what stands where alone."""
-        if self._now != CLOCK.now or self._reg is not self._state.pieces:
-            self._sync()
-        try:
-            got: T = self._on_layout[key]
-        except KeyError:
-            got = self._on_layout[key] = build()
-        return got
+        self._current()
+        return self._kept(self._on_layout, key, build)
 
     def on_change(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` answers, kept under ``key`` while nothing about any piece
         changes (its place, face, steps or status)."""
-        if self._now != CLOCK.now or self._reg is not self._state.pieces:
-            self._sync()
-        try:
-            got: T = self._on_change[key]
-        except KeyError:
-            got = self._on_change[key] = build()
-        return got
+        self._current()
+        return self._kept(self._on_change, key, build)
 
     def by_place(self, key: Hashable) -> dict[str, Any]:
         """The table named ``key`` of answers by place, up to date: an entry is dropped as
         soon as the stack of its place changes. The caller fills in the places it works out
         (what it stores must depend on that place's stack alone) and changes nothing else."""
-        if self._now != CLOCK.now or self._reg is not self._state.pieces:
-            self._sync()
+        self._current()
         table = self._places.get(key)
         if table is None:
             table = self._places[key] = {}
         return table
+
+    def _current(self) -> None:
+        """Bring the memo up to date with the pieces, if anything changed since it last looked."""
+        if self._now != CLOCK.now or self._reg is not self._state.pieces:
+            self._sync()
+
+    @staticmethod
+    def _kept(table: dict[Hashable, Any], key: Hashable, build: Callable[[], T]) -> T:
+        """The answer kept in ``table`` under ``key``, built and kept on first asking."""
+        try:
+            got: T = table[key]
+        except KeyError:
+            got = table[key] = build()
+        return got
 
     def clear(self) -> None:
         """Throw everything away (for a change the stamps do not tell: a test's hand edit)."""
