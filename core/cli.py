@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,7 +44,7 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
             number = value
         else:
             text = str(value).strip()
-            if not text.isdigit():
+            if not re.fullmatch("[0-9]+", text):
                 self.fail(f"{value!r} is not a seed: a seed is a whole number from 0 to "
                           f"{SEED_LIMIT - 1}", param, ctx)
             number = int(text)
@@ -86,9 +87,9 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, JSON]:
 def _game_of(record: dict[str, Any], game_dirs: Sequence[str] = ()) -> Game:
     """The game a record is for, by its id: an installed game or one of the ``--game-dir``
     folders; nothing the record says is imported (see registry.game_for_record)."""
-    from .registry import game_for_record
+    from .record import game_of_record
 
-    return game_for_record(record["header"], game_dirs)
+    return game_of_record(record, game_dirs)
 
 
 def _game_dir_option(f: Any) -> Any:
@@ -416,7 +417,7 @@ def resume(save_file: str | None, list_only: bool, no_verify: bool, agent_specs:
             raise TabletopError("--list lists the kept games: give it no game")
         _list_kept()
         return
-    if save_file is None or save_file.isdigit():
+    if save_file is None or (re.fullmatch("[0-9]+", save_file) and not Path(save_file).exists()):
         save_file = str(_choose_kept(None if save_file is None else int(save_file), quiet=as_json))
     record = read_record(save_file)
     game = _game_of(record, game_dirs)
@@ -800,7 +801,7 @@ def _pick(count: int) -> int:
             answer = "q"
         if answer in ("q", "quit"):
             raise TabletopError("no game chosen")
-        if answer.isdigit() and 1 <= int(answer) <= count:
+        if re.fullmatch("[0-9]+", answer) and 1 <= int(answer) <= count:
             return int(answer)
         click.echo(f"choose a number from 1 to {count}")
 

@@ -9,7 +9,8 @@ started, whether it is finished), so that ``tabletop resume`` lists the kept gam
 that summary, never by replaying them. A finished game's file is kept, marked finished.
 
 Files of earlier versions (one ``autosave-GAME.json`` per game) have no summary: the list reads
-their header, decisions and snapshot instead, and they resume as before. A file in the folder
+their header, decisions and snapshot instead; one made before records carried their event-log
+hash resumes with ``tabletop resume --no-verify`` (it cannot be verified). A file in the folder
 that is not a tabletop save is listed as unreadable, with the reason, and left alone.
 """
 
@@ -151,8 +152,6 @@ def _outcome(winner: Any, level: Any) -> str:
 def read_kept(path: Path) -> KeptGame:
     """What the list shows of one file: its summary, or (an earlier autosave) its header,
     decisions and snapshot; a file that is not a tabletop save comes back with ``problem``."""
-    from .record import RECORD_FORMAT, SAVE_FORMAT
-
     try:
         saved = path.stat().st_mtime
         raw = path.read_text(encoding="utf-8")
@@ -161,17 +160,14 @@ def read_kept(path: Path) -> KeptGame:
     if not raw.strip():
         return KeptGame(path, saved, problem="empty: a game being started, or one that never got "
                                              "its first save")
+    from .record import loads_record
+
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return KeptGame(path, saved, problem=f"not JSON: {exc}")
-    if not isinstance(data, dict) or data.get("format") not in (RECORD_FORMAT, SAVE_FORMAT):
-        return KeptGame(path, saved, problem="not a tabletop save")
-    header = data.get("header")
-    decisions = data.get("decisions")
-    if not isinstance(header, dict) or not isinstance(header.get("game"), str) \
-            or not isinstance(decisions, list):
-        return KeptGame(path, saved, problem="a save without a proper header or decisions")
+        data = loads_record(raw, path.name)  # the shape every record is held to
+    except SaveError as exc:
+        return KeptGame(path, saved, problem=str(exc).removeprefix(f"{path.name}: "))
+    header = data["header"]
+    decisions = data["decisions"]
     summary = data.get("summary")
     if isinstance(summary, dict):
         people = summary.get("people")
@@ -221,7 +217,7 @@ def started_of(path: str | Path) -> str | None:
     """When the game kept in an autosave was started (from its summary), if it says."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     summary = data.get("summary") if isinstance(data, dict) else None
     started = summary.get("started") if isinstance(summary, dict) else None

@@ -68,12 +68,13 @@ class Catalogue:
                 return game
             try:
                 obj = self._installed[name].load()
-            except Exception as exc:  # an installed package that fails to import
+                if isinstance(obj, type) and issubclass(obj, Game):
+                    obj = obj()
+                valid = isinstance(obj, Game) and obj.info.id == name
+            except Exception as exc:  # an installed package that fails to import or build
                 raise WebError(f"installed game {name!r} cannot be loaded: "
                                f"{type(exc).__name__}: {exc}", 500) from None
-            if isinstance(obj, type) and issubclass(obj, Game):
-                obj = obj()
-            if not isinstance(obj, Game) or obj.info.id != name:
+            if not valid or not isinstance(obj, Game):
                 raise WebError(f"installed game {name!r} is not a tabletop Game whose id is {name!r}",
                                500)
             self._loaded[name] = obj

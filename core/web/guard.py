@@ -139,17 +139,18 @@ def too_deep(data: Any, limit: int = MAX_DEPTH) -> bool:
     return bool(level)
 
 
-def _parse(raw: bytes) -> dict[str, Any]:
-    deep = WebError(f"the request body nests more than {MAX_DEPTH} levels deep: no tabletop "
-                    f"request does")
+def parse_object(raw: bytes | str, what: str = "the request body") -> dict[str, Any]:
+    """JSON text sent from outside (a body, a rows line inside one) as an object, or one
+    clear WebError: not JSON, not an object, or nested deeper than :data:`MAX_DEPTH`."""
+    deep = WebError(f"{what} nests more than {MAX_DEPTH} levels deep: no tabletop request does")
     try:
         data = json.loads(raw)
     except RecursionError:  # the parser's own bound, far past ours: refused in one line
         raise deep from None
     except (ValueError, UnicodeDecodeError):
-        raise WebError("the request body is not JSON") from None
+        raise WebError(f"{what} is not JSON") from None
     if not isinstance(data, dict):
-        raise WebError("the request body must be a JSON object")
+        raise WebError(f"{what} must be a JSON object")
     if too_deep(data):
         raise deep
     return data
@@ -171,4 +172,4 @@ async def read_json(request: Request) -> dict[str, Any]:
             raise large
         chunks.append(chunk)
     raw = b"".join(chunks).strip() or b"{}"  # no body: no fields (each route names those it needs)
-    return await run_in_threadpool(_parse, raw)
+    return await run_in_threadpool(parse_object, raw)

@@ -22,6 +22,7 @@ from ..match import Game, Match
 from ..record import atomic_write_text, make_record, replay
 from ..registry import make_agent
 from . import seeing
+from .guard import parse_object
 from .rooms import RoomStore, WebError
 
 REPLAY_FORMAT = "tabletop-web-replay/1"
@@ -127,11 +128,7 @@ class ReplayStore:
         ``scenario``, ``options`` and ``agents`` when the line carries them, else those given)
         played again by the same bots from the same seed."""
         if isinstance(row, str):
-            try:
-                row = json.loads(row)
-            except ValueError:
-                raise WebError("the rows line is not JSON (one line of `tabletop simulate --rows`)") \
-                    from None
+            row = parse_object(row, "the rows line (one line of `tabletop simulate --rows`)")
         if not isinstance(row, dict) or not isinstance(row.get("seed"), int):
             raise WebError("a rows line must be a JSON object with an integer 'seed'")
         name = row.get("game", game_name)

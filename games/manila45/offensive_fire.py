@@ -326,6 +326,9 @@ def _aa_near(match: Match, target: str) -> bool:
 
 
 def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> Procedure[None]:
+    """10.3, 10.16, 10.17, 10.20; 4.2, 4.3: one fire on an occupied hex: the defenders
+    revealed, the fire resolved, eliminations, then the rubble roll, then the game-end check
+    (play stops after the rubble roll), then the advance after combat."""
     private = side == JAPAN
     defenders = c.units_at(match, target)
     c.reveal(match, defenders, "is fired on")

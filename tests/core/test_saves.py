@@ -169,14 +169,29 @@ def test_unreadable_files_are_listed_and_left_alone(capsys: pytest.CaptureFixtur
     (folder / "autosave-broken.json").write_text('{"format": "tabletop-save/1", "head')
     (folder / "notes.json").write_text('{"todo": []}')
     (folder / "autosave-empty.json").write_text("")
+    (folder / "autosave-deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (folder / "autosave-huge.json").write_text('{"format": "tabletop-save/1", "n": ' + "9" * 5000 + "}")
     code, out, err = run(capsys, monkeypatch, "", "resume", "--list")
     assert code == 0, err
-    assert "autosave-broken.json: unreadable (not JSON" in out
-    assert "notes.json: unreadable (not a tabletop save)" in out
+    assert "autosave-broken.json: unreadable (not a JSON record" in out
+    assert "notes.json: unreadable (not a tabletop" in out
     assert "autosave-empty.json: unreadable (empty" in out
+    assert "autosave-deep.json: unreadable (nests more than" in out
+    assert "autosave-huge.json: unreadable (" in out
     code, out, err = run(capsys, monkeypatch, "q\ny\n", "resume")
     assert code == 0 and f"resuming {good}" in out
-    assert len(saves()) == 4
+    assert len(saves()) == 6
+
+
+@pytest.mark.parametrize("typed", ["\u00b2", "1\u00b2"])
+def test_a_number_that_is_no_plain_number_is_no_kept_game(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch,
+                                                           typed: str) -> None:
+    """`resume ²` (a digit Python's isdigit takes and int refuses) reads as a file name: one
+    line saying it cannot be read, never an internal error."""
+    _kept_game(capsys, monkeypatch, 5, "")
+    code, _, err = run(capsys, monkeypatch, "", "resume", typed)
+    assert code == 2 and err.count("\n") == 1 and "internal error" not in err, err
 
 
 def test_the_list_is_read_without_replaying(capsys: pytest.CaptureFixture[str],

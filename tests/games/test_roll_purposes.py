@@ -40,6 +40,8 @@ def fits_dice(purpose: RollPurpose, kind: str, sides: int, count: int) -> bool:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_roll_of_random_games_is_declared_and_every_declared_roll_comes_up(game_id: str) -> None:
+    """Each game's rolls.yaml (every entry citing its own section) lists every roll random
+    games make, with its dice, and every roll it lists comes up unless marked rare."""
     game = load_game(game_id)
     declared = roll_purposes(game)
     assert declared, f"{game_id} declares no rolls"

@@ -247,12 +247,21 @@ def test_the_loopback_names_with_the_port_are_answered(data_dir: Path, base: str
 
 @pytest.mark.parametrize("path", ["/api/matches", "/api/matches/resume", "/api/replays"])
 def test_a_deeply_nested_body_is_a_clear_400(client: TestClient, path: str) -> None:
-    """A body nested far past any tabletop file is refused before it is parsed, not a 500."""
+    """A body nested past the bound is one 400, not a 500: far past it (the parser's own
+    limit) and just past it (the bound checked on what was parsed)."""
     for raw in ("[" * 100_000 + "]" * 100_000, "[" * 100_000,
+                '{"game": ' + "[" * 100 + "]" * 100 + "}",
                 '{"game": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}",
                 '{"save": ' + "[" * 2000 + "]" * 2000 + ', "record": ' + "[" * 2000 + "]" * 2000 + "}"):
         res = client.post(path, content=raw, headers=JSON_TYPE)
         assert res.status_code == 400 and "levels deep" in res.json()["error"], (path, raw[:20], res.text)
+
+
+def test_a_rows_line_sent_as_text_is_held_to_the_same_bound(client: TestClient) -> None:
+    """A rows line given as a JSON string inside the body is parsed with the body's bound."""
+    for row in ("[" * 100_000, '{"seed": 1, "x": ' + "[" * 100 + "]" * 100 + "}"):
+        res = client.post("/api/replays", json={"row": row, "game": "skirmish"})
+        assert res.status_code == 400 and "levels deep" in res.json()["error"], res.text
 
 
 def test_the_depth_bound_allows_the_bound_itself() -> None:
