@@ -132,6 +132,24 @@ def _ctrl_c_held() -> Iterator[None]:
         previous(signal.SIGINT, None)
 
 
+@contextlib.contextmanager
+def _ctrl_c_as_flag() -> Iterator[list[int]]:
+    """Turn Ctrl-C (SIGINT) into a flag the block polls, instead of a KeyboardInterrupt raised
+    wherever the main thread happens to be: raised inside the pool's own bookkeeping (a
+    future's lock taken and not yet released), it can leave the pool's manager thread waiting
+    for ever and the study deaf to a second Ctrl-C. Outside the main thread a no-op (the list
+    stays empty)."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class Spool:
     """A study's rows as they come, kept on disk, not in memory: one JSON Lines file a
     setting in a temporary folder, each in seed order (a chunk that comes before the chunks
@@ -455,7 +473,10 @@ def _run_pool(study: Study, jobs: int, chunk_size: int, tell: Progress, results:
                                    initargs=(stop,))
         futures: dict[Future[ChunkResult], Chunk] = {pool.submit(play_chunk, c): c for c in todo}
         try:
-            broken = _collect_pool(futures, tell, results)
+            with _ctrl_c_as_flag() as ctrl_c:
+                broken = _collect_pool(futures, tell, results, ctrl_c)
+                if ctrl_c:
+                    raise KeyboardInterrupt
         except KeyboardInterrupt:
             stop.set()  # workers finish the game in hand and return what they played
             pool.shutdown(wait=True, cancel_futures=True)
@@ -489,11 +510,14 @@ def _harvest(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress, resul
                 tell(len(result.rows))
 
 
-def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress, results: Spool) -> bool:
-    """Gather a pool's chunks as they finish; True if the pool broke (a worker died)."""
+def _collect_pool(futures: Mapping[Future[ChunkResult], Chunk], tell: Progress, results: Spool,
+                  ctrl_c: Sequence[int] = ()) -> bool:
+    """Gather a pool's chunks as they finish; True if the pool broke (a worker died). Returns
+    early, with chunks still pending, once ``ctrl_c`` is not empty (it is polled a few times a
+    second)."""
     pending = set(futures)
-    while pending:
-        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+    while pending and not ctrl_c:
+        finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
         for future in finished:
             try:
                 result = future.result()
