@@ -195,21 +195,18 @@ def load_roll_purposes(path: str | Path) -> tuple[RollPurpose, ...]:
 def roll_purposes(game: object) -> tuple[RollPurpose, ...]:
     """The roll purposes ``game`` declares in the ``rolls.yaml`` beside its code (none when
     it has no such file)."""
-    cls = type(game)
-    if cls not in _BY_CLASS:
-        _BY_CLASS[cls] = _purposes_of_class(cls)
-    return _BY_CLASS[cls]
-
-
-_BY_CLASS: dict[type, tuple[RollPurpose, ...]] = {}
-"""The purposes each game class declares, read once."""
-
-
-def _purposes_of_class(cls: type) -> tuple[RollPurpose, ...]:
     try:
-        where = Path(inspect.getfile(cls)).parent
+        source = inspect.getfile(type(game))
     except (TypeError, OSError):
         return ()
+    return _purposes_beside(source)
+
+
+@functools.cache
+def _purposes_beside(source: str) -> tuple[RollPurpose, ...]:
+    """The purposes in the ``rolls.yaml`` of the game whose class is written in ``source``,
+    read once a file."""
+    where = Path(source).parent
     for folder in (where, where.parent):
         if (folder / ROLLS_FILE).is_file():
             return _cached_purposes(str(folder / ROLLS_FILE))

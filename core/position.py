@@ -26,7 +26,7 @@ from pydantic import Field
 
 from .canonical import JSON, dumps
 from .data import StrictModel, read_data_file, validate
-from .dice import ForcedRoll, StackedShuffle
+from .dice import ForcedRoll, RollPurpose, StackedShuffle, resolve_purpose, roll_purposes
 from .errors import DataError, TabletopError
 from .pieces import OFF_BOARD
 from .state import State
@@ -300,12 +300,28 @@ def check_entry(game: Game, position: Position, *, source: str = "position") -> 
     if position.start not in known:
         raise PositionError(f"{source}: start: {game.info.id} cannot start at "
                             f"{position.start!r} (entry points: {', '.join(known)})")
+    purposes = roll_purposes(game)
     for n, spec in enumerate(position.dice):
         if isinstance(spec, ForcedRollSpec):
+            # a roll "to choose among equals" of more than six candidates rolls a die of as
+            # many faces (Dice.choose): no bound above but the candidates' count, known only
+            # when it is rolled
+            top = None if _is_choice(spec.roll, purposes) else game.dice_sides
             for k, face in enumerate(spec.faces):
-                if not 1 <= face <= game.dice_sides:
+                if face < 1 or (top is not None and face > top):
+                    shown = f"1 to {top}" if top is not None else "1 or more"
                     raise PositionError(f"{source}: dice.{n}.faces.{k}: {face} is not a face "
-                                        f"of {game.info.id}'s dice (1 to {game.dice_sides})")
+                                        f"of {game.info.id}'s dice ({shown})")
+
+
+def _is_choice(key: str, purposes: Sequence[RollPurpose]) -> bool:
+    """Whether a forced roll's key names a roll declared as a choice among equals (its
+    faces unbounded above); a key that names no declared roll is refused where it is used."""
+    try:
+        purpose, _ = resolve_purpose(key, purposes)
+    except TabletopError:
+        return False
+    return purpose.dice == "choose"
 
 
 def position_of(match: Match, *, start: str) -> Position:

@@ -225,6 +225,23 @@ def test_a_forced_face_no_die_shows_is_refused_whatever_the_roll(roll: str) -> N
                               "(1 to 6)")
 
 
+def test_a_roll_to_choose_among_more_than_six_may_be_forced_above_six() -> None:
+    """A roll "to choose among equals" of more than six candidates rolls a die of as many
+    faces (Bonins 15.3's blind draw among the face-down units), so a position may force a
+    face above 6 for it; a face below 1 is still refused."""
+    game = load_game("iwo_bonins")
+    ok = Position.build(game, start="jp_move", turn=2,
+                        dice=[{"roll": "15.3 blind draw", "faces": [9]}])
+    match = Match.from_position(game, ok, source="pos.yaml")
+    assert match.pending is not None or match.finished
+    bad = Position.build(game, start="jp_move", turn=2,
+                         dice=[{"roll": "15.3 blind draw", "faces": [0]}])
+    with pytest.raises(PositionError) as err:
+        Match.from_position(game, bad, source="pos.yaml")
+    assert str(err.value) == ("pos.yaml: dice.0.faces.0: 0 is not a face of iwo_bonins's dice "
+                              "(1 or more)")
+
+
 # -- game data: validate and play run the same checks ---------------------------------------
 
 def _skirmish_copy(tmp_path: Path, file: str, edits: tuple[tuple[str, str], ...]) -> Path:
