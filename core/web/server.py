@@ -8,6 +8,8 @@ other (see :mod:`.catalogue`). The server answers only to its own names (see :mo
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -64,9 +66,25 @@ def serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,
     besides the loopback names and the address it is bound to: the name or address other
     machines reach it by when it listens on all addresses."""
     say = echo if callable(echo) else print
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, passed on by uvicorn once it stopped
-        _serve(names, host=host, port=port, data_dir=data_dir, say=say, allow=allow)
+    # Ctrl-C (SIGINT) or a service manager's SIGTERM: uvicorn stops serving, then passes the
+    # signal on to the handler in place before it started, which ends the wait here
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main else None
+    try:
+        with contextlib.suppress(KeyboardInterrupt, Terminated):
+            _serve(names, host=host, port=port, data_dir=data_dir, say=say, allow=allow)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, previous)
     say("tabletop serve: stopped")
+
+
+class Terminated(BaseException):
+    """A SIGTERM asked the server to stop (raised, like KeyboardInterrupt, once it has)."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def _serve(names: Sequence[str], *, host: str, port: int, data_dir: str | None,

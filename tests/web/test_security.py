@@ -315,8 +315,10 @@ def test_a_decision_or_undo_missing_a_field_names_it(client: TestClient, data_di
 
 # -- stopping -------------------------------------------------------------------------------
 
-def test_ctrl_c_stops_the_server_in_one_line(tmp_path: Path) -> None:
-    """SIGINT to `tabletop serve` on a free local port: "stopped", exit 0, nothing on stderr."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_ctrl_c_or_sigterm_stops_the_server_in_one_line(tmp_path: Path, sig: signal.Signals) -> None:
+    """SIGINT (Ctrl-C) or SIGTERM (a service manager's stop) to `tabletop serve` on a free
+    local port: "stopped", exit 0, nothing on stderr."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -332,7 +334,7 @@ def test_ctrl_c_stops_the_server_in_one_line(tmp_path: Path) -> None:
             except (urllib.error.URLError, ConnectionError):
                 assert proc.poll() is None and time.monotonic() < deadline, "tabletop serve did not start"
                 time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
