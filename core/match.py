@@ -26,7 +26,7 @@ from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, rol
 from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
-from .opening import check_before_play
+from .opening import check_before_play, check_game_data
 from .pieces import CLOCK, Piece
 from .position import (
     START,
@@ -435,6 +435,7 @@ class Match:
         self._version = 0
         self.shared_board = SharedBoard()  # the pieces as views show them (views.py)
         self._secrets: dict[str, tuple[int, Any, dict[str, str]]] = {}  # see _secrets_of
+        check_game_data(self.game)  # bad data is one message, not an error in the set-up
         self.game.setup(self)
         if position is None or position.start == START:
             if position is not None:

@@ -105,9 +105,9 @@ def check_opening(match: Match) -> None:
 
 
 def check_before_play(match: Match) -> None:
-    """What every match runs before its first decision: the game data's cross-checks
-    (:func:`check_game_data`, kept on the game) and, when it opens from the set-up rather
-    than a position (checked by its own rules), :func:`check_opening`."""
-    check_game_data(match.game)
+    """What every match runs before its first decision, after its set-up: when it opens from
+    the set-up rather than a position (checked by its own rules), :func:`check_opening`. (The
+    game data's cross-checks, :func:`check_game_data`, run before the set-up, so data the
+    set-up would trip over is refused by name first.)"""
     if match.position is None:
         check_opening(match)

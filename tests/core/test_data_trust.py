@@ -293,6 +293,19 @@ def test_validate_and_play_refuse_the_same_broken_data_naming_the_file(
     assert message in played, played
 
 
+def test_the_data_checks_run_before_the_set_up(tmp_path: Path) -> None:
+    """Broken data is refused by name before the game's set-up runs, so a set-up that would
+    trip over it never gets the chance to fail with an internal error."""
+    folder = _skirmish_copy(tmp_path, "sequence.yaml",
+                            (('section: "2.3", player: Red', 'section: "2.3", player: Green'),))
+    game = load_game(str(folder))
+    ran: list[str] = []
+    game.setup = lambda match: ran.append("set-up")  # type: ignore[method-assign]
+    with pytest.raises(DataError, match="phase red_move is played by 'Green'"):
+        Match(game, seed=1)
+    assert ran == []
+
+
 def test_a_section_listed_twice_is_refused_by_validate(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """sections.yaml (the rulebook's list, for ``tabletop rules``) names each section once."""
