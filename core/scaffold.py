@@ -21,6 +21,7 @@ from pathlib import Path
 from string import Template
 
 from .errors import TabletopError
+from .registry import registered
 
 GAME_MODULE = '''\
 """${title}: a game for the tabletop engine (written by `tabletop new ${name}`).
@@ -614,13 +615,16 @@ FILES: dict[str, str] = {
 def check_name(name: str) -> None:
     """A new game's name is its id, its package and its folder: a lowercase Python
     identifier that no module already importable (the standard library, an installed
-    package) answers to; a TabletopError saying so otherwise."""
+    package) nor installed game answers to; a TabletopError saying so otherwise."""
     if not name.isidentifier() or keyword.iskeyword(name) or name != name.lower():
         raise TabletopError(f"{name!r} is not a game name: use a lowercase Python identifier "
                             "(letters, digits and _, not starting with a digit), e.g. hill_fight")
     if name in sys.stdlib_module_names or name == "tabletop" or importlib.util.find_spec(name):
         raise TabletopError(f"{name!r} is already the name of an importable module; a game "
                             "package of that name could not be imported: choose another name")
+    if name in registered():
+        raise TabletopError(f"{name!r} is already the id of an installed game (tabletop list), "
+                            "which records of the new game would be taken for: choose another name")
 
 
 def new_game(name: str, parent: str | Path = ".") -> Path:

@@ -88,11 +88,12 @@ def test_the_new_game_keeps_the_projects_style(folder: Path) -> None:
     ("Hill", "not a game name"),
     ("class", "not a game name"),
     ("json", "already the name of an importable module"),
+    ("iwo_1945", "already the id of an installed game"),
 ])
 def test_a_bad_name_is_refused_in_one_line(name: str, words: str, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    """NAME must be a lowercase identifier that no importable module answers to: otherwise
-    one line, exit 2, nothing written."""
+    """NAME must be a lowercase identifier that no importable module or installed game
+    answers to: otherwise one line, exit 2, nothing written."""
     assert main(["new", name, "--dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
