@@ -1,5 +1,5 @@
 """The ``tabletop`` command line: list, info, play, resume, replay, render, simulate, report,
-rules, validate, schema, serve.
+rules, validate, new, schema, serve.
 
 Every error is one line on standard error and a non-zero exit; no traceback.
 
@@ -698,6 +698,20 @@ def validate(path: str, game_name: str | None) -> None:
         lines = validate_path(path)
     for line in lines:
         click.echo(line)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--dir", "parent", default=".", metavar="DIR",
+              help="The folder to write the game's folder in (default: the current folder).")
+def new(name: str, parent: str) -> None:
+    """Write a new game plugin, the folder DIR/NAME: a small game that plays, validates and
+    passes its tests as written, to change rule by rule (docs/designer-guide.md)."""
+    from .scaffold import new_game
+
+    folder = new_game(name, parent)
+    click.echo(f"wrote {folder}: play it with `tabletop play {folder} --auto`, check it with "
+               f"`tabletop validate {folder}`, test it with `pytest {folder / 'tests'}`")
 
 
 @cli.command()

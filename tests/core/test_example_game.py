@@ -99,7 +99,7 @@ def test_4_2_moving_adjacent_reveals_hidden_units() -> None:
     """4.1-4.2: Red units start hidden from Blue and are revealed when a Blue unit ends adjacent."""
     m = Match(GAME, seed=1)
     view = m.view("Blue")
-    assert not any(p.get("id") == "R1" for p in view["pieces"])  # type: ignore[union-attr]
+    assert not any(p.get("id") == "R1" for p in view["pieces"])
     goto(m, "B4", "0503")
     assert not m.state.pieces["R1"].hidden
     assert any(e.kind == "reveal" and e.section == "4.2" for e in m.log)
@@ -142,7 +142,7 @@ def test_golden_check_fails_on_a_changed_game(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "g.json"
     with pytest.raises(AssertionError, match="missing"):
         check_golden(path, got)
-    path.write_text(json.dumps({"1": {**got["1"], "state_hash": "0"}}))  # type: ignore[dict-item]
+    path.write_text(json.dumps({"1": {**got["1"], "state_hash": "0"}}))
     with pytest.raises(AssertionError, match="no longer play as pinned"):
         check_golden(path, got)
 

@@ -137,8 +137,8 @@ def ledger_problems(ledger: Ledger, pins: Mapping[str, Mapping[str, str]],
         version, today = versions[game], pins[game]
         entries = ledger.get(game, [])
         listed = [str(e.get("version")) for e in entries]
-        keys = [_version_key(v) for v in listed]
-        if None in keys or _version_key(version) is None:
+        keys = [key for v in listed if (key := _version_key(v)) is not None]
+        if len(keys) != len(listed) or _version_key(version) is None:
             problems.append(f"{game}: versions are numbers with dots (1.1.0), not {[version, *listed]}")
             continue
         if len(set(listed)) != len(listed) or keys != sorted(keys):

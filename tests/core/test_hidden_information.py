@@ -66,7 +66,8 @@ def _leaky(kind: str) -> Game:
             super().setup(match)
             match.state.vars["red_units"] = [p.id for p in match.state.pieces if p.side == "Red"]
 
-    return {"var": LeakyVar, "event": LeakyEvent, "private": PrivateVar}[kind]()
+    leaky: dict[str, type[Game]] = {"var": LeakyVar, "event": LeakyEvent, "private": PrivateVar}
+    return leaky[kind]()
 
 
 def test_a_planted_public_variable_leak_is_caught() -> None:

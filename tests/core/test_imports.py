@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,88 @@ def test_each_game_package_has_no_import_cycles(game: str) -> None:
     """Architecture: a game's modules read top to bottom too."""
     cycles = _cycles(CORE.parent / "games" / game)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def _games_imports(path: Path, package: str) -> list[str]:
+    """Where a core module names ``tabletop.games``: every import (typing-only ones too) and
+    every ``import_module``/``__import__`` of a constant name, as ``line: target``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = parts[: len(parts) - (node.level - 1)]
+                targets = [".".join([*base, node.module] if node.module else base)]
+            else:
+                targets = [node.module or ""]
+            targets += [f"{targets[0]}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(
+                func, ast.Attribute) else ""
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                targets = [node.args[0].value]
+        line = node.lineno if isinstance(node, ast.stmt | ast.expr) else 0
+        found += [f"{line}: {t}" for t in targets
+                  if t == "tabletop.games" or t.startswith("tabletop.games.")]
+    return found
+
+
+def _core_modules() -> dict[str, Path]:
+    """Every module under core/, by its installed name (``tabletop.core.x``)."""
+    modules: dict[str, Path] = {}
+    for f in sorted(CORE.rglob("*.py")):
+        parts = [p for p in f.relative_to(CORE).with_suffix("").parts if p != "__init__"]
+        modules[".".join(["tabletop", "core", *parts])] = f
+    return modules
+
+
+def test_core_never_imports_a_game_in_its_source() -> None:
+    """Architecture (core knows no game): no module under core/, parsed whole, imports
+    ``tabletop.games`` or anything in it, absolutely or relatively, even for typing only."""
+    modules = _core_modules()
+    assert len(modules) > 20 and "tabletop.core.match" in modules
+    found = []
+    for name, f in modules.items():
+        package = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found += [f"{f.relative_to(CORE.parent)}:{hit}" for hit in _games_imports(f, package)]
+    assert not found, "core imports a game: " + "; ".join(found)
+
+
+def test_the_source_check_sees_a_game_import(tmp_path: Path) -> None:
+    """The check above finds each way a module could name a game (absolute, relative from
+    core's package, by name at run time) and passes a module that does not."""
+    module = tmp_path / "m.py"
+    for source, hit in (("import tabletop.games.iwo_1945", True),
+                        ("from tabletop.games import iwo_bonins", True),
+                        ("from ..games.manila45 import GAME", True),
+                        ("from .. import games", True),
+                        ("importlib.import_module('tabletop.games.iwo_valor')", True),
+                        ("from .match import Match\nGROUP = 'tabletop.games'", False),
+                        ("from tabletop.gamesmith import x", False)):
+        module.write_text(source + "\n", encoding="utf-8")
+        assert bool(_games_imports(module, "tabletop.core")) is hit, source
+
+
+def test_importing_every_core_module_loads_no_game() -> None:
+    """Architecture (core knows no game): in a fresh interpreter, importing every module
+    of tabletop.core (found by walking the installed package) leaves no ``tabletop.games``
+    module in ``sys.modules``."""
+    script = (
+        "import importlib, pkgutil, sys\n"
+        "import tabletop.core as core\n"
+        "names = [m.name for m in pkgutil.walk_packages(core.__path__, 'tabletop.core.')]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "games = sorted(k for k in sys.modules if k == 'tabletop.games' or k.startswith('tabletop.games.'))\n"
+        "print(len(names), ' '.join(games))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    count, _, games = done.stdout.strip().partition(" ")
+    assert int(count) >= len(_core_modules()) - 1, done.stdout  # every module but __init__
+    assert not games, f"importing core loaded {games}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ blockers = st.frozensets(hexes, max_size=40)
 alongs = st.sampled_from(["both", "either"])
 
 
-def _blocks(cells: frozenset[Hex]):
+def _blocks(cells: frozenset[Hex]) -> Callable[[Hex], bool]:
     return lambda h: h in cells
 
 

@@ -188,11 +188,11 @@ def test_views_hide_the_other_sides_secrets() -> None:
     """Hidden pieces and other hands show no identity; your own are visible."""
     m = Match(GAME, seed=4)
     view = m.view("A")
-    ids = [p["id"] for p in view["pieces"]]  # type: ignore[index]
+    ids = [p["id"] for p in view["pieces"]]
     assert "token:A" in ids and "token:B" not in ids
-    hidden = [p for p in view["pieces"] if p["kind"] == "hidden"]  # type: ignore[index]
+    hidden = [p for p in view["pieces"] if p["kind"] == "hidden"]
     assert hidden and "values" not in hidden[0]
-    piles = view["decks"]["cards"]  # type: ignore[index]
+    piles = view["decks"]["cards"]
     assert piles["hand:B"] == {"count": 1} and isinstance(piles["hand:A"], list)
     assert piles["draw"] == {"count": 4}
 
@@ -239,7 +239,7 @@ def test_private_decisions_and_events_are_hidden_from_the_other_side() -> None:
     """Views: B sees only that A is deciding; A's private answer and events are A's alone."""
     m = Match(SecretSetup(), seed=1)
     assert m.view("B")["pending"] == {"player": "A", "section": "0.1"}
-    assert m.view("A")["pending"]["options"]  # type: ignore[index]
+    assert m.view("A")["pending"]["options"]
     m.decide(2)
     hidden = [e for e in m.log if e.kind in ("decision", "secret")]
     assert hidden and all(e.is_visible_to("A") and not e.is_visible_to("B") for e in hidden)

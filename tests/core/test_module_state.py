@@ -177,7 +177,8 @@ def test_a_module_level_cache_is_found() -> None:
     class Frozen:
         n: int
 
-    for value in ({}, [], set(), bytearray(), deque(), Cache()):
+    mutable: tuple[object, ...] = ({}, [], set(), bytearray(), deque(), Cache())
+    for value in mutable:
         assert _is_mutable(value), value
     for value in ((), frozenset(), MappingProxyType({}), 3, "x", Frozen(1), re.compile("x"), Cache):
         assert not _is_mutable(value), value

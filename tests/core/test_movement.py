@@ -401,7 +401,7 @@ def reference_costs(m: HexMap, start: Hex, allowance: float,
 
     best: dict[Hex, float] = {}
     if max_hexes is None:
-        g = nx.DiGraph()
+        g: nx.DiGraph[Hex] = nx.DiGraph()
         g.add_node(start)
         for a in m:
             for b, c in moves(a):

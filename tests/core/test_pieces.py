@@ -133,7 +133,7 @@ def test_places_since_answers_as_the_stamps_would(moves: list[tuple[int, str, st
     """the places whose stack changed after an earlier layout count,
     from the registry's bounded note of stack changes, equal those whose stamp is above it;
     None only for a count older than the note, never for the last change's."""
-    short = type("ShortNote", (Pieces,), {"__slots__": (), "_MOVES_KEPT": kept})
+    short: type[Pieces] = type("ShortNote", (Pieces,), {"__slots__": (), "_MOVES_KEPT": kept})
     reg = short([unit(f"p{i}", PLACES[i % len(PLACES)]) for i in range(6)])
     if restored:
         reg = short.from_json(reg.to_json())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from tabletop.core.cli import main
 from tabletop.core.dice import Dice, force, stack
 from tabletop.core.errors import DataError, TabletopError
+from tabletop.core.hexmap import HexMap
 from tabletop.core.match import Match
 from tabletop.core.pieces import OFF_BOARD
 from tabletop.core.position import Position, PositionError, load_position
@@ -25,7 +27,7 @@ from tabletop.core.testing import answer, check_dice_used, check_replay, rolls, 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
 #: B1 (two steps, 4-3-4 ... on its front) beside a revealed R1 on Hill 50, Blue to attack.
-DUEL = {"start": "blue_combat", "turn": 2,
+DUEL: dict[str, Any] = {"start": "blue_combat", "turn": 2,
         "pieces": {"B1": {"at": "0503"}, "R1": {"at": "0504", "hidden": False}}}
 
 
@@ -289,8 +291,10 @@ def test_an_edit_is_recomputed_or_refused_never_stale(seed: int, steps: int,
         return
     units = [p.id for p in m.state.pieces if p.location != "box:eliminated"]
     unit = data.draw(st.sampled_from(units))
-    free = sorted(h for h in GAME.places(m) if h != "box:eliminated"
-                  and not m.state.pieces.at(h) and not GAME.map.is_prohibited(GAME.map.hex(h)))
+    places, board = GAME.places(m), vars(GAME)["map"]  # the example game's places and HexMap
+    assert places is not None and isinstance(board, HexMap)
+    free = sorted(h for h in places if h != "box:eliminated"
+                  and not m.state.pieces.at(h) and not board.is_prohibited(board.hex(h)))
     dest = data.draw(st.sampled_from(free))
     before, pending = m.state_hash(), m.pending
     try:

@@ -129,7 +129,7 @@ def mutated(draw: st.DrawFn, record: dict[str, Any],
     """The record with one or two mutations: a value replaced (by a nearby one, another
     decision, any JSON, or one nested deeply), removed, or a decision inserted, dropped or
     swapped; or a field added."""
-    out = json.loads(json.dumps(record))
+    out: dict[str, Any] = json.loads(json.dumps(record))
     for _ in range(draw(st.integers(1, 2))):
         part = draw(st.sampled_from(sorted(parts)))
         path = draw(st.sampled_from(parts[part]))

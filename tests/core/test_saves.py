@@ -16,7 +16,7 @@ from tabletop.core import cli as cli_module
 from tabletop.core.cli import main
 from tabletop.core.match import Match
 from tabletop.core.record import read_record, replay, write_save
-from tabletop.core.saves import autosave_dir, kept_games, new_autosave_path
+from tabletop.core.saves import autosave_dir, kept_games, new_autosave_path, write_autosave
 
 from .game_dirs import pig_dir
 from .piggame import GAME
@@ -224,7 +224,7 @@ def test_b_phase_writes_the_autosave_once_when_the_bot_hands_back(
     import tabletop.core.terminal as terminal
 
     writes: list[int] = []
-    real = terminal.write_autosave
+    real = write_autosave  # what terminal.write_autosave names until replaced below
 
     def counted(match: Match, path: str | Path, **kwargs: object) -> None:
         writes.append(len(match.decisions))

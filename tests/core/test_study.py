@@ -44,7 +44,8 @@ def test_wilson_interval_matches_the_published_values() -> None:
     0 of 10 is 0–0.2775; the interval always holds the share and stays within 0..1."""
     low, high = wilson(81, 263)
     assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
-    assert wilson(0, 10) == (0.0, pytest.approx(0.2775, abs=1e-4))
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
     for k in range(0, 21):
         lo, hi = wilson(k, 20)
         assert 0 <= lo <= k / 20 <= hi <= 1
@@ -246,9 +247,10 @@ def test_statistics_read_rows_once_as_they_come() -> None:
     figures from the list, whatever order the games came in."""
     from tabletop.core.stats import compare, summarise
 
-    rows = [{"seed": s, "result": "win" if s % 3 else "loss", "winner": "A" if s % 3 else "B",
-             "turns": 5 + s % 4, "decisions": 40 + s, "scores": {"vp": float(s % 5) - 1.5}}
-            for s in range(1, 40)]
+    rows: list[dict[str, Any]] = [
+        {"seed": s, "result": "win" if s % 3 else "loss", "winner": "A" if s % 3 else "B",
+         "turns": 5 + s % 4, "decisions": 40 + s, "scores": {"vp": float(s % 5) - 1.5}}
+        for s in range(1, 40)]
     other = [dict(r, winner="A" if r["seed"] % 2 else "B") for r in rows]
     assert summarise(iter(rows), ["A", "B"]) == summarise(rows, ["A", "B"]) \
         == summarise(list(reversed(rows)), ["A", "B"]) | {"results": summarise(rows, ["A", "B"])["results"]}

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
 
+from tabletop.core.canonical import JSON
 from tabletop.core.dice import Dice, force
 from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match
@@ -44,10 +46,10 @@ def test_harness_reports_a_broken_invariant() -> None:
 def test_run_procedure_answers_in_order_and_checks_legality() -> None:
     """run_procedure: answers decisions in order, returns the value, refuses illegal or
     missing answers and leftovers."""
-    from tabletop.core.decisions import choose
+    from tabletop.core.decisions import Decision, choose
     from tabletop.core.testing import run_procedure
 
-    def proc():  # type: ignore[no-untyped-def]
+    def proc() -> Generator[Decision, JSON, str]:
         a = yield choose("A", "pick", "1.0", ["x", "y"])
         b = yield choose("A", "again", "1.0", ["x", "y"])
         return f"{a}{b}"

@@ -4,6 +4,7 @@ must be exactly what a board built afresh shows, whatever changed in between."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,13 @@ from tabletop.core.views import SharedBoard, View
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")
+
+
+def _view(match: Match, player: str | None) -> View:
+    """A side's view of the match, as the :class:`View` every game here returns."""
+    view = match.view(player)
+    assert isinstance(view, View), type(view)
+    return view
 
 
 def _afresh(match: Match, player: str | None) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
@@ -111,9 +119,11 @@ def test_a_status_stamps_its_changes() -> None:
     given = {"n": 1}
     piece = Piece("x", "unit", "A", attrs=given)
     assert isinstance(piece.attrs, Attrs) and piece.attrs == given and piece.attrs is not given
-    for change in (lambda a: a.__setitem__("m", 2), lambda a: a.pop("m"), lambda a: a.update(k=3),
-                   lambda a: a.setdefault("z", 0), lambda a: a.__delitem__("z"), lambda a: a.popitem(),
-                   lambda a: a.clear()):
+    changes: tuple[Callable[[Attrs], object], ...] = (
+        lambda a: a.__setitem__("m", 2), lambda a: a.pop("m"), lambda a: a.update(k=3),
+        lambda a: a.setdefault("z", 0), lambda a: a.__delitem__("z"), lambda a: a.popitem(),
+        lambda a: a.clear())
+    for change in changes:
         before = piece.attrs.revision
         change(piece.attrs)
         assert piece.attrs.revision > before
@@ -146,7 +156,7 @@ def test_board_places_and_changes_follow_the_pieces_after_every_decision(name: s
     last: dict[str | None, tuple[int, dict[str, list[dict[str, Any]]]]] = {}
     for _ in range(300 if name == EXAMPLE else 200):
         for player in (*game.info.players, None):
-            view = match.view(player)
+            view = _view(match, player)
             places = view.board_places()
             plain = {loc: [dict(p) for p in ps] for loc, ps in places.items()}
             assert plain == _by_place(match, player), f"{player} after {len(match.decisions)}"
@@ -174,15 +184,15 @@ def test_board_changes_cannot_tell_for_a_revision_it_does_not_know() -> None:
     cannot tell (None) rather than naming too few places."""
     match = Match(load_game(EXAMPLE), seed=1)
     other = Match(load_game(EXAMPLE), seed=1)
-    theirs = other.view("Blue").board_revision
-    assert match.view("Blue").board_changes(theirs) is None
-    now = match.view("Blue").board_revision
-    assert match.view("Blue").board_changes(now) == frozenset()
+    theirs = _view(other, "Blue").board_revision
+    assert _view(match, "Blue").board_changes(theirs) is None
+    now = _view(match, "Blue").board_revision
+    assert _view(match, "Blue").board_changes(now) == frozenset()
     piece = next(p for p in match.state.pieces if p.side == "Blue")
     for n in range(SharedBoard._KEPT + 1):
         piece.attrs["n"] = n
-        match.view("Blue").board_revision  # noqa: B018 - a new revision each time
-    assert match.view("Blue").board_changes(now) is None
+        _view(match, "Blue").board_revision  # noqa: B018 - a new revision each time
+    assert _view(match, "Blue").board_changes(now) is None
 
 
 @pytest.mark.parametrize("name", [EXAMPLE, "iwo_bonins", "iwo_1945", "manila45"])
@@ -196,21 +206,21 @@ def test_single_entries_read_alone_equal_the_whole_entries(name: str) -> None:
     match = Match(game, seed=7)
     for _ in range(120):
         for player in (*game.info.players, None):
-            whole = match.view(player)
+            whole = _view(match, player)
             seen = whole["vars"]
             for var in match.state.vars:
                 if var in seen:
-                    assert match.view(player).var(var) == seen[var]
+                    assert _view(match, player).var(var) == seen[var]
                     assert whole.var(var) == seen[var]  # from the entry already read
                 else:
                     with pytest.raises(KeyError):
-                        match.view(player).var(var)
+                        _view(match, player).var(var)
             for deck_id, piles in whole["decks"].items():
                 for pile, shown in piles.items():
-                    assert match.view(player).pile(deck_id, pile) == shown
-            assert match.view(player).pile("no such deck", "draw") is None
+                    assert _view(match, player).pile(deck_id, pile) == shown
+            assert _view(match, player).pile("no such deck", "draw") is None
             for track, value in whole["tracks"].items():
-                assert match.view(player).track(track) == value
+                assert _view(match, player).track(track) == value
         if match.pending is None:
             break
         match.decide_index(rng.randrange(len(match.pending.options)))

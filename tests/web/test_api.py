@@ -146,13 +146,13 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(client: TestClient, d
     saved = path.read_bytes()
     st = client.get(f"/api/matches/{mid}", headers={"X-Seat": tok}).json()
     url = f"/api/matches/{mid}/decide"
-    for body, status in (({"index": 99, "value": "B1", "version": st["version"]}, 400),
+    for sent, status in (({"index": 99, "value": "B1", "version": st["version"]}, 400),
                          ({"index": "0", "value": "B1", "version": st["version"]}, 400),
                          ({"index": 0, "value": "B2", "version": st["version"]}, 409),
                          ({"index": 0, "value": "B1", "version": st["version"] - 1}, 409),
                          ({"index": 0, "value": "B1"}, 400)):
-        res = client.post(url, headers={"X-Seat": tok}, json=body)
-        assert res.status_code == status and res.json()["error"], (body, res.text)
+        res = client.post(url, headers={"X-Seat": tok}, json=sent)
+        assert res.status_code == status and res.json()["error"], (sent, res.text)
     assert client.post(url, headers={"X-Seat": tok, **JSON_TYPE}, content=b"[1,2]").status_code == 400
     assert client.get("/api/matches/0000000000aa", headers={"X-Seat": tok}).status_code == 404
     assert client.get("/api/matches/../../etc", headers={"X-Seat": tok}).status_code == 404

@@ -72,8 +72,8 @@ def test_10_0_setup_landing_and_first_turn() -> None:
     for v in ("attack", "3/9", "the_neck"):
         m.decide(v)
     assert P.cohesion(m, "3/9") == 8
-    for v in (1, 1, "roll"):
-        m.decide(v)
+    for answer in (1, 1, "roll"):
+        m.decide(answer)
     assert P.cohesion(m, "3/9") == 7
     for v in ("stop", "advance"):
         m.decide(v)

@@ -31,7 +31,7 @@ LEVELS = {"Japanese Win", "Marginal (Historical Victory)", "Moderate Victory", "
 
 def bot_match(seed: int, bot: str = "heuristic", **options: object) -> Match:
     """A whole game with a USMC bot (the Japanese need none: 6.0 AI)."""
-    m = Match(GAME, seed=seed, options=options)  # type: ignore[arg-type]
+    m = Match(GAME, seed=seed, options=options)
     m.run({"USMC": make_agent(GAME, "USMC", bot, seed)})
     return m
 

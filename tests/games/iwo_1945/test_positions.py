@@ -28,7 +28,7 @@ def ija(pos: str, count: int, first: int = 1) -> dict[str, Any]:
 
 
 #: An empty board (every marker off the board) to place regiments and Japanese markers on.
-EMPTY = {"clear": ["ija", "marine"]}
+EMPTY: dict[str, Any] = {"clear": ["ija", "marine"]}
 
 
 def test_6_0_special_landing_three_dice_and_ones_count_for_nothing() -> None:

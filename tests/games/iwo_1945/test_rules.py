@@ -251,7 +251,7 @@ def test_4_0_exhausted_and_cohesion_1_limits() -> None:
     assert "3/9" not in actions.actors(m, "move") and "3/9" not in actions.actors(m, "rotate")
     assert "3/3" in actions.actors(m, "rotate")  # 3/9 may be rotated by another's action
     assert "3/9" in actions.actors(m, "regroup")
-    coh.rally(m, "3/9", "6.0", "test")  # the control: rallied, it could do all of these
+    P.rally(m, "3/9", "6.0", "test")  # the control: rallied, it could do all of these
     assert {"3/9"} <= set(actions.actors(m, "attack")) & set(actions.actors(m, "move")) \
         & set(actions.actors(m, "rotate"))
     P.set_cohesion(m, "3/9", 1)
@@ -383,7 +383,7 @@ def test_6_0_bad_weather_when_drawn_forbids_a_new_wave() -> None:
     bw = next(c for c in deck.all_cards() if c.startswith("bad_weather"))
     deck.move(bw, "draw", top=True)
     usmc_turn.draw_up(m)
-    assert deck.where(bw) == "discard" and not actions.can_new_wave(m)
+    assert deck.where(bw) == "discard" and not P.can_new_wave(m)
 
 
 def test_6_0_rotate_swaps_and_one_non_exhausted_regiment_pays() -> None:

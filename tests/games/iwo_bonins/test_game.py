@@ -34,7 +34,7 @@ LEVELS = {"US victory", "Draw", "Japanese victory", "Japanese epic victory"}
 
 def bot_match(seed: int, bot: str = "heuristic", **options: object) -> Match:
     """A whole solitaire game with a US bot (the Japanese side is 13.0-17.0)."""
-    m = Match(GAME, seed=seed, options=options)  # type: ignore[arg-type]
+    m = Match(GAME, seed=seed, options=options)
     m.run({c.US: make_agent(GAME, c.US, bot, seed)})
     return m
 

@@ -58,9 +58,9 @@ def test_board_answers_equal_fresh_ones(scenario: str, bot: str, seed: int) -> N
             assert board.hex_ids(side) == frozenset(p.location for p in on_map)
         for place in pieces.occupied():
             stack = pieces.stack(place)
-            for side in (None, *c.SIDES):
-                assert board.at(place, side) == tuple(
-                    p for p in stack if p.side in c.SIDES and (side is None or p.side == side))
+            for viewer in (None, *c.SIDES):
+                assert board.at(place, viewer) == tuple(
+                    p for p in stack if p.side in c.SIDES and (viewer is None or p.side == viewer))
         kinds = board.of_side(c.JAPAN, "14.2 unknown defenders", K._unknown_kinds)
         assert kinds == K._unknown_kinds(pieces)
         for p in board.on_map(c.JAPAN):

@@ -5,6 +5,7 @@ the position files' checks. Each test names its section."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -17,12 +18,13 @@ from tabletop.games.iwo_bonins import common as c
 
 from .test_us_combat import DIFF, roll_for
 
-DUG_IN = {"status": {"dug_in": True}}
+DUG_IN: dict[str, Any] = {"status": {"dug_in": True}}
 #: 1/23 and FT/23 (8 + 5) in 2212 beside 309 (defense 3) in 2213; 310 far away keeps the
 #: game going; every other Japanese unit is off the board.
-ATTACK = {"turn": 2, "start": "us_combat_1", "vars": {"beachhead": "east"}, "clear": ["Japan"],
-          "pieces": {"1/23": {"at": "2212"}, "FT/23": {"at": "2212"},
-                     "309": {"at": "2213", **DUG_IN}, "310": {"at": "0213", **DUG_IN}}}
+ATTACK: dict[str, Any] = {
+    "turn": 2, "start": "us_combat_1", "vars": {"beachhead": "east"}, "clear": ["Japan"],
+    "pieces": {"1/23": {"at": "2212"}, "FT/23": {"at": "2212"},
+               "309": {"at": "2213", **DUG_IN}, "310": {"at": "0213", **DUG_IN}}}
 
 
 def test_d2_eliminates_and_advance_9_2_1_and_9_4() -> None:
@@ -180,7 +182,7 @@ def test_an_edit_before_the_beachhead_choice_3_2_3_3() -> None:
 #: Mobile Combat Phase of turn 6, the east beaches chosen; a CRT 1 gives A2. Two hexes back
 #: lies 2515, a purple beach of the west set: empty, but not a hex this stack may end in.
 #: 309 in 2712, beside 1/23 only, keeps the combat phase open after the retreat.
-RETREAT_BY_THE_OTHER_BEACHES = {
+RETREAT_BY_THE_OTHER_BEACHES: dict[str, Any] = {
     "scenario": "solitaire", "start": "us_combat_2", "turn": 6, "vars": {"beachhead": "east"},
     "clear": ["Japan"],
     "pieces": {"FT/27": {"at": "2613"}, "3/26": {"at": "2613", "status": {"reduced": True}},

@@ -5,6 +5,7 @@ from a Japanese-held beach. The dice are scripted; each test names its section."
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from fractions import Fraction
 
 from tabletop.core.match import Match
@@ -146,7 +147,7 @@ def test_exact_odds_9_1_and_9_2_1() -> None:
     """9.1, 9.2.1: the odds shown before declaring, the CRT column read through the CRMT
     Dug-In column: kill = De + D3/2 + D2/3 + Ex x 5/6; a step lost on Ex, D2 3-6, D3 4-6."""
     crt = c.components().tables["crt"]
-    kinds = K.Counter([K.DefenderKind(3, None)])
+    kinds = Counter([K.DefenderKind(3, None)])
     for diff in range(-2, 20):
         col = [crt.lookup(diff, r, line="rough") for r in range(1, 7)]
         n = {res: Fraction(col.count(res), 6) for res in set(col)}

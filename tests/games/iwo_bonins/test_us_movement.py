@@ -150,7 +150,8 @@ def test_redeployment_6_5() -> None:
     put(m, "309", "1409")
     first = mv.destinations(m, m.state.pieces["1/23"], first=True)
     far = [h for h, how in first.items() if how.startswith("redeploy")]
-    assert far and all(c.distance_to(h, [c.components().map.hex("1409")]) >= 4 for h in far)
+    assert far and all((d := c.distance_to(h, [c.components().map.hex("1409")])) is not None and d >= 4
+                      for h in far)
     assert "1813" in first  # 7+ MP away: by redeployment only
     second = mv.destinations(m, m.state.pieces["1/23"], first=False)
     assert not any(how.startswith("redeploy") for how in second.values())

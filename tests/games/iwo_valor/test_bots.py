@@ -12,6 +12,7 @@ import pytest
 from tabletop.core.hexgrid import distance
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game, make_agent
+from tabletop.core.views import View
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Board, _Gaps
 
@@ -139,6 +140,7 @@ def test_VII_A_the_board_read_place_by_place_agrees_with_a_full_read() -> None:
         d = m.pending
         assert d is not None
         view = m.view(d.player)
+        assert isinstance(view, View), type(view)
         if d.player == c.US:
             since = bot._board.revision
             board = bot._read_board(view)

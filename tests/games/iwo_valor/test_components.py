@@ -74,8 +74,8 @@ def test_beaches_and_waves_III_4() -> None:
         assert len(hexes) == 17 and len(waves) == 17
         for w in waves:
             assert not c.is_land(w)
-            assert any(c.attr(n, "beach") == beach for n in c.components().map.neighbors(c.hx(w))
-                       for n in [c.hid_of(n)] if c.is_land(n))
+            assert any(c.attr(i, "beach") == beach for n in c.components().map.neighbors(c.hx(w))
+                       for i in [c.hid_of(n)] if c.is_land(i))
     assert 2 * 17 >= sum(1 for u in COMP.marines if u.entry == 1) == 33
 
 

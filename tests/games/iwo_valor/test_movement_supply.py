@@ -40,7 +40,7 @@ def test_hidden_unit_not_named_in_the_marine_view_III_3() -> None:
     """III.3 and the hidden-information model: a face-down unit shows only place and side."""
     m = empty_match()
     put(m, "A/310", J, hidden=True)
-    shown = [p for p in m.view(c.US)["pieces"] if p["location"] == J]  # type: ignore[index,union-attr]
+    shown = [p for p in m.view(c.US)["pieces"] if p["location"] == J]
     assert shown == [{"id": f"hidden:{J}:0", "kind": "hidden", "side": c.JAPAN, "location": J}]
 
 
@@ -410,6 +410,7 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
     infantry and armour, after opportunity fire, in a Class 2 position, in the Narrow Game."""
     import math
 
+    from tabletop.core.hexgrid import Hex
     from tabletop.core.movement import reachable
 
     rng = random.Random(seed)
@@ -432,11 +433,15 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
         for fired in ((), tuple(sorted(s.jp.values()))[: rng.randint(1, 4)]):
             zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
             jp_hexes = {c.hx(h) for h in s.jp}
+
+            def can_end(h: Hex, jp_hexes: set[Hex] = jp_hexes) -> bool:
+                return h not in jp_hexes
+
             core = reachable(c.components().map, c.hx(p.location), math.inf,
                              mv.terrain_costs(p.kind, areas, m.state.turn > 7),
                              enemy={c.hx(h) for h in mv.closed_hexes(m, p, s)},
                              ezoc=c.zoc_hexes(tuple(s.jp)), zoc_stops=False, zoc_to_zoc=False,
-                             must_stop=zone, can_end=lambda h, jp_hexes=jp_hexes: h not in jp_hexes)
+                             must_stop=zone, can_end=can_end)
             ours = mv._layered(m, p, s, fired, areas, class1)
             if not len(core):
                 assert ours is None

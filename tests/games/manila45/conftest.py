@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pytest
 
+from tabletop.core.canonical import JSON
 from tabletop.core.match import Match
+from tabletop.core.views import View
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.bots import heuristic_setup
@@ -34,6 +36,14 @@ def position(japan: Mapping[str, str], us: Mapping[str, str], *, turn: int = 3,
     return m
 
 
+def seen(match: Match, side: str) -> dict[str, JSON]:
+    """What a side sees of the match, as the JSON its view serialises to."""
+    view = match.view(side)
+    assert isinstance(view, View), type(view)
+    return view.to_json()
+
+
 @pytest.fixture
-def make_position():
+def make_position() -> Callable[..., Match]:
+    """The position builder above, for tests that take it as a fixture."""
     return position

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletop.core.hexgrid import distance
+from tabletop.core.hexgrid import Hex, distance
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.components import DATA_DIR, components
 from tabletop.games.manila45.mapmaker import render_yaml
 
 
-def hx(hid: str):
+def hx(hid: str) -> Hex:
+    """The hex of a Manila '45 hex id."""
     return components().hexmap.hex(hid)
 
 

@@ -18,6 +18,8 @@ from tabletop.core.testing import check_golden, check_replay, game_state_machine
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45.components import components
 
+from .conftest import seen
+
 GOLDEN = Path(__file__).parent / "golden"
 
 
@@ -59,7 +61,7 @@ def test_6_5_no_hidden_field_in_us_view_decisions_or_log() -> None:
         decision: Decision = match.pending
         ids = hidden_ids(match)
         if ids and len(match.decisions) % 7 == 0:
-            view = dumps(match.view("US").to_json())
+            view = dumps(seen(match, "US"))
             assert not leaks(view, ids), leaks(view, ids)
             for p in json.loads(view)["pieces"]:
                 if p["side"] == "Japan" and p["kind"] == "hidden":

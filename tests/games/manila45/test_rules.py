@@ -6,6 +6,7 @@ import pytest
 
 from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match
+from tabletop.core.pieces import Piece
 from tabletop.core.testing import run_procedure
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
@@ -21,10 +22,11 @@ from tabletop.games.manila45.offensive_fire import (
 from tabletop.games.manila45.replacements import reinforcement_phase
 from tabletop.games.manila45.victory import final, result_now
 
-from .conftest import bot_setup, position
+from .conftest import bot_setup, position, seen
 
 
-def P(m: Match, pid: str):
+def P(m: Match, pid: str) -> Piece:
+    """A piece of the match by id."""
     return m.state.pieces[pid]
 
 
@@ -56,10 +58,10 @@ def test_3_2_setup_one_by_one_and_limits() -> None:
         assert not d.is_legal(bad)
     assert d.is_legal("3822")
     setup = bot_setup()
-    bad = dict(setup)
-    bad[next(iter(bad))] = "3402"
+    broken = dict(setup)
+    broken[next(iter(broken))] = "3402"
     with pytest.raises(TabletopError, match=r"3\.2"):
-        Match(GAME, seed=0, options={"setup": bad})
+        Match(GAME, seed=0, options={"setup": broken})
 
 
 def test_3_2_bot_setup_then_adjust() -> None:
@@ -83,8 +85,10 @@ def test_3_4_3_5_entry() -> None:
     d = m.pending
     assert d is not None and d.kind == "entry_org" and "xiv" not in d.values
     m.decide("11ab")
+    assert m.pending is not None
     assert m.pending.kind == "entry_unit" and all(str(v).startswith("a-") for v in m.pending.values)
     m.decide("a-1-187")
+    assert m.pending is not None
     assert m.pending.kind == "entry_hex" and m.pending.is_legal("3401") and not m.pending.is_legal("2532")
     x = P(m, "x-44tk")
     m.state.turn = 1
@@ -165,16 +169,16 @@ def test_6_5_fog_of_war_views() -> None:
     unit fired on is flipped for good."""
     m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
     m.state.pieces.move("c-1-7", c.US_DEAD)
-    us = m.view("US").to_json()
+    us = seen(m, "US")
     flags = [p for p in us["pieces"] if p["location"] == "3720"]
     assert flags == [{"id": "hidden:3720:0", "kind": "hidden", "side": "Japan", "location": "3720"}]
-    jp = m.view("Japan").to_json()
+    jp = seen(m, "Japan")
     at = [p for p in jp["pieces"] if p["location"] == "3030"]
     assert at[0]["id"] in ("c-1-5", "c-2-5") and at[1]["kind"] == "hidden"
     assert all(p["kind"] == "hidden" for p in jp["pieces"] if p["location"] == c.US_DEAD)
     c.reveal(m, [P(m, "j-cf-1")], "is fired on")
     assert not P(m, "j-cf-1").hidden
-    assert any(p.get("id") == "j-cf-1" for p in m.view("US").to_json()["pieces"])
+    assert any(p.get("id") == "j-cf-1" for p in seen(m, "US")["pieces"])
 
 
 def test_6_5_pictures_show_what_the_view_shows() -> None:
@@ -188,7 +192,7 @@ def test_6_5_pictures_show_what_the_view_shows() -> None:
     m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
     m.state.pieces.move("c-1-7", c.US_DEAD)
     top, below = (P(m, pid) for pid in m.state.pieces.ids_at("3030"))
-    view = m.view("Japan").to_json()
+    view = seen(m, "Japan")
     named = {p["id"] for p in view["pieces"]}
     assert top.id in named and below.id not in named and "c-1-7" not in named
     for picture in (svg_map(m, hidden_from="Japan"), text_map(m, player="Japan")):
@@ -262,7 +266,8 @@ def test_8_1_8_2_one_unit_at_a_time_within_its_mp() -> None:
     assert d.kind == "move_step" and d.context["mp"] == 16
     assert all(o.detail["mp"] <= 16 for o in d.options if o.value != "stop")
     d = gen.send("2731")
-    assert d.context["mp"] == 16 - step_cost(m, P(m, "c-1-5"), "2730", "2731", Crossing("x"))
+    cost = step_cost(m, P(m, "c-1-5"), "2730", "2731", Crossing("x"))
+    assert cost is not None and d.context["mp"] == 16 - cost
     d = gen.send("stop")
     assert d.kind == "select_mover" and "c-1-5" not in d.values and "c-2-5" in d.values
     u = P(m, "c-2-5")

@@ -18,9 +18,9 @@ from tabletop.core.errors import TabletopError
 from tabletop.core.testing import answer, check_dice_used, force, start, texts
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
+from tabletop.games.manila45.common import is_setup_hex
 from tabletop.games.manila45.components import JAPAN, components
 from tabletop.games.manila45.movement import entry_hexes
-from tabletop.games.manila45.setup import is_setup_hex
 
 
 def layout(*, north_west: bool = True, **moves: str) -> dict[str, str]:
