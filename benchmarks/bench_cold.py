@@ -33,7 +33,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tabletop.core.registry import registered
+from tabletop.core.engine.registry import registered
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")
@@ -43,8 +43,8 @@ DATA_LOAD = """\
 import json, sys, time
 name, example = sys.argv[1], sys.argv[2] == "1"
 marks = [(time.perf_counter(), time.process_time())]
-from tabletop.core.match import Match  # the engine a game imports
-from tabletop.core.registry import load_game
+from tabletop.core.engine.match import Match  # the engine a game imports
+from tabletop.core.engine.registry import load_game
 marks.append((time.perf_counter(), time.process_time()))
 game = load_game(name)
 marks.append((time.perf_counter(), time.process_time()))
@@ -60,7 +60,7 @@ print(json.dumps(dict(zip(("engine", "game", "data"), spans))))
 def tabletop_command() -> list[str]:
     """The installed `tabletop` script next to this Python, else the CLI module."""
     script = Path(sys.executable).parent / "tabletop"
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "tabletop.core.cli"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "tabletop.core.frontends.cli"]
 
 
 def timed(args: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:

@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from tabletop.core.decisions import Decision, Option
-from tabletop.core.match import Flow, Game, GameInfo, Match, Result
-from tabletop.core.record import make_record, replay
-from tabletop.core.registry import load_game, make_agent
+from tabletop.core.engine.decisions import Decision, Option
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
+from tabletop.core.engine.record import make_record, replay
+from tabletop.core.engine.registry import load_game, make_agent
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent, registered
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent, registered
 
 ROOT = Path(__file__).resolve().parents[1]
 # Scenarios timed besides each game's default one: iwo_valor's Very Short Game is played to

@@ -11,10 +11,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from tabletop.core.hexgrid import Hex, distance, line
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import FeatureType, HexMapSpec, HexsideSpec, HexSpec, TerrainType
-from tabletop.core.movement import MoveCosts, adjacent_hexes, reachable
+from tabletop.core.board.hexgrid import Hex, distance, line
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import FeatureType, HexMapSpec, HexsideSpec, HexSpec, TerrainType
+from tabletop.core.board.movement import MoveCosts, adjacent_hexes, reachable
 
 COLUMNS, ROWS = 40, 35
 ALLOWANCE = 16

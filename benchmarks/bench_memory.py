@@ -25,7 +25,7 @@ def peak_of_simulate(game: str, games: int) -> tuple[float, float]:
     """(peak RSS in MiB, CPU seconds) of one `simulate` child process."""
     with tempfile.TemporaryDirectory() as folder:
         rows = Path(folder) / "rows.jsonl"
-        code = ("import resource, sys; from tabletop.core.cli import main; "
+        code = ("import resource, sys; from tabletop.core.frontends.cli import main; "
                 "code = main(sys.argv[1:]); "
                 "u = resource.getrusage(resource.RUSAGE_SELF); "
                 "print('PEAK', u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr); sys.exit(code)")

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabletop.core.match import Game, Match
-from tabletop.core.registry import load_game, make_agent, registered
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.registry import load_game, make_agent, registered
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")

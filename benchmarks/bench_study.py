@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.study import Study, plan_settings, run_study
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.studies.study import Study, plan_settings, run_study
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = str(ROOT / "docs" / "example" / "skirmish")

@@ -8,8 +8,8 @@ move can be set beside one move of OpenSpiel's pure-Python ``tic_tac_toe.py``. L
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Decision, Option
-from tabletop.core.match import Flow, Game, GameInfo, Match, Result
+from tabletop.core.engine.decisions import Decision, Option
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 CELLS = tuple(Option(i, f"cell {i}") for i in range(9))

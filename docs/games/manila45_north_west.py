@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from tabletop.core.match import Match
-from tabletop.core.registry import make_agent
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import make_agent
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.bots import heuristic_setup

@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from tabletop.core.areamap import AreaMap
-from tabletop.core.canonical import JSON
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import (
+from tabletop.core.board.areamap import AreaMap
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import (
     AgentFactory,
     EntryPoint,
     Game,
@@ -27,8 +27,8 @@ from tabletop.core.match import (
     Match,
     Result,
 )
-from tabletop.core.pieces import Piece
-from tabletop.core.visibility import PUBLIC
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.visibility import PUBLIC
 
 from . import positions as P
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, choose
 
 from . import attacks
 from . import cohesion as coh
@@ -39,7 +39,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 KINDS = ("attack", "move", "rotate", "regroup", "place_new_wave")
 TITLES: Mapping[str, str] = MappingProxyType({

@@ -10,8 +10,8 @@ from math import comb
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core import odds as shown_odds
-from tabletop.core.decisions import Option, choose
+from tabletop.core.engine import odds as shown_odds
+from tabletop.core.engine.decisions import Option, choose
 
 from . import cards
 from . import cohesion as coh
@@ -40,7 +40,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 BASE_DICE = 5  # 6.0: roll 5 dice
 MOUNTAIN_DICE = 4  # 6.0: 4 against a Japanese-occupied mountain position

@@ -18,9 +18,9 @@ from math import factorial
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
-from tabletop.core.views import View
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.views import View
 
 from . import positions as P
 from .components import card_id_of
@@ -177,7 +177,7 @@ def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[
 class BoardIndex:
     """The board as the bot reads it, kept between decisions and changed place by place:
     each place's :data:`_Place` is worked out again only for the places the view says
-    changed since the last read (:meth:`~tabletop.core.views.View.board_changes`), or for
+    changed since the last read (:meth:`~tabletop.core.engine.views.View.board_changes`), or for
     all of them when it cannot tell (a view that is not the core's, another match), and what
     the bot asks (:attr:`kinds`, :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept
     with it."""
@@ -330,7 +330,7 @@ class World:
 
     def _pile(self, deck: str, pile: str) -> Any:
         """A deck pile as the view shows it (None if there is none), read alone from a core
-        view (:meth:`~tabletop.core.views.View.pile`)."""
+        view (:meth:`~tabletop.core.engine.views.View.pile`)."""
         view = self._view
         if isinstance(view, View):
             return view.pile(deck, pile)
@@ -366,7 +366,7 @@ class World:
 
     def cohesion(self, rid: str) -> int:
         """A regiment's cohesion (its track), read alone from a core view
-        (:meth:`~tabletop.core.views.View.track`)."""
+        (:meth:`~tabletop.core.engine.views.View.track`)."""
         known = self._cohesions.get(rid)
         if known is None:
             view, track = self._view, P.track_id(rid)

@@ -20,7 +20,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, choose
 
 from . import cohesion as coh
 from .components import (
@@ -54,7 +54,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 DECK = "usmc"
 HAND = "hand:USMC"

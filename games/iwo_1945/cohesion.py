@@ -15,7 +15,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 def reduce(m: Match, rid: str, amount: int, section: str, why: str) -> int:
     """4.0: lower a regiment's cohesion; at 1 further reductions are ignored (not converted

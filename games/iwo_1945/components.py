@@ -21,10 +21,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from tabletop.core.coverage import SectionsFile
-from tabletop.core.data import StrictModel, load_model, validate
-from tabletop.core.errors import DataError
-from tabletop.core.mapdata import AreaMapSpec
+from tabletop.core.board.mapdata import AreaMapSpec
+from tabletop.core.designer.coverage import SectionsFile
+from tabletop.core.engine.data import StrictModel, load_model, validate
+from tabletop.core.engine.errors import DataError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 

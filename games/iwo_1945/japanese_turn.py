@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, choose
 
 from . import cards
 from . import cohesion as coh
@@ -54,7 +54,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 DECK = "japanese"
 FIRE_DICE = 3  # 6.0: fire attacks and fields of fire roll 3 dice

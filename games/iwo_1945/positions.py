@@ -13,14 +13,14 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tabletop.core.match import Procedure
-from tabletop.core.pieces import OFF_BOARD, Piece
-from tabletop.core.text import ordinal
+from tabletop.core.engine.match import Procedure
+from tabletop.core.engine.pieces import OFF_BOARD, Piece
+from tabletop.core.engine.text import ordinal
 
 from .components import Components, load_components
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 USMC = "USMC"
 JAPAN = "Japan"
@@ -147,7 +147,7 @@ class Place:
 
 # The rules ask what stands in a position, where a regiment is and which cube marks it some
 # 19,000 times a game, against fewer than 200 changes to the pieces: the answers are kept in
-# the match's memo (``m.state.memo``, tabletop.core.memo), which throws each away when the
+# the match's memo (``m.state.memo``, tabletop.core.engine.memo), which throws each away when the
 # pieces it was derived from change. The answers are the pieces' own (the caller must not
 # change what it is handed) in the order a scan of the registry gives them.
 _PLACES = "iwo_1945.places"

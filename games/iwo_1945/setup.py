@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from tabletop.core.pieces import Deck, Piece
+from tabletop.core.engine.pieces import Deck, Piece
 
 from .components import Setup, expand_deck
 from .positions import (
@@ -26,7 +26,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 
 def setup_for(m: Match) -> Setup:

@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, choose
 
 from . import actions, cards
 from .components import ForbidActions
 from .positions import USMC, Flow, usmc_controls_all
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 
 _ACTION_OPTIONS: Mapping[str, Option] = MappingProxyType(

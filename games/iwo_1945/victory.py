@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.match import Result
+from tabletop.core.engine.match import Result
 
 from .positions import (
     JAPAN,
@@ -19,7 +19,7 @@ from .positions import (
 )
 
 if TYPE_CHECKING:
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
 JAPANESE_WIN = "Japanese Win"
 

@@ -20,11 +20,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from tabletop.core.canonical import JSON
-from tabletop.core.errors import TabletopError
-from tabletop.core.flow import SequenceOfPlay, run_turns
-from tabletop.core.hexmap import HexMap
-from tabletop.core.match import (
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.match import (
     AgentFactory,
     EntryPoint,
     Flow,
@@ -36,8 +36,8 @@ from tabletop.core.match import (
     Result,
     ScenarioInfo,
 )
-from tabletop.core.pieces import Piece
-from tabletop.core.visibility import PUBLIC
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.visibility import PUBLIC
 
 from . import common as c
 from .components import DATA_DIR, INITIAL_DEPLOYMENT
@@ -393,7 +393,7 @@ def last_turn(match: Match) -> int:
 
 def choose_beachhead(match: Match) -> Procedure[str]:
     """3.3: before setting up, the US chooses the western or eastern beaches."""
-    from tabletop.core.decisions import Option, choose
+    from tabletop.core.engine.decisions import Option, choose
 
     answer = yield choose(c.US, "Invade which side of the island?", "3.3",
                           [Option("east", "East beaches (Green, Red, Yellow, Blue)"),

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
-from tabletop.core.agents import Agent, RandomAgent
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
-from tabletop.core.hexgrid import Hex
-from tabletop.core.match import AgentFactory
-from tabletop.core.views import View
+from tabletop.core.board.hexgrid import Hex
+from tabletop.core.engine.agents import Agent, RandomAgent
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.match import AgentFactory
+from tabletop.core.engine.views import View
 
 from . import common as c
 
@@ -56,8 +56,8 @@ class _Board:
     """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
     holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
     decision to the next and changed place by place: only the places the view says changed
-    since the last read (:meth:`~tabletop.core.views.View.board_changes`) are read again,
-    as read-only windows on the view's board (:meth:`~tabletop.core.views.View.board_places`),
+    since the last read (:meth:`~tabletop.core.engine.views.View.board_changes`) are read again,
+    as read-only windows on the view's board (:meth:`~tabletop.core.engine.views.View.board_places`),
     so a decision that changed no piece reads no piece; all of them when the view cannot
     tell (a plain mapping, another match)."""
 
@@ -184,7 +184,7 @@ class _Seen:
 
     def var(self, name: str, default: Any = None) -> Any:
         """A game variable the US side may see (``default`` when there is none), read alone
-        (:meth:`~tabletop.core.views.View.var`) and kept for the decision."""
+        (:meth:`~tabletop.core.engine.views.View.var`) and kept for the decision."""
         try:
             held = self._vars[name]
         except KeyError:

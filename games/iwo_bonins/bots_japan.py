@@ -28,9 +28,9 @@ import random
 from collections.abc import Mapping
 from functools import cache
 
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
-from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision
 
 from . import common as c
 from .components import FIRE_SUPPORT_TYPES

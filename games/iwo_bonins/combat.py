@@ -22,11 +22,11 @@ from functools import cache, lru_cache
 from math import lcm
 from typing import NamedTuple
 
-from tabletop.core import odds as shown_odds
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Flow, Match, Procedure
-from tabletop.core.pieces import Piece, Pieces
+from tabletop.core.engine import odds as shown_odds
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Match, Procedure
+from tabletop.core.engine.pieces import Piece, Pieces
 
 from . import common as c
 from . import support, us_bombardment

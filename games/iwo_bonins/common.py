@@ -22,10 +22,10 @@ from functools import cache, lru_cache
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.hexgrid import Hex, distance
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import CLOCK, Piece, Pieces
+from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
 
 from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS, SURIBACHI, Components, load_components
 
@@ -112,7 +112,7 @@ class Board:
     of the board, and its invalidation.
 
     Every change to a piece, its status or a stack moves the pieces' revision clock
-    (:data:`tabletop.core.pieces.CLOCK`); :func:`board` hands out the board of the current
+    (:data:`tabletop.core.engine.pieces.CLOCK`); :func:`board` hands out the board of the current
     count and builds a new one (empty, each answer worked out when first asked) as soon as
     the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
     change. The units in a hex are kept while that hex's stack is unchanged

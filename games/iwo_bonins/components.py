@@ -3,17 +3,17 @@
 The rulebook prints none of them. ``games/iwo_bonins/data/*.yaml`` reconstruct them (what is
 the rulebook's word and what is ours is in ``docs/games/iwo_bonins.md``):
 
-- ``map.yaml``: the map sheet, a :class:`~tabletop.core.mapdata.HexMapSpec` whose hex
+- ``map.yaml``: the map sheet, a :class:`~tabletop.core.board.mapdata.HexMapSpec` whose hex
   attributes are checked against :class:`HexAttrs`;
 - ``counters.yaml``: the 100 counters (:class:`CounterSheet`);
 - ``terrain.yaml``: the Terrain Key (:class:`TerrainKey`);
 - ``tracks.yaml``: the Game Turn Record Track and the Japanese Bombardment Track (:class:`Tracks`);
 - ``crt.yaml``, ``crmt.yaml``, ``storm.yaml``: tables in the core format
-  (:mod:`tabletop.core.tables`); the CRMT's cells follow the small grammar of
+  (:mod:`tabletop.core.engine.tables`); the CRMT's cells follow the small grammar of
   :func:`parse_outcome`.
 
 :func:`load_components` loads every file and cross-checks them against each other; every
-failure is a :class:`~tabletop.core.errors.DataError` naming the file, the path inside it and
+failure is a :class:`~tabletop.core.engine.errors.DataError` naming the file, the path inside it and
 what was expected.
 """
 
@@ -28,13 +28,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tabletop.core.coverage import SectionsFile
-from tabletop.core.data import AtPath, Section, StrictModel, load_model, read_data_file, repeated, validate
-from tabletop.core.errors import DataError
-from tabletop.core.hexgrid import Hex
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.tables import Table
+from tabletop.core.board.hexgrid import Hex
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.designer.coverage import SectionsFile
+from tabletop.core.engine.data import (
+    AtPath,
+    Section,
+    StrictModel,
+    load_model,
+    read_data_file,
+    repeated,
+    validate,
+)
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.tables import Table
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Flow, Match, Procedure
-from tabletop.core.movement import MoveCosts, Reach, reachable
-from tabletop.core.pieces import Piece
+from tabletop.core.board.movement import MoveCosts, Reach, reachable
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from . import japanese_units as ju

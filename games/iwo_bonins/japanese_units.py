@@ -15,10 +15,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.hexgrid import distance
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.board.hexgrid import distance
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
-from tabletop.core.text import ordinal
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.text import ordinal
 
 from . import common as c
 

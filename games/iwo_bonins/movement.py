@@ -13,11 +13,11 @@ import math
 from collections.abc import Callable
 from functools import cache, lru_cache
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.hexgrid import Hex, distance
-from tabletop.core.match import Flow, Match, Procedure
-from tabletop.core.movement import MoveCosts, reachable
-from tabletop.core.pieces import Piece
+from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.board.movement import MoveCosts, reachable
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from . import landings, support

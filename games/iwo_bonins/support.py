@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.decisions import Option
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 

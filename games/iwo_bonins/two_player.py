@@ -25,9 +25,9 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Flow, Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from . import japanese_units as ju

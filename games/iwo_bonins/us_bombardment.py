@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 

@@ -21,12 +21,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from tabletop.core.canonical import JSON
-from tabletop.core.errors import TabletopError
-from tabletop.core.flow import SequenceOfPlay, run_turns
-from tabletop.core.fog import reveal_near
-from tabletop.core.hexmap import HexMap
-from tabletop.core.match import (
+from tabletop.core.board.fog import reveal_near
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.match import (
     AgentFactory,
     EntryPoint,
     Flow,
@@ -37,10 +37,10 @@ from tabletop.core.match import (
     Result,
     ScenarioInfo,
 )
-from tabletop.core.pieces import Piece
-from tabletop.core.position import START, Position
-from tabletop.core.tables import parse_span
-from tabletop.core.views import Entries, SharedBoard, View
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.position import START, Position
+from tabletop.core.engine.tables import parse_span
+from tabletop.core.engine.views import Entries, SharedBoard, View
 
 from . import common as c
 from .components import DATA_DIR, DATA_MODELS, VPLevel
@@ -56,7 +56,7 @@ _WINDOWS: dict[str | None, tuple[SharedBoard, int, tuple[Mapping[str, Any], ...]
 def _board_windows(v: View) -> dict[str, JSON]:
     """A view's ``pieces`` (the core's, in the same order): read-only windows on the board
     the views share instead of copies, made once a revision of what the side is shown
-    (:meth:`~tabletop.core.views.SharedBoard.revision`) and handed to every view of it: the
+    (:meth:`~tabletop.core.engine.views.SharedBoard.revision`) and handed to every view of it: the
     heuristic bot reads the whole board at every decision."""
     match, player = v._match, v.player
     board, reg = match.shared_board, match.state.pieces

@@ -29,10 +29,10 @@ from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
-from tabletop.core.agents import Agent
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision, Option
-from tabletop.core.supply import StepMasks
+from tabletop.core.board.supply import StepMasks
+from tabletop.core.engine.agents import Agent
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision, Option
 
 from . import common as c
 
@@ -68,7 +68,7 @@ def _fire_hexes(o: Option) -> tuple[int, int]:
 @cache
 def _grid() -> StepMasks:
     """Every step between two neighbouring hexes of the map, sea or not, as bit masks (the
-    map's :class:`~tabletop.core.supply.StepMasks` layout, :func:`common.hexes_bits`): the
+    map's :class:`~tabletop.core.board.supply.StepMasks` layout, :func:`common.hexes_bits`): the
     map is a whole rectangle of hexes, so the hexes within k steps of a hex are those
     within k hexes of it (checked for every pair of hexes in tests/games/iwo_valor)."""
     m = c.components().map

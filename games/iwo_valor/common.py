@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.fog import reveal_near
-from tabletop.core.hexgrid import Hex, distance, within
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import CLOCK, Piece, Pieces
-from tabletop.core.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
-from tabletop.core.trackgroups import value as family_value
+from tabletop.core.board.fog import reveal_near
+from tabletop.core.board.hexgrid import Hex, distance, within
+from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
+from tabletop.core.engine.trackgroups import value as family_value
 
 from .components import Components, load_components
 
@@ -270,7 +270,7 @@ class Situation:
         sea excepted, and a hex in two ZOCs is simply in ZOC.
 
         Kept while the pieces do not change: every change to a piece, its status or a stack
-        takes the pieces' revision clock's next count (core/pieces.py), so the situation
+        takes the pieces' revision clock's next count (core/engine/pieces.py), so the situation
         built at the clock's current count, for the same pieces, is still the situation."""
         pieces = match.state.pieces
         if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
@@ -521,7 +521,7 @@ def _within_bits(sources: tuple[str, ...], radius: int) -> int:
 def _search_from(path_key: tuple[tuple[str, ...], frozenset[str]], sources: tuple[str, ...],
                  armour: bool, narrow: tuple[tuple[str, ...], bool]) -> SupplySearch:
     """The search of :func:`supplied_from` with no limit of length, for a situation's
-    :meth:`~Situation.path_key` (core.supply's :class:`~tabletop.core.supply.SupplySearch`
+    :meth:`~Situation.path_key` (core.supply's :class:`~tabletop.core.board.supply.SupplySearch`
     on the compiled terrain and the situation's sets as bits): kept for the situations to
     come that agree on the paths, and made only as far as the questions asked of it need
     (:func:`traces_supply`: an HQ near a beach is found supplied in a few rounds)."""

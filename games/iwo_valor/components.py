@@ -3,7 +3,7 @@
 The rulebook prints none of them. ``games/iwo_valor/data/*.yaml`` reconstruct them (what is
 the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
 
-- ``map.yaml``: the island (II.B), a :class:`~tabletop.core.mapdata.HexMapSpec` whose hex
+- ``map.yaml``: the island (II.B), a :class:`~tabletop.core.board.mapdata.HexMapSpec` whose hex
   attributes are checked against :class:`HexAttrs` and against every hex the rules name;
 - ``counters.yaml``: the 200 pieces (:class:`CounterSheet`);
 - ``tracks.yaml``: the Game Turn Track, the Japanese Artillery Chart, the Attack Priorities
@@ -11,7 +11,7 @@ the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
 - ``mat.yaml``, ``jat.yaml``: the Marine and Japanese Attack Tables in the core table format.
 
 :func:`load_components` loads every file and cross-checks them; each failure is a
-:class:`~tabletop.core.errors.DataError` naming the file, the place in it and what was expected.
+:class:`~tabletop.core.engine.errors.DataError` naming the file, the place in it and what was expected.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from tabletop.core.data import StrictModel, load_model, read_data_file, validate
-from tabletop.core.errors import DataError
-from tabletop.core.hexgrid import Hex
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.tables import Span, Table, parse_span
+from tabletop.core.board.hexgrid import Hex
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.engine.data import StrictModel, load_model, read_data_file, validate
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.tables import Span, Table, parse_span
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FILES = {"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tabletop.core import odds as shown_odds
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.engine import odds as shown_odds
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 
@@ -178,7 +178,7 @@ def japanese_combat_phase(match: Match) -> Procedure[None]:
 def strikes(match: Match, area: str) -> int:
     """IV.C.1: the Japanese Artillery Chart's strikes against an area this turn."""
     for key, row in c.components().tracks.artillery_chart.items():
-        from tabletop.core.tables import parse_span
+        from tabletop.core.engine.tables import parse_span
 
         if parse_span(key).contains(match.state.turn):
             return int(row.get(area, 0))  # type: ignore[call-overload]

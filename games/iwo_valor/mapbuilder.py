@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from tabletop.core.hexgrid import Hex, HexGrid, distance, line_hexes, neighbors
+from tabletop.core.board.hexgrid import Hex, HexGrid, distance, line_hexes, neighbors
 
 GRID = HexGrid((0, 31), (0, 36), "even")
 S3 = math.sqrt(3)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tabletop.core import odds as shown_odds
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
-from tabletop.core.text import ordinal
-from tabletop.core.trackgroups import shift
+from tabletop.core.engine import odds as shown_odds
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.text import ordinal
+from tabletop.core.engine.trackgroups import shift
 
 from . import common as c
 from .japanese_combat import ambush
@@ -93,7 +93,7 @@ def attack_odds(match: Match, p: Piece, target: str, armour: int = 0) -> dict[st
 
 def describe(odds: dict[str, Fraction]) -> str:
     """VIII.D: the Marine Attack Table's results as a line a person reads, whole percentages
-    adding up to 100% (:func:`tabletop.core.odds.describe`)."""
+    adding up to 100% (:func:`tabletop.core.engine.odds.describe`)."""
     names = {"A": "ambush", "-": "no effect"}
     return shown_odds.describe({names.get(r, f"{r} step(s)"): q for r, q in odds.items()})
 

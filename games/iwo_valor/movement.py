@@ -4,8 +4,8 @@ A move is one decision for the unit and one for its destination; the engine walk
 A destination is any hex the unit can reach without passing a hex within two hexes of a
 Japanese unit that has not yet fired at it (V.D): the move ends there, each such unit fires
 (IX.A), and the unit may then go on moving (a new destination) or stop. The search is the
-core's :func:`~tabletop.core.movement.reachable` with ``zoc_to_zoc=False`` (V.E, VI.A), the
-trigger zone of :mod:`tabletop.core.opportunity` as ``must_stop``, and a step rule for
+core's :func:`~tabletop.core.board.movement.reachable` with ``zoc_to_zoc=False`` (V.E, VI.A), the
+trigger zone of :mod:`tabletop.core.board.opportunity` as ``must_stop``, and a step rule for
 terrain (V.F-J) and HQs in ZOC (V.C). Stacking binds only at the end of the phase (V.M): a
 move may end, or stop for fire, in a hex that already holds a unit of its kind (the menu
 says so); at the end of the phase the player removes the excess (:func:`end_of_movement`).
@@ -20,12 +20,12 @@ from functools import cache, lru_cache, reduce
 from itertools import compress
 from operator import getitem, or_
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.hexgrid import Hex, HexSide
-from tabletop.core.match import Match, Procedure
-from tabletop.core.movement import MoveCosts, Reach, reachable
-from tabletop.core.opportunity import FireRecord, firers_at
-from tabletop.core.pieces import Piece
+from tabletop.core.board.hexgrid import Hex, HexSide
+from tabletop.core.board.movement import MoveCosts, Reach, reachable
+from tabletop.core.board.opportunity import FireRecord, firers_at
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .japanese_combat import opportunity_fire
@@ -138,9 +138,9 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
 
 
 class LayeredReach(Reach):
-    """:func:`~tabletop.core.movement.reachable`'s answer for a move whose every step costs
+    """:func:`~tabletop.core.board.movement.reachable`'s answer for a move whose every step costs
     one hex and that no hex limit bounds (:func:`_layered`), found a layer of hexes at a
-    time as bit masks (core.supply's :class:`~tabletop.core.supply.StepMasks`): the same
+    time as bit masks (core.supply's :class:`~tabletop.core.board.supply.StepMasks`): the same
     hexes, costs and order; the path to a hex is found when asked, as the core's search
     would have it: each hex reached from the lowest-indexed hex of the layer before that
     could step into it (the core settles a layer's hexes in index order and keeps the first
@@ -387,7 +387,7 @@ def _destination_table() -> tuple[_ByMoved, ...]:
 @lru_cache(maxsize=64)
 def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
     """:func:`fire_counts` as one byte a bit place of the map's bit masks (core.supply's
-    :class:`~tabletop.core.supply.StepMasks`): how many of the Japanese units in these hexes
+    :class:`~tabletop.core.board.supply.StepMasks`): how many of the Japanese units in these hexes
     are within two hexes of each hex (IX.A; 19 at most)."""
     masks = c.step_masks(False, ((), False))
     pos, idx = masks.positions, c.hex_index()

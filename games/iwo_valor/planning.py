@@ -6,9 +6,9 @@ withdrawals, and may borrow support points (the article's option, a game option 
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.text import ordinal
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.text import ordinal
 
 from . import common as c
 from .components import by_turn

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
-from tabletop.core.text import ordinal
-from tabletop.core.trackgroups import create_family
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.text import ordinal
+from tabletop.core.engine.trackgroups import create_family
 
 from . import common as c
 from .components import AREAS, BEACH_NAMES, NARROW_REMOVED, VERY_SHORT_CENTRE, VERY_SHORT_UNITS

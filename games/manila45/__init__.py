@@ -15,15 +15,24 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from tabletop.core.canonical import JSON
-from tabletop.core.errors import TabletopError
-from tabletop.core.flow import run_turns
-from tabletop.core.hexmap import HexMap
-from tabletop.core.marks import MapMark
-from tabletop.core.match import AgentFactory, EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.pieces import Piece
-from tabletop.core.position import START, Position
-from tabletop.core.views import Entries, View
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.flow import run_turns
+from tabletop.core.engine.marks import MapMark
+from tabletop.core.engine.match import (
+    AgentFactory,
+    EntryPoint,
+    Flow,
+    Game,
+    GameInfo,
+    GameOption,
+    Match,
+    Result,
+)
+from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.position import START, Position
+from tabletop.core.engine.views import Entries, View
 
 from . import common as c
 from .components import JAPAN, US, components

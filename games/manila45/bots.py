@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
-from tabletop.core.match import Match
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.match import Match
 
 from . import common as c
 from .components import JAPAN, US, components

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from tabletop.core.hexgrid import Hex
-from tabletop.core.match import Match
-from tabletop.core.pieces import OFF_BOARD, Piece
+from tabletop.core.board.hexgrid import Hex
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import OFF_BOARD, Piece
 
 from .components import DIVISIONS, JAPAN, US, Counter, components
 
@@ -231,7 +231,7 @@ def inside_wall(hex_id: str) -> bool:
 @cache
 def distance(a: str, b: str) -> int:
     """10.6: the range from a to b (the target counted, the firing hex not)."""
-    from tabletop.core.hexgrid import distance as hex_distance
+    from tabletop.core.board.hexgrid import distance as hex_distance
 
     return hex_distance(hex_of(a), hex_of(b))
 

@@ -3,7 +3,7 @@
 The rulebook prints none of them. ``data/*.yaml`` reconstruct them (docs/games/manila45.md
 says what is the rulebook's word and what is ours):
 
-- ``map.yaml``: the 34x22" sheet (2.2), a :class:`~tabletop.core.mapdata.HexMapSpec` written
+- ``map.yaml``: the 34x22" sheet (2.2), a :class:`~tabletop.core.board.mapdata.HexMapSpec` written
   by :mod:`.mapmaker`; hex attributes are checked against :class:`HexAttrs`;
 - ``counters.yaml``: the 146 unit counters and markers (2.4-2.12, :class:`CounterSheet`);
 - ``crt.yaml``: the Combat Results Table (10.3, errata) in the core table format;
@@ -22,14 +22,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from tabletop.core.data import Section, StrictModel, load_model, read_data_file, validate
-from tabletop.core.errors import DataError
-from tabletop.core.flow import SequenceOfPlay
-from tabletop.core.hexgrid import Hex, HexSide
-from tabletop.core.hexmap import HexMap
-from tabletop.core.lineoffire import MapLineOfFire
-from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.tables import Table, TableSpec
+from tabletop.core.board.hexgrid import Hex, HexSide
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.lineoffire import MapLineOfFire
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.engine.data import Section, StrictModel, load_model, read_data_file, validate
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.flow import SequenceOfPlay
+from tabletop.core.engine.tables import Table, TableSpec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 

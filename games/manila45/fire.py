@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import components
@@ -89,7 +89,7 @@ def shown_chances(strength: int, drms: Sequence[Drm], firers: Sequence[Piece]) -
     effect at the fire's DRM without the armoured-target DRM, and again with it when no firer
     is anti-armour. Whether the target is armoured is never looked at, so the line tells the
     firer nothing the fog of war (6.5) hides."""
-    from tabletop.core.odds import describe
+    from tabletop.core.engine.odds import describe
 
     base = sum(d for d, sec, _ in drms if sec != ARMOUR_DRM)
     could = not any(c.has(f, "anti_armor") for f in firers)

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from tabletop.core.hexgrid import Hex, HexGrid, HexSide, neighbors
+from tabletop.core.board.hexgrid import Hex, HexGrid, HexSide, neighbors
 
 COLUMNS = (16, 44)
 ROWS = (0, 33)

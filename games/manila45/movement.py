@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, ORG_NAMES, US, components

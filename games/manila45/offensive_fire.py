@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.hexgrid import Hex, within
-from tabletop.core.hexgrid import distance as hex_distance
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.board.hexgrid import Hex, within
+from tabletop.core.board.hexgrid import distance as hex_distance
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, US, components

@@ -5,8 +5,8 @@ unit, or forfeit (7.3), at once fully capable (7.4); the six air units from turn
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match, Procedure
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match, Procedure
 
 from . import common as c
 from .components import JAPAN, ORG_NAMES, ORGS, US

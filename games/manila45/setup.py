@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match, Procedure
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Match, Procedure
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .common import is_setup_hex

@@ -3,8 +3,8 @@ is left), 4.3 the US sudden death victory before the start of turn 3. 5.5: no dr
 
 from __future__ import annotations
 
-from tabletop.core.match import Match, Result
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.match import Match, Result
+from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import JAPAN, US

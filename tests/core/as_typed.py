@@ -8,9 +8,9 @@ import sys
 # that: Python then never turns Ctrl-C into KeyboardInterrupt. Tests that press Ctrl-C start
 # the CLI with Python's own handler put back, so they pass however pytest itself was started.
 _AS_TYPED = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "sys.argv[0] = 'tabletop'; runpy.run_module('tabletop.core.cli', run_name='__main__')")
+             "sys.argv[0] = 'tabletop'; runpy.run_module('tabletop.core.frontends.cli', run_name='__main__')")
 
 
 def tabletop_command(*args: str) -> list[str]:
-    """``python -m tabletop.core.cli ARGS``, with Ctrl-C raising KeyboardInterrupt in it."""
+    """``python -m tabletop.core.frontends.cli ARGS``, with Ctrl-C raising KeyboardInterrupt in it."""
     return [sys.executable, "-c", _AS_TYPED, *args]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.pieces import Deck, Piece
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.engine.pieces import Deck, Piece
 
 
 class PigGame(Game):

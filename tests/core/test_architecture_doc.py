@@ -22,23 +22,32 @@ def _module_rows() -> dict[str, str]:
     return rows
 
 
-def _subpackages() -> list[Path]:
-    return sorted(p.parent for p in CORE.glob("*/__init__.py"))
-
-
 def test_every_core_module_is_in_the_architecture_table() -> None:
-    """Each core/*.py has its own row; each subpackage a row naming each of its modules."""
+    """Each module of the core (in its layer's folder) has its own row, ``layer/x.py``, or
+    is named in the row of its package (``layer/pkg/``)."""
     rows = _module_rows()
-    missing = [p.name for p in sorted(CORE.glob("*.py"))
-               if p.name != "__init__.py" and p.name not in rows]
-    for package in _subpackages():
-        row = rows.get(f"{package.name}/")
-        if row is None:
-            missing.append(f"{package.name}/")
+    missing = []
+    for path in sorted(CORE.rglob("*.py")):
+        rel = path.relative_to(CORE).as_posix()
+        if path.name == "__init__.py" and path.parent != CORE:
             continue
-        missing += [f"{package.name}/{p.name}" for p in sorted(package.glob("*.py"))
-                    if p.name != "__init__.py" and f"`{p.name}`" not in row]
+        package = f"{path.parent.relative_to(CORE).as_posix()}/"
+        if rel not in rows and f"`{path.name}`" not in rows.get(package, ""):
+            missing.append(rel)
     assert not missing, f"docs/architecture.md does not name these core modules: {missing}"
+
+
+def test_every_core_folder_is_a_layer_or_a_package_the_table_names() -> None:
+    """The core's top level holds only ``__init__.py`` and its layers' folders; each folder
+    below a layer is a package with its own row."""
+    rows = _module_rows()
+    top = sorted(p.name for p in CORE.iterdir() if not p.name.startswith((".", "__pycache__")))
+    layers = sorted(p.name for p in CORE.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert set(top) - set(layers) <= {"__init__.py", "py.typed"}, top
+    text = DOC.read_text(encoding="utf-8")
+    assert all(f"### `{layer}/`" in text for layer in layers), layers
+    nested = [p.parent.relative_to(CORE).as_posix() + "/" for p in CORE.glob("*/*/__init__.py")]
+    assert all(name in rows for name in nested), nested
 
 
 def test_architecture_table_names_no_module_that_does_not_exist() -> None:

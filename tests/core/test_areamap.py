@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.areamap import AreaMap
-from tabletop.core.data import validate
-from tabletop.core.errors import DataError, TabletopError
-from tabletop.core.mapdata import AreaMapSpec
+from tabletop.core.board.areamap import AreaMap
+from tabletop.core.board.mapdata import AreaMapSpec
+from tabletop.core.engine.data import validate
+from tabletop.core.engine.errors import DataError, TabletopError
 
 DATA = {
     "name": "test board",

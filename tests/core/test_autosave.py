@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.record import read_record, replay
+from tabletop.core.engine.record import read_record, replay
 
 from .as_typed import tabletop_command
 from .game_dirs import pig_dir
@@ -86,7 +86,7 @@ def test_an_interrupted_write_leaves_the_old_save_whole(tmp_path: Path,
     and no temporary file behind."""
     import os as os_module
 
-    from tabletop.core.files import atomic_write_text
+    from tabletop.core.engine.files import atomic_write_text
 
     target = tmp_path / "save.json"
     atomic_write_text(target, "old")

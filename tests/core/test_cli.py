@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.cli import main
+from tabletop.core.frontends.cli import main
 
 from .game_dirs import pig_dir
 

@@ -1,4 +1,4 @@
-"""Rule coverage (core/coverage.py, `tabletop rules`): sections read from a rulebook's
+"""Rule coverage (core/designer/coverage.py, `tabletop rules`): sections read from a rulebook's
 headings, citations read from hooks' docstrings and section arguments and from tests'
 names and docstrings (decimal numbering, and the outline numbering of Roman parts with
 lettered rules), and the shipped section lists of iwo_bonins, iwo_1945 and iwo_valor checked
@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.coverage import (
+from tabletop.core.designer.coverage import (
     _docstring_sections,
     _name_sections,
     collect,
@@ -21,6 +20,7 @@ from tabletop.core.coverage import (
     parse_sections,
     resolve,
 )
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = Path(os.environ.get("TABLETOP_RULEBOOKS", ROOT.parent / "shared" / "rules"))

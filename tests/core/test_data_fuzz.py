@@ -21,12 +21,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.data import read_data_file
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
-from tabletop.core.position import load_position
-from tabletop.core.registry import load_game
-from tabletop.core.validation import validate_file, validate_path, validate_position
+from tabletop.core.designer.validation import validate_file, validate_path, validate_position
+from tabletop.core.engine.data import read_data_file
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.position import load_position
+from tabletop.core.engine.registry import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "docs" / "example" / "skirmish"

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tabletop.core import data
-from tabletop.core.data import YAML_LOADERS, read_data_file
-from tabletop.core.errors import DataError
-from tabletop.core.match import Match
-from tabletop.core.position import SEED_LIMIT, Position, PositionError, load_position
-from tabletop.core.registry import load_game
+from tabletop.core.engine import data
+from tabletop.core.engine.data import YAML_LOADERS, read_data_file
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.position import SEED_LIMIT, Position, PositionError, load_position
+from tabletop.core.engine.registry import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIRMISH = ROOT / "docs" / "example" / "skirmish"
@@ -36,7 +36,7 @@ def _laughs(levels: int, start: str = "game: skirmish\nstart: blue_move\n") -> s
 
 def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     """Run the command line; it must refuse in one line with exit 2 (never 3, 'internal')."""
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     code = main(list(args))
     out, err = capsys.readouterr()
@@ -194,7 +194,7 @@ def test_the_skirmish_last_turn_follows_its_turns_option(tmp_path: Path) -> None
 @pytest.mark.parametrize("seed", [-1, 2**70, SEED_LIMIT])
 def test_a_seed_out_of_the_command_line_s_range_is_refused(tmp_path: Path, seed: int) -> None:
     """A position's seed obeys the bounds of ``--seed``: 0 to 2**63 - 1."""
-    from tabletop.core.cli import SEED_LIMIT as CLI_SEED_LIMIT
+    from tabletop.core.frontends.cli import SEED_LIMIT as CLI_SEED_LIMIT
 
     assert SEED_LIMIT == CLI_SEED_LIMIT
     path = tmp_path / "pos.yaml"
@@ -331,13 +331,13 @@ def _crowded(match: Match) -> None:
 
 
 def _green(match: Match) -> None:
-    from tabletop.core.pieces import Piece
+    from tabletop.core.engine.pieces import Piece
 
     match.state.pieces.add(Piece("G1", "infantry", "Green", "Greens", "0908"))
 
 
 def _no_red(match: Match) -> None:
-    from tabletop.core.state import State
+    from tabletop.core.engine.state import State
 
     kept = State()
     for piece in match.state.pieces:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.dice import Dice, DiceExhausted, ScriptedDice
-from tabletop.core.errors import TabletopError
+from tabletop.core.engine.dice import Dice, DiceExhausted, ScriptedDice
+from tabletop.core.engine.errors import TabletopError
 
 
 def test_same_seed_same_rolls() -> None:

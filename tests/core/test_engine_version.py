@@ -9,9 +9,9 @@ import pytest
 
 import tabletop.core
 from tabletop.core import UNINSTALLED_VERSION, engine_version
-from tabletop.core.cli import main
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.cli import main
 
 
 @pytest.fixture(autouse=True)

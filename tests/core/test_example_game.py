@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tabletop.core.errors import IllegalDecision, TabletopError
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import check_conformance, check_golden, game_state_machine, golden_games
+from tabletop.core.designer.testing import check_conformance, check_golden, game_state_machine, golden_games
+from tabletop.core.engine.errors import IllegalDecision, TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
@@ -53,7 +53,7 @@ def test_3_1_movement_costs_and_options() -> None:
 
 def test_3_2_entering_an_enemy_zone_stops_the_unit() -> None:
     """3.2: no offered destination is reached through an enemy-controlled hex."""
-    from tabletop.core.movement import reachable
+    from tabletop.core.board.movement import reachable
 
     m = Match(GAME, seed=1)
     goto(m, "B4")
@@ -72,7 +72,7 @@ def test_3_1_to_3_3_every_destination_menu_is_a_fresh_search_of_the_board() -> N
     """3.1-3.3: in random games, every destination menu (its options kept by start, MP and
     enemy hexes) offers exactly what a fresh search of the board as it stands finds: the
     hexes reached past the enemy and its zones of control, none full, with their costs."""
-    from tabletop.core.movement import adjacent_hexes, reachable
+    from tabletop.core.board.movement import adjacent_hexes, reachable
 
     menus = 0
     for seed in range(8):

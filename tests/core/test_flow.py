@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.data import validate
-from tabletop.core.errors import DataError, TabletopError
-from tabletop.core.flow import SequenceOfPlay, run_turns
-from tabletop.core.match import Flow, Game, GameInfo, Match, Result
+from tabletop.core.engine.data import validate
+from tabletop.core.engine.errors import DataError, TabletopError
+from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
 
 SEQ = validate(SequenceOfPlay, {
     "last_turn": 3,

@@ -32,9 +32,9 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.files import atomic_write_text
-from tabletop.core.registry import load_game
+from tabletop.core.engine.files import atomic_write_text
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
@@ -284,7 +284,7 @@ def test_a_save_from_before_a_change_of_play_is_refused_by_version(
         command: str, capsys: pytest.CaptureFixture[str]) -> None:
     """An iwo_valor 1.0.0 record is refused in one line naming both versions, not by a
     state hash that no longer agrees (its state does differ today: the version had to move)."""
-    from tabletop.core.record import read_record, replay
+    from tabletop.core.engine.record import read_record, replay
 
     before = OLD_SAVE.read_bytes()
     assert main([command, str(OLD_SAVE)]) != 0

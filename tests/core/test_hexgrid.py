@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.hexgrid import (
+from tabletop.core.board.hexgrid import (
     DIRECTION_NAMES,
     DIRECTIONS,
     Hex,
@@ -31,6 +30,7 @@ from tabletop.core.hexgrid import (
     ring,
     within,
 )
+from tabletop.core.engine.errors import TabletopError
 
 coords = st.integers(min_value=-60, max_value=60)
 hexes = st.builds(Hex, coords, coords)

@@ -10,10 +10,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.errors import DataError, TabletopError
-from tabletop.core.hexgrid import Hex, HexSide, InvalidHexError, hex_neighbor
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import HexMapSpec
+from tabletop.core.board.hexgrid import Hex, HexSide, InvalidHexError, hex_neighbor
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.engine.errors import DataError, TabletopError
 
 
 def map_data(**changes: Any) -> dict[str, Any]:

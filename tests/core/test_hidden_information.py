@@ -1,5 +1,5 @@
 """Hidden information stays hidden: views, logs, decisions, maps and side saves tell a side
-nothing it may not see (the visibility model of core/visibility.py, checked for every game)."""
+nothing it may not see (the visibility model of core/engine/visibility.py, checked for every game)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Game, Match
-from tabletop.core.registry import load_game, registered
-from tabletop.core.testing import HiddenInformationLeak, check_hidden_information
-from tabletop.core.views import StaleView, make_side_save
-from tabletop.core.visibility import PUBLIC, find_leaks, secrets_of
+from tabletop.core.designer.testing import HiddenInformationLeak, check_hidden_information
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.registry import load_game, registered
+from tabletop.core.engine.views import StaleView, make_side_save
+from tabletop.core.engine.visibility import PUBLIC, find_leaks, secrets_of
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.record import read_record, replay
-from tabletop.core.registry import load_game
+from tabletop.core.engine.record import read_record, replay
+from tabletop.core.engine.registry import load_game
 
 from .as_typed import tabletop_command
 

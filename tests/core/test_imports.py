@@ -115,7 +115,7 @@ def test_core_never_imports_a_game_in_its_source() -> None:
     """Architecture (core knows no game): no module under core/, parsed whole, imports
     ``tabletop.games`` or anything in it, absolutely or relatively, even for typing only."""
     modules = _core_modules()
-    assert len(modules) > 20 and "tabletop.core.match" in modules
+    assert len(modules) > 20 and "tabletop.core.engine.match" in modules
     found = []
     for name, f in modules.items():
         package = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
@@ -156,3 +156,25 @@ def test_importing_every_core_module_loads_no_game() -> None:
     count, _, games = done.stdout.strip().partition(" ")
     assert int(count) >= len(_core_modules()) - 1, done.stdout  # every module but __init__
     assert not games, f"importing core loaded {games}"
+
+
+# The core's layers, in the order docs/architecture.md lists them: each imports only from
+# itself and the layers before it (typing-only imports aside).
+LAYERS = ("engine", "board", "studies", "designer", "frontends")
+
+
+def test_each_layer_imports_only_from_the_layers_before_it() -> None:
+    """core/engine imports no other layer; core/board only the engine; the studies and the
+    designer's tools the engine and the board; the front ends any layer."""
+    assert sorted(p.parent.name for p in CORE.glob("*/__init__.py")) == sorted(LAYERS)
+    wrong = []
+    for rank, layer in enumerate(LAYERS):
+        for f in sorted((CORE / layer).rglob("*.py")):
+            parts = [p for p in f.relative_to(CORE).with_suffix("").parts if p != "__init__"]
+            package = ".".join(["core", *parts[:-1]] if f.name != "__init__.py" else ["core", *parts])
+            for target in _imports(f, package):
+                names = target.split(".")
+                if len(names) > 1 and names[0] == "core" and names[1] in LAYERS \
+                        and LAYERS.index(names[1]) > rank:
+                    wrong.append(f"{f.relative_to(CORE)} imports {target}")
+    assert not wrong, wrong

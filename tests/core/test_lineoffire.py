@@ -8,8 +8,8 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.hexgrid import Hex, distance, line
-from tabletop.core.lineoffire import trace
+from tabletop.core.board.hexgrid import Hex, distance, line
+from tabletop.core.board.lineoffire import trace
 
 coords = st.integers(min_value=-12, max_value=12)
 hexes = st.builds(Hex, coords, coords)
@@ -30,7 +30,7 @@ def test_clear_board_never_blocks(a: Hex, b: Hex, along: str) -> None:
 @given(hexes, st.integers(min_value=0, max_value=5), blockers, alongs)
 def test_adjacent_hexes_never_blocked(a: Hex, d: int, cells: frozenset[Hex], along: str) -> None:
     """LOF (Manila 10.7): a unit may always fire into a hex immediately adjacent to it."""
-    from tabletop.core.hexgrid import hex_neighbor
+    from tabletop.core.board.hexgrid import hex_neighbor
 
     b = hex_neighbor(a, d)
     assert trace(a, b, blocks_hex=lambda h: True, along=along).clear  # type: ignore[arg-type]

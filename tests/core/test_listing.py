@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.errors import DataError
-from tabletop.core.registry import (
+from tabletop.core.designer.validation import validate_path
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.registry import (
     INFO_FILE,
     Listing,
     check_info_file,
@@ -23,7 +23,7 @@ from tabletop.core.registry import (
     read_info_file,
     registered,
 )
-from tabletop.core.validation import validate_path
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "example" / "skirmish"
@@ -100,7 +100,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 NOISY = '''\
-from tabletop.core.match import Game, GameInfo
+from tabletop.core.engine.match import Game, GameInfo
 
 
 class {cls}(Game):
@@ -167,7 +167,7 @@ def test_the_import_fallback_agrees_with_the_game_toml(plugins: Path) -> None:
 
 PROBE = """\
 import json, sys
-from tabletop.core.cli import main
+from tabletop.core.frontends.cli import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
@@ -183,7 +183,7 @@ def test_list_and_version_import_no_game_and_no_heavy_module(args: list[str]) ->
     report = json.loads(done.stdout.splitlines()[-1])
     assert report["code"] == 0
     modules = set(report["modules"])
-    heavy = {"pydantic", "yaml", "networkx", "tabletop.core.match", "tabletop.core.data",
-             "tabletop.core.views", "tabletop.core.record", "tabletop.core.pieces"}
+    heavy = {"pydantic", "yaml", "networkx", "tabletop.core.engine.match", "tabletop.core.engine.data",
+             "tabletop.core.engine.views", "tabletop.core.engine.record", "tabletop.core.engine.pieces"}
     assert not heavy & modules, sorted(heavy & modules)
     assert not [m for m in modules if m.startswith("tabletop.games.")]

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.agents import RandomAgent
-from tabletop.core.decisions import Decision, Option
-from tabletop.core.errors import GameOver, IllegalDecision, ReplayDivergence, SaveError, TabletopError
-from tabletop.core.match import Match
-from tabletop.core.record import make_record, read_record, replay, write_record, write_save
+from tabletop.core.engine.agents import RandomAgent
+from tabletop.core.engine.decisions import Decision, Option
+from tabletop.core.engine.errors import GameOver, IllegalDecision, ReplayDivergence, SaveError, TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.record import make_record, read_record, replay, write_record, write_save
 
 from .piggame import GAME, SecretSetup
 
@@ -251,7 +251,7 @@ def test_option_detail_is_structured_and_not_part_of_equality() -> None:
     """Option.detail carries machine-readable facts (for bots and remote agents) beside the
     human `info`; it is in the decision's JSON only when given, and does not change which
     option is which (equality and hashing go by value, label and info)."""
-    from tabletop.core.decisions import Option, choose
+    from tabletop.core.engine.decisions import Option, choose
 
     plain = Option("attack", "Attack", "3-1: 42%")
     rich = Option("attack", "Attack", "3-1: 42%", {"odds": {"De": 0.42}})

@@ -1,14 +1,14 @@
-"""The state's memo (tabletop.core.memo): kept while the pieces it derives from stand still,
+"""The state's memo (tabletop.core.engine.memo): kept while the pieces it derives from stand still,
 thrown away by their changes, and made anew with every new state (undo, replay, snapshot)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece, Pieces
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.state import State
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece, Pieces
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.engine.state import State
 
 
 def _state() -> State:

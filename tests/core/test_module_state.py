@@ -1,5 +1,5 @@
 """A game module holds constants only: what the rules derive from the pieces belongs to the
-match (``match.state.memo``, tabletop.core.memo), so that matches played side by side, in
+match (``match.state.memo``, tabletop.core.engine.memo), so that matches played side by side, in
 one thread or several, share nothing, and an undo or a replay starts from a clean slate.
 
 Every module of every game package is imported and each name its own top level assigns is
@@ -33,7 +33,7 @@ from types import (
 from typing import Any, TypeVar
 
 import tabletop.games
-from tabletop.core.match import Game
+from tabletop.core.engine.match import Game
 
 # The mutable module-level state of the games still to migrate, name by name: caches of what
 # they derive from the pieces (to move onto match.state.memo) and constant tables written as

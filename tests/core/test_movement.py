@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, within
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.movement import MoveCosts, MoveError, Reach, adjacent_hexes, can_move, reachable
+from tabletop.core.board.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, within
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.board.movement import MoveCosts, MoveError, Reach, adjacent_hexes, can_move, reachable
+from tabletop.core.engine.errors import TabletopError
 
 N, NE, SE, S, SW, NW = range(6)
 COSTS = {"clear": 1, "broken": 2, "rough": 3, "heavy": 3}

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.pieces import Deck, Piece, Pieces
-from tabletop.core.state import State
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.pieces import Deck, Piece, Pieces
+from tabletop.core.engine.state import State
 
 
 def unit(pid: str, loc: str, side: str = "US") -> Piece:

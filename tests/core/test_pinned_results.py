@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.canonical import dumps
-from tabletop.core.cli import main
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
+from tabletop.core.engine.canonical import dumps
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 PINS = Path(__file__).with_name("golden") / "pinned_results.json"

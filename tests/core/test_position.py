@@ -1,4 +1,4 @@
-"""Positions as data (core/position.py), forced dice and stacked shuffles (core/dice.py),
+"""Positions as data (core/engine/position.py), forced dice and stacked shuffles (core/engine/dice.py),
 edits of a running match, the off-board place, and `tabletop play --position`: the
 capabilities of the designer's toolkit, shown on the example game (docs/example/skirmish,
 rules in its RULES.md) whose sections the tests name."""
@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.cli import main
-from tabletop.core.dice import Dice, force, stack
-from tabletop.core.errors import DataError, TabletopError
-from tabletop.core.hexmap import HexMap
-from tabletop.core.match import Match
-from tabletop.core.pieces import OFF_BOARD
-from tabletop.core.position import Position, PositionError, load_position
-from tabletop.core.record import make_record, replay
-from tabletop.core.registry import load_game
-from tabletop.core.testing import answer, check_dice_used, check_replay, rolls, start, texts
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.designer.testing import answer, check_dice_used, check_replay, rolls, start, texts
+from tabletop.core.engine.dice import Dice, force, stack
+from tabletop.core.engine.errors import DataError, TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import OFF_BOARD
+from tabletop.core.engine.position import Position, PositionError, load_position
+from tabletop.core.engine.record import make_record, replay
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
@@ -248,7 +248,7 @@ def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], t
 def test_a_sides_save_carries_no_position_nor_forced_dice() -> None:
     """4.1 (hidden Red units): a side's save never carries the position (it places hidden
     units), the forced dice or an edited match's origin; the game master's record does."""
-    from tabletop.core.views import make_side_save
+    from tabletop.core.engine.views import make_side_save
 
     m = start(GAME, start="blue_combat", turn=2, pieces={"R1": {"at": "0504"}},
               forced=[force("5.3 combat", 6)])

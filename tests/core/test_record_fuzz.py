@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.agents import RandomAgent
-from tabletop.core.canonical import dumps
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Game, Match
-from tabletop.core.position import load_position
-from tabletop.core.record import loads_record, make_record, make_save, replay
-from tabletop.core.registry import load_game
+from tabletop.core.engine.agents import RandomAgent
+from tabletop.core.engine.canonical import dumps
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.position import load_position
+from tabletop.core.engine.record import loads_record, make_record, make_save, replay
+from tabletop.core.engine.registry import load_game
 
 from .game_dirs import SKIRMISH
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.errors import ReplayDivergence, SaveError, UnknownGame
-from tabletop.core.match import Match
-from tabletop.core.record import (
+from tabletop.core.engine.errors import ReplayDivergence, SaveError, UnknownGame
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.record import (
     loads_record,
     make_record,
     make_save,
     read_record,
     replay,
 )
-from tabletop.core.registry import game_for_record, load_game
+from tabletop.core.engine.registry import game_for_record, load_game
+from tabletop.core.frontends.cli import main
 
 from .game_dirs import SKIRMISH, pig_dir
 from .piggame import GAME, SECRET
@@ -225,7 +225,7 @@ def test_replay_of_a_tampered_save_is_never_reported_verified(capsys: pytest.Cap
 
 def test_an_error_is_printed_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     """The command line prints any error message on one line, its line breaks joined."""
-    from tabletop.core.cli import _print_error
+    from tabletop.core.frontends.cli import _print_error
 
     assert _print_error("first\nsecond\r\n  third", 2) == 2
     assert capsys.readouterr().err == "error: first second third\n"

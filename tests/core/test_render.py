@@ -8,16 +8,16 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.areamap import AreaMap
-from tabletop.core.data import validate
-from tabletop.core.decisions import Option, choose
-from tabletop.core.errors import TabletopError
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import AreaMapSpec, HexMapSpec
-from tabletop.core.match import Flow, Game, GameInfo, Match
-from tabletop.core.pieces import Piece
-from tabletop.core.render import ascii as ascii_render
-from tabletop.core.render import side_letters, svg
+from tabletop.core.board.areamap import AreaMap
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import AreaMapSpec, HexMapSpec
+from tabletop.core.board.render import ascii as ascii_render
+from tabletop.core.board.render import side_letters, svg
+from tabletop.core.engine.data import validate
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match
+from tabletop.core.engine.pieces import Piece
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -320,7 +320,7 @@ def test_render_match_hides_what_a_side_may_not_see() -> None:
 def test_face_down_is_read_from_the_side_view() -> None:
     """A side's picture turns face-down exactly the pieces its view does not name: with the
     default view, the other sides' hidden pieces (a game's own view may keep back more)."""
-    from tabletop.core.render import face_down_for, face_down_in_view
+    from tabletop.core.board.render import face_down_for, face_down_in_view
 
     match = Match(MapGame(), seed=1)
     for side in ("us", "japan", None):
@@ -498,7 +498,7 @@ def test_map_marks_are_badges_in_their_hex_or_on_their_hexside() -> None:
     """``Game.map_marks``: a mark in a hex is a badge inside that hex (a second one in the same
     hex below the first), a mark on a hexside a badge at the middle of the shared edge; a legend
     row a kind; the terminal lists them a kind a line."""
-    from tabletop.core.marks import MapMark
+    from tabletop.core.engine.marks import MapMark
 
     m = hexmap()
     marks = [MapMark("rubble", ("0302",), "R"), MapMark("fire", ("0302",), "F", "#aa0000"),
@@ -527,7 +527,7 @@ def test_map_marks_are_badges_in_their_hex_or_on_their_hexside() -> None:
 
 def test_bad_map_marks_are_refused_with_the_mark_named() -> None:
     """A mark off the map, on two hexes that are not adjacent, or with no place is refused."""
-    from tabletop.core.marks import MapMark
+    from tabletop.core.engine.marks import MapMark
 
     m = hexmap()
     with pytest.raises(TabletopError, match="'rubble' at 0909"):

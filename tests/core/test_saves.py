@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core import cli as cli_module
-from tabletop.core.cli import main
-from tabletop.core.match import Match
-from tabletop.core.record import read_record, replay, write_save
-from tabletop.core.saves import autosave_dir, kept_games, new_autosave_path, write_autosave
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.record import read_record, replay, write_save
+from tabletop.core.frontends import cli as cli_module
+from tabletop.core.frontends.cli import main
+from tabletop.core.frontends.saves import autosave_dir, kept_games, new_autosave_path, write_autosave
 
 from .game_dirs import pig_dir
 from .piggame import GAME
@@ -204,7 +204,7 @@ def test_the_list_is_read_without_replaying(capsys: pytest.CaptureFixture[str],
         raise AssertionError("the list replayed a game")
 
     records = {p: read_record(p) for p in saves()}
-    monkeypatch.setattr("tabletop.core.record.replay", no_replay)
+    monkeypatch.setattr("tabletop.core.engine.record.replay", no_replay)
     monkeypatch.setattr(Match, "decide", no_replay)
     games = kept_games()
     assert [g.path for g in games] == sorted(records, key=lambda p: p.stat().st_mtime, reverse=True)
@@ -221,7 +221,7 @@ def test_b_phase_writes_the_autosave_once_when_the_bot_hands_back(
     """While the bot plays a phase for the person (b phase) the autosave is not written
     after each of its decisions: once when it hands back; each decision the person takes
     is written at once."""
-    import tabletop.core.terminal as terminal
+    import tabletop.core.frontends.terminal as terminal
 
     writes: list[int] = []
     real = write_autosave  # what terminal.write_autosave names until replaced below

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tabletop.core.cli import main
-from tabletop.core.registry import load_game
-from tabletop.core.scaffold import FILES
-from tabletop.core.testing import check_conformance, game_state_machine
+from tabletop.core.designer.scaffold import FILES
+from tabletop.core.designer.testing import check_conformance, game_state_machine
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "ridge_fight"

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.errors import TabletopError
-from tabletop.core.registry import load_game
-from tabletop.core.stats import describe, paired_difference, wilson
-from tabletop.core.study import Study, default_chunk_size, plan_chunks, plan_settings, run_study
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.cli import main
+from tabletop.core.studies.stats import describe, paired_difference, wilson
+from tabletop.core.studies.study import Study, default_chunk_size, plan_chunks, plan_settings, run_study
 
 PIG = "tests.core.piggame:GAME"
 SKIRMISH = str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish")
@@ -196,7 +196,7 @@ def test_an_unreachable_scheduler_is_one_clear_error(capsys: pytest.CaptureFixtu
 def test_the_spool_writes_chunks_in_seed_order_whatever_order_they_come_in() -> None:
     """Studies keep rows on disk, not in memory: chunks that come early wait only for the
     chunks before them, and each setting's rows read back in seed order, fields in order."""
-    from tabletop.core.study import ChunkResult, Spool
+    from tabletop.core.studies.study import ChunkResult, Spool
 
     def chunk(setting: int, start: int) -> ChunkResult:
         return ChunkResult(setting, start, [{"seed": s, "setting": str(setting), "z": 1, "a": [s]}
@@ -222,7 +222,7 @@ def test_a_ctrl_c_while_the_spool_keeps_a_chunk_loses_none_of_its_rows(
     counted agree (the summary of an interrupted study counts the rows it wrote)."""
     import signal
 
-    from tabletop.core.study import ChunkResult, Spool
+    from tabletop.core.studies.study import ChunkResult, Spool
 
     study = skirmish_study(6)
     spool = Spool(len(study.settings))
@@ -245,7 +245,7 @@ def test_a_ctrl_c_while_the_spool_keeps_a_chunk_loses_none_of_its_rows(
 def test_statistics_read_rows_once_as_they_come() -> None:
     """Summaries of a study: the figures from rows given one at a time (a generator) are the
     figures from the list, whatever order the games came in."""
-    from tabletop.core.stats import compare, summarise
+    from tabletop.core.studies.stats import compare, summarise
 
     rows: list[dict[str, Any]] = [
         {"seed": s, "result": "win" if s % 3 else "loss", "winner": "A" if s % 3 else "B",

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.rows import read_rows
+from tabletop.core.frontends.cli import main
+from tabletop.core.studies.rows import read_rows
 
 from .as_typed import tabletop_command
 

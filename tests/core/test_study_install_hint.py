@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.cli import main
-from tabletop.core.errors import TabletopError
-from tabletop.core.report import write_report
-from tabletop.core.rows import check_row_format, read_rows
-from tabletop.core.study import _run_dask
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.frontends.cli import main
+from tabletop.core.studies.report import write_report
+from tabletop.core.studies.rows import check_row_format, read_rows
+from tabletop.core.studies.study import _run_dask
 
 ROOT = Path(__file__).resolve().parents[2]
 BY_NAME = "pip install 'tabletop-engine[study]'"

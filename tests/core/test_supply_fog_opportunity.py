@@ -7,15 +7,13 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.fog import hidden_near, reveal_all_near, reveal_near
-from tabletop.core.hexgrid import Hex, distance, within
-from tabletop.core.hexmap import HexMap
-from tabletop.core.mapdata import HexMapSpec
-from tabletop.core.movement import reachable
-from tabletop.core.opportunity import FireRecord, firers_at, trigger_hexes
-from tabletop.core.pieces import Piece, Pieces
-from tabletop.core.state import State
-from tabletop.core.supply import (
+from tabletop.core.board.fog import hidden_near, reveal_all_near, reveal_near
+from tabletop.core.board.hexgrid import Hex, distance, within
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.mapdata import HexMapSpec
+from tabletop.core.board.movement import reachable
+from tabletop.core.board.opportunity import FireRecord, firers_at, trigger_hexes
+from tabletop.core.board.supply import (
     StepMasks,
     SupplySearch,
     reverse_steps,
@@ -25,7 +23,9 @@ from tabletop.core.supply import (
     trace,
     trace_indexed,
 )
-from tabletop.core.trackgroups import create_family, family, shift, track_id, value
+from tabletop.core.engine.pieces import Piece, Pieces
+from tabletop.core.engine.state import State
+from tabletop.core.engine.trackgroups import create_family, family, shift, track_id, value
 
 
 def small_map(sea: tuple[str, ...] = ()) -> HexMap:

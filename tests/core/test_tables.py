@@ -1,4 +1,4 @@
-"""Tests of core/tables.py: key syntax, coverage checks at load, lookups, clamping and odds."""
+"""Tests of core/engine/tables.py: key syntax, coverage checks at load, lookups, clamping and odds."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.data import load_model
-from tabletop.core.errors import DataError, TabletopError
-from tabletop.core.tables import (
+from tabletop.core.engine.data import load_model
+from tabletop.core.engine.errors import DataError, TabletopError
+from tabletop.core.engine.tables import (
     Span,
     Table,
     TableSpec,

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.decisions import Decision, Option, choose
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Flow, Match, Result
-from tabletop.core.record import read_record, replay
-from tabletop.core.terminal import QuitGame, TerminalSession
+from tabletop.core.engine.decisions import Decision, Option, choose
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Flow, Match, Result
+from tabletop.core.engine.record import read_record, replay
+from tabletop.core.frontends.terminal import QuitGame, TerminalSession
 
 from .piggame import GAME, PigGame
 
@@ -129,7 +129,7 @@ def test_end_of_input_quits() -> None:
 def _bot_replays(m: Match, side: str, upto: int) -> list[object]:
     """What a fresh copy of the side's bot answers at each of the first ``upto`` decisions
     of ``m`` that are the side's, played over a new match of the same seed."""
-    from tabletop.core.registry import make_agent
+    from tabletop.core.engine.registry import make_agent
 
     bot = make_agent(m.game, side, m.game.default_bot(side), m.seed)
     again = Match(m.game, scenario=m.scenario, seed=m.seed, options=dict(m.options))
@@ -197,7 +197,7 @@ def test_b_with_a_bad_word_is_refused_and_the_match_stands() -> None:
 def _menu_session(options: list[list[str]], pieces: dict[str, str] | None = None) -> tuple[
         TerminalSession, io.StringIO, list[Decision]]:
     """A session over hand-made decisions of one kind, with pieces placed as given."""
-    from tabletop.core.pieces import Piece
+    from tabletop.core.engine.pieces import Piece
 
     m = Match(GAME, seed=1)
     for pid, loc in (pieces or {}).items():
@@ -265,7 +265,7 @@ def test_map_command_takes_ids_and_a_window() -> None:
     """m ids draws hex ids; m HEX N a window with HEX marked; anything else says how."""
     from pathlib import Path
 
-    from tabletop.core.registry import load_game
+    from tabletop.core.engine.registry import load_game
 
     game = load_game(str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish"))
     s = TerminalSession(Match(game, seed=1), {"Blue"}, read=reader([]), out=io.StringIO())  # type: ignore[arg-type]
@@ -315,7 +315,7 @@ def test_hot_seat_hands_the_terminal_over_and_shows_each_side_its_own() -> None:
 def test_on_a_terminal_the_hand_over_clears_screen_and_scrollback_and_waits() -> None:
     """Hot-seat on a terminal: the hand-over clears the screen and its scrollback (so the next
     player cannot scroll back to A's secret) and shows nothing of B's until Enter is pressed."""
-    from tabletop.core.terminal import CLEAR_ALL
+    from tabletop.core.frontends.terminal import CLEAR_ALL
 
     from .piggame import SECRET
 

@@ -10,11 +10,16 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tabletop.core.canonical import JSON
-from tabletop.core.dice import Dice, force
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
-from tabletop.core.testing import InvariantBroken, check_conformance, game_state_machine, play_random_game
+from tabletop.core.designer.testing import (
+    InvariantBroken,
+    check_conformance,
+    game_state_machine,
+    play_random_game,
+)
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.dice import Dice, force
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Match
 
 from .piggame import GAME, PigGame
 
@@ -46,8 +51,8 @@ def test_harness_reports_a_broken_invariant() -> None:
 def test_run_procedure_answers_in_order_and_checks_legality() -> None:
     """run_procedure: answers decisions in order, returns the value, refuses illegal or
     missing answers and leftovers."""
-    from tabletop.core.decisions import Decision, choose
-    from tabletop.core.testing import run_procedure
+    from tabletop.core.designer.testing import run_procedure
+    from tabletop.core.engine.decisions import Decision, choose
 
     def proc() -> Generator[Decision, JSON, str]:
         a = yield choose("A", "pick", "1.0", ["x", "y"])
@@ -79,7 +84,7 @@ class _PiecePig(PigGame):
 
     def setup(self, match: Match) -> None:
         """Pig's set-up plus the marker."""
-        from tabletop.core.pieces import Piece
+        from tabletop.core.engine.pieces import Piece
 
         super().setup(match)
         match.state.pieces.add(Piece("marker", "marker", "A", location="table", attrs={"n": 0}))
@@ -122,7 +127,7 @@ def test_views_are_copies_an_agent_cannot_write_through() -> None:
     """Hidden information (views): a view is read-only, and what an agent does to the values it
     reads from it never reaches the match; check_agent_read_only still fails an agent that
     changes the match some other way."""
-    from tabletop.core.testing import check_agent_read_only
+    from tabletop.core.designer.testing import check_agent_read_only
 
     game = _PiecePig()
     check_agent_read_only(game, "reader", decisions=20)
@@ -143,8 +148,8 @@ def test_views_are_copies_an_agent_cannot_write_through() -> None:
 # -- forced rolls name a declared roll: exactly, or by rule number ---------------------------
 
 def _bonins_start(*forced: object) -> None:
-    from tabletop.core.registry import load_game
-    from tabletop.core.testing import start as start_at
+    from tabletop.core.designer.testing import start as start_at
+    from tabletop.core.engine.registry import load_game
     start_at(load_game("iwo_bonins"), forced=list(forced))  # type: ignore[arg-type]
 
 
@@ -152,9 +157,9 @@ def _bonins_start(*forced: object) -> None:
                                      "docs/example/skirmish"])
 def test_rules_rolls_lists_every_declared_roll_with_its_dice_and_rule(
         game_id: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from tabletop.core.cli import main
-    from tabletop.core.dice import roll_purposes
-    from tabletop.core.registry import load_game
+    from tabletop.core.engine.dice import roll_purposes
+    from tabletop.core.engine.registry import load_game
+    from tabletop.core.frontends.cli import main
 
     assert main(["rules", game_id, "--rolls"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -166,7 +171,7 @@ def test_rules_rolls_lists_every_declared_roll_with_its_dice_and_rule(
 
 
 def test_a_forced_roll_names_a_declared_purpose_exactly() -> None:
-    from tabletop.core.dice import RollPurpose, resolve_purpose
+    from tabletop.core.engine.dice import RollPurpose, resolve_purpose
 
     night = RollPurpose("night", "IV.F.1", "1d6")
     second = RollPurpose("night (second roll)", "IV.F.1", "1d6")
@@ -180,7 +185,7 @@ def test_a_forced_roll_names_a_declared_purpose_exactly() -> None:
 
 
 def test_a_forced_roll_names_a_declared_purpose_by_rule_number() -> None:
-    from tabletop.core.dice import RollPurpose, resolve_purpose
+    from tabletop.core.engine.dice import RollPurpose, resolve_purpose
 
     crt = RollPurpose("CRT", "9.1d", "1d6")
     crmt = RollPurpose("CRMT", "9.2.1", "1d6")
@@ -203,7 +208,7 @@ def test_a_forced_roll_naming_no_roll_fails_listing_the_candidates() -> None:
 
 
 def test_a_forced_roll_may_name_one_logged_roll_by_its_whole_text() -> None:
-    from tabletop.core.dice import RollPurpose
+    from tabletop.core.engine.dice import RollPurpose
 
     attack = RollPurpose("attack", "6.0", "nd6", text="{regiment} attack on {area}")
     dice = Dice(0, forced=[force("6.0 5/28 attack on Airfield 3", 6)])
@@ -215,7 +220,7 @@ def test_a_forced_roll_may_name_one_logged_roll_by_its_whole_text() -> None:
 
 def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     duel = (Path(__file__).parents[2] / "docs" / "example" / "skirmish" / "positions" / "duel.yaml")
     bad = tmp_path / "duel.yaml"
@@ -231,8 +236,8 @@ def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
 
 
 def test_a_malformed_rolls_file_is_refused_naming_the_file_and_entry(tmp_path: Path) -> None:
-    from tabletop.core.dice import load_roll_purposes
-    from tabletop.core.errors import DataError
+    from tabletop.core.engine.dice import load_roll_purposes
+    from tabletop.core.engine.errors import DataError
 
     bad = tmp_path / "rolls.yaml"
     bad.write_text("rolls:\n  - {name: CRT, section: '9.1d'}\n", encoding="utf-8")

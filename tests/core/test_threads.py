@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.match import Game, Match
-from tabletop.core.registry import load_game, make_agent
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.registry import load_game, make_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 THREADS = 8

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.data import YAML_LOADERS, validate
-from tabletop.core.errors import DataError
-from tabletop.core.flow import SequenceOfPlay
-from tabletop.core.validation import validate_file, validate_path
+from tabletop.core.designer.validation import validate_file, validate_path
+from tabletop.core.engine.data import YAML_LOADERS, validate
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.flow import SequenceOfPlay
 
 MAP = """\
 name: m
@@ -71,7 +71,7 @@ def test_yaml_keys_twice_or_unhashable_are_refused(tmp_path: Path, monkeypatch: 
                                                    parser: str, text: str, fragment: str) -> None:
     """Data files: a key written twice (PyYAML would keep the last silently) or a key that is
     not a plain value is a DataError naming the file and the line, with each YAML parser."""
-    from tabletop.core import data
+    from tabletop.core.engine import data
 
     monkeypatch.setattr(data, "_LOADER", data.YAML_LOADERS[parser])
     bad = tmp_path / "bad.yaml"
@@ -99,7 +99,7 @@ def _bad_copy(tmp_path: Path, source: Path, name: str, file: str, old: str, new:
 
 
 def _one_line_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     code = main(list(args))
     out, err = capsys.readouterr()
@@ -152,7 +152,7 @@ def test_a_single_data_file_is_checked_against_its_game_model(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """Validation: one file of a game's data/ folder is checked against that game's model for
     its name, found from where it lies or named with --game."""
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     setup = ROOT / "games" / "iwo_1945" / "data" / "setup.yaml"
     assert main(["validate", str(setup)]) == 0
@@ -173,7 +173,7 @@ def test_schema_of_a_game_covers_its_own_data_files(capsys: pytest.CaptureFixtur
     """`tabletop schema GAME`: the core models and each of the game's own data files."""
     import json
 
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     for game, files in (("iwo_bonins", ["counters.yaml", "terrain.yaml", "tracks.yaml"]),
                         ("iwo_1945", ["pieces.yaml", "setup.yaml", "victory.yaml"])):
@@ -195,7 +195,7 @@ def test_validate_checks_a_position_file_as_play_would(tmp_path: Path,
     """Validation: a position file (`play --position`) is set up as play would set it up: a
     good one is ok and says where it starts; a piece on a place that does not exist is one
     line naming the file, the place in it and the piece, as `play --position` says it."""
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     good = ROOT / "docs" / "positions" / "iwo_bonins_attack.yaml"
     assert main(["validate", str(good)]) == 0
@@ -214,7 +214,7 @@ def test_parsed_yaml_cache_is_keyed_by_contents_and_keeps_plain_json_only(
     """Cold start: a YAML file's parse is kept as JSON keyed by its
     contents; an edited file is a new key; a parse JSON cannot give back exactly (integer
     keys, dates) is never kept; a corrupt entry is parsed again; 'off' turns the cache off."""
-    from tabletop.core import data
+    from tabletop.core.engine import data
 
     cache = tmp_path / "cache"
     monkeypatch.setenv(data.CACHE_ENV, str(cache))

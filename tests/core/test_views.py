@@ -1,4 +1,4 @@
-"""Views share one board between decisions (core/views.py SharedBoard): what a side is shown
+"""Views share one board between decisions (core/engine/views.py SharedBoard): what a side is shown
 must be exactly what a board built afresh shows, whatever changed in between."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import CLOCK, Attrs, Piece, Pieces
-from tabletop.core.registry import load_game
-from tabletop.core.views import SharedBoard, View
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import CLOCK, Attrs, Piece, Pieces
+from tabletop.core.engine.registry import load_game
+from tabletop.core.engine.views import SharedBoard, View
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")

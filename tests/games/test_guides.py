@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game
-from tabletop.core.terminal import QuitGame, TerminalSession
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.terminal import QuitGame, TerminalSession
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"iwo_bonins": "iwo_bonins", "iwo_1945": "iwo_1945", "iwo_valor": "iwo_valor",

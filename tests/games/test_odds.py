@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop.core.agents import RandomAgent
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Game, Match
-from tabletop.core.odds import describe, describe_counts, percents, percents_counts, total
-from tabletop.core.registry import load_game
+from tabletop.core.engine.agents import RandomAgent
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.odds import describe, describe_counts, percents, percents_counts, total
+from tabletop.core.engine.registry import load_game
 from tabletop.games.iwo_1945 import attacks as attacks_1945
 from tabletop.games.iwo_bonins import combat as bonins_combat
 from tabletop.games.iwo_bonins import common as bonins_common
@@ -195,7 +195,7 @@ def test_manila_fire_chances_add_up_and_never_tell_the_armour(strength: int, drm
                                                               anti_armour: bool) -> None:
     """Manila '45 10.3, 10.14, 6.5: the chances shown before a fire (E or no effect) add up to
     100% in each part, and are the same whether or not the hidden target is armoured."""
-    from tabletop.core.pieces import Piece
+    from tabletop.core.engine.pieces import Piece
     from tabletop.games.manila45 import fire as manila_fire
     from tabletop.games.manila45.components import components as manila_components
 

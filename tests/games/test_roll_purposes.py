@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from tabletop.core.dice import RollPurpose, purpose_of, roll_purposes
-from tabletop.core.match import Game
-from tabletop.core.registry import load_game
-from tabletop.core.testing import play_random_game
+from tabletop.core.designer.testing import play_random_game
+from tabletop.core.engine.dice import RollPurpose, purpose_of, roll_purposes
+from tabletop.core.engine.match import Game
+from tabletop.core.engine.registry import load_game
 
 GAMES = {"iwo_bonins": ("solitaire", "two_player"), "iwo_1945": (None,),
          "iwo_valor": ("campaign", "very_short"), "manila45": (None,),

@@ -81,7 +81,7 @@ def main(names: list[str]) -> None:
 
     port = _free_port()
     with tempfile.TemporaryDirectory() as data:
-        proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", "serve", EXAMPLE,
+        proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.frontends.cli", "serve", EXAMPLE,
                                  "--port", str(port), "--data", data], cwd=ROOT)
         base = f"http://127.0.0.1:{port}"
         try:

@@ -14,9 +14,9 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2 for its test c
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tabletop.core.match import Game, Match
-from tabletop.core.registry import load_game
-from tabletop.core.web import create_app
+from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.registry import load_game
+from tabletop.core.frontends.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "docs" / "example" / "skirmish")

@@ -9,10 +9,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tabletop.core.agents import RandomAgent
-from tabletop.core.match import Match
-from tabletop.core.record import make_record
-from tabletop.core.web import create_app
+from tabletop.core.engine.agents import RandomAgent
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.record import make_record
+from tabletop.core.frontends.web import create_app
 
 from .conftest import EXAMPLE, HOSTS, game, room_match, seat_of, start
 
@@ -207,7 +207,7 @@ def test_replay_a_row_of_a_study(client: TestClient, tmp_path: Path) -> None:
     """A line of `tabletop simulate --rows` is played again by the same bots from its seed and
     ends as the row says; a row whose result the replay does not reach is refused (the study
     used other settings)."""
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     rows = tmp_path / "rows.jsonl"
     assert main(["simulate", EXAMPLE, "-n", "2", "--seed", "6", "--rows", str(rows)]) == 0
@@ -227,7 +227,7 @@ def test_serve_refuses_bad_arguments_in_one_line(capsys: Any, tmp_path: Path) ->
     """`tabletop serve` with an unknown game, a bad port or a port in use: one line, exit 2."""
     import socket
 
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.record import replay
-from tabletop.core.visibility import find_leaks, secrets_of
+from tabletop.core.engine.record import replay
+from tabletop.core.engine.visibility import find_leaks, secrets_of
 
 from .conftest import EXAMPLE, ROOT, game
 
@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     _chromium()
     data = tmp_path_factory.mktemp("serve")
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", "serve", EXAMPLE,
+    proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.frontends.cli", "serve", EXAMPLE,
                              "--port", str(port), "--data", str(data)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"

@@ -12,10 +12,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tabletop.core.match import Match
-from tabletop.core.visibility import find_leaks, secrets_of
-from tabletop.core.web import create_app
-from tabletop.core.web.seeing import event_json
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.visibility import find_leaks, secrets_of
+from tabletop.core.frontends.web import create_app
+from tabletop.core.frontends.web.seeing import event_json
 
 from .conftest import HOSTS, game, room_match, seat_of, start
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from tabletop.core.visibility import find_leaks, secrets_of
-from tabletop.core.web.seeing import event_json
+from tabletop.core.engine.visibility import find_leaks, secrets_of
+from tabletop.core.frontends.web.seeing import event_json
 
 from .conftest import room_match, seat_of, start
 

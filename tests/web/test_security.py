@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tabletop.core.agents import RandomAgent
-from tabletop.core.match import Match
-from tabletop.core.record import make_record, make_save
-from tabletop.core.web import create_app, guard
-from tabletop.core.web.guard import own_names, too_deep
+from tabletop.core.engine.agents import RandomAgent
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.record import make_record, make_save
+from tabletop.core.frontends.web import create_app, guard
+from tabletop.core.frontends.web.guard import own_names, too_deep
 
 from .conftest import EXAMPLE, HOSTS, ROOT, game, room_match, seat_of, start
 
@@ -221,7 +221,7 @@ def test_a_server_answers_to_its_loopback_names_and_its_address_with_its_port() 
 def test_serve_refuses_a_bad_allowed_host_or_port_0_in_one_line(capsys: Any, tmp_path: Path) -> None:
     """`--allow-host` takes a host name or address (with a port or not), nothing else; port 0
     (any free port) is refused, as the server must know the port its Host names carry."""
-    from tabletop.core.cli import main
+    from tabletop.core.frontends.cli import main
 
     for argv, words in ((["--allow-host", "box.lan/path"], "box.lan/path"), (["--port", "0"], "--port 0")):
         assert main(["serve", *argv, "--data", str(tmp_path)]) == 2
@@ -322,8 +322,8 @@ def test_ctrl_c_or_sigterm_stops_the_server_in_one_line(tmp_path: Path, sig: sig
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.cli", "serve", "--port", str(port),
-                             "--data", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "tabletop.core.frontends.cli", "serve",
+                             "--port", str(port), "--data", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60

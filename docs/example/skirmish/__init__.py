@@ -14,20 +14,20 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, RootModel, model_validator
 
-from tabletop.core import odds
-from tabletop.core.agents import Agent
-from tabletop.core.canonical import JSON
-from tabletop.core.data import StrictModel, repeated
-from tabletop.core.decisions import Decision, Option, choose
-from tabletop.core.errors import DataError
-from tabletop.core.flow import SequenceOfPlay, run_turns
-from tabletop.core.hexgrid import Hex, distance
-from tabletop.core.hexmap import HexMap
-from tabletop.core.match import EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
-from tabletop.core.movement import MoveCosts, adjacent_hexes, can_move, reachable
-from tabletop.core.pieces import OFF_BOARD, Piece
-from tabletop.core.tables import Table
-from tabletop.core.visibility import PUBLIC
+from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.board.hexmap import HexMap
+from tabletop.core.board.movement import MoveCosts, adjacent_hexes, can_move, reachable
+from tabletop.core.engine import odds
+from tabletop.core.engine.agents import Agent
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.data import StrictModel, repeated
+from tabletop.core.engine.decisions import Decision, Option, choose
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.match import EntryPoint, Flow, Game, GameInfo, GameOption, Match, Result
+from tabletop.core.engine.pieces import OFF_BOARD, Piece
+from tabletop.core.engine.tables import Table
+from tabletop.core.engine.visibility import PUBLIC
 
 DATA = Path(__file__).parent / "data"
 ELIMINATED = "box:eliminated"
@@ -586,7 +586,7 @@ def check_map(hexmap: HexMap, costs: Mapping[str, float | None], path: Path) -> 
 
 def load_units(path: Path) -> list[UnitSpec]:
     """Read units.yaml (a list of counters) into validated models."""
-    from tabletop.core.data import read_data_file, validate
+    from tabletop.core.engine.data import read_data_file, validate
 
     return list(validate(UnitsFile, read_data_file(path), source=str(path)).root)
 

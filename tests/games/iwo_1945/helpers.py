@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from tabletop.core.decisions import Decision
-from tabletop.core.dice import ScriptedDice
-from tabletop.core.match import Match
-from tabletop.core.testing import run_procedure
+from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.dice import ScriptedDice
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import GAME
 from tabletop.games.iwo_1945 import positions as P
 from tabletop.games.iwo_1945.usmc_turn import new_turn_vars

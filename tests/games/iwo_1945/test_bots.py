@@ -3,8 +3,8 @@ of 6.0 (Move, Regroup, Attack) from the USMC view alone."""
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Decision, choose
-from tabletop.core.match import Match
+from tabletop.core.engine.decisions import Decision, choose
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import positions as P
 from tabletop.games.iwo_1945.bots import HeuristicBot, reroll_plan
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
-from tabletop.core.areamap import AreaMap
-from tabletop.core.data import validate
-from tabletop.core.errors import DataError
+from tabletop.core.board.areamap import AreaMap
+from tabletop.core.engine.data import validate
+from tabletop.core.engine.errors import DataError
 from tabletop.games.iwo_1945.components import (
     DATA_DIR,
     DATA_MODELS,

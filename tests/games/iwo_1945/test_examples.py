@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import Iwo1945
 from tabletop.games.iwo_1945 import positions as P
 from tabletop.games.iwo_1945.attacks import attack

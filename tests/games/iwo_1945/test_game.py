@@ -10,11 +10,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from tabletop.core.cli import cli
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import (
+from tabletop.core.designer.testing import (
     check_agent_read_only,
     check_conformance,
     check_golden,
@@ -23,6 +19,10 @@ from tabletop.core.testing import (
     golden_games,
     play_random_game,
 )
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.frontends.cli import cli
 from tabletop.games.iwo_1945 import GAME
 
 GOLDEN = Path(__file__).parent / "golden" / "iwo_1945.json"
@@ -138,7 +138,7 @@ def test_3_0_5_0_the_decks_are_drawn_in_their_board_spaces() -> None:
     assert GAME.box_cards(m, "Japan")["usmc_hand"] == len(hand)
     shown = sum(len(v) if isinstance(v, list) else v for v in seen.values())
     assert shown == 72 - len(usmc.pile("out")) - len(japanese.pile("out"))
-    from tabletop.core.render import svg
+    from tabletop.core.board.render import svg
 
     picture = svg.render_match(m, hidden_from="USMC")
     assert all(t in picture for t in titles)
@@ -155,7 +155,7 @@ def test_2_0_board_picture_boxes_never_overlap_positions_or_each_other() -> None
     of seeded games no box covers a position or another box, whatever they hold."""
     import xml.etree.ElementTree as ET
 
-    from tabletop.core.render import svg
+    from tabletop.core.board.render import svg
 
     ns = {"s": "http://www.w3.org/2000/svg"}
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.position import PositionError
-from tabletop.core.testing import answer, check_dice_used, force, rolls, start
+from tabletop.core.designer.testing import answer, check_dice_used, force, rolls, start
+from tabletop.core.engine.position import PositionError
 from tabletop.games.iwo_1945 import GAME
 from tabletop.games.iwo_1945 import positions as P
 
@@ -150,7 +150,7 @@ def test_2_0_6_0_a_regiment_joining_a_cube_by_reading() -> None:
 def test_2_0_6_0_the_other_readings_keep_the_invariants() -> None:
     """2.0, 6.0: random games under cube_slot=always and beach_infiltration=forbidden end,
     replay, and keep the invariants those readings add."""
-    from tabletop.core.testing import check_conformance
+    from tabletop.core.designer.testing import check_conformance
 
     check_conformance(GAME, range(3), options={"cube_slot": "always",
                                                "beach_infiltration": "forbidden"})
@@ -178,7 +178,7 @@ def test_5_0_a_stacked_shuffle_deals_the_named_cards_first() -> None:
     """5.0: the Japanese deck is shuffled and dealt at set-up; a stacked shuffle names the
     cards on top, so the first Japanese AI turn (6.0) draws the first of them; the stack is
     in the record, so the match replays."""
-    from tabletop.core.testing import check_replay, stack
+    from tabletop.core.designer.testing import check_replay, stack
 
     top = ["banzai_charge#1", "spider_holes#1"]
     m = start(GAME, forced=[stack("5.0 shuffle the japanese deck", *top)])
@@ -190,7 +190,7 @@ def test_5_0_a_stacked_shuffle_deals_the_named_cards_first() -> None:
 def test_scripted_dice_left_unused_fail_the_test() -> None:
     """The helpers: scripted dice a rule never rolled are reported (6.0 Special Landing
     Phase rolls 3 dice a beach under fire, not 40)."""
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
     m = Match(GAME, seed=1, dice_script=[4] * 40)
     with pytest.raises(AssertionError, match="scripted dice left unused"):

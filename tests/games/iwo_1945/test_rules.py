@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import GAME, actions, attacks, cards, japanese_turn, usmc_turn
 from tabletop.games.iwo_1945 import cohesion as coh
 from tabletop.games.iwo_1945 import positions as P
@@ -648,7 +648,7 @@ def test_7_0_full_control_ends_the_game_with_a_card_bonus() -> None:
 def test_7_0_one_last_usmc_turn_after_the_last_japanese_card() -> None:
     """7.0 #1, 6.0: once the last Japanese card is played, the game ends after the next USMC
     turn: 30 cards, 31 USMC turns."""
-    from tabletop.core.registry import make_agent
+    from tabletop.core.engine.registry import make_agent
 
     m = new_match(seed=9)
     m.run({"USMC": make_agent(GAME, "USMC", "first", 9)})

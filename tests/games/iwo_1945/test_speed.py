@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import OFF_BOARD, Piece
-from tabletop.core.registry import make_agent
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import OFF_BOARD, Piece
+from tabletop.core.engine.registry import make_agent
 from tabletop.games.iwo_1945 import GAME, actions, attacks, bots, dice_plan, make_dice_plan
 from tabletop.games.iwo_1945 import positions as P
 

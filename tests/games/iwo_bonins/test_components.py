@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.errors import DataError
-from tabletop.core.hexgrid import Hex, distance
-from tabletop.core.tables import dice_totals
+from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.engine.errors import DataError
+from tabletop.core.engine.tables import dice_totals
 from tabletop.games.iwo_bonins.components import (
     BEACHES,
     DATA_DIR,

@@ -11,10 +11,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from tabletop.core.cli import cli
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import (
+from tabletop.core.designer.testing import (
     check_agent_read_only,
     check_conformance,
     check_golden,
@@ -23,6 +20,9 @@ from tabletop.core.testing import (
     golden_games,
     play_random_game,
 )
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.frontends.cli import cli
 from tabletop.games.iwo_bonins import GAME, last_turn
 from tabletop.games.iwo_bonins import common as c
 

@@ -18,7 +18,7 @@ __all__ = ["jp_match"]
 
 def ready(m: object, cleared: list[int]) -> None:
     """Suribachi cleared and these sectors too (15.5 step 1)."""
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
     assert isinstance(m, Match)
     m.state.vars[c.V_SURIBACHI] = True

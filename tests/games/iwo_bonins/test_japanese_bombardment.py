@@ -6,7 +6,7 @@ Each test names the section it checks; the dice are scripted.
 
 from __future__ import annotations
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins.components import FIRE_SUPPORT_TYPES
 from tabletop.games.iwo_bonins.japanese_bombardment import japanese_combat_phase, strength_dice

@@ -5,8 +5,8 @@ Each test names the section whose choice it checks.
 
 from __future__ import annotations
 
-from tabletop.core.decisions import Option, choose
-from tabletop.core.match import Match
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import two_player as tp

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins.japanese_bombardment import japanese_combat_phase
@@ -96,7 +96,7 @@ def test_redeploy_keeps_the_invariants(jp_match: Build) -> None:
 def test_solitaire_japan_never_decides_and_cites_rules(jp_match: Build) -> None:
     """1.0, 13.0-17.0: in the solitaire game the Japanese side never gets a Decision, and
     every event of the Japanese phases carries the rule section that caused it."""
-    from tabletop.core.testing import play_random_game
+    from tabletop.core.designer.testing import play_random_game
 
     allowed = ("5.1", "9.", "13.", "14.", "15.", "16.", "17.")
     for seed in (0, 1):
@@ -113,7 +113,7 @@ def test_solitaire_japan_never_decides_and_cites_rules(jp_match: Build) -> None:
 def test_two_player_game_with_the_japanese_bot(jp_match: Build) -> None:
     """18.0: a whole two-player game, the Japanese bot against the random US, ends; every
     Japanese decision cites an 18.x section."""
-    from tabletop.core.agents import RandomAgent
+    from tabletop.core.engine.agents import RandomAgent
     from tabletop.games.iwo_bonins.bots_japan import JapaneseBot
 
     m = Match(GAME, scenario="two_player", seed=4)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import two_player as tp

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
-from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
-from tabletop.core.match import Match
-from tabletop.core.tables import Table
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.tables import Table
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import japanese_units as ju

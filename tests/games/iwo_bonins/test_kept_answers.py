@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.hexgrid import distance
-from tabletop.core.match import Match
-from tabletop.core.registry import make_agent
+from tabletop.core.board.hexgrid import distance
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import make_agent
 from tabletop.games.iwo_bonins import GAME, bots
 from tabletop.games.iwo_bonins import combat as K
 from tabletop.games.iwo_bonins import common as c

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.position import PositionError
-from tabletop.core.record import make_record, replay
-from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.designer.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.position import PositionError
+from tabletop.core.engine.record import make_record, replay
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 
@@ -167,7 +167,7 @@ def test_position_variables_are_the_rules_values_3_3_5_1_7() -> None:
 def test_an_edit_before_the_beachhead_choice_3_2_3_3() -> None:
     """3.2, 3.3: an edit at the very first decision (the set-up's shuffle is the set-up's,
     not the flow's) restarts the flow from the edited set-up: the beachhead is asked again."""
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
 
     m = Match(GAME, seed=4)
     with m.edit() as state:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins.combat import advance

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from tabletop.core.decisions import Decision
-from tabletop.core.match import Match
-from tabletop.core.testing import check_conformance, check_replay
+from tabletop.core.designer.testing import check_conformance, check_replay
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import combat as K
 from tabletop.games.iwo_bonins import common as c

@@ -8,8 +8,8 @@ import contextlib
 from collections import Counter
 from fractions import Fraction
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 from tabletop.games.iwo_bonins import combat as K
 from tabletop.games.iwo_bonins import common as c
 

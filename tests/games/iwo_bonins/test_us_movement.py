@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from tabletop.core.decisions import Decision
-from tabletop.core.dice import ScriptedDice
-from tabletop.core.match import Match
-from tabletop.core.testing import run_procedure
+from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.dice import ScriptedDice
+from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
 from tabletop.games.iwo_bonins import movement as mv
@@ -217,8 +217,8 @@ def test_redeployment_regions_equal_the_unlimited_search_6_5() -> None:
     every first movement phase of a whole bot game (tanks included)."""
     import math
 
-    from tabletop.core.movement import reachable
-    from tabletop.core.registry import make_agent
+    from tabletop.core.board.movement import reachable
+    from tabletop.core.engine.registry import make_agent
 
     m = Match(GAME, seed=4)
     agents = {s: make_agent(GAME, s, "heuristic", 4) for s in GAME.info.players}

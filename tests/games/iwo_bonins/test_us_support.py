@@ -113,7 +113,7 @@ def test_tf_collins_only_first_action_12_4() -> None:
 def test_other_beaches_option_6_3b() -> None:
     """6.3b read strictly (no stacking on the beaches not chosen) or, by option, with 12.1's
     support stacking still allowed there."""
-    from tabletop.core.match import Match
+    from tabletop.core.engine.match import Match
     from tabletop.games.iwo_bonins import GAME
 
     m = Match(GAME, seed=1, options={"other_beaches": "support"})

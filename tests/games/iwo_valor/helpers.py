@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 from tabletop.games.iwo_valor import GAME
 from tabletop.games.iwo_valor import common as c
 

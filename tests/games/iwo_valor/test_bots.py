@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tabletop.core.hexgrid import distance
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.views import View
+from tabletop.core.board.hexgrid import distance
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.engine.views import View
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Board, _Gaps
 

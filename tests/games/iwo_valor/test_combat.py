@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tabletop.core.testing import run_procedure
-from tabletop.core.trackgroups import shift
+from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.trackgroups import shift
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor import japanese_combat as jc
 from tabletop.games.iwo_valor import marine_combat as mc

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tabletop.core.errors import DataError
+from tabletop.core.engine.errors import DataError
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor import mapbuilder
 from tabletop.games.iwo_valor.components import DATA_DIR, load_components

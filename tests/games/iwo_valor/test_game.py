@@ -11,10 +11,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from tabletop.core.cli import cli
-from tabletop.core.match import Match
-from tabletop.core.registry import load_game, make_agent
-from tabletop.core.testing import (
+from tabletop.core.designer.testing import (
     check_agent_read_only,
     check_golden,
     check_hidden_information,
@@ -23,6 +20,9 @@ from tabletop.core.testing import (
     golden_games,
     play_random_game,
 )
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.frontends.cli import cli
 from tabletop.games.iwo_valor import GAME
 from tabletop.games.iwo_valor import common as c
 
@@ -114,7 +114,7 @@ def test_the_terminal_lets_the_heuristic_bot_land_the_waves() -> None:
     the Marines' view); the person is asked again at IV.A's planning."""
     import io
 
-    from tabletop.core.terminal import QuitGame, TerminalSession
+    from tabletop.core.frontends.terminal import QuitGame, TerminalSession
 
     lines = iter(["b phase"])
 

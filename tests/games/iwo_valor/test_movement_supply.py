@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tabletop.core.testing import run_procedure
+from tabletop.core.designer.testing import run_procedure
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor import movement as mv
 
@@ -410,8 +410,8 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
     infantry and armour, after opportunity fire, in a Class 2 position, in the Narrow Game."""
     import math
 
-    from tabletop.core.hexgrid import Hex
-    from tabletop.core.movement import reachable
+    from tabletop.core.board.hexgrid import Hex
+    from tabletop.core.board.movement import reachable
 
     rng = random.Random(seed)
     m = empty_match(turn=8 if seed == 4 else 5)

@@ -1,5 +1,5 @@
 """Iwo Jima: Valor of Arms, rule tests in about ten lines with the toolkit of
-``tabletop.core.testing`` (positions, forced dice, answers): III.3, III.5, III.6, IV, IV.B.2,
+``tabletop.core.designer.testing`` (positions, forced dice, answers): III.3, III.5, III.6, IV, IV.B.2,
 IV.G.5, IX.C, IX.H, X.A.
 
 A position starts at ``start`` (the opening: III.4 beach and waves, III.5-6 bombardment,
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.registry import make_agent
-from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.designer.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.registry import make_agent
 from tabletop.games.iwo_valor import GAME
 
 LOD = "line_of_departure"

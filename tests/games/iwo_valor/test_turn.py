@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.match import Match
-from tabletop.core.testing import play_random_game, run_procedure
-from tabletop.core.trackgroups import shift
+from tabletop.core.designer.testing import play_random_game, run_procedure
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.trackgroups import shift
 from tabletop.games.iwo_valor import GAME, NARROW_MULTIPLIER, planning, setup, turn_end
 from tabletop.games.iwo_valor import common as c
 

@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from tabletop.core.canonical import JSON
-from tabletop.core.match import Match
-from tabletop.core.views import View
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.views import View
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.bots import heuristic_setup

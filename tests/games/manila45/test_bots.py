@@ -4,7 +4,7 @@ turn 3 (4.2) and never into a hex next to a US unit (9.1)."""
 
 from __future__ import annotations
 
-from tabletop.core.match import Match
+from tabletop.core.engine.match import Match
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.bots import (

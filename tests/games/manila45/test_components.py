@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletop.core.hexgrid import Hex, distance
+from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.components import DATA_DIR, components
 from tabletop.games.manila45.mapmaker import render_yaml

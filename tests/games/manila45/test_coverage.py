@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.core.coverage import load_sections, parse_sections
+from tabletop.core.designer.coverage import load_sections, parse_sections
 
 ROOT = Path(__file__).resolve().parents[3]
 RULEBOOKS = Path(os.environ.get("TABLETOP_RULEBOOKS", ROOT.parent / "shared" / "rules"))

@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import invariant
 
-from tabletop.core.canonical import dumps
-from tabletop.core.decisions import Decision
-from tabletop.core.match import Match
-from tabletop.core.registry import make_agent
-from tabletop.core.testing import check_golden, check_replay, game_state_machine, golden_games
+from tabletop.core.designer.testing import check_golden, check_replay, game_state_machine, golden_games
+from tabletop.core.engine.canonical import dumps
+from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.registry import make_agent
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45.components import components
 
@@ -99,7 +99,7 @@ def test_random_bot_games_end() -> None:
 
 def test_hidden_information_conformance() -> None:
     """6.5 under the core's hidden-information check: random and heuristic games."""
-    from tabletop.core.testing import check_hidden_information
+    from tabletop.core.designer.testing import check_hidden_information
 
     assert check_hidden_information(GAME, range(1), bot="heuristic", render_every=400) > 500
 
@@ -128,8 +128,8 @@ TestManilaMachine = _Machine.TestCase
 def test_rubble_and_bridges_are_drawn_on_the_map() -> None:
     """10.19, 10.20, 8.9: rubble markers, bridge demolished markers and pontoon bridges (public
     facts, 6.5) are drawn on both sides' SVG maps and listed under the terminal map."""
-    from tabletop.core.render import ascii as ascii_render
-    from tabletop.core.render.svg import render_match
+    from tabletop.core.board.render import ascii as ascii_render
+    from tabletop.core.board.render.svg import render_match
     from tabletop.games.manila45 import common as c
 
     match = Match(GAME, seed=1)

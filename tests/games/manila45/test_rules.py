@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.match import Match
-from tabletop.core.pieces import Piece
-from tabletop.core.testing import run_procedure
+from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.match import Match
+from tabletop.core.engine.pieces import Piece
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.defensive_fire import defensive_fire
@@ -126,7 +126,7 @@ def test_5_1_5_3_sequence() -> None:
     of 5.2 — US replacement, US movement, US fire, Japanese movement, Japanese fire — in that
     order; no Japanese replacement phase (5.3)."""
     m = Match(GAME, seed=3, options={"setup": bot_setup(3)})
-    from tabletop.core.registry import make_agent
+    from tabletop.core.engine.registry import make_agent
 
     agents = {s: make_agent(GAME, s, "heuristic", 3) for s in GAME.info.players}
     m.run(agents, max_decisions=400)
@@ -186,8 +186,8 @@ def test_6_5_pictures_show_what_the_view_shows() -> None:
     stack and nothing of the unit beneath it or of the US dead pile, as the Japanese view
     does; drawn for the US side they show every US unit, and a face-down Japanese unit only
     as a battle flag."""
-    from tabletop.core.render.ascii import render_match as text_map
-    from tabletop.core.render.svg import render_match as svg_map
+    from tabletop.core.board.render.ascii import render_match as text_map
+    from tabletop.core.board.render.svg import render_match as svg_map
 
     m = position({"j-cf-1": "3720"}, {"c-1-5": "3030", "c-2-5": "3030"})
     m.state.pieces.move("c-1-7", c.US_DEAD)

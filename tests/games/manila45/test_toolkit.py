@@ -1,4 +1,4 @@
-"""Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.testing``
+"""Manila '45, rule tests in about ten lines with the toolkit of ``tabletop.core.designer.testing``
 (positions, forced dice, answers): 3.2, 4.2, 4.3, 5.2, 6.1, 6.5, 8.12, 9.2, 9.5, 10.20.
 
 A position starts at ``start`` (the Japanese set-up, given whole as the ``setup`` option,
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop.core.errors import TabletopError
-from tabletop.core.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.designer.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.engine.errors import TabletopError
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.common import is_setup_hex

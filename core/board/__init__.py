@@ -1,0 +1,1 @@
+"""The board layer of the core (see docs/architecture.md)."""

@@ -1,0 +1,275 @@
+"""The runtime hex map: a validated :class:`~.mapdata.HexMapSpec` with fast lookups.
+
+Every hex inside the printed bounds exists; the ones the data file does not list take the
+map's default terrain. Hexes are also numbered 0..N-1 in label order, with precomputed
+neighbour tables, so that searches such as :mod:`movement` work on plain integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..engine.data import load_model
+from ..engine.errors import DataError
+from .hexgrid import DIRECTIONS, Hex, HexGrid, HexSide, InvalidHexError
+from .mapdata import BoxSpec, FeatureType, HexMapSpec, LabelSpec, TerrainType
+
+_EMPTY: frozenset[str] = frozenset()
+_NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
+
+
+class HexMap:
+    """A hex map at play time: terrain, features, attributes and hexsides of every hex.
+
+    Build one with :meth:`from_spec` or :meth:`load`. Hexes are :class:`~.hexgrid.Hex`
+    values; printed ids ``XXYY`` convert with :meth:`hex` and :meth:`label`.
+    """
+
+    def __init__(self, spec: HexMapSpec, *, source: str = "<map>") -> None:
+        self.spec = spec
+        self.source = source
+        self.name = spec.name
+        self.grid = HexGrid(spec.columns, spec.rows, spec.shifted)
+        self.terrain_types: Mapping[str, TerrainType] = spec.terrain_types
+        self.feature_types: Mapping[str, FeatureType] = spec.feature_types
+        self.hexside_types: Mapping[str, FeatureType] = spec.hexside_types
+        self.boxes: dict[str, BoxSpec] = {b.id: b for b in spec.boxes}
+        self.labels: tuple[LabelSpec, ...] = spec.labels
+
+        absent = set(spec.absent)
+        hexes = tuple(h for h in self.grid.hexes() if self.grid.label(h) not in absent)
+        self._hexes = hexes
+        self._index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
+        self._labels: tuple[str, ...] = tuple(self.grid.label(h) for h in hexes)
+        self._by_id: dict[str, Hex] = dict(zip(self._labels, hexes, strict=True))
+        n = len(hexes)
+        self._terrain: list[str] = [spec.default_terrain] * n
+        self._features: list[frozenset[str]] = [_EMPTY] * n
+        self._attrs: list[Mapping[str, Any]] = [_NO_ATTRS] * n
+        self._names: list[str | None] = [None] * n
+        for hid, hspec in spec.hexes.items():
+            i = self._index[self._by_id[hid]]
+            if isinstance(hspec, str):
+                self._terrain[i] = hspec
+            else:
+                self._terrain[i] = hspec.terrain
+                self._features[i] = frozenset(hspec.features)
+                self._attrs[i] = MappingProxyType(dict(hspec.attrs))
+                self._names[i] = hspec.name
+
+        # neighbor_index[i][d] is the index of the neighbour of hex i in direction d, or -1
+        # off the map; adjacency[i] lists (direction, index) for the on-map ones only.
+        nbr: list[tuple[int, ...]] = []
+        for h in hexes:
+            nbr.append(tuple(self._index.get(Hex(h.q + dq, h.r + dr), -1)
+                             for dq, dr in DIRECTIONS))
+        self.neighbor_index: tuple[tuple[int, ...], ...] = tuple(nbr)
+        self.adjacency: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((d, j) for d, j in enumerate(row) if j >= 0) for row in nbr)
+        # the rules ask for a hex's neighbours by printed id thousands of times a game
+        self._neighbor_ids: dict[str, tuple[str, ...]] = {
+            self._labels[i]: tuple(self._labels[j] for _, j in row)
+            for i, row in enumerate(self.adjacency)}
+
+        self._sides: dict[HexSide, frozenset[str]] = {}
+        for k, side_spec in enumerate(spec.hexsides):
+            side = self._side_from_ids(side_spec.between, where=f"hexsides.{k}.between")
+            self._sides[side] = self._sides.get(side, _EMPTY) | frozenset(side_spec.features)
+        # the same features by the two hexes' indices, both ways (hexside_features)
+        self._side_at: dict[tuple[int, int], frozenset[str]] = {}
+        for side, feats in self._sides.items():
+            i, j = self._index[side.a], self._index[side.b]
+            self._side_at[i, j] = self._side_at[j, i] = feats
+        for k, lab in enumerate(spec.labels):
+            if lab.at not in self._by_id:
+                raise DataError(f"{source}: labels.{k}.at: {lab.at!r} is not a hex of the map "
+                                f"({self._bounds()})")
+
+    @classmethod
+    def from_spec(cls, spec: HexMapSpec, *, source: str = "<map>") -> HexMap:
+        """Build the runtime map from a validated spec; ``source`` names it in errors."""
+        return cls(spec, source=source)
+
+    @classmethod
+    def load(cls, path: str | Path) -> HexMap:
+        """Read and validate a map file (YAML or JSON), or raise DataError naming the file."""
+        return cls(load_model(HexMapSpec, path), source=str(path))
+
+    def __repr__(self) -> str:
+        return f"<HexMap {self.name!r} {self.grid!r}>"
+
+    # --- hexes and ids -------------------------------------------------------------------
+
+    def hex(self, hex_id: str) -> Hex:
+        """The hex of a printed id; InvalidHexError if it is malformed or not on this map."""
+        try:
+            return self._by_id[hex_id]
+        except (KeyError, TypeError):
+            pass
+        try:
+            self.grid.parse(hex_id)  # every on-grid hex is in _by_id, so this raises
+        except InvalidHexError as exc:
+            raise InvalidHexError(f"map {self.name!r}: {exc}") from None
+        raise InvalidHexError(f"map {self.name!r}: no hex {hex_id}")  # pragma: no cover
+
+    def label(self, h: Hex) -> str:
+        """The printed id ``XXYY`` of a hex."""
+        i = self._index.get(h)
+        return self._labels[i] if i is not None else self.grid.label(h)
+
+    def hexes(self) -> tuple[Hex, ...]:
+        """Every hex of the map in label order."""
+        return self._hexes
+
+    def ids(self) -> tuple[str, ...]:
+        """The printed id of every hex, in the same order as :meth:`hexes` (by table index)."""
+        return self._labels
+
+    def __contains__(self, h: object) -> bool:
+        """Whether a hex (or a printed id string) is on the map."""
+        return h in self._index or h in self._by_id
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self._hexes)
+
+    def __len__(self) -> int:
+        return len(self._hexes)
+
+    def index(self, h: Hex) -> int:
+        """The hex's position 0..N-1 in label order, the key of the integer tables."""
+        try:
+            return self._index[h]
+        except (KeyError, TypeError):
+            raise self._off_map(h) from None
+
+    def indices(self, hexes: Iterable[Hex]) -> list[int]:
+        """The table positions of the given hexes that are on the map; others are skipped."""
+        get = self._index.get
+        return [i for i in map(get, hexes) if i is not None]
+
+    def hex_at(self, index: int) -> Hex:
+        """The hex at a position of the integer tables."""
+        return self._hexes[index]
+
+    def neighbors(self, h: Hex) -> list[Hex]:
+        """The on-map neighbours of a hex, in direction order."""
+        return [self._hexes[j] for _, j in self.adjacency[self.index(h)]]
+
+    def neighbor_ids(self, hex_id: str) -> tuple[str, ...]:
+        """The printed ids of the on-map neighbours of a hex given by its id, in direction
+        order (the same hexes as :meth:`neighbors`)."""
+        try:
+            return self._neighbor_ids[hex_id]
+        except (KeyError, TypeError):
+            self.hex(hex_id)  # raises the usual message for an unknown id
+            raise  # pragma: no cover - hex() raised already
+
+    def is_edge(self, h: Hex) -> bool:
+        """Whether a hex of the map is a map-edge hex: one of its six neighbours is off it."""
+        return len(self.adjacency[self.index(h)]) < 6
+
+    def edge_distance(self, h: Hex) -> int:
+        """How many hexes in from the edge a hex lies: 0 for a map-edge hex, 1 for the next
+        row in, and so on (by breadth-first search from the edge hexes)."""
+        start = self.index(h)
+        seen = {start}
+        frontier = [start]
+        depth = 0
+        while frontier:
+            if any(len(self.adjacency[i]) < 6 for i in frontier):
+                return depth
+            nxt = []
+            for i in frontier:
+                for _, j in self.adjacency[i]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            frontier = nxt
+            depth += 1
+        return depth  # pragma: no cover - a finite map always has an edge
+
+    # --- terrain and features ------------------------------------------------------------
+
+    def terrain(self, h: Hex) -> str:
+        """The name of the hex's terrain type."""
+        return self._terrain[self.index(h)]
+
+    def terrain_type(self, h: Hex) -> TerrainType:
+        """The hex's terrain type from the map's terrain key."""
+        return self.terrain_types[self._terrain[self.index(h)]]
+
+    def is_prohibited(self, h: Hex) -> bool:
+        """Whether the hex's terrain is prohibited ground (an all-sea hex, say)."""
+        return self.terrain_type(h).prohibited
+
+    def features(self, h: Hex) -> frozenset[str]:
+        """The hex's features (hill, airfield, beach...)."""
+        return self._features[self.index(h)]
+
+    def has_feature(self, h: Hex, feature: str) -> bool:
+        """Whether the hex has a feature."""
+        return feature in self._features[self.index(h)]
+
+    def attr(self, h: Hex, key: str, default: Any = None) -> Any:
+        """One of the hex's free-form attributes (sector number, deployment code...)."""
+        return self._attrs[self.index(h)].get(key, default)
+
+    def hex_name(self, h: Hex) -> str | None:
+        """The place name printed in the hex, if any."""
+        return self._names[self.index(h)]
+
+    def hexes_with(self, feature: str) -> list[Hex]:
+        """The hexes that have a feature, in label order."""
+        return [h for h, f in zip(self._hexes, self._features, strict=True) if feature in f]
+
+    def hexes_where(self, key: str, value: Any) -> list[Hex]:
+        """The hexes whose attribute ``key`` equals ``value``, in label order."""
+        missing = object()
+        return [h for h, a in zip(self._hexes, self._attrs, strict=True)
+                if a.get(key, missing) == value]
+
+    # --- hexsides ------------------------------------------------------------------------
+
+    def hexside_features(self, a: Hex, b: Hex) -> frozenset[str]:
+        """The features of the hexside between two adjacent hexes (empty if none)."""
+        i, j = self._index.get(a), self._index.get(b)
+        if i is not None and j is not None and j in self.neighbor_index[i]:
+            return self._side_at.get((i, j), _EMPTY)
+        return self._sides.get(HexSide(a, b), _EMPTY)  # off the map, or raises: not adjacent
+
+    def hexsides(self) -> Mapping[HexSide, frozenset[str]]:
+        """Every hexside that has features, with them."""
+        return MappingProxyType(self._sides)
+
+    def hexsides_with(self, feature: str) -> list[HexSide]:
+        """The hexsides that have a feature, ordered by their hexes' label order."""
+        found = [s for s, f in self._sides.items() if feature in f]
+        return sorted(found, key=lambda s: (self._index[s.a], self._index[s.b]))
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _bounds(self) -> str:
+        (c0, c1), (r0, r1) = self.grid.columns, self.grid.rows
+        return f"columns {c0:02d}-{c1:02d}, rows {r0:02d}-{r1:02d}"
+
+    def _off_map(self, h: object) -> InvalidHexError:
+        try:
+            what = f"hex {self.grid.label(h)}" if isinstance(h, Hex) else repr(h)
+        except InvalidHexError:
+            what = repr(h)
+        return InvalidHexError(f"{what} is not on map {self.name!r} ({self._bounds()})")
+
+    def _side_from_ids(self, ids: tuple[str, str], *, where: str) -> HexSide:
+        a_id, b_id = ids
+        for hid in ids:
+            if hid not in self._by_id:
+                raise DataError(f"{self.source}: {where}: hexside {a_id}-{b_id}: {hid} is not "
+                                f"a hex of the map ({self._bounds()})")
+        try:
+            return HexSide(self._by_id[a_id], self._by_id[b_id])
+        except ValueError:
+            raise DataError(f"{self.source}: {where}: hexes {a_id} and {b_id} are not "
+                            f"adjacent, so they share no hexside") from None

@@ -1,0 +1,1 @@
+"""The designer layer of the core (see docs/architecture.md)."""

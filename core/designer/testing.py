@@ -1,0 +1,411 @@
+"""Test harness every game plugin reuses: a hypothesis state machine and a conformance check.
+
+The state machine drives a game with random legal decisions, checks the game's declared
+invariants after every decision, offers illegal answers that must change nothing, and at
+the end replays the record to the same state hash. Requires hypothesis (a dev dependency).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from ..engine.canonical import JSON, dumps
+from ..engine.decisions import Decision
+from ..engine.dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
+from ..engine.errors import IllegalDecision
+from ..engine.match import Game, Match
+from ..engine.pieces import OFF_BOARD
+from ..engine.position import Position, load_position
+from ..engine.record import make_record, make_save, replay
+from ..engine.visibility import find_leaks, secrets_of
+
+__all__ = [
+    "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
+    "check_conformance", "check_dice_used", "check_golden", "check_invariants", "check_replay",
+    "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
+    "random_step", "rolls", "run_procedure", "stack", "start", "texts",
+]
+
+T = TypeVar("T")
+
+
+class InvariantBroken(AssertionError):
+    """A game invariant failed after a decision; the message names the decision and the rule."""
+
+
+def check_invariants(match: Match, where: str = "") -> None:
+    """Raise InvariantBroken if the game reports any broken invariant."""
+    problems = match.game.invariants(match)
+    if problems:
+        at = f" after decision {len(match.decisions)}{' (' + where + ')' if where else ''}"
+        raise InvariantBroken(f"{match.game.info.id} seed {match.seed}{at}: " + "; ".join(problems[:5]))
+
+
+def random_step(match: Match, rng: random.Random) -> None:
+    """Take one uniformly random legal option of the pending decision."""
+    assert match.pending is not None
+    match.decide_index(rng.randrange(len(match.pending.options)))
+
+
+def play_random_game(game: Game, seed: int, *, scenario: str | None = None,
+                     options: Mapping[str, JSON] | None = None, max_decisions: int = 100_000,
+                     check_every: int = 1) -> Match:
+    """Play one whole game with random legal decisions, checking invariants as it goes."""
+    match = Match(game, scenario=scenario, seed=seed, options=options)
+    rng = random.Random(f"play_random_game:{seed}")
+    check_invariants(match, "set-up")
+    while match.pending is not None and len(match.decisions) < max_decisions:
+        random_step(match, rng)
+        if len(match.decisions) % check_every == 0:
+            check_invariants(match)
+    check_invariants(match, "end")
+    return match
+
+
+def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | None = None,
+                      options: Mapping[str, JSON] | None = None, max_decisions: int = 100_000) -> None:
+    """The API test every game passes (like OpenSpiel's api_test).
+
+    For each seed: a random game ends (within ``max_decisions``) with a result; the same
+    seed and decisions replay byte for byte (events and state hash); the save file's JSON
+    round-trips and resumes to the same hash; every view is JSON-serialisable; an illegal
+    decision is refused without changing the state.
+    """
+    for seed in seeds:
+        match = play_random_game(game, seed, scenario=scenario, options=options,
+                                 max_decisions=max_decisions)
+        assert match.finished and match.result is not None, \
+            f"{game.info.id} seed {seed}: no end after {len(match.decisions)} decisions"
+        again = replay(game, json.loads(json.dumps(make_record(match))))
+        assert again.log.to_jsonl() == match.log.to_jsonl(), f"seed {seed}: replay events differ"
+        assert again.state_hash() == match.state_hash()
+        save = json.loads(json.dumps(make_save(match)))
+        assert replay(game, save).state_hash() == match.state_hash()
+        for player in game.info.players:
+            dumps(match.view(player))
+        fresh = Match(game, scenario=scenario, seed=seed, options=options)
+        if fresh.pending is not None:
+            before = fresh.state_hash()
+            try:
+                fresh.decide({"not": "an option"})
+            except IllegalDecision:
+                pass
+            else:  # pragma: no cover - a failure path
+                raise AssertionError("an illegal decision was accepted")
+            assert fresh.state_hash() == before
+
+
+def run_procedure(gen: Generator[Decision, JSON, T], answers: Sequence[JSON] = ()) -> T:
+    """Run one rule procedure, answering its decisions in order; returns its value.
+
+    Fails if the procedure asks more than it was given, if an answer is not legal, or if
+    answers are left over.
+    """
+    todo = list(answers)
+    try:
+        d = next(gen)
+        while True:
+            assert todo, f"unanswered decision: {d.prompt} ({d.section}) {d.values}"
+            ans = todo.pop(0)
+            assert d.is_legal(ans), f"{ans!r} is not legal for {d.prompt}: {d.values}"
+            d = gen.send(ans)
+    except StopIteration as stop:
+        assert not todo, f"answers left over: {todo}"
+        value: T = stop.value
+        return value
+
+
+def golden_games(game: Game, seeds: Iterable[int], *, bot: str = "", scenario: str | None = None,
+                 options: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+    """Play seeded bot games (each side its default bot, or ``bot``) and summarise each one:
+    result, its scores, decisions taken, events logged and the final state hash."""
+    from ..engine.registry import make_agent
+
+    out: dict[str, JSON] = {}
+    for seed in seeds:
+        match = Match(game, scenario=scenario, seed=seed, options=options)
+        agents = {side: make_agent(game, side, bot or game.default_bot(side), seed)
+                  for side in game.info.players}
+        match.run(agents)
+        out[str(seed)] = {"result": match.result.level if match.result else None,
+                          "scores": dict(match.result.scores) if match.result else {},
+                          "decisions": len(match.decisions), "events": len(match.log),
+                          "state_hash": match.state_hash()}
+    return out
+
+
+def check_agent_read_only(game: Game, agent_name: str, seed: int = 0, *, decisions: int = 300,
+                          scenario: str | None = None, options: Mapping[str, JSON] | None = None) -> None:
+    """An agent must not change the match while it chooses: plays up to ``decisions``
+    decisions with ``agent_name`` on every side, checking that each choice leaves the state
+    hash as it was (a view is a copy built for its side, so writing to it changes nothing;
+    this guards against an agent that reaches the match some other way)."""
+    from ..engine.registry import make_agent
+
+    match = Match(game, scenario=scenario, seed=seed, options=options)
+    agents = {side: make_agent(game, side, agent_name, seed) for side in game.info.players}
+    for n in range(decisions):
+        decision = match.pending
+        if decision is None:
+            return
+        before = match.state_hash()
+        value = agents[decision.player].choose(match.view(decision.player), decision)
+        assert match.state_hash() == before, (
+            f"agent {agent_name!r} changed the match while choosing (decision {n}: "
+            f"{decision.prompt})")
+        match.decide(value)
+
+
+class HiddenInformationLeak(AssertionError):
+    """A side was told something it may not see; the message names the side, where and what."""
+
+
+def hidden_information_leaks(match: Match, player: str, *, since: int = 0,
+                             hidden_before: Iterable[str] = (), known: Iterable[str] = (),
+                             render: bool = False) -> list[str]:
+    """What ``player`` is told now that names a piece hidden from it: its view, its pending
+    decision, the events from ``since`` on that it may see, and, with ``render``, the SVG and
+    terminal maps drawn for it.
+
+    Events are checked against the pieces hidden from the player both now and in
+    ``hidden_before``, less those ``known`` to it: pieces the rules showed it (an event with
+    ``revealed`` in its data, see :meth:`Match.reveal`) that have not moved since. A piece
+    revealed by an event may be named by that event and the ones after it.
+    """
+    from ..board.render.ascii import render_match as ascii_match
+    from ..board.render.svg import render_match as svg_match
+
+    secrets = secrets_of(match, player)
+    leaks = find_leaks(secrets, "the view", match.view(player))
+    pending = match.pending
+    if pending is not None and pending.player == player:
+        leaks += find_leaks(secrets, f"the decision {pending.prompt!r} ({pending.section})",
+                            pending.to_json())
+    if render:
+        leaks += find_leaks(secrets, "the SVG map", svg_match(match, hidden_from=player))
+        leaks += find_leaks(secrets, "the terminal map", ascii_match(match, player=player))
+    before, told = set(hidden_before), set(known)
+    still = {tok: pid for tok, pid in secrets.items() if pid in before and pid not in told}
+    for event in match.log.visible(player, since):
+        shown = event.data.get("revealed")
+        if shown:  # the rules show it: it may be named from here on
+            still = {tok: pid for tok, pid in still.items() if pid != shown}
+        leaks += find_leaks(still, f"event {event.seq} [{event.section}] {event.text!r}",
+                            event.to_json())
+    return leaks
+
+
+def _revealed_to(match: Match, player: str, since: int) -> list[str]:
+    """The pieces the events from ``since`` on showed ``player`` (``revealed`` in their data)."""
+    return [str(e.data["revealed"]) for e in match.log.visible(player, since) if e.data.get("revealed")]
+
+
+def check_hidden_information(game: Game, seeds: Iterable[int] = range(3), *,
+                             scenario: str | None = None, options: Mapping[str, JSON] | None = None,
+                             bot: str = "random", render_every: int = 50,
+                             max_decisions: int = 100_000) -> int:
+    """The hidden-information conformance check every game and scenario passes.
+
+    Plays each seed with ``bot`` on every side (each bot given only its side's view, so the
+    view is shown to be enough to play) and after every decision, for every side, looks for
+    the id or name of every piece hidden from that side in its view, its pending decision,
+    the new events it may see and (every ``render_every`` decisions, and at the end) the maps
+    drawn for it. A side may be told of a piece the rules showed it while that piece stays
+    where it was shown (see :func:`hidden_information_leaks`). Raises
+    :class:`HiddenInformationLeak` naming the first leaks; returns the
+    number of decisions checked.
+    """
+    from ..engine.registry import make_agent
+
+    checked = 0
+    for seed in seeds:
+        match = Match(game, scenario=scenario, seed=seed, options=options)
+        agents = {side: make_agent(game, side, bot, seed) for side in game.info.players}
+        mark = 0
+        sides = game.info.players
+        hidden = {side: set(secrets_of(match, side).values()) for side in sides}
+        known: dict[str, dict[str, str]] = {side: {} for side in sides}  # piece -> where shown
+        while True:
+            leaks: list[str] = []
+            render = match.pending is None or (render_every > 0 and checked % render_every == 0)
+            for side in sides:
+                leaks += [f"{side}: {leak}" for leak in hidden_information_leaks(
+                    match, side, since=mark, hidden_before=hidden[side], known=known[side],
+                    render=render)]
+                pieces = match.state.pieces
+                known[side].update((pid, pieces[pid].location) for pid in _revealed_to(match, side, mark))
+                known[side] = {pid: loc for pid, loc in known[side].items() if pieces[pid].location == loc}
+            if leaks:
+                raise HiddenInformationLeak(
+                    f"{game.info.id} ({match.scenario}) seed {seed} after decision "
+                    f"{len(match.decisions)}: " + "; ".join(leaks[:6])
+                    + (f" (+{len(leaks) - 6} more)" if len(leaks) > 6 else ""))
+            decision = match.pending
+            if decision is None or len(match.decisions) >= max_decisions:
+                break
+            mark = len(match.log)
+            hidden = {side: set(secrets_of(match, side).values()) for side in game.info.players}
+            match.decide(agents[decision.player].choose(match.view(decision.player), decision))
+            checked += 1
+    return checked
+
+
+def check_replay(match: Match) -> None:
+    """A match is its record: its record, through JSON, replays to the same events and hash."""
+    again = replay(match.game, json.loads(json.dumps(make_record(match))))
+    assert again.state_hash() == match.state_hash(), "replay reached another state"
+    assert again.log.to_jsonl() == match.log.to_jsonl(), "replay logged other events"
+
+
+def check_golden(path: str | Path, got: JSON) -> None:
+    """Compare a summary with its pinned golden file; TABLETOP_REGOLD=1 (re)writes the file.
+
+    A missing golden file fails (so a forgotten file cannot pass silently).
+    """
+    target = Path(path)
+    if os.environ.get("TABLETOP_REGOLD"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if not target.exists():
+        raise AssertionError(f"golden file {target} is missing; run the test with TABLETOP_REGOLD=1")
+    pinned = json.loads(target.read_text(encoding="utf-8"))
+    assert pinned == got, f"{target}: the games no longer play as pinned (TABLETOP_REGOLD=1 re-pins)"
+
+
+def game_state_machine(game: Game, *, scenario: str | None = None,
+                       options: Mapping[str, JSON] | None = None,
+                       max_decisions: int = 100_000) -> type[RuleBasedStateMachine]:
+    """A hypothesis state machine class that plays ``game`` with random legal decisions.
+
+    Use it in a test module as ``TestMyGame = game_state_machine(GAME).TestCase``. Each
+    step takes a run of random decisions (invariants checked after every one); one rule
+    plays to the end; teardown replays the record and compares the state hash.
+    """
+
+    class GameMachine(RuleBasedStateMachine):
+        """Random legal play of one game with invariants checked after every decision."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.match: Match | None = None
+
+        @initialize(seed=st.integers(min_value=0, max_value=2**31 - 1))
+        def start(self, seed: int) -> None:
+            self.match = Match(game, scenario=scenario, seed=seed, options=options)
+            check_invariants(self.match, "set-up")
+
+        def _live(self) -> bool:
+            return self.match is not None and self.match.pending is not None
+
+        @precondition(lambda self: self._live())
+        @rule(count=st.integers(min_value=1, max_value=60), rng=st.randoms(use_true_random=False))
+        def take_decisions(self, count: int, rng: random.Random) -> None:
+            assert self.match is not None
+            for _ in range(count):
+                if self.match.pending is None:
+                    break
+                random_step(self.match, rng)
+                check_invariants(self.match)
+
+        @precondition(lambda self: self._live())
+        @rule(junk=st.one_of(st.text(max_size=5), st.integers(), st.lists(st.integers(), max_size=3)))
+        def illegal_answer_changes_nothing(self, junk: Any) -> None:
+            assert self.match is not None and self.match.pending is not None
+            if self.match.pending.is_legal(junk):
+                return
+            before, events = self.match.state_hash(), len(self.match.log)
+            try:
+                self.match.decide(junk)
+            except IllegalDecision:
+                pass
+            else:
+                raise AssertionError(f"illegal answer {junk!r} was accepted")
+            assert self.match.state_hash() == before and len(self.match.log) == events
+
+        @precondition(lambda self: self._live())
+        @rule(rng=st.randoms(use_true_random=False))
+        def play_to_the_end(self, rng: random.Random) -> None:
+            assert self.match is not None
+            while self.match.pending is not None and len(self.match.decisions) < max_decisions:
+                random_step(self.match, rng)
+                check_invariants(self.match)
+
+        @precondition(lambda self: not self._live())
+        @rule()
+        def finished_game_has_a_result(self) -> None:
+            assert self.match is not None and self.match.result is not None
+            assert self.match.pending is None
+
+        @invariant()
+        def views_serialise(self) -> None:
+            if self.match is not None:
+                for player in game.info.players:
+                    dumps(self.match.view(player))
+
+        def teardown(self) -> None:
+            if self.match is None:
+                return
+            again = replay(game, json.loads(json.dumps(make_record(self.match))))
+            assert again.state_hash() == self.match.state_hash(), "replay reached another state"
+
+    GameMachine.__name__ = f"{game.info.id.title().replace('_', '')}Machine"
+    return GameMachine
+
+
+# -- rule tests in ten lines: positions, forced dice, answers ----------------------------------
+# A rule test starts a match from a position at the phase the rule belongs to, forces the
+# rolls it means by section and purpose, answers the decisions it needs, and checks the
+# outcome and that every forced roll came up.
+
+def start(game: Game, *, forced: Sequence[ForcedRoll | StackedShuffle] = (),
+          dice_script: list[int] | None = None, **fields: Any) -> Match:
+    """A match from a position given as keyword fields of :class:`Position` (``start``,
+    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``off_board``,
+    ``dice``...), its pending decision computed from the position. ``forced`` adds forced
+    rolls (``force("9.1 CRT", 6)``) or stacked shuffles (``stack(...)``); all go into the
+    record, so the match replays."""
+    return Match.from_position(game, Position.build(game, **fields), forced=forced,
+                               dice_script=dice_script)
+
+
+def answer(match: Match, *values: JSON) -> None:
+    """Answer the pending decisions with these option values, in order; an answer that is
+    not legal fails the test naming the decision, its rule section and the legal values."""
+    for n, value in enumerate(values, start=1):
+        decision = match.pending
+        assert decision is not None, f"answer {n} ({value!r}): the match is over"
+        assert decision.is_legal(value), (
+            f"answer {n}: {value!r} is not legal for {decision.prompt!r} ({decision.section}); "
+            f"legal: {[o.value for o in decision.options][:20]}")
+        match.decide(value)
+
+
+def check_dice_used(match: Match) -> None:
+    """Fail if a forced roll never came up (its section and purpose were never rolled), a
+    stacked shuffle never happened, or scripted dice are left unused."""
+    left = match.dice.unused_forced()
+    assert not left, "forced dice never rolled: " + "; ".join(
+        f"{f.key!r} ({f.left} face(s) left)" if isinstance(f, ForcedRoll)
+        else f"shuffle {f.key!r}" for f in left)
+    if isinstance(match.dice, ScriptedDice):
+        assert match.dice.remaining == 0, \
+            f"{match.dice.remaining} scripted dice left unused: {match.dice.script[-match.dice.remaining:]}"
+
+
+def texts(match: Match, kind: str, *, since: int = 0) -> list[str]:
+    """The texts of the events of one kind in the log (from event ``since``)."""
+    return [e.text for e in match.log.since(since) if e.kind == kind]
+
+
+def rolls(match: Match, *, since: int = 0) -> list[tuple[str, str, list[int]]]:
+    """Every roll in the log as (section, purpose, faces), to see what a rule rolled."""
+    return [(e.section, str(e.data.get("purpose")), list(e.data.get("faces") or []))
+            for e in match.log.since(since) if e.kind == "roll"]

@@ -1,0 +1,1 @@
+"""The engine layer of the core (see docs/architecture.md)."""

@@ -1,0 +1,761 @@
+"""Games and matches: the plugin interface, and the decision loop that runs a game.
+
+Control is inverted. A game's procedure is a generator (its *flow*) that yields a
+:class:`Decision` whenever a player must choose and receives the chosen option's value.
+The caller reads :attr:`Match.pending` and calls :meth:`Match.decide`; the engine never asks
+for input. A match is its record: the header (game, version, scenario, options, seed) plus
+the decisions taken; replaying them reproduces every event and the final state hash.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
+from weakref import ref
+
+from pydantic import BaseModel
+
+from .. import engine_version
+from .canonical import JSON, digest, dumps, thaw
+from .decisions import Decision, Option
+from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
+from .errors import GameOver, IllegalDecision, TabletopError
+from .events import Event, EventLog
+from .marks import MapMark
+from .opening import check_before_play, check_game_data
+from .pieces import CLOCK, Piece
+from .position import (
+    START,
+    Position,
+    apply_position,
+    check_entry,
+    check_position,
+    editing,
+    forced_from_json,
+)
+from .state import State
+from .views import SharedBoard, View
+from .visibility import check_declarations, find_leaks, is_hidden_from, is_secret_pile, secrets_of
+
+if TYPE_CHECKING:
+    from .agents import Agent
+
+MAX_TURN = 999
+"""The last turn a position may set in a game that names no turn track nor sequence of play."""
+
+CHANCE_EVENTS = frozenset({"roll", "shuffle", "reveal"})
+"""Event kinds that show a player something chance or the fog of war decided: an honest undo
+never goes back past one of them."""
+
+Flow = Generator[Decision, JSON, "Result | None"]
+"""A game procedure: yields decisions, receives option values, may return the result."""
+
+T = TypeVar("T")
+Procedure = Generator[Decision, JSON, T]
+"""A step of a game procedure that asks players and returns a value: ``Procedure[bool]``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended: the winner (None for a draw), the victory level in the rulebook's
+    words, the section that decides it, and the game's score fields."""
+
+    winner: str | None
+    level: str
+    section: str
+    scores: dict[str, JSON] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The result as plain JSON."""
+        return {"winner": self.winner, "level": self.level, "section": self.section,
+                "scores": thaw(self.scores), "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInfo:
+    """A scenario a game offers: its id, name, and a line about it."""
+
+    id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """A game option a match may set (a variant rule, a difficulty), with its allowed values."""
+
+    id: str
+    description: str
+    default: JSON
+    choices: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game is, declared apart from its behaviour: identity and capabilities."""
+
+    id: str
+    title: str
+    version: str
+    players: tuple[str, ...]
+    scenarios: tuple[ScenarioInfo, ...] = (ScenarioInfo("standard", "Standard game"),)
+    options: tuple[GameOption, ...] = ()
+    playable: bool = True
+    description: str = ""
+    rulebook: str = ""
+    solitaire: bool = False  # one side is run by the rules themselves
+    human_side: str = ""  # the side a person plays by default
+
+    def scenario(self, scenario_id: str | None) -> ScenarioInfo:
+        """The scenario with this id (the first one when None), or a clear error."""
+        if scenario_id is None:
+            return self.scenarios[0]
+        for s in self.scenarios:
+            if s.id == scenario_id:
+                return s
+        known = ", ".join(s.id for s in self.scenarios)
+        raise TabletopError(f"game {self.id} has no scenario {scenario_id!r} (scenarios: {known})")
+
+    def resolve_options(self, given: Mapping[str, JSON] | None) -> dict[str, JSON]:
+        """The full option settings: defaults overridden by ``given``, each checked."""
+        known = {o.id: o for o in self.options}
+        out: dict[str, JSON] = {o.id: o.default for o in self.options}
+        for key, value in (given or {}).items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise TabletopError(f"game {self.id} has no option {key!r} (options: {names})")
+            spec = known[key]
+            if spec.choices and value not in spec.choices:
+                shown = ", ".join(_as_typed(c) for c in spec.choices)
+                raise TabletopError(f"option {key}={_as_typed(value)} is not one of {shown}")
+            out[key] = value
+        return out
+
+
+def _as_typed(value: JSON) -> str:
+    """An option value as a player types it after ``--option NAME=``: text as it is, any
+    other value as JSON (``true``, ``6``, ``[1, 2]``)."""
+    return value if isinstance(value, str) else dumps(value)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPoint:
+    """A point of a game's sequence of play a match may start from (a phase, a step).
+
+    ``reenter``: the flow may be restarted there after an edit of a running match (its
+    opening, before the first decision, rolls no dice and does nothing twice).
+    """
+
+    id: str
+    section: str
+    description: str = ""
+    reenter: bool = True
+
+
+AgentFactory = Callable[[str, int], "Agent"]
+"""Builds a bot for a side from (side, seed)."""
+
+
+class Game:
+    """The base of every game plugin: declare :attr:`info`, override the hooks.
+
+    Required hooks: :meth:`setup` (build the opening state) and :meth:`play` (the flow).
+    The rest have generic defaults a game may refine.
+    """
+
+    info: GameInfo
+    source: str = ""  # how a person named it (a module path or folder), not an entry point
+    #: who may read each game variable (``state.vars``): ``"public"`` or a tuple of sides;
+    #: a variable not named here is the game master's alone (see :mod:`.visibility`)
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {}
+    #: deck piles every side sees only the size of (besides other players' hands)
+    secret_piles: ClassVar[frozenset[str]] = frozenset({"draw"})
+    #: the most faces a die of the game shows: a position forcing a higher face is refused
+    dice_sides: ClassVar[int] = 6
+    #: the fingerprint of its data files and what their cross-checks said, once checked
+    #: (:func:`~.opening.check_game_data`, before the first match's first decision)
+    checked_data: tuple[str, tuple[str, ...]] | None = None
+
+    def setup(self, match: Match) -> None:
+        """Build the opening state in ``match.state`` (may roll ``match.dice``)."""
+        raise TabletopError(f"game {self.info.id} is not playable yet")
+
+    def play(self, match: Match) -> Flow:
+        """The game's whole procedure, from set-up to the end; yields decisions."""
+        raise TabletopError(f"game {self.info.id} is not playable yet")
+        yield  # pragma: no cover - makes this a generator
+
+    # -- positions (core/engine/position.py) ----------------------------------------------------
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """The points of the sequence of play a position may start at, besides ``start``
+        (the whole flow after set-up). A game that declares any implements :meth:`play_from`."""
+        return ()
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """The game's flow from an entry point of :meth:`entry_points`, with the turn and
+        state the position set; ``start`` is :meth:`play` itself."""
+        raise TabletopError(f"game {self.info.id} declares no entry point {entry!r}")
+        yield  # pragma: no cover - makes this a generator
+
+    def places(self, match: Match) -> Collection[str] | None:
+        """Every place a piece may stand (hexes, areas, boxes), to check positions; None
+        accepts any. The neutral off-board place (``pieces.OFF_BOARD``) is always valid."""
+        return None
+
+    def turn_limits(self, match: Match) -> tuple[int, int]:
+        """The first and last turn a position may set (``turn:``), ``match`` at its set-up.
+        By default the bounds of the state's ``turn`` track when it has one (and the set-up's
+        turn, which may come before the track's first), else 0 to the last turn of the game's
+        :class:`~.flow.SequenceOfPlay` (a ``sequence`` attribute), else 0 to
+        :data:`MAX_TURN`; a game whose last turn depends on its scenario or options says so."""
+        track = match.state.tracks.get("turn")
+        if track is not None:
+            return min(track.minimum, match.state.turn), track.maximum
+        from .flow import SequenceOfPlay
+
+        sequence = getattr(self, "sequence", None)
+        if isinstance(sequence, SequenceOfPlay):
+            return 0, sequence.last_turn
+        return 0, MAX_TURN
+
+    def statuses(self) -> Mapping[str, str]:
+        """The named piece statuses a position may set (name -> what it means and its rule)."""
+        return {}
+
+    def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
+        """Set a piece's game status through the game's own helper (a position's
+        ``status:``); raises TabletopError for an unknown status or value."""
+        known = ", ".join(self.statuses()) or "none"
+        raise TabletopError(f"{self.info.id} has no piece status {name!r} (statuses: {known})")
+
+    def settle_position(self, match: Match, position: Position) -> None:
+        """Bring what the game derives from the pieces up to date after a position is
+        applied (what the position did not set itself); by default nothing."""
+
+    def position_problems(self, match: Match) -> list[str]:
+        """Why a position cannot be played (a status that disagrees with itself, a broken
+        invariant), each naming the piece; by default the game's invariants."""
+        return self.invariants(match)
+
+    def final_result(self, match: Match) -> Result:
+        """The result when the flow ends without returning one."""
+        return Result(None, "no result", "", {})
+
+    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
+        """What one player may see of the match (None: the game master), as a read-only
+        :class:`~.views.View`; a game refines what is visible by declaring
+        :attr:`var_visibility` and :attr:`secret_piles` rather than by editing views."""
+        return View(match, player)
+
+    def invariants(self, match: Match) -> list[str]:
+        """Rule invariants broken by the current state (empty when all hold)."""
+        return match.state.pieces.check()
+
+    def bots(self) -> dict[str, AgentFactory]:
+        """The game's own bots by name (the random-legal bot is always available)."""
+        return {}
+
+    def default_bot(self, side: str) -> str:
+        """The bot name ``--auto`` uses for a side."""
+        return "random"
+
+    def board(self, match: Match | None) -> Any:
+        """The map (HexMap or AreaMap) to draw, or None."""
+        return None
+
+    def box_cards(self, match: Match, player: str | None) -> dict[str, list[str] | int]:
+        """The cards to show in the board's off-map boxes as ``player`` may see them (None:
+        the designer's view): box id -> the cards' labels, top first, or the number of
+        face-down cards. Cards are deck piles, not pieces, so a game says where they are drawn;
+        by default nowhere."""
+        return {}
+
+    def map_marks(self, match: Match, player: str | None) -> Sequence[MapMark]:
+        """The marks the rules keep on the map outside the pieces (rubble, a demolished
+        bridge) as ``player`` may see them (None: the designer's view), for the renderers;
+        by default none."""
+        return ()
+
+    def piece_label(self, piece: Any) -> str:
+        """A short label for a piece in the terminal and the SVG (values on its face)."""
+        vals = piece.values.get(piece.face, {})
+        nums = "-".join(str(v) for v in vals.values())
+        return f"{piece.name or piece.id} {nums}".strip()
+
+    def data_dir(self) -> Path | None:
+        """The folder of the game's data files (``data/`` beside its package), if any."""
+        module = sys.modules.get(type(self).__module__)
+        file = getattr(module, "__file__", None)
+        if not file:
+            return None
+        folder = Path(file).parent / "data"
+        return folder if folder.is_dir() else None
+
+    def data_models(self) -> dict[str, type[BaseModel]]:
+        """Models for the game's own data files by file name (for ``tabletop validate``)."""
+        return {}
+
+    def load_data(self) -> str:
+        """Load and cross-check all the game's data (raises DataError); says what was checked."""
+        return ""
+
+    def summary(self, match: Match) -> dict[str, JSON]:
+        """Game score fields shown in ``--json`` output (VP, casualties...)."""
+        return {}
+
+    def standing(self, match: Match, player: str) -> list[str]:
+        """The score and the victory conditions as they stand, in words, as ``player`` may
+        know them (the terminal's ``v``). By default: the result if the game ended now, and
+        the score fields; a game says more."""
+        if match.result is not None:
+            r = match.result
+            lines = [f"Game over: {r.level} ({r.reason}; {self.cite(r.section)})"]
+        else:
+            r = self.final_result(match)
+            lines = [f"If the game ended now: {r.level} ({r.reason}; {self.cite(r.section)})"]
+        fields = self.summary(match)
+        if fields:
+            lines.append("Score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in fields.items()))
+        return lines
+
+    def guide(self) -> str:
+        """The player's guide in our own words (``guide.md`` beside the game's module): how a
+        turn goes, how to win, the rulebook's terms; empty if the game has none."""
+        module = sys.modules.get(type(self).__module__)
+        file = getattr(module, "__file__", None)
+        if not file:
+            return ""
+        path = Path(file).parent / "guide.md"
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def cite(self, section: str) -> str:
+        """A rule citation as a player reads it: the rulebook's name and the section."""
+        book = self.info.rulebook or f"the {self.info.title} rules"
+        return f"{book}, {section}" if section else book
+
+
+def announced_game(game_id: str, title: str, players: tuple[str, ...], rulebook: str) -> Game:
+    """A declared game whose rules are not written yet: listed, described, never playable."""
+
+    class Announced(Game):
+        """A game registered ahead of its rules."""
+
+        info = GameInfo(id=game_id, title=title, version="0.0.0", players=players, playable=False,
+                        rulebook=rulebook,
+                        description="Not yet playable: the rules are being implemented.")
+
+    Announced.__name__ = Announced.__qualname__ = f"Announced_{game_id}"
+    return Announced()
+
+
+class _MatchEnded(Exception):
+    """Raised inside a flow by :meth:`Match.end` to stop the game at once."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(result.level)
+        self.result = result
+
+
+def _roll_listener(match: Match) -> Callable[[str, str, tuple[int, ...], int], None]:
+    """What a match's dice report their rolls to: the match's log, through a weak reference,
+    so that the dice do not keep the match alive (no reference cycle: a match nobody holds
+    is freed at once, not left to the cyclic garbage collector)."""
+    held = ref(match)
+
+    def heard(purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
+        match = held()
+        if match is not None:
+            match._on_roll(purpose, section, faces, sides)
+
+    return heard
+
+
+class Match:
+    """One game being played: state, dice, log, the pending decision and the record.
+
+    Build it with a game and a seed; read :attr:`pending`; answer with :meth:`decide` until
+    :attr:`finished`. ``dice_script`` replaces the seeded dice with fixed faces (tests);
+    ``forced`` forces rolls named by section and purpose, or stacks shuffles
+    (``dice.force``, ``dice.stack``); ``position`` starts from a position rather than the
+    set-up (see :meth:`from_position`). All three are part of the record's header.
+    ``free_undo`` lets :meth:`undo` go back past dice and reveals (the record says so, and
+    the dice are then keyed by the position in the decision sequence: :class:`KeyedDice`).
+    """
+
+    def __init__(self, game: Game, *, scenario: str | None = None, seed: int = 0,
+                 options: Mapping[str, JSON] | None = None,
+                 dice_script: list[int] | None = None,
+                 forced: Sequence[ForcedRoll | StackedShuffle] = (),
+                 position: Position | None = None, source: str = "position",
+                 free_undo: bool = False) -> None:
+        if not game.info.playable:
+            raise TabletopError(f"game {game.info.id} is not playable yet")
+        check_declarations(game)
+        self.game = game
+        self.scenario = game.info.scenario(scenario).id
+        self.seed = int(seed)
+        self.options = game.info.resolve_options(options)
+        self.dice_script = list(dice_script) if dice_script is not None else None
+        self.free_undo = bool(free_undo)
+        self.undos_past_chance = 0  # free undos that went back past a roll or a reveal
+        self.forced = [f.to_json() for f in forced]
+        self.position = position
+        self.edited_from: dict[str, JSON] | None = None
+        if position is not None:
+            if position.game != game.info.id:
+                raise TabletopError(f"{source}: the position is for game {position.game!r}, "
+                                    f"not {game.info.id!r}")
+            check_entry(game, position, source=source)
+        rigged = [*forced_from_json(self.forced),
+                  *(position.forced() if position is not None else ())]
+        if self.dice_script is not None:
+            self.dice: Dice = ScriptedDice(self.dice_script, seed, forced=rigged)
+        else:
+            self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
+                else Dice(self.seed, forced=rigged)
+        purposes = roll_purposes(game)  # forced rolls name the game's declared rolls
+        for entry in rigged[len(self.forced):] if purposes else ():  # a position's names its file
+            try:
+                entry.resolve(purposes)
+            except TabletopError as exc:
+                raise TabletopError(f"{source}: dice: {exc}") from None
+        self.dice.declare(purposes)
+        self.dice.listener = _roll_listener(self)
+        self.state = State()
+        self.log = EventLog()
+        self.decisions: list[JSON] = []
+        self.pending: Decision | None = None
+        self.result: Result | None = None
+        self._flow: Flow | None = None
+        self._version = 0
+        self.shared_board = SharedBoard()  # the pieces as views show them (views.py)
+        self._secrets: dict[str, tuple[int, Any, dict[str, str]]] = {}  # see _secrets_of
+        check_game_data(self.game)  # bad data is one message, not an error in the set-up
+        self.game.setup(self)
+        if position is None or position.start == START:
+            if position is not None:
+                self._enter_position(position, source)
+            self.flow_start = len(self.log)
+            self._flow = self.game.play(self)
+        else:
+            self._enter_position(position, source)
+            self.flow_start = len(self.log)
+            self._flow = self.game.play_from(self, position.start)
+        check_before_play(self)
+        self._advance(None, first=True)
+
+    def _enter_position(self, position: Position, source: str) -> None:
+        apply_position(self, position, source=source)
+        check_position(self, position, source=source)
+        section = next((e.section for e in self.game.entry_points() if e.id == position.start), "")
+        # The description stays in the header (the game master's): it may name hidden units.
+        self.emit("position", section, f"start from a position at {position.start!r}",
+                  start=position.start)
+
+    @classmethod
+    def from_position(cls, game: Game, position: Position, *, source: str = "position",
+                      forced: Sequence[ForcedRoll | StackedShuffle] = (),
+                      dice_script: list[int] | None = None, free_undo: bool = False) -> Match:
+        """A match started from a position: the scenario's set-up changed as the position
+        says, checked by the game, its flow started at the position's entry point (so the
+        pending decision is computed from the position). ``source`` names the position in
+        error messages (a file name)."""
+        return cls(game, scenario=position.scenario, seed=position.seed,
+                   options=position.options, dice_script=dice_script, forced=forced,
+                   position=position, source=source, free_undo=free_undo)
+
+    def edit(self) -> AbstractContextManager[State]:
+        """Edit the state of a running match: ``with match.edit() as state: ...`` changes a
+        copy, then the flow restarts from it, so the pending decision is recomputed (never
+        stale); an edit that cannot be honoured is refused and changes nothing. See
+        :func:`tabletop.core.engine.position.editing`."""
+        return editing(self)
+
+    def adopt(self, other: Match) -> None:
+        """Become ``other`` (a match of the same game): its state, flow, log and record."""
+        for name in ("scenario", "seed", "options", "dice_script", "forced", "position",
+                     "edited_from", "flow_start", "free_undo", "undos_past_chance"):
+            setattr(self, name, getattr(other, name))
+        self._take_over(other)
+
+    # -- the loop ----------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        """True once the game has ended (a result is set)."""
+        return self.result is not None
+
+    def decide(self, value: JSON) -> None:
+        """Answer the pending decision with an option's value and run to the next one.
+
+        An illegal value raises IllegalDecision and changes nothing.
+        """
+        decision = self.pending
+        if decision is None:
+            raise GameOver("the match is over; there is no decision to take")
+        index = decision.index_of(value)
+        if index is None:
+            shown = ", ".join(str(o.value) for o in decision.options[:12])
+            more = " ..." if len(decision.options) > 12 else ""
+            raise IllegalDecision(
+                f"{value!r} is not a legal answer to {decision.prompt!r} ({decision.section}); "
+                f"legal: {shown}{more}")
+        self.decide_index(index)
+
+    def decide_index(self, index: int) -> None:
+        """Answer the pending decision with the option at ``index`` (0-based)."""
+        decision = self.pending
+        if decision is None:
+            raise GameOver("the match is over; there is no decision to take")
+        if not 0 <= index < len(decision.options):
+            raise IllegalDecision(f"option {index} is out of range 0..{len(decision.options) - 1}")
+        option = decision.options[index]
+        player, value = decision.player, option.value
+        self.decisions.append(value)
+        text = f"{player}: {decision.prompt} -> {option.label or value}"
+        if decision.private:
+            self.emit("decision", decision.section, text, player=player, value=value,
+                      visible_to=(player,))
+        elif kept_from := self._told_secrets(player, [text, value]):
+            seen_by = tuple(p for p in self.game.info.players if p not in kept_from)
+            self.emit("decision", decision.section, text, player=player, value=value,
+                      visible_to=seen_by,
+                      mask=f"{player} decides ({decision.section}; not shown: it names a "
+                           "unit hidden from you)")
+        else:
+            self.emit("decision", decision.section, text, player=player, value=value)
+        self.dice.at_decision(len(self.decisions))
+        self._advance(value)
+
+    def _told_secrets(self, player: str, said: JSON) -> list[str]:
+        """The other players who would learn, from what ``player`` said, the identity of one
+        of ``player``'s pieces hidden from them (the decision's log line is masked for them)."""
+        if not self.state.pieces.any_hidden(player):
+            return []
+        return [other for other in self.game.info.players
+                if other != player and find_leaks(self._secrets_of(other), "", said)]
+
+    def _secrets_of(self, player: str) -> dict[str, str]:
+        """:func:`~.visibility.secrets_of` ``player``, kept while no piece changes (the pieces'
+        revision clock, :data:`~.pieces.CLOCK`, has not moved): the caller must not change it."""
+        reg, now = self.state.pieces, CLOCK.now
+        held = self._secrets.get(player)
+        if held is None or held[0] != now or held[1] is not reg:
+            held = self._secrets[player] = (now, reg, secrets_of(self, player))
+        return held[2]
+
+    def progress(self) -> tuple[int, int]:
+        """A stamp that changes whenever the match moves on (decisions, undo, events)."""
+        return self._version, len(self.log)
+
+    def _advance(self, value: JSON, *, first: bool = False) -> None:
+        self._version += 1
+        flow = self._flow
+        assert flow is not None
+        try:
+            self.pending = next(flow) if first else flow.send(value)
+        except StopIteration as stop:
+            self._finish(stop.value if isinstance(stop.value, Result) else None)
+        except _MatchEnded as ended:
+            self._finish(ended.result)
+
+    def _finish(self, result: Result | None) -> None:
+        self.pending = None
+        self.result = result or self.game.final_result(self)
+        self.emit("end", self.result.section, f"game over: {self.result.level}",
+                  result=self.result.to_json())
+
+    def end(self, result: Result) -> NoReturn:
+        """End the game now with this result (called from inside a flow)."""
+        raise _MatchEnded(result)
+
+    # -- events ------------------------------------------------------------------------
+    def emit(self, kind: str, section: str, text: str, *, visible_to: tuple[str, ...] = (),
+             mask: str = "", **data: Any) -> Event:
+        """Append an event to the log, stamped with the current turn and phase.
+
+        ``visible_to`` limits who may see it (views, the terminal); empty means everyone. The
+        others see nothing of it, or ``mask`` (a text naming nothing hidden from them).
+        """
+        state = self.state
+        return self.log.add(kind, section, text, state.turn, state.phase, data, tuple(visible_to),
+                            mask)
+
+    def reveal(self, piece: Piece, section: str, text: str, /, *, to: tuple[str, ...] = (),
+               **data: Any) -> Event:
+        """The rules show a hidden piece's identity (to every side, or to ``to`` and its own),
+        for a moment or for good: the event that says so may name it, and so may later events
+        while the piece stays where it was shown (any event with ``revealed=piece.id`` in its
+        data says the same). Whether the piece stays hidden is the game's ``piece.hidden``."""
+        seen = tuple(dict.fromkeys((*to, piece.side))) if to else ()
+        return self.emit("reveal", section, text, visible_to=seen, revealed=piece.id, **data)
+
+    def _on_roll(self, purpose: str, section: str, faces: tuple[int, ...], sides: int) -> None:
+        if sides == 0:
+            self.emit("shuffle", section, f"shuffle: {purpose}", purpose=purpose)
+        else:
+            shown = " ".join(str(f) for f in faces)
+            self.emit("roll", section, f"roll {len(faces)}d{sides} for {purpose}: {shown}",
+                      purpose=purpose, faces=list(faces), sides=sides)
+
+    # -- identity, record --------------------------------------------------------------
+    def header(self) -> dict[str, JSON]:
+        """The record header: game, versions, scenario, options, seed (and any dice script)."""
+        head: dict[str, JSON] = {
+            "game": self.game.info.id, "game_version": self.game.info.version,
+            "engine_version": engine_version(), "scenario": self.scenario,
+            "options": thaw(self.options), "seed": self.seed,
+        }
+        if self.dice_script is not None:
+            head["dice_script"] = list(self.dice_script)
+        if self.forced:
+            head["forced_dice"] = list(self.forced)
+        if self.position is not None:
+            head["position"] = self.position.to_json()
+        if self.edited_from is not None:
+            head["edited_from"] = self.edited_from
+        if self.free_undo:
+            head["free_undo"] = True
+            head["undos_past_chance"] = self.undos_past_chance
+        return head
+
+    def state_json(self) -> dict[str, JSON]:
+        """The whole match state as canonical JSON: the position plus dice and progress."""
+        return {
+            "state": self.state.to_json(),
+            "dice": self.dice.state_json(),
+            "decisions": len(self.decisions),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+    def state_hash(self) -> str:
+        """A stable hash of the whole match state (same seed and decisions, same hash)."""
+        return digest(self.state_json())
+
+    def legal(self) -> tuple[Option, ...]:
+        """The options of the pending decision (empty when the match is over)."""
+        return self.pending.options if self.pending else ()
+
+    def view(self, player: str | None) -> Mapping[str, Any]:
+        """What one player may see, read-only (see :meth:`Game.view`); None: the game master."""
+        return self.game.view(self, player)
+
+    def script_dice(self, faces: Sequence[int]) -> ScriptedDice:
+        """From now on roll exactly these faces (for tests of a position built by hand).
+
+        The match's record no longer replays once its dice are replaced this way.
+        """
+        dice = ScriptedDice(list(faces), self.seed)
+        dice.listener = _roll_listener(self)
+        self.dice = dice
+        return dice
+
+    def undo(self, count: int = 1, *, by: Collection[str] | None = None) -> None:
+        """Take back the last ``count`` decisions by replaying the record without them.
+
+        Undo is honest: it never re-rolls a die or un-sees a revealed unit or card. Unless
+        the match allows free undo, it may go back to the last roll, shuffle or reveal and
+        not past it (:meth:`undo_limit`); a free undo past one is counted in the record.
+        ``by`` names the sides played by the people undoing (the terminal's): only what was
+        hidden from one of them counts as revealed (a solitaire player's own card shown to
+        the rules' side does not); None counts what was hidden from any side.
+        """
+        if count < 1 or count > len(self.decisions):
+            raise TabletopError(f"cannot undo {count} decision(s); {len(self.decisions)} taken")
+        keep = len(self.decisions) - count
+        floor, why = self.undo_limit(by=by)
+        if keep < floor:
+            if not self.free_undo:
+                most = len(self.decisions) - floor
+                raise TabletopError(f"cannot undo {count} decision(s): {why} stands "
+                                    f"(at most {most} decision(s) can be undone now)")
+            self.undos_past_chance += 1
+        fresh = self._replayed(self.decisions[:keep])
+        self._take_over(fresh)
+
+    def undo_limit(self, *, by: Collection[str] | None = None) -> tuple[int, str]:
+        """How many decisions an honest undo must keep, and what fixes that limit.
+
+        Every decision taken before the last die roll or shuffle stays taken, and so does
+        every decision before a reveal one of ``by`` (every side when None) saw: a ``reveal``
+        event shown to them, or a piece hidden from them (or a card in a pile secret from
+        them) that is no longer so when a later decision comes up. When ``by`` is given, an
+        answer by a side not in it (a bot's) stands too.
+        """
+        who = tuple(by) if by is not None else tuple(self.game.info.players)
+        floor, why, taken = 0, "nothing", 0
+        for event in self.log:
+            if event.kind == "decision":
+                taken += 1
+                if by is not None and event.data.get("player") not in who:
+                    # another side has answered since: a bot would not answer the same way
+                    # twice (its own dice), and its move was seen
+                    floor, why = taken, f"{event.data.get('player')}'s answer (decision {taken})"
+            elif event.kind in CHANCE_EVENTS and (event.kind != "reveal"
+                                                  or any(event.is_visible_to(s) for s in who)):
+                said = f" ({event.text})" if not event.visible_to else ""  # quoted only if public
+                floor, why = taken, f"the {event.kind} after decision {taken}{said}"
+        if floor == len(self.decisions):
+            return floor, why
+        probe = self._replayed(self.decisions[:floor])
+        before = probe.secrets(who)
+        for n in range(floor, len(self.decisions)):
+            probe.decide(self.decisions[n])
+            now = probe.secrets(who)
+            seen = before - now  # named by count only: the message goes to every side
+            if seen:
+                floor, why = n + 1, (f"what decision {n + 1} revealed ({len(seen)} hidden "
+                                     f"piece(s) or card(s))")
+            before = now
+        return floor, why
+
+    def secrets(self, players: Collection[str] | None = None) -> frozenset[str]:
+        """What one of ``players`` (every side when None) has not seen yet: the pieces hidden
+        from them, and the cards in piles secret from them (:attr:`Game.secret_piles`, other
+        players' hands)."""
+        who = tuple(players) if players is not None else tuple(self.game.info.players)
+        out = {f"piece {p.id}" for p in self.state.pieces
+               if p.hidden and any(is_hidden_from(p, s) for s in who)}
+        for deck_id, deck in self.state.decks.items():
+            for name, cards in deck.piles.items():
+                if cards and any(is_secret_pile(self.game, name, s) for s in who):
+                    out.update(f"card {deck_id}/{card}" for card in cards)
+        return frozenset(out)
+
+    def _replayed(self, decisions: Sequence[JSON]) -> Match:
+        """A fresh match with the same header, these decisions taken."""
+        fresh = self.restart()
+        for value in decisions:
+            fresh.decide(value)
+        return fresh
+
+    def restart(self) -> Match:
+        """A new match from the same header: game, scenario, options, seed, dice, position,
+        free undo."""
+        return Match(self.game, scenario=self.scenario, seed=self.seed, options=self.options,
+                     dice_script=self.dice_script, forced=forced_from_json(self.forced),
+                     position=self.position, free_undo=self.free_undo)
+
+    def _take_over(self, other: Match) -> None:
+        self._version += other._version + 1
+        for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
+            setattr(self, name, getattr(other, name))
+        self.dice.listener = _roll_listener(self)
+
+    def run(self, agents: Mapping[str, Agent], *, max_decisions: int | None = None) -> Result | None:
+        """Let agents answer every decision until the end (or ``max_decisions``)."""
+        taken = 0
+        while self.pending is not None:
+            if max_decisions is not None and taken >= max_decisions:
+                return None
+            decision = self.pending
+            agent = agents.get(decision.player)
+            if agent is None:
+                raise TabletopError(f"no agent plays side {decision.player!r}")
+            self.decide(agent.choose(self.view(decision.player), decision))
+            taken += 1
+        return self.result

@@ -1,0 +1,1 @@
+"""The frontends layer of the core (see docs/architecture.md)."""

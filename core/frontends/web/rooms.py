@@ -1,0 +1,301 @@
+"""Matches being played through the web: seats, bots, turns, undo, autosave.
+
+A *room* holds one :class:`~tabletop.core.engine.match.Match` and says who plays each side: a
+person at this browser (all such sides share one *here* seat: hot-seat), a person with a
+seat link of their own (one seat per side), or a bot. Each seat has an unguessable token; a
+decision is taken only from the seat whose side must decide, only against the version of the
+match the page was drawn from, and only as one of the legal options — anything else is
+refused with a clear message and changes nothing. After every change the room is saved
+atomically (a JSON save from :mod:`tabletop.core.engine.record` plus the seats), so a match
+survives a browser reload and a server restart.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...engine.agents import Agent
+from ...engine.canonical import JSON, freeze
+from ...engine.errors import SaveError, TabletopError
+from ...engine.events import EventLog
+from ...engine.match import Game, Match
+from ...engine.record import atomic_write_text, make_save, replay
+from ...engine.registry import make_agent
+
+if TYPE_CHECKING:
+    from .catalogue import Catalogue
+
+ROOM_FORMAT = "tabletop-web-match/1"
+HERE = "here"  # a side played by a person at the browser that started the match
+LINK = "link"  # a side played by a person with a seat link of their own
+_ID = re.compile(r"^[0-9a-f]{8,32}$")
+MAX_BOT_DECISIONS = 200_000  # a bound on bots answering in a row (a whole game is far less)
+
+
+class WebError(TabletopError):
+    """A request the web server refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Seat:
+    """A person's place at the table: the sides they play and their secret token."""
+
+    token: str
+    sides: tuple[str, ...]
+    kind: str  # HERE or LINK
+    shown: str = ""  # the side whose view this seat was last shown (hot-seat)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The seat as stored in the room file."""
+        return {"token": self.token, "sides": list(self.sides), "kind": self.kind, "shown": self.shown}
+
+
+@dataclass
+class Room:
+    """One match on the server, its seats and bots, behind a lock."""
+
+    id: str
+    match: Match
+    seats: list[Seat]
+    bots: dict[str, str]  # side -> bot name
+    bot_seed: int
+    version: int = 0  # bumped at every change; a page's decision must name the version it saw
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _agents: dict[str, Agent] = field(default_factory=dict, repr=False)
+    _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
+
+    def board_svg(self, side: str) -> str:
+        """The board as ``side`` sees it, drawn once per version of the match."""
+        from .seeing import board_svg
+
+        kept = self._pictures.get(side)
+        if kept is None or kept[0] != self.version:
+            kept = (self.version, board_svg(self.match, side))
+            self._pictures[side] = kept
+        return kept[1]
+
+    def log_key(self, side: str) -> str:
+        """A mark of the side's log as a page holds it, which the page sends back to be sent
+        only the events after its copy: the same while the match's log only grows (decisions,
+        bots); new when the log is replaced (an undo replays the match, a restarted server
+        reads it back) or for another side, so a stale copy is never added to."""
+        log = self.match.log
+        if self._log_mark is None or self._log_mark[0] is not log:
+            self._log_mark = (log, secrets.token_urlsafe(9))
+        return f"{self._log_mark[1]}:{side}"
+
+    # -- seats --------------------------------------------------------------------------
+    def seat(self, token: str | None) -> Seat:
+        """The seat with this token; a missing, stale or forged token is refused (403)."""
+        if token:
+            for seat in self.seats:
+                if secrets.compare_digest(seat.token.encode(), token.encode()):
+                    return seat
+        raise WebError("this seat link is not valid for this match (ask for a new link)", 403)
+
+    def side_for(self, seat: Seat) -> str:
+        """The side a seat is shown now: the one that must decide if it is the seat's, else the
+        side it was last shown (hot-seat keeps the board of the last player until handed over)."""
+        pending = self.match.pending
+        if pending is not None and pending.player in seat.sides:
+            seat.shown = pending.player
+        if seat.shown not in seat.sides:
+            seat.shown = seat.sides[0]
+        return seat.shown
+
+    def who(self) -> dict[str, str]:
+        """Who plays each side: "here", "link" or "bot:NAME"."""
+        out: dict[str, str] = {}
+        for side in self.match.game.info.players:
+            if side in self.bots:
+                out[side] = f"bot:{self.bots[side]}"
+            else:
+                out[side] = next((s.kind for s in self.seats if side in s.sides), "nobody")
+        return out
+
+    # -- bots ---------------------------------------------------------------------------
+    def agent(self, side: str) -> Agent:
+        """The bot playing ``side``, built on first use from the room's seed."""
+        if side not in self._agents:
+            self._agents[side] = make_agent(self.match.game, side, self.bots[side], self.bot_seed)
+        return self._agents[side]
+
+    def run_bots(self) -> None:
+        """Let the bots answer until a person must decide or the match ends."""
+        match = self.match
+        for _ in range(MAX_BOT_DECISIONS):
+            pending = match.pending
+            if pending is None or pending.player not in self.bots:
+                return
+            match.decide(self.agent(pending.player).choose(match.view(pending.player), pending))
+        raise WebError(f"the bots took more than {MAX_BOT_DECISIONS} decisions in a row", 500)
+
+    # -- decisions and undo -------------------------------------------------------------
+    def decide(self, seat: Seat, index: Any, value: JSON, version: Any) -> None:
+        """Take option ``index`` (whose value must be ``value``) for the seat, if it is the
+        seat's turn and the page saw the current version; then the bots play on."""
+        self._check_version(version)
+        pending = self.match.pending
+        if pending is None:
+            raise WebError("the match is over; there is no decision to take", 409)
+        if pending.player not in seat.sides:
+            raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
+            raise WebError(f"option {index!r} is not one of the {len(pending.options)} options of "
+                           f"{pending.prompt!r} ({pending.section})")
+        try:
+            same = freeze(pending.options[index].value) == freeze(value)
+        except TypeError:
+            same = False
+        if not same:
+            raise WebError(f"option {index} of {pending.prompt!r} is not {value!r}; "
+                           f"reload the page", 409)
+        self.match.decide_index(index)
+        self.version += 1
+        self.run_bots()
+
+    def undo_steps(self, seat: Seat) -> int:
+        """How many decisions an undo takes back: back to this seat's previous decision,
+        with the bots' after it; refused past another person's decision (0: nothing to undo)."""
+        players = [e.data.get("player") for e in self.match.log.of_kind("decision")]
+        for steps, player in enumerate(reversed(players), start=1):
+            if player in seat.sides:
+                return steps
+            if player not in self.bots:
+                return 0  # another person's decision stands between: theirs to keep
+        return 0
+
+    def undo(self, seat: Seat, version: Any) -> int:
+        """Undo back to this seat's previous decision (see :meth:`undo_steps`), through the
+        match's own undo and its rules; returns the number of decisions taken back."""
+        self._check_version(version)
+        steps = self.undo_steps(seat)
+        if steps == 0:
+            raise WebError("nothing of this seat's to undo (another player's decision, or none, "
+                           "comes after it)", 409)
+        self.match.undo(steps, by=seat.sides)  # honest: not past a roll or what the seat saw
+        self.version += 1
+        return steps
+
+    def _check_version(self, version: Any) -> None:
+        if version != self.version:
+            raise WebError("the match has moved on since this page was drawn; it has been "
+                           "redrawn, try again", 409)
+
+    # -- saving -------------------------------------------------------------------------
+    def can_download(self, seat: Seat) -> bool:
+        """Whether the seat may have the record: it reveals every hidden move (it holds the
+        seed and all decisions), so only when no other person plays, or once the match is over."""
+        return self.match.finished or all(s is seat for s in self.seats)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The room as stored: seats, bots, version and the match's JSON save."""
+        return {"format": ROOM_FORMAT, "id": self.id, "version": self.version,
+                "seats": [s.to_json() for s in self.seats], "bots": dict(self.bots),
+                "bot_seed": self.bot_seed, "save": make_save(self.match)}
+
+
+def sides_plan(game: Game, sides: Mapping[str, Any] | None) -> dict[str, str]:
+    """Check who plays each side: "here", "link" or "bot:NAME" (default: the game's person
+    side here, the others its default bot)."""
+    info = game.info
+    given = dict(sides or {})
+    for side in given:
+        if side not in info.players:
+            raise WebError(f"game {info.id} has no side {side!r} (sides: {', '.join(info.players)})")
+    human = info.human_side or info.players[0]
+    plan: dict[str, str] = {}
+    for side in info.players:
+        how = given.get(side) or (HERE if side == human else f"bot:{game.default_bot(side)}")
+        if not isinstance(how, str) or not (how in (HERE, LINK) or how.startswith("bot:")):
+            raise WebError(f"side {side}: {how!r} must be 'here', 'link' or 'bot:NAME'")
+        if how.startswith("bot:"):
+            make_agent(game, side, how[4:], 0)  # a clear error for an unknown bot now
+        plan[side] = how
+    if all(h.startswith("bot:") for h in plan.values()):
+        raise WebError("every side is a bot: give at least one side to a person "
+                       "(or replay a record to watch)")
+    return plan
+
+
+class RoomStore:
+    """Every room of the server, saved one JSON file each in a folder and loaded on demand."""
+
+    def __init__(self, folder: str | Path, catalogue: Catalogue) -> None:
+        self.folder = Path(folder)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SaveError(f"{self.folder}: cannot make the folder for matches ({exc.strerror})") from None
+        self.catalogue = catalogue
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+
+    def create(self, match: Match, plan: Mapping[str, str]) -> Room:
+        """A new room for a match with this plan of sides; bots move first if it is their turn."""
+        here = tuple(s for s, how in plan.items() if how == HERE)
+        seats = [Seat(secrets.token_urlsafe(24), here, HERE)] if here else []
+        seats += [Seat(secrets.token_urlsafe(24), (s,), LINK) for s, how in plan.items() if how == LINK]
+        bots = {s: how[4:] for s, how in plan.items() if how.startswith("bot:")}
+        room = Room(secrets.token_hex(6), match, seats, bots, secrets.randbelow(2**31))
+        with room.lock:
+            room.run_bots()
+            self.save(room)
+        with self._lock:
+            self._rooms[room.id] = room
+        return room
+
+    def get(self, room_id: str) -> Room:
+        """The room with this id, loaded from its file after a restart; 404 if there is none."""
+        if not _ID.match(room_id):
+            raise WebError(f"no match {room_id!r} on this server", 404)
+        with self._lock:
+            room = self._rooms.get(room_id)
+            if room is None:
+                room = self._load(room_id)
+                self._rooms[room_id] = room
+            return room
+
+    def path(self, room_id: str) -> Path:
+        """The room's save file."""
+        return self.folder / f"match-{room_id}.json"
+
+    def save(self, room: Room) -> None:
+        """Write the room's file atomically (JSON)."""
+        atomic_write_text(self.path(room.id), json.dumps(room.to_json(), ensure_ascii=False) + "\n")
+
+    def _load(self, room_id: str) -> Room:
+        path = self.path(room_id)
+        if not path.is_file():
+            raise WebError(f"no match {room_id!r} on this server", 404)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != ROOM_FORMAT:
+                raise SaveError(f"{path}: not a {ROOM_FORMAT} file")
+            save = data["save"]
+            match = replay(self.catalogue.of_header(save["header"]), save)
+            seats = [Seat(s["token"], tuple(s["sides"]), s["kind"], s.get("shown", ""))
+                     for s in data["seats"]]
+            room = Room(data["id"], match, seats, dict(data["bots"]), int(data["bot_seed"]),
+                        int(data["version"]))
+        except WebError as exc:  # its game is not served here (404), or fails to load
+            raise WebError(f"match {room_id} cannot be resumed: {exc}", exc.status) from None
+        except TabletopError as exc:
+            raise WebError(f"match {room_id} cannot be resumed: {exc}", 500) from None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise WebError(f"match {room_id} cannot be resumed: its file {path} is damaged ({exc})",
+                           500) from None
+        return room
+

@@ -1,0 +1,127 @@
+"""What one side may be sent: its view, its part of the log, its picture of the board.
+
+Every byte a seat receives about the position passes through this module, so the web side
+keeps to the core's model of hidden information (:mod:`tabletop.core.engine.visibility`): the
+side's read-only view (``match.view(side)``), the side's log as the core masks it
+(``match.log.visible(side)``), the SVG drawn for that side (hidden pieces face-down, never
+named), and the pending decision in full only for the side that takes it.
+``match.state`` itself is never serialised to a seat.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ...board.render.svg import render_match
+from ...engine.canonical import JSON, thaw
+from ...engine.decisions import Decision
+from ...engine.events import Event
+from ...engine.match import Match
+
+# the clickable places and pieces of a board picture (see core.render.svg)
+_TARGET_ATTR = re.compile(r'data-(?:hex|area|box|piece)="([^"]*)"')
+_PIECES_ATTR = re.compile(r'data-pieces="([^"]*)"')
+
+
+def board_svg(match: Match, side: str | None) -> str:
+    """The board as ``side`` sees it (None: the game master's picture, every piece face-up)."""
+    return render_match(match, hidden_from=side)
+
+
+def svg_targets(svg: str) -> set[str]:
+    """The ids of the hexes, areas, boxes and face-up pieces a board picture makes clickable."""
+    import html
+    import json
+
+    found = {html.unescape(m) for m in _TARGET_ATTR.findall(svg)}
+    for raw in _PIECES_ATTR.findall(svg):
+        try:
+            ids = json.loads(html.unescape(raw))
+        except ValueError:
+            continue
+        found.update(str(i) for i in ids if isinstance(i, str))
+    return found
+
+
+def piece_names(view: Mapping[str, Any], targets: set[str]) -> dict[str, list[str]]:
+    """The pieces a side's view shows by name (hidden pieces have none there): name -> ids
+    clickable on the board, so an option naming a unit (``"3/3"``) can be its counters."""
+    out: dict[str, list[str]] = {}
+    pieces = view.get("pieces")
+    for piece in pieces if isinstance(pieces, list | tuple) else ():
+        if not isinstance(piece, Mapping) or piece.get("kind") == "hidden":
+            continue
+        name, pid = piece.get("name"), piece.get("id")
+        if isinstance(name, str) and name and isinstance(pid, str) and pid in targets:
+            out.setdefault(name, []).append(pid)
+    return out
+
+
+def option_targets(value: JSON, detail: Mapping[str, Any], targets: set[str],
+                   names: Mapping[str, list[str]] | None = None) -> list[str]:
+    """The map elements an option names, if any: its value when that is a hex, area, box or
+    piece id on the board; else the last ``:``-separated part of the value (``"move:26 Tk"``);
+    else a ``hex``/``area``/``piece``/``box`` entry of the option's detail; else the
+    counters of the pieces the value names (``"3/3"``: every marker of that regiment)."""
+    if isinstance(value, str):
+        if value in targets:
+            return [value]
+        tail = value.rsplit(":", 1)[-1]
+        if ":" in value and tail in targets:
+            return [tail]
+    for key in ("hex", "area", "piece", "box", "at"):
+        got = detail.get(key)
+        if isinstance(got, str) and got in targets:
+            return [got]
+    if isinstance(value, str) and names:
+        return list(names.get(value, ()))
+    return []
+
+
+def decision_json(decision: Decision, targets: set[str],
+                  names: Mapping[str, list[str]] | None = None) -> dict[str, JSON]:
+    """The pending decision for the side that takes it, each option marked with the map
+    elements that choose it (``targets``, empty for an option chosen by a button)."""
+    out = decision.to_json()
+    for opt, raw in zip(out["options"], decision.options, strict=True):
+        opt["targets"] = option_targets(raw.value, raw.detail, targets, names)
+    return out
+
+
+def event_json(event: Event) -> dict[str, JSON]:
+    """An event as a seat sees it: text, rule section, when, and who decided (no raw data)."""
+    out: dict[str, JSON] = {"seq": event.seq, "kind": event.kind, "section": event.section,
+                            "text": event.text, "turn": event.turn, "phase": event.phase}
+    player = event.data.get("player") if event.kind == "decision" else None
+    if isinstance(player, str):
+        out["player"] = player
+    return out
+
+
+def visible_events(match: Match, side: str | None, since: int = 0) -> list[Event]:
+    """The events numbered ``since`` and later that ``side`` may see (every one for the game
+    master, None); an event hidden from a side stays hidden, so a side's log only grows."""
+    return match.log.since(since) if side is None else match.log.visible(side, since)
+
+
+def status_json(match: Match, side: str | None) -> dict[str, JSON]:
+    """Score and status on demand, from the side's view (None: the game master's): turn,
+    phase, tracks, the game variables the game declares readable by the side
+    (``Game.var_visibility``), the scenario, the game's description and, once over, the
+    result and score fields."""
+    info = match.game.info
+    view = match.view(side)
+    scenario = info.scenario(match.scenario)
+    out: dict[str, JSON] = {
+        "turn": view["turn"], "phase": view["phase"], "tracks": thaw(view["tracks"]),
+        "vars": thaw(view["vars"]),
+        "scenario": {"id": scenario.id, "name": scenario.name, "description": scenario.description},
+        "description": info.description,
+        "rulebook": info.rulebook,
+        "result": match.result.to_json() if match.result else None,
+    }
+    if match.finished:
+        out["summary"] = thaw(match.game.summary(match))
+    return out

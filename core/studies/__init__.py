@@ -1,0 +1,1 @@
+"""The studies layer of the core (see docs/architecture.md)."""
