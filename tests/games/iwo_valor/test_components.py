@@ -10,15 +10,16 @@ import yaml
 
 from tabletop.core.errors import DataError
 from tabletop.games.iwo_valor import common as c
-from tabletop.games.iwo_valor import mapbuilder
 from tabletop.games.iwo_valor.components import DATA_DIR, load_components
+from tools import iwo_valor_map
 
 COMP = c.components()
 
 
 def test_map_is_drawn_by_its_builder() -> None:
-    """II.B: data/map.yaml is exactly what mapbuilder draws (so the drawing can be redone)."""
-    built = yaml.safe_load(yaml.safe_dump(mapbuilder.build(), sort_keys=False))
+    """II.B: data/map.yaml is exactly what tools/iwo_valor_map.py draws (so the drawing can
+    be redone)."""
+    built = yaml.safe_load(yaml.safe_dump(iwo_valor_map.build(), sort_keys=False))
     assert yaml.safe_load((DATA_DIR / "map.yaml").read_text(encoding="utf-8")) == built
 
 
@@ -40,9 +41,7 @@ def test_named_hexes_II_B_V_J_VIII_E_IV_G_XI_C() -> None:
 
 def test_three_southernmost_S_units_XI_C() -> None:
     """XI.C: 0816, 0818 and 1019 are the three southernmost Southern deployment hexes."""
-    from tabletop.games.iwo_valor.mapbuilder import uv
-
-    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: uv(c.hx(h))[0])
+    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: iwo_valor_map.uv(c.hx(h))[0])
     assert set(south[:3]) == {"0816", "0818", "1019"}
 
 
