@@ -308,13 +308,6 @@ def check_entry(game: Game, position: Position, *, source: str = "position") -> 
                                         f"of {game.info.id}'s dice (1 to {game.dice_sides})")
 
 
-def position_of(match: Match, *, start: str) -> Position:
-    """The whole current state of a match as a position starting at entry point ``start``."""
-    return Position(game=match.game.info.id, scenario=match.scenario,
-                    options=dict(match.options), seed=match.seed, start=start,
-                    turn=match.state.turn, state=match.state.to_json())
-
-
 # -- editing a running match ----------------------------------------------------------------
 
 _CHANCE = ("roll", "shuffle")

@@ -129,13 +129,6 @@ def actors(m: Match, kind: str) -> list[str]:
     return [r for r in fresh(m) if test(m, r)]
 
 
-def has_actor(m: Match, kind: str) -> bool:
-    """Whether any regiment may take an action of this kind now (:func:`actors`, stopping
-    at the first)."""
-    test = ACTOR_TESTS[kind]
-    return any(test(m, r) for r in fresh(m))
-
-
 def available(m: Match) -> list[str]:
     """6.0: the kinds of action the player may take now (within the turn's allowance)."""
     turn = _turn(m)
@@ -158,7 +151,7 @@ def available(m: Match) -> list[str]:
         if regiments is None:
             regiments = fresh(m)
         test = ACTOR_TESTS[k]
-        if any(test(m, r) for r in regiments):  # has_actor
+        if any(test(m, r) for r in regiments):  # any regiment that may act (actors, stopping at the first)
             out.append(k)
     return out
 

@@ -37,7 +37,6 @@ from .positions import (
     defender_loss,
     free_slots,
     is_beach,
-    is_exhausted,
     is_island,
     is_japanese_occupied,
     is_usmc_occupied,
@@ -498,10 +497,3 @@ def japanese_turn(m: Match) -> Flow:
     for eff in card.effects:
         yield from resolve_effect(m, eff, card.title)
     yield from card_window(m, "after")
-
-
-def exhausted_count(m: Match) -> int:
-    """7.0: regiments exhausted now (for the Japanese VP)."""
-    from .positions import on_board
-
-    return sum(1 for r in on_board(m) if is_exhausted(m, r))

@@ -189,14 +189,6 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
     return {key: Fraction(n, den) for key, n in nums}
 
 
-def outcome_text(attack: int, tank_attacks: list[int], line: str,
-                 kinds: Counter[DefenderKind], *, suppress: Fraction, suribachi: bool) -> str:
-    """9.1, 9.2.1: :func:`describe` of :func:`outcome_combos` (the same text, kept for the
-    same attack: the text is a pure function of the outcomes)."""
-    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
-                         suribachi)
-
-
 KindItems = tuple[tuple[DefenderKind, int], ...]
 """A defender's possible kinds with their weights, in a fixed order (the caches' key)."""
 
@@ -498,7 +490,7 @@ def _facts(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: Ki
 @lru_cache(maxsize=65536)
 def _attack_info(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
                  suppress: Chance, suribachi: bool) -> str:
-    """:func:`attack_odds`'s text: the differential, then :func:`outcome_text`."""
+    """:func:`attack_odds`'s text: the differential, then :func:`_outcome_text`."""
     text = _outcome_text(attack, tank_attacks, line, kind_items, suppress, suribachi)
     if len(kind_items) == 1:
         d = kind_items[0][0].defense

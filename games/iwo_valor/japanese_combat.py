@@ -13,8 +13,6 @@ Priorities Chart, how a hex distributes its losses, support points) the Marine p
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from tabletop.core import odds as shown_odds
 from tabletop.core.decisions import Option, choose
 from tabletop.core.match import Match, Procedure
@@ -81,12 +79,6 @@ def odds_text(kind: str, value: int) -> tuple[str, dict[str, float]]:
     return (shown_odds.describe({"no effect" if r == "-" else f"{r} step(s)": p
                                  for r, p in odds.items()}),
             {r: float(p) for r, p in odds.items()})
-
-
-def expected_loss(kind: str, value: int) -> Fraction:
-    """The mean steps an attack at this strength removes (for bots and priorities)."""
-    odds = c.components().jat.odds(value, line=ROW[kind])
-    return sum((Fraction(int(r)) * p for r, p in odds.items() if r != "-"), Fraction(0))
 
 
 def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str,

@@ -24,7 +24,7 @@ from tabletop.core.pieces import Piece
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
-from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
+from .fire import Drm, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
 from .victory import check_now, eliminate
 
@@ -411,11 +411,3 @@ def _structure_demolition(match: Match, side: str, target: str, group: list[Piec
             rubble.append(target)
             rubble.sort()
             match.emit("rubble", "10.21", f"rubble in {target}", hex=target)
-
-
-def fire_odds(match: Match, side: str, target: str, group: list[Piece]) -> float:
-    """The chance of an E for a group at a hex, without close assault (for bots and people)."""
-    defenders = c.units_at(match, target)
-    drms = offensive_drms(match, side, target, group, defenders, [])
-    return float(odds_of_e(sum(c.counter(p).fire for p in group), sum(d for d, _, _ in drms)))
-
