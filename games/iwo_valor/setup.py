@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import Option, ask_str, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
 from tabletop.core.text import ordinal
@@ -109,9 +109,10 @@ def opening(match: Match) -> Procedure[None]:
 
 def choose_beach(match: Match) -> Procedure[str]:
     """III.4: the Marines assault one beach; the choice is final."""
-    answer = yield choose(c.US, "Which beach do the Marines assault?", "III.4",
-                          [Option(b, BEACH_NAMES[b]) for b in ("minami", "nishi")], kind="beach")
-    beach = str(answer)
+    answer = yield from ask_str(choose(
+        c.US, "Which beach do the Marines assault?", "III.4",
+        [Option(b, BEACH_NAMES[b]) for b in ("minami", "nishi")], kind="beach"))
+    beach = answer
     match.state.vars[c.V_BEACH] = beach
     match.emit("beach", "III.4", f"the Marines will assault the {BEACH_NAMES[beach]}", beach=beach)
     return beach
@@ -134,9 +135,9 @@ def waves(match: Match, beach: str) -> Procedure[None]:
                 or all(q.side != c.US for q in match.state.pieces.at(h))]
         options = [Option(h, f"{h}: {'first wave (beach)' if h in beach_hexes else 'second wave'}")
                    for h in sorted(free)]
-        answer = yield choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
-                              kind="wave", context={"unit": unit.id})
-        hid = str(answer)
+        answer = yield from ask_str(choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
+                                           kind="wave", context={"unit": unit.id}))
+        hid = answer
         match.state.pieces.move(unit.id, hid)
         unit.attrs["landed"] = 1
         if hid in beach_hexes:
@@ -172,11 +173,12 @@ def _place(match: Match, units: list[Piece], hexes: list[str], section: str, pro
     for unit in units:
         s = c.Situation.of(match)
         free = [h for h in hexes if h not in s.jp and (not stacking or can_stack(match, unit, h, s))]
-        answer = yield choose(c.US, prompt.format(unit=unit.id), section,
-                              [Option(h, h) for h in sorted(free)], kind="setup", context={"unit": unit.id})
-        match.state.pieces.move(unit.id, str(answer))
+        answer = yield from ask_str(choose(
+            c.US, prompt.format(unit=unit.id), section, [Option(h, h) for h in sorted(free)], kind="setup",
+            context={"unit": unit.id}))
+        match.state.pieces.move(unit.id, answer)
         unit.attrs["landed"] = match.state.turn
-        c.reveal_around(match, str(answer), "III.3")
+        c.reveal_around(match, answer, "III.3")
 
 
 def narrow_setup(match: Match) -> Procedure[None]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import Option, ask_str, choose
 from tabletop.core.hexgrid import Hex, within
 from tabletop.core.hexgrid import distance as hex_distance
 from tabletop.core.match import Match, Procedure
@@ -227,14 +227,14 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
         longest = max((c.distance(p.location, target) for p in group if c.is_hex(p.location)
                        and kind == "fire"), default=1)
         band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
-        pick = yield choose(side, f"10.4: add a unit to the fire at {target}, or resolve", "10.4",
-                            opts, kind="fire_unit",
-                            context={"target": target, "band": band,
-                                     "group": [p.id for p in group]},
-                            private=private)
+        pick = yield from ask_str(choose(side, f"10.4: add a unit to the fire at {target}, or resolve",
+                                         "10.4", opts, kind="fire_unit",
+                                         context={"target": target, "band": band,
+                                                  "group": [p.id for p in group]},
+                                         private=private))
         if pick == "resolve":
             break
-        group.append(match.state.pieces[str(pick)])
+        group.append(match.state.pieces[pick])
         if not any(_group_ok(group, p) for p in eligible if p not in group):
             break
     match.state.vars[c.V_ATTACKED].append(target)
