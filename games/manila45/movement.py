@@ -198,14 +198,14 @@ def movement_phase(match: Match, side: str) -> Procedure[None]:
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
         if side == US:
             opts += _coastal_options(match, amtrac_start)
-        pick = yield from ask_str(choose(side, "8.1: move a unit, or end the phase", "8.1", opts,
-                                         kind="select_mover", private=side == JAPAN))
+        pick = yield choose(side, "8.1: move a unit, or end the phase", "8.1", opts,
+                            kind="select_mover", private=side == JAPAN)
         if pick == "end":
             return
         if isinstance(pick, dict):
             yield from coastal_move(match, str(pick["coastal"]))
             continue
-        piece = match.state.pieces[pick]
+        piece = match.state.pieces[str(pick)]
         piece.attrs["moved"] = True
         cross = Crossing(start=piece.location)
         if side == US:
