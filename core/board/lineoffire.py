@@ -115,14 +115,6 @@ def trace(origin: Hex, target: Hex, *, blocks_hex: HexTest, blocks_side: SideTes
     return LineOfFire(origin, target, steps, True)
 
 
-def has_line_of_fire(origin: Hex, target: Hex, *, blocks_hex: HexTest,
-                     blocks_side: SideTest | None = None, stops_side: SideTest | None = None,
-                     along: Along = "both") -> bool:
-    """Whether the line of fire from ``origin`` to ``target`` is clear (see :func:`trace`)."""
-    return trace(origin, target, blocks_hex=blocks_hex, blocks_side=blocks_side,
-                 stops_side=stops_side, along=along).clear
-
-
 @dataclass(frozen=True, slots=True)
 class MapLineOfFire:
     """The blocking rules of one map, read from its terrain, features and hexside features.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -130,3 +130,28 @@ def choose(player: str, prompt: str, section: str, options: Iterable[Option | JS
     if not _JUST_OPTIONS.issuperset(map(type, opts)):  # else already options, as they come
         opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in opts)
     return Decision(player, prompt, section, opts, kind, context or {}, private)
+
+
+def ask_str(decision: Decision) -> Generator[Decision, JSON, str]:
+    """Ask ``decision``, whose option values are strings, and return the answer as a ``str``.
+
+    A flow joins it with ``yield from``: ``hex_id = yield from ask_str(choose(...))``. The
+    decision asked and the answer taken are those of ``yield decision``; only the type is
+    known. An answer that is not a string (options of another type) is a TypeError: the
+    game asked the wrong kind of question.
+    """
+    answer = yield decision
+    if type(answer) is not str:
+        raise TypeError(f"{decision.prompt!r} ({decision.section}) was answered {answer!r}, "
+                        "not a string: ask_str is for options whose values are strings")
+    return answer
+
+
+def ask_int(decision: Decision) -> Generator[Decision, JSON, int]:
+    """Ask ``decision``, whose option values are whole numbers, and return the answer as an
+    ``int`` (``n = yield from ask_int(choose(...))``; see :func:`ask_str`)."""
+    answer = yield decision
+    if type(answer) is not int:
+        raise TypeError(f"{decision.prompt!r} ({decision.section}) was answered {answer!r}, "
+                        "not a whole number: ask_int is for options whose values are integers")
+    return answer

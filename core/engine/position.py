@@ -324,13 +324,6 @@ def _is_choice(key: str, purposes: Sequence[RollPurpose]) -> bool:
     return purpose.dice == "choose"
 
 
-def position_of(match: Match, *, start: str) -> Position:
-    """The whole current state of a match as a position starting at entry point ``start``."""
-    return Position(game=match.game.info.id, scenario=match.scenario,
-                    options=dict(match.options), seed=match.seed, start=start,
-                    turn=match.state.turn, state=match.state.to_json())
-
-
 # -- editing a running match ----------------------------------------------------------------
 
 _CHANCE = ("roll", "shuffle")

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 
 from . import attacks
 from . import cohesion as coh
@@ -129,13 +129,6 @@ def actors(m: Match, kind: str) -> list[str]:
     return [r for r in fresh(m) if test(m, r)]
 
 
-def has_actor(m: Match, kind: str) -> bool:
-    """Whether any regiment may take an action of this kind now (:func:`actors`, stopping
-    at the first)."""
-    test = ACTOR_TESTS[kind]
-    return any(test(m, r) for r in fresh(m))
-
-
 def available(m: Match) -> list[str]:
     """6.0: the kinds of action the player may take now (within the turn's allowance)."""
     turn = _turn(m)
@@ -158,7 +151,7 @@ def available(m: Match) -> list[str]:
         if regiments is None:
             regiments = fresh(m)
         test = ACTOR_TESTS[k]
-        if any(test(m, r) for r in regiments):  # has_actor
+        if any(test(m, r) for r in regiments):  # any regiment that may act (actors, stopping at the first)
             out.append(k)
     return out
 
@@ -166,10 +159,10 @@ def available(m: Match) -> list[str]:
 # -- the actions ----------------------------------------------------------------------------------
 def _pick_regiment(m: Match, kind: str) -> Flow:
     cands = actors(m, kind)
-    rid = yield choose(USMC, f"{TITLES[kind]}: which regiment?", "6.0",
-                       [Option(r, label(r, m)) for r in cands], kind="select_regiment",
-                       context={"action": kind})
-    return str(rid)
+    rid = yield from ask_str(choose(USMC, f"{TITLES[kind]}: which regiment?", "6.0",
+                                    [Option(r, label(r, m)) for r in cands], kind="select_regiment",
+                                    context={"action": kind}))
+    return rid
 
 
 def perform(m: Match, kind: str) -> Flow:
@@ -186,10 +179,11 @@ def perform(m: Match, kind: str) -> Flow:
     turn["used"].append(rid)
     if kind == "attack":
         tg = attacks.targets(m, rid)
-        target = yield choose(USMC, f"{rid} attacks which position?", "6.0",
-                              [Option(p, _target_label(m, rid, p), attacks.odds_text(m, rid, p)) for p in tg],
-                              kind="select_target", context={"regiment": rid})
-        yield from attacks.attack(m, rid, str(target))
+        target = yield from ask_str(choose(
+            USMC, f"{rid} attacks which position?", "6.0",
+            [Option(p, _target_label(m, rid, p), attacks.odds_text(m, rid, p)) for p in tg],
+            kind="select_target", context={"regiment": rid}))
+        yield from attacks.attack(m, rid, target)
     elif kind == "move":
         yield from move(m, rid)
     elif kind == "rotate":
@@ -214,15 +208,15 @@ def new_wave(m: Match) -> Flow:
         opts = [Option(r, f"{r} (cohesion {cohesion(m, r)})") for r in reserves(m)]
         if n:
             opts.insert(0, Option("done", "no second regiment"))
-        rid = yield choose(USMC, "New wave: which reserve regiment lands?", "6.0", opts,
-                           kind="new_wave_regiment")
+        rid = yield from ask_str(choose(USMC, "New wave: which reserve regiment lands?", "6.0", opts,
+                                        kind="new_wave_regiment"))
         if rid == "done":
             return
-        beach = yield choose(USMC, f"New wave: {rid} lands on which beach?", "6.0",
-                             [Option(b, name(b)) for b in new_wave_beaches(m)],
-                             kind="new_wave_beach", context={"regiment": rid})
-        move_regiment(m, str(rid), str(beach), "6.0", "lands as a new wave")
-        _turn(m)["used"].append(str(rid))
+        beach = yield from ask_str(choose(USMC, f"New wave: {rid} lands on which beach?", "6.0",
+                                          [Option(b, name(b)) for b in new_wave_beaches(m)],
+                                          kind="new_wave_beach", context={"regiment": rid}))
+        move_regiment(m, rid, beach, "6.0", "lands as a new wave")
+        _turn(m)["used"].append(rid)
 
 
 def regroup(m: Match, rid: str) -> None:
@@ -238,25 +232,25 @@ def move(m: Match, rid: str) -> Flow:
     src = regiment_pos(m, rid)
     assert src is not None
     dests = move_destinations(m, rid)
-    dest = yield choose(USMC, f"{rid} moves where?", "6.0", [Option(p, name(p)) for p in dests],
-                        kind="select_destination", context={"regiment": rid})
+    dest = yield from ask_str(choose(USMC, f"{rid} moves where?", "6.0", [Option(p, name(p)) for p in dests],
+                                     kind="select_destination", context={"regiment": rid}))
     coh.reduce(m, rid, 1, "6.0", "move")
-    move_regiment(m, rid, str(dest), "6.0", "moves")
+    move_regiment(m, rid, dest, "6.0", "moves")
     used = _turn(m)["used"]
     chain = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None and r != rid
              and r not in used and not is_exhausted(m, r) and cohesion(m, r) > 1
              and not is_infiltrated(m, r)]
     done = [rid]
     if chain:
-        f = yield choose(USMC, f"may one regiment follow into {name(src)} (-1 cohesion)?", "6.0",
-                         [Option("none", "no one follows"),
-                          *[Option(r, label(r, m)) for r in chain]], kind="follow",
-                         context={"into": src})
+        f = yield from ask_str(choose(USMC, f"may one regiment follow into {name(src)} (-1 cohesion)?", "6.0",
+                                      [Option("none", "no one follows"),
+                                       *[Option(r, label(r, m)) for r in chain]], kind="follow",
+                                      context={"into": src}))
         if f != "none":
-            coh.reduce(m, str(f), 1, "6.0", "daisy-chain move")
-            move_regiment(m, str(f), src, "6.0", "follows (daisy chain)")
-            used.append(str(f))
-            done.append(str(f))
+            coh.reduce(m, f, 1, "6.0", "daisy-chain move")
+            move_regiment(m, f, src, "6.0", "follows (daisy chain)")
+            used.append(f)
+            done.append(f)
     coh.after_action(m, done, "after its move")
 
 
@@ -265,15 +259,14 @@ def rotate(m: Match, rid: str) -> Flow:
     not an exhausted one, pays 1 cohesion and makes the exhaustion check (4.0); bunkers stay
     (3.0)."""
     partners = rotate_partners(m, rid)
-    other = yield choose(USMC, f"{rid} swaps with which regiment?", "6.0",
-                         [Option(r, label(r, m)) for r in partners], kind="select_partner",
-                         context={"regiment": rid})
-    other = str(other)
+    other = yield from ask_str(choose(USMC, f"{rid} swaps with which regiment?", "6.0",
+                                      [Option(r, label(r, m)) for r in partners], kind="select_partner",
+                                      context={"regiment": rid}))
     payers = [r for r in (rid, other) if not is_exhausted(m, r)]
     payer = payers[0]
     if len(payers) > 1:
-        payer = str((yield choose(USMC, "which of the two pays 1 cohesion?", "6.0",
-                                  [Option(r, label(r, m)) for r in payers], kind="select_payer")))
+        payer = (yield from ask_str(choose(USMC, "which of the two pays 1 cohesion?", "6.0",
+                                           [Option(r, label(r, m)) for r in payers], kind="select_payer")))
     coh.reduce(m, payer, 1, "6.0", "rotation")
     _turn(m)["used"].append(other)
     swap(m, rid, other)

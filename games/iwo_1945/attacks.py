@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine import odds as shown_odds
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 
 from . import cards
 from . import cohesion as coh
@@ -141,12 +141,13 @@ def attack(m: Match, rid: str, target: str) -> Flow:
         opts = cards.card_options(m, "attack", ctx)
         if not opts:
             break
-        v = yield choose(USMC, f"{rid} attacks {name(target)} with {n} dice: play a card first?",
-                         "6.0", [Option("roll", f"roll the {n} dice"), *opts], kind="attack_card",
-                         context={"dice": n, "target": target, "regiment": rid})
+        v = yield from ask_str(choose(
+            USMC, f"{rid} attacks {name(target)} with {n} dice: play a card first?", "6.0",
+            [Option("roll", f"roll the {n} dice"), *opts], kind="attack_card",
+            context={"dice": n, "target": target, "regiment": rid}))
         if v == "roll":
             break
-        mods = yield from cards.play(m, str(v)[5:], "attack", ctx)
+        mods = yield from cards.play(m, v[5:], "attack", ctx)
         n += mods["dice"]
         free += mods["free"]
     faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
@@ -223,15 +224,15 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
                              "6.0", opts, kind="attack_dice",
                              context={"faces": sorted(faces), "chosen": chosen, "free": free,
                                       "cohesion": now, "target": target})
-            if v in ("stop", "roll", "cancel") or str(v).startswith("card:"):
+            if not isinstance(v, int):  # stop, roll, cancel or a card; a number is a die
                 break
-            chosen.append(int(str(v)))
+            chosen.append(v)
         if v == "stop":
             break
         if v == "cancel":
             continue
-        if str(v).startswith("card:"):
-            mods = yield from cards.play(m, str(v)[5:], "reroll", ctx)
+        if isinstance(v, str) and v.startswith("card:"):
+            mods = yield from cards.play(m, v[5:], "reroll", ctx)
             free += mods["free"]
             continue
         if free:
@@ -299,14 +300,14 @@ def advance(m: Match, rid: str, src: str, target: str) -> Flow:
                  and not is_infiltrated(m, r)]
     if not followers:
         return
-    f = yield choose(USMC, f"may one regiment follow into {name(src)}?", "6.0",
-                     [Option("none", "no one follows"),
-                      *[Option(r, label(r, m)) for r in followers]], kind="follow",
-                     context={"into": src})
+    f = yield from ask_str(choose(USMC, f"may one regiment follow into {name(src)}?", "6.0",
+                                  [Option("none", "no one follows"),
+                                   *[Option(r, label(r, m)) for r in followers]], kind="follow",
+                                  context={"into": src}))
     if f != "none":
-        move_regiment(m, str(f), src, "6.0", "follows the advance")
+        move_regiment(m, f, src, "6.0", "follows the advance")
         if "used" in turn:
-            used.append(str(f))  # 6.0, 10.0: the follower has acted (no regiment twice)
+            used.append(f)  # 6.0, 10.0: the follower has acted (no regiment twice)
 
 
 # -- odds for the player -----------------------------------------------------------------

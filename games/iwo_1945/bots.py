@@ -119,19 +119,20 @@ def reroll_depth(n: int) -> int:
 def pools(max_dice: int) -> list[tuple[int, int, int, int]]:
     """Every pool of 1 to ``max_dice`` rerollable dice as counts of 1s, 2s, 5s and 6s, by
     size, then in lexicographic order (``_compositions(n, 4)`` for each size, written out):
-    the order of the plans in dice_plan.py."""
+    the order of the plans in data/dice_plan.yaml."""
     return [(a, b, c, n - a - b - c) for n in range(1, max_dice + 1) for a in range(n + 1)
             for b in range(n - a + 1) for c in range(n - a - b + 1)]
 
 
 @cache
 def _tabled() -> tuple[int, Mapping[tuple[int, float], str], dict[tuple[int, int, int, int], int]]:
-    """The plans worked out once (dice_plan.py, written by make_dice_plan.py from
-    :func:`_value`): the largest pool tabled, the plan strings, and where each pool's plan
-    stands in them."""
-    from .dice_plan import MAX_DICE, PLANS
+    """The plans worked out once (data/dice_plan.yaml, written by tools/iwo_1945_dice_plan.py
+    from :func:`_value`): the largest pool tabled, the plan strings, and where each pool's
+    plan stands in them."""
+    from .components import load_dice_plan
 
-    return MAX_DICE, PLANS, {s: 4 * i for i, s in enumerate(pools(MAX_DICE))}
+    plan = load_dice_plan()
+    return plan.max_dice, plan.by_key(), {s: 4 * i for i, s in enumerate(pools(plan.max_dice))}
 
 
 def reroll_plan(s: tuple[int, int, int, int], need: int, lam: float) -> tuple[int, int, int, int] | None:

@@ -20,7 +20,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 
 from . import cohesion as coh
 from .components import (
@@ -213,10 +213,10 @@ def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion) -> Flow:
         targets = [r for r in on_board(m) if cohesion(m, r) < 12]
     else:
         cands = [r for r in on_board(m) if cohesion(m, r) < 12]
-        rid = yield choose(USMC, f"{c.title}: raise which regiment's cohesion by {eff.amount}?",
-                           "4.0", [Option(r, label(r, m)) for r in cands], kind="card_regiment",
-                           context={"card": c.id})
-        targets = [str(rid)]
+        rid = yield from ask_str(choose(USMC, f"{c.title}: raise which regiment's cohesion by {eff.amount}?",
+                                        "4.0", [Option(r, label(r, m)) for r in cands], kind="card_regiment",
+                                        context={"card": c.id}))
+        targets = [rid]
     for rid in targets:
         coh.raise_(m, rid, eff.amount, "4.0", c.title)
         if is_exhausted(m, rid):
@@ -226,8 +226,8 @@ def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion) -> Flow:
 def _dig_in(m: Match, c: UsmcCard) -> Flow:
     """3.0: a USMC card places a bunker in a USMC-occupied island position of the player's."""
     cands = bunker_targets(m)
-    pos = yield choose(USMC, f"{c.title}: place a bunker where?", "3.0",
-                       [Option(p, f"{name(p)} ({regiment_at(m, p)})") for p in cands],
-                       kind="card_position", context={"card": c.id})
-    assert is_island(str(pos))
-    place_bunker(m, str(pos), "3.0", c.title)
+    pos = yield from ask_str(choose(USMC, f"{c.title}: place a bunker where?", "3.0",
+                                    [Option(p, f"{name(p)} ({regiment_at(m, p)})") for p in cands],
+                                    kind="card_position", context={"card": c.id}))
+    assert is_island(pos)
+    place_bunker(m, pos, "3.0", c.title)

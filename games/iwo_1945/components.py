@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ FILES: Mapping[str, str] = MappingProxyType({
     "victory": "victory.yaml",
     "usmc_cards": "usmc_cards.yaml",
     "japanese_cards": "japanese_cards.yaml",
+    "dice_plan": "dice_plan.yaml",
 })
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -738,6 +740,70 @@ class Components:
                 f"{len(self.setup.options)} set-up options")
 
 
+# --------------------------------------------------------------------------------------
+# The heuristic bot's reroll plans (6.0 attack dice), worked out once
+# --------------------------------------------------------------------------------------
+
+PLAN_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""The digits of a plan: counts of dice to reroll, base 36."""
+
+
+def pool_count(max_dice: int) -> int:
+    """How many pools of 1 to ``max_dice`` rerollable dice there are as counts of 1s, 2s, 5s
+    and 6s: the compositions of each size into four parts, ``C(max_dice + 4, 4) - 1``."""
+    return math.comb(max_dice + 4, 4) - 1
+
+
+class DicePlanTable(StrictModel):
+    """The plans for one need and one price of a reroll: 4 base-36 digits a pool (the 1s,
+    2s, 5s and 6s to reroll now, ``0000`` to stop), the pools by size and then in
+    lexicographic order, written in lines that join into one string."""
+
+    need: int = Field(ge=1, le=3)
+    price: float = Field(ge=0)
+    plans: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("plans")
+    @classmethod
+    def _digits(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for i, line in enumerate(v):
+            bad = set(line) - set(PLAN_DIGITS)
+            if bad:
+                raise ValueError(f"line {i}: {sorted(bad)[0]!r} is not a base-36 digit (0-9, a-z)")
+        return v
+
+
+class DicePlan(StrictModel):
+    """dice_plan.yaml: the heuristic bot's reroll plans for every pool of up to ``max_dice``
+    dice at every need and price it uses (6.0), written by ``tools/iwo_1945_dice_plan.py``."""
+
+    max_dice: int = Field(ge=1, le=35)
+    tables: tuple[DicePlanTable, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _complete(self) -> DicePlan:
+        keys = [(t.need, t.price) for t in self.tables]
+        if len(set(keys)) != len(keys):
+            raise ValueError("two tables share a need and a price")
+        want = 4 * pool_count(self.max_dice)
+        for t in self.tables:
+            have = sum(map(len, t.plans))
+            if have != want:
+                raise ValueError(f"the table for need {t.need}, price {t.price} holds {have} digits, "
+                                 f"not {want} (4 for each of the {want // 4} pools of 1 to "
+                                 f"{self.max_dice} dice)")
+        return self
+
+    def by_key(self) -> Mapping[tuple[int, float], str]:
+        """Each table's plans as one string, by (need, price)."""
+        return MappingProxyType({(t.need, t.price): "".join(t.plans) for t in self.tables})
+
+
+def load_dice_plan(data_dir: str | Path | None = None) -> DicePlan:
+    """The heuristic bot's reroll plans (dice_plan.yaml), or raise DataError."""
+    return load_model(DicePlan, (Path(data_dir) if data_dir is not None else DATA_DIR) / FILES["dice_plan"])
+
+
 #: The model of each data file by file name (what a Game's ``data_models()`` returns).
 DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
     FILES["board"]: AreaMapSpec,
@@ -746,6 +812,7 @@ DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
     FILES["victory"]: Victory,
     FILES["usmc_cards"]: UsmcDeck,
     FILES["japanese_cards"]: JapaneseDeck,
+    FILES["dice_plan"]: DicePlan,
     "sections.yaml": SectionsFile,  # the rulebook's sections (core.coverage)
 })
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
 
 from . import cards
 from . import cohesion as coh
@@ -37,7 +37,6 @@ from .positions import (
     defender_loss,
     free_slots,
     is_beach,
-    is_exhausted,
     is_island,
     is_japanese_occupied,
     is_usmc_occupied,
@@ -152,21 +151,22 @@ def counter_battery(m: Match, faces: list[int], who: str, banzai: bool) -> Flow:
         if not opts or not faces:
             return faces
         shown = " ".join(map(str, sorted(faces, reverse=True)))
-        v = yield choose(USMC, f"{who} rolled {shown}: play a card?", "6.0",
-                         [Option("pass", "no card"), *opts], kind="counter_card",
-                         context={"faces": sorted(faces)})
+        v = yield from ask_str(choose(USMC, f"{who} rolled {shown}: play a card?", "6.0",
+                                      [Option("pass", "no card"), *opts], kind="counter_card",
+                                      context={"faces": sorted(faces)}))
         if v == "pass":
             return faces
-        mods = yield from cards.play(m, str(v)[5:], "counter")
+        mods = yield from cards.play(m, v[5:], "counter")
         chosen: list[int] = []
         for _ in range(mods["japanese_rerolls"]):
             left = Counter(faces) - Counter(chosen)
-            d = yield choose(USMC, f"reroll which Japanese die? (dice {shown})", "6.0",
-                             [Option(0, "no more"), *[Option(f, f"reroll a {f}") for f in sorted(left)]],
-                             kind="counter_die", context={"faces": sorted(faces), "chosen": chosen})
+            d = yield from ask_int(choose(
+                USMC, f"reroll which Japanese die? (dice {shown})", "6.0",
+                [Option(0, "no more"), *[Option(f, f"reroll a {f}") for f in sorted(left)]],
+                kind="counter_die", context={"faces": sorted(faces), "chosen": chosen}))
             if d == 0:
                 break
-            chosen.append(int(str(d)))
+            chosen.append(d)
         if chosen:
             rest = list((Counter(faces) - Counter(chosen)).elements())
             new = list(m.dice.roll(len(chosen), purpose=f"{who}: USMC card reroll", section="6.0"))
@@ -247,12 +247,12 @@ def _cancelled(m: Match, kind: str, who: str) -> Flow:
     opts = cards.card_options(m, "cancel", {"kind": kind})
     if not opts:
         return False
-    v = yield choose(USMC, f"{who} orders a {kind.replace('_', ' ')}: play a card to cancel it?",
-                     "6.0", [Option("pass", "no card"), *opts], kind="cancel_card",
-                     context={"effect": kind})
+    v = yield from ask_str(choose(USMC, f"{who} orders a {kind.replace('_', ' ')}: play a card to cancel it?",
+                                  "6.0", [Option("pass", "no card"), *opts], kind="cancel_card",
+                                  context={"effect": kind}))
     if v == "pass":
         return False
-    mods = yield from cards.play(m, str(v)[5:], "cancel", {"kind": kind})
+    mods = yield from cards.play(m, v[5:], "cancel", {"kind": kind})
     if mods["cancel"]:
         m.emit("japanese_card", "6.0", f"{who}: the {kind.replace('_', ' ')} is cancelled")
         return True
@@ -439,9 +439,10 @@ def hook_kamikaze_strike(m: Match, params: dict[str, Any], who: str) -> Flow:
                    card=inst)
         elif cards.hand(m):
             h = cards.hand(m)
-            v = yield choose(USMC, f"{who}: discard a card from your hand", "3.0",
-                             [Option(f"card:{i}", cards.title(i)) for i in h], kind="kamikaze_discard")
-            cards.discard(m, str(v)[5:], "3.0", who)
+            v = yield from ask_str(choose(
+                USMC, f"{who}: discard a card from your hand", "3.0",
+                [Option(f"card:{i}", cards.title(i)) for i in h], kind="kamikaze_discard"))
+            cards.discard(m, v[5:], "3.0", who)
         else:
             _ignored(m, who, "the kamikaze strike (no card to lose)")
 
@@ -474,12 +475,12 @@ def card_window(m: Match, when: str) -> Flow:
         opts = cards.card_options(m, "japanese")
         if not opts:
             return
-        v = yield choose(USMC, f"Japanese turn ({when} the card): play a card?", "6.0",
-                         [Option("pass", "no card"), *opts], kind="japanese_turn_card",
-                         context={"when": when})
+        v = yield from ask_str(choose(USMC, f"Japanese turn ({when} the card): play a card?", "6.0",
+                                      [Option("pass", "no card"), *opts], kind="japanese_turn_card",
+                                      context={"when": when}))
         if v == "pass":
             return
-        yield from cards.play(m, str(v)[5:], "japanese")
+        yield from cards.play(m, v[5:], "japanese")
 
 
 def japanese_turn(m: Match) -> Flow:
@@ -498,10 +499,3 @@ def japanese_turn(m: Match) -> Flow:
     for eff in card.effects:
         yield from resolve_effect(m, eff, card.title)
     yield from card_window(m, "after")
-
-
-def exhausted_count(m: Match) -> int:
-    """7.0: regiments exhausted now (for the Japanese VP)."""
-    from .positions import on_board
-
-    return sum(1 for r in on_board(m) if is_exhausted(m, r))

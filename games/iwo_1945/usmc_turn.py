@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 
 from . import actions, cards
 from .components import ForbidActions
@@ -80,17 +80,17 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
             opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
         opts.append(_END)
         left = turn["allow"] - turn["taken"]
-        v = yield choose(USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}",
-                         "6.0", opts, kind="usmc_turn",
-                         context={"actions_left": left, "hand": cards.hand(m)})
+        v = yield from ask_str(choose(
+            USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}", "6.0", opts,
+            kind="usmc_turn", context={"actions_left": left, "hand": cards.hand(m)}))
         if v == "end":
             break
-        if str(v).startswith("card:"):
-            yield from cards.play(m, str(v)[5:], "usmc_main")
-        elif str(v).startswith("discard:"):
-            cards.discard(m, str(v)[8:], "6.0", "by choice (option usmc_discards=any)")
+        if v.startswith("card:"):
+            yield from cards.play(m, v[5:], "usmc_main")
+        elif v.startswith("discard:"):
+            cards.discard(m, v[8:], "6.0", "by choice (option usmc_discards=any)")
         else:
-            yield from actions.perform(m, str(v))
+            yield from actions.perform(m, v)
             if m.options.get("full_control_end", "end_of_turn") == "immediately" \
                     and usmc_controls_all(m):
                 m.emit("phase", "7.0", "the USMC controls every island position: the game "
@@ -108,9 +108,9 @@ def end_discard(m: Match) -> Flow:
     h = cards.hand(m)
     if turn["played"] or not h or m.options.get("usmc_discards", "one_if_none_played") == "any":
         return
-    v = yield choose(USMC, "No card was played this turn: discard one?", "6.0",
-                     [Option("keep", "keep the hand"),
-                      *[Option(f"card:{i}", f"discard {cards.title(i)}") for i in h]],
-                     kind="discard")
+    v = yield from ask_str(choose(USMC, "No card was played this turn: discard one?", "6.0",
+                                  [Option("keep", "keep the hand"),
+                                   *[Option(f"card:{i}", f"discard {cards.title(i)}") for i in h]],
+                                  kind="discard"))
     if v != "keep":
-        cards.discard(m, str(v)[5:], "6.0", "by choice, no card played this turn")
+        cards.discard(m, v[5:], "6.0", "by choice, no card played this turn")

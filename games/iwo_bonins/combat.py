@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 
@@ -187,14 +187,6 @@ def outcome_combos(attack: int, tank_attacks: list[int], line: str,
     den, nums = _outcome_numerators(attack, tuple(tank_attacks), line, _kind_items(kinds),
                                     _chance(suppress), suribachi)
     return {key: Fraction(n, den) for key, n in nums}
-
-
-def outcome_text(attack: int, tank_attacks: list[int], line: str,
-                 kinds: Counter[DefenderKind], *, suppress: Fraction, suribachi: bool) -> str:
-    """9.1, 9.2.1: :func:`describe` of :func:`outcome_combos` (the same text, kept for the
-    same attack: the text is a pure function of the outcomes)."""
-    return _outcome_text(attack, tuple(tank_attacks), line, _kind_items(kinds), _chance(suppress),
-                         suribachi)
 
 
 KindItems = tuple[tuple[DefenderKind, int], ...]
@@ -498,7 +490,7 @@ def _facts(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: Ki
 @lru_cache(maxsize=65536)
 def _attack_info(attack: int, tank_attacks: tuple[int, ...], line: str, kind_items: KindItems,
                  suppress: Chance, suribachi: bool) -> str:
-    """:func:`attack_odds`'s text: the differential, then :func:`outcome_text`."""
+    """:func:`attack_odds`'s text: the differential, then :func:`_outcome_text`."""
     text = _outcome_text(attack, tank_attacks, line, kind_items, suppress, suribachi)
     if len(kind_items) == 1:
         d = kind_items[0][0].defense
@@ -530,8 +522,8 @@ def us_combat_phase(match: Match, *, first: bool) -> Flow:
         options = [Option(END, "End the combat phase")]
         options += [Option(p.location, f"Attack {p.location} ({'dug in' if c.is_dug_in(p) else p.id}, "
                            f"{c.crt_line(p.location)})") for p in targets]
-        answer = str((yield choose(c.US, "Attack which Japanese hex?", "9.0", options,
-                                   kind="attack_defender")))
+        answer = (yield from ask_str(choose(c.US, "Attack which Japanese hex?", "9.0", options,
+                                            kind="attack_defender")))
         if answer == END:
             break
         defender = c.units_at(match, answer, c.JAPAN)[0]
@@ -596,9 +588,9 @@ def choose_attackers(match: Match, defender: Piece, *,
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
                                   _shown_detail(units + us, shown)))
-        answer = str((yield choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
-                                   options, kind="attack_add",
-                                   context={"defender": hex_id, "chosen": list(chosen), **extra})))
+        answer = (yield from ask_str(choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
+                                            options, kind="attack_add",
+                                            context={"defender": hex_id, "chosen": list(chosen), **extra})))
         if answer == CANCEL:
             return None
         if answer == DECLARE:
@@ -625,9 +617,9 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
         info = attack_info(match, defender, all_units, suppress=1 - (1 - q) ** k)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
-    return int(str((yield choose(c.US, f"Bombard {hex_id} with how many markers "
-                                 f"({left} left)?", "8.2", options,
-                                 kind="bombardment_markers", context={"defender": hex_id}))))
+    return (yield from ask_int(choose(c.US, f"Bombard {hex_id} with how many markers "
+                                               f"({left} left)?", "8.2", options,
+                                               kind="bombardment_markers", context={"defender": hex_id})))
 
 
 def commit_attack(match: Match, defender: Piece, attackers: list[Piece]) -> None:
@@ -721,10 +713,10 @@ def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Pie
     if len(alive) == 1:
         c.us_step_loss(match, alive[0], "9.2.1", "(A) result")
         return None
-    answer = str((yield choose(c.US, "Which attacking unit loses a step?", "9.2.1",
-                               [Option(p.id, f"{p.id} ({'support' if c.is_support(p) else 'Marine'}, "
-                                       f"{p.steps} step(s))") for p in alive],
-                               kind="step_loss")))
+    answer = (yield from ask_str(choose(
+        c.US, "Which attacking unit loses a step?", "9.2.1",
+        [Option(p.id, f"{p.id} ({'support' if c.is_support(p) else 'Marine'}, {p.steps} step(s))")
+         for p in alive], kind="step_loss")))
     c.us_step_loss(match, match.state.pieces[answer], "9.2.1", "(A) result")
     return None
 
@@ -767,8 +759,8 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
                 options.append(Option(key, f"Advance {', '.join(p.id for p in group)} from {h}"))
     if not cands:
         return None
-    answer = str((yield choose(c.US, f"Advance into {hex_id}?", "9.4", options,
-                               kind="advance", context={"hex": hex_id})))
+    answer = (yield from ask_str(choose(c.US, f"Advance into {hex_id}?", "9.4", options,
+                                        kind="advance", context={"hex": hex_id})))
     if answer == "none":
         return None
     for p in cands[answer]:
@@ -873,9 +865,9 @@ def choose_bombarded_defender(match: Match) -> Procedure[Piece | None]:
     options += [Option(p.location, f"Declare an attack on {p.location} "
                        f"({'dug in' if c.is_dug_in(p) else p.id}, {c.crt_line(p.location)}) "
                        "and bombard it") for p in targets]
-    answer = str((yield choose(c.US, f"Declare an attack to bombard ({left} markers left)?",
-                               "8.2", options, kind="bombardment_attack",
-                               context={"markers_left": left})))
+    answer = (yield from ask_str(choose(c.US, f"Declare an attack to bombard ({left} markers left)?",
+                                        "8.2", options, kind="bombardment_attack",
+                                        context={"markers_left": left})))
     if answer == END:
         return None
     return c.units_at(match, answer, c.JAPAN)[0]

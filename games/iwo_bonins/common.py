@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from tabletop.core.board.hexgrid import Hex, distance
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
 
@@ -665,11 +665,11 @@ def retreat(match: Match, group: list[Piece], hexes: int, section: str) -> Proce
         for p in list(group):
             us_step_loss(match, p, "9.3", "no retreat")
         return False
-    choice = yield choose(US, f"Retreat {names} {hexes} hex(es) to?", section,
-                          [Option(dest, f"{dest} via {'-'.join(path[1:-1]) or 'direct'}")
-                           for dest, path in sorted(paths.items())],
-                          kind="retreat_hex", context={"units": [p.id for p in group]})
-    dest = str(choice)
+    choice = yield from ask_str(choose(US, f"Retreat {names} {hexes} hex(es) to?", section,
+                                       [Option(dest, f"{dest} via {'-'.join(path[1:-1]) or 'direct'}")
+                                        for dest, path in sorted(paths.items())],
+                                       kind="retreat_hex", context={"units": [p.id for p in group]}))
+    dest = choice
     for p in group:
         match.state.pieces.move(p.id, dest)
     match.emit("retreat", section, f"{names} retreat to {dest}", units=[p.id for p in group],

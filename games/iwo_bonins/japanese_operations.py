@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import cache
 
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -351,10 +351,10 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
     for term in branch.terms:
         effect = term[0]
         if len(term) > 1:
-            effect = str((yield choose(c.US, f"Banzai {result} at {target}: retreat or take a "
-                                       "step loss?", "9.2.3",
-                                       [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
-                                       kind="banzai_result", context={"hex": target})))
+            effect = (yield from ask_str(choose(c.US, f"Banzai {result} at {target}: retreat or take a "
+                                                "step loss?", "9.2.3",
+                                                [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
+                                                kind="banzai_result", context={"hex": target})))
         yield from apply_defender_effect(match, effect, target, defenders)
     if c.is_hex(piece.location):
         c.eliminate_jp(match, piece, "15.5", "a Banzai unit is eliminated whatever the result")
@@ -381,9 +381,9 @@ def apply_defender_effect(match: Match, effect: str, target: str,
     elif effect == "(D)" and alive:
         victim = alive[0]
         if len(alive) > 1:
-            pick = yield choose(c.US, f"Banzai step loss at {target}: which unit?", "9.2.3",
-                                [Option(p.id, p.id) for p in alive], kind="step_loss",
-                                context={"hex": target})
-            victim = match.state.pieces[str(pick)]
+            pick = yield from ask_str(choose(c.US, f"Banzai step loss at {target}: which unit?", "9.2.3",
+                                             [Option(p.id, p.id) for p in alive], kind="step_loss",
+                                             context={"hex": target}))
+            victim = match.state.pieces[pick]
         c.us_step_loss(match, victim, "9.2.3", "Banzai result")
     return None

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from tabletop.core.board.hexgrid import distance
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -176,11 +176,12 @@ def choose_placement(match: Match, hexes: list[str], *, section: str,
     Japanese player selects any eligible hex). Returns (hex, why)."""
     if not is_two_player(match):
         return best_by_priority(match, hexes, section=section)
-    answer = yield choose(c.JAPAN, f"Place {what} on which hex?", "18.4",
-                          [Option(h, f"{h} ({_priority_name(placement_priority(h))}, "
-                                     f"sector {c.sector_of(h)})") for h in sorted(hexes)],
-                          kind=KIND_PLACE, private=True, context={"what": what, "section": section})
-    return str(answer), "chosen by the Japanese player (18.4)"
+    answer = yield from ask_str(choose(
+        c.JAPAN, f"Place {what} on which hex?", "18.4",
+        [Option(h, f"{h} ({_priority_name(placement_priority(h))}, sector {c.sector_of(h)})")
+         for h in sorted(hexes)],
+        kind=KIND_PLACE, private=True, context={"what": what, "section": section}))
+    return answer, "chosen by the Japanese player (18.4)"
 
 
 def roll_sector(match: Match, *, section: str, purpose: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
@@ -72,9 +72,9 @@ def land(match: Match, piece: Piece) -> Procedure[None]:
     it moves no further this phase. A unit landing on a Japanese-held beach hex must attack
     it in the next combat phase."""
     hexes = landing_hexes(match)
-    answer = str((yield choose(c.US, f"Land {piece.id} on which beach hex?", "11.2",
-                               [Option(h, f"{h} ({c.beach_colour(h)} beach)") for h in hexes],
-                               kind="landing_hex", context={"unit": piece.id})))
+    answer = (yield from ask_str(choose(c.US, f"Land {piece.id} on which beach hex?", "11.2",
+                                        [Option(h, f"{h} ({c.beach_colour(h)} beach)") for h in hexes],
+                                        kind="landing_hex", context={"unit": piece.id})))
     v = match.state.vars
     v[c.V_LANDED].setdefault(c.beach_colour(answer) or "", []).append(answer)
     match.state.pieces.move(piece.id, answer)  # under the units there (11.3)

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.board.movement import MoveCosts, reachable
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -205,9 +205,9 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
         options += landings.landing_options(match)
         options += [_move_option(p.id, p.location) for p in movable(match)]
         phase = "first" if first else "second"
-        answer = str((yield choose(c.US, f"US {phase} movement phase: what next?",
-                                   "5.1.1" if first else "5.1.3", options, kind="movement_menu",
-                                   context={"replacements": v[c.V_REPLACEMENTS]})))
+        answer = (yield from ask_str(choose(c.US, f"US {phase} movement phase: what next?",
+                                            "5.1.1" if first else "5.1.3", options, kind="movement_menu",
+                                            context={"replacements": v[c.V_REPLACEMENTS]})))
         if answer == END:
             break
         acted = True
@@ -252,9 +252,9 @@ def move_unit(match: Match, piece: Piece, *, first: bool) -> Procedure[None]:
     dests = destinations(match, piece, first=first)
     options = [Option("stay", f"Leave {piece.id} in {piece.location}")]
     options += [_destination(h, how) for h, how in sorted(dests.items())]
-    answer = str((yield choose(c.US, f"Move {piece.id} from {piece.location} to?",
-                               "6.1", options, kind="move_hex",
-                               context={"unit": piece.id, "from": piece.location})))
+    answer = (yield from ask_str(choose(c.US, f"Move {piece.id} from {piece.location} to?",
+                                        "6.1", options, kind="move_hex",
+                                        context={"unit": piece.id, "from": piece.location})))
     match.state.vars[c.V_MOVED].append(piece.id)
     if answer == "stay":
         return None

@@ -25,7 +25,7 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -81,17 +81,17 @@ def initial_deployment(match: Match) -> Flow:
     fs_left = sum(1 for p in order if ju.is_fire_support(p))
     for piece in order:
         hexes = legal_deployment_hexes(match, piece, placed_fs, fs_left)
-        answer = yield choose(c.JAPAN, f"Place {piece.id} ({piece.kind}) on which initial "
-                              "deployment hex?", "18.1",
-                              [Option(h, f"{h} ({c.components().map.terrain(c.components().map.hex(h))}"
-                                         f", sector {c.sector_of(h)})") for h in hexes],
-                              kind=KIND_DEPLOY, private=True, context={"unit": piece.id, "type": piece.kind,
-                                                         "lacking": [s for s in FIRE_SUPPORT_SECTORS
-                                                                     if s not in placed_fs]})
-        ju.place(match, piece, str(answer))
+        answer = yield from ask_str(choose(
+            c.JAPAN, f"Place {piece.id} ({piece.kind}) on which initial deployment hex?", "18.1",
+            [Option(h, f"{h} ({c.components().map.terrain(c.components().map.hex(h))}"
+                       f", sector {c.sector_of(h)})") for h in hexes],
+            kind=KIND_DEPLOY, private=True,
+            context={"unit": piece.id, "type": piece.kind,
+                     "lacking": [s for s in FIRE_SUPPORT_SECTORS if s not in placed_fs]}))
+        ju.place(match, piece, answer)
         if ju.is_fire_support(piece):
             fs_left -= 1
-            sector = c.sector_of(str(answer))
+            sector = c.sector_of(answer)
             if sector is not None:
                 placed_fs.add(sector)
     ju.emit_japanese(match, "setup", "18.1", f"the Japanese player has placed {len(order)} units face down, "
@@ -144,8 +144,8 @@ def japanese_movement(match: Match) -> Procedure[None]:
     tunnel movement (18.2.1); each unit acts once a phase."""
     done: set[str] = set()
     while True:
-        answer = str((yield choose(c.JAPAN, "Japanese movement: which unit?", "18.2",
-                                   _actions(match, done), kind=KIND_ACTION)))
+        answer = (yield from ask_str(choose(c.JAPAN, "Japanese movement: which unit?", "18.2",
+                                            _actions(match, done), kind=KIND_ACTION)))
         if answer == "done":
             return None
         action, pid = answer.split(":", 1)
@@ -174,8 +174,8 @@ def _move(match: Match, piece: Piece) -> Procedure[None]:
     comp = c.components()
     options = [Option(start, f"Stay at {start} (face up)")]
     options += [Option(comp.map.label(h), f"{comp.map.label(h)} ({r.cost(h):g} MP)") for h in r]
-    dest = str((yield choose(c.JAPAN, f"Move {piece.id} from {start} to?", "18.2", options,
-                             kind=KIND_MOVE, context={"unit": piece.id, "from": start})))
+    dest = (yield from ask_str(choose(c.JAPAN, f"Move {piece.id} from {start} to?", "18.2", options,
+                                      kind=KIND_MOVE, context={"unit": piece.id, "from": start})))
     if dest != start:
         match.state.pieces.move(piece.id, dest)
     ju.emit_japanese(match, "jp_move", "18.2", f"{piece.id} is turned up at {start}"
@@ -197,10 +197,10 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
     hexes = ju.eligible_anywhere(match, exclude=piece.id)
     if not hexes:  # cannot happen: the option is offered only with a hex to go to
         return None
-    dest = str((yield choose(c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
-                             [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes],
-                             kind=KIND_TUNNEL, private=True,
-                             context={"unit": piece.id, "from": start})))
+    dest = (yield from ask_str(choose(c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
+                                      [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes],
+                                      kind=KIND_TUNNEL, private=True,
+                                      context={"unit": piece.id, "from": start})))
     match.state.pieces.move(piece.id, dest)
     ju.emit_japanese(match, "tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
                f"(needs 1-{need})", piece=piece.id, frm=start, to=dest)
@@ -227,10 +227,11 @@ def japanese_attacks(match: Match) -> Procedure[None]:
         targets = sorted({h for h in near if c.units_at(match, h, c.US)} - attacked)
         if not targets:
             return None
-        answer = str((yield choose(c.JAPAN, "Attack which US hex?", "18.3",
-                                   [*[Option(h, f"{h}: {', '.join(p.id for p in c.units_at(match, h, c.US))}")
-                                      for h in targets], Option("done", "No more attacks")],
-                                   kind=KIND_TARGET)))
+        answer = (yield from ask_str(choose(
+            c.JAPAN, "Attack which US hex?", "18.3",
+            [*[Option(h, f"{h}: {', '.join(p.id for p in c.units_at(match, h, c.US))}")
+               for h in targets], Option("done", "No more attacks")],
+            kind=KIND_TARGET)))
         if answer == "done":
             return None
         attacked.add(answer)
@@ -244,8 +245,8 @@ def japanese_attacks(match: Match) -> Procedure[None]:
             opts = [Option(p.id, f"{p.id} (attack {c.printed(p, 'attack')})") for p in cands]
             if group:
                 opts.append(Option("resolve", "Resolve the attack"))
-            pick = str((yield choose(c.JAPAN, f"Attack {answer} with which unit?", "18.3", opts,
-                                     kind=KIND_ATTACKER, context={"hex": answer})))
+            pick = (yield from ask_str(choose(c.JAPAN, f"Attack {answer} with which unit?", "18.3", opts,
+                                              kind=KIND_ATTACKER, context={"hex": answer})))
             if pick == "resolve":
                 break
             group.append(match.state.pieces[pick])
@@ -289,15 +290,15 @@ def resolve_attack(match: Match, group: list[Piece], hex_id: str) -> Procedure[N
             continue
         effect = choices[0]
         if len(choices) > 1:
-            effect = str((yield choose(c.US, f"{result} at {hex_id}: retreat or take a step loss?",
-                                       "9.2.3", [Option(e, e) for e in choices],
-                                       kind="banzai_result", context={"hex": hex_id})))
+            effect = (yield from ask_str(choose(c.US, f"{result} at {hex_id}: retreat or take a step loss?",
+                                                "9.2.3", [Option(e, e) for e in choices],
+                                                kind="banzai_result", context={"hex": hex_id})))
         yield from apply_defender_effect(match, effect, hex_id, defenders)
     if result == "Ex" and group:
         loser = group[0]
         if len(group) > 1:
-            pick = yield choose(c.JAPAN, "Exchange: which attacking unit is lost?", "18.3",
-                                [Option(p.id, p.id) for p in group], kind=KIND_EX_LOSS)
-            loser = match.state.pieces[str(pick)]
+            pick = yield from ask_str(choose(c.JAPAN, "Exchange: which attacking unit is lost?", "18.3",
+                                             [Option(p.id, p.id) for p in group], kind=KIND_EX_LOSS))
+            loser = match.state.pieces[pick]
         c.eliminate_jp(match, loser, "18.3", "Ex: the attacker's loss")
     return None

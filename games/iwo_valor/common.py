@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from tabletop.core.board.fog import reveal_near
 from tabletop.core.board.hexgrid import Hex, distance, within
 from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
 from tabletop.core.engine.trackgroups import value as family_value
@@ -773,10 +773,10 @@ def hex_loses(match: Match, hex_id: str, steps: int, section: str) -> Procedure[
         if len(here) == 1:
             victim = here[0]
         else:
-            answer = yield choose(US, f"Which unit in {hex_id} loses a step?", "IX.C.4",
-                                  [Option(p.id, f"{p.id} ({p.steps} steps)") for p in here],
-                                  kind="loss", context={"hex": hex_id})
-            victim = match.state.pieces[str(answer)]
+            answer = yield from ask_str(choose(US, f"Which unit in {hex_id} loses a step?", "IX.C.4",
+                                               [Option(p.id, f"{p.id} ({p.steps} steps)") for p in here],
+                                               kind="loss", context={"hex": hex_id}))
+            victim = match.state.pieces[answer]
         marine_loses(match, victim, 1, section)
 
 

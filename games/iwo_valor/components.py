@@ -8,7 +8,9 @@ the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
 - ``counters.yaml``: the 200 pieces (:class:`CounterSheet`);
 - ``tracks.yaml``: the Game Turn Track, the Japanese Artillery Chart, the Attack Priorities
   Chart, the VP schedules and the tracks' ranges (:class:`Tracks`);
-- ``mat.yaml``, ``jat.yaml``: the Marine and Japanese Attack Tables in the core table format.
+- ``mat.yaml``, ``jat.yaml``: the Marine and Japanese Attack Tables in the core table format;
+- ``scenarios.yaml``: the beaches and the first wave (III.4), each scenario's first and last
+  Game Turn and the short scenarios' own set-ups (XI) (:class:`Scenarios`).
 
 :func:`load_components` loads every file and cross-checks them; each failure is a
 :class:`~tabletop.core.engine.errors.DataError` naming the file, the place in it and what was expected.
@@ -16,8 +18,10 @@ the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -31,22 +35,16 @@ from tabletop.core.engine.tables import Span, Table, parse_span
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FILES = {"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
-         "mat": "mat.yaml", "jat": "jat.yaml"}
+         "mat": "mat.yaml", "jat": "jat.yaml", "scenarios": "scenarios.yaml"}
 
 AREAS: tuple[str, ...] = ("Sr", "S", "W", "E", "N")  # III.3 deployment areas (IV.C.1)
 CODES: tuple[str, ...] = (*AREAS, "R")  # III.3 deployment codes
-AREA_NAMES = {"Sr": "SURIBACHI", "S": "SOUTH", "W": "WEST", "E": "EAST", "N": "NORTH", "R": "RESERVE"}
 BEACHES: tuple[str, ...] = ("minami", "nishi")  # III.4
-BEACH_NAMES = {"minami": "South beach (Minami)", "nishi": "West beach (Nishi)"}
 FLAG_HEX = "0304"  # VIII.E
 GORGE: tuple[str, ...] = ("2732", "2733", "2831", "2832")  # V.J, VIII.A
-LINE_ENDS = {1: ("2420", "0725"), 2: ("2826", "0829")}  # IV.G.1-2
+LINE_ENDS: Mapping[int, tuple[str, str]] = MappingProxyType(
+    {1: ("2420", "0725"), 2: ("2826", "0829")})  # IV.G.1-2
 SECOND_LINE_EXTRA = "0629"  # IV.G.2 "including the Japanese unit in hex 0629"
-NARROW_REMOVED: tuple[str, ...] = ("0816", "0818", "1019")  # XI.C The Narrow Game
-NARROW_LINE = ("0620", "1018")  # XI.C
-NARROW_EXTRA = "1220"  # XI.C "plus (after turn 7) hex 1220"
-VERY_SHORT_UNITS = {"D/312": "0305", "E/312": "0403", "B/312": "0506"}  # XI.C
-VERY_SHORT_CENTRE = "0709"  # XI.C
 
 
 class HexAttrs(StrictModel):
@@ -183,8 +181,77 @@ class Tracks(StrictModel):
     sands_schedule: tuple[VPLevel, ...]
 
 
+class FirstWave(StrictModel):
+    """III.4: the units marked "1": by id, and the battalions (division, regiment,
+    battalion) whose three companies are."""
+
+    units: tuple[str, ...]
+    battalions: tuple[tuple[str, str, Literal["1", "2", "3"]], ...]
+
+
+class Turns(StrictModel):
+    """XI: the first and last Game Turn a scenario is played."""
+
+    first: int = Field(ge=1, le=35)
+    last: int = Field(ge=1, le=35)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Turns:
+        if self.first > self.last:
+            raise ValueError(f"the first turn {self.first} comes after the last {self.last}")
+        return self
+
+
+class ScenarioTurns(StrictModel):
+    """XI: the Game Turns of each scenario, by scenario id."""
+
+    campaign: Turns
+    line_of_departure: Turns
+    sands_of_iwo_jima: Turns
+    narrow: Turns
+    very_short: Turns
+
+    def of(self, scenario: str) -> Turns:
+        """The turns of one scenario (KeyError for an id the game does not have)."""
+        turns = getattr(self, scenario, None) if scenario in type(self).model_fields else None
+        if not isinstance(turns, Turns):
+            raise KeyError(scenario)
+        return turns
+
+
+class NarrowGame(StrictModel):
+    """XI.C The Narrow Game: the division in play, the areas set up (and in play), the hexes
+    cleared before play, the line the division sets up on and south of, and 1220."""
+
+    division: str
+    areas: tuple[Literal["Sr", "S", "W", "E", "N"], ...] = Field(min_length=1)
+    removed: tuple[str, ...]
+    line: tuple[str, str]
+    extra: str
+
+
+class VeryShortGame(StrictModel):
+    """XI.C The Very Short Game: the regiment in play, the Japanese units on Suribachi and
+    their hexes (in the order placed), and the hex the regiment sets up around."""
+
+    regiment: str
+    units: dict[str, str] = Field(min_length=1)
+    centre: str
+
+
+class Scenarios(StrictModel):
+    """scenarios.yaml: the set-up's beaches and first wave (III.4), the scenarios' turns and
+    the short scenarios' own set-ups (XI)."""
+
+    beaches: dict[str, str] = Field(min_length=2)
+    first_wave: FirstWave
+    turns: ScenarioTurns
+    narrow: NarrowGame
+    very_short: VeryShortGame
+
+
 DATA_MODELS: dict[str, type[BaseModel]] = {"map.yaml": HexMapSpec, "counters.yaml": CounterSheet,
-                                          "tracks.yaml": Tracks}
+                                          "tracks.yaml": Tracks, "scenarios.yaml": Scenarios}
 
 
 def by_turn(table: dict[str, int], turn: int, *, where: str) -> int:
@@ -213,6 +280,7 @@ class Components:
     tracks: Tracks
     mat: Table
     jat: Table
+    scenarios: Scenarios
 
     def hexes_where(self, key: str, value: object) -> list[str]:
         """The ids of the hexes whose attribute ``key`` equals ``value``."""
@@ -224,7 +292,8 @@ class Components:
         return (f"map: {land} land hexes; counters: {len(self.marines)} Marine units, "
                 f"{len(self.sheet.japanese)} Japanese units, "
                 f"{sum(n for _, n in self.sheet.markers.values()) + len(self.regiments())} markers; "
-                f"tables: mat, jat; tracks: 35-turn track, artillery chart, schedules")
+                f"tables: mat, jat; tracks: 35-turn track, artillery chart, schedules; "
+                f"scenarios: {len(ScenarioTurns.model_fields)} with their turns")
 
     def regiments(self) -> list[tuple[str, str]]:
         """Every (division, regiment) of the sheet, in sheet order."""
@@ -247,9 +316,10 @@ def _marines(sheet: MarineSheet) -> tuple[MarineCounter, ...]:
     return tuple(out)
 
 
-def _check_map(m: HexMap, source: str) -> None:
+def _check_map(m: HexMap, source: str, scen: Scenarios, scen_source: str) -> None:
     """II.B: the island's hexes carry only what the map prints (terrain, levels, positions,
-    areas, beaches), each value of its kind."""
+    areas, beaches), each value of its kind; the hexes the rules and the scenarios name are
+    land, with the role they give them."""
     for h in m:
         hid = m.label(h)
         raw = dict(m._attrs[m.index(h)])
@@ -258,22 +328,33 @@ def _check_map(m: HexMap, source: str) -> None:
                 validate(SeaAttrs, raw, source=f"{source}: hexes.{hid}.attrs")
             continue
         validate(HexAttrs, raw, source=f"{source}: hexes.{hid}.attrs")
-    named = [FLAG_HEX, *GORGE, *(x for ends in LINE_ENDS.values() for x in ends), SECOND_LINE_EXTRA,
-             *NARROW_REMOVED, *NARROW_LINE, NARROW_EXTRA, *VERY_SHORT_UNITS.values(), VERY_SHORT_CENTRE]
+    named = [FLAG_HEX, *GORGE, *(x for ends in LINE_ENDS.values() for x in ends), SECOND_LINE_EXTRA]
     for hid in named:
         if m.is_prohibited(m.hex(hid)):
             raise DataError(f"{source}: hex {hid}, named by the rules, must be land")
+    narrow, short = scen.narrow, scen.very_short
+    for where, hid in [*((f"narrow.removed.{i}", h) for i, h in enumerate(narrow.removed)),
+                       *((f"narrow.line.{i}", h) for i, h in enumerate(narrow.line)),
+                       ("narrow.extra", narrow.extra),
+                       *((f"very_short.units.{u}", h) for u, h in short.units.items()),
+                       ("very_short.centre", short.centre)]:
+        if hid not in m.ids() or m.is_prohibited(m.hex(hid)):
+            raise DataError(f"{scen_source}: {where}: hex {hid} must be a land hex of the map")
     for n, (a, b) in LINE_ENDS.items():
         for hid in (a, b):
             h = m.hex(hid)
             if m.attr(h, "line") != n or m.attr(h, "position") not in (2, 3):
                 raise DataError(f"{source}: hex {hid} must be a Class 2/3 position of line {n} (IV.G)")
-    for hid in NARROW_REMOVED:
-        if m.attr(m.hex(hid), "deploy") != "S":
-            raise DataError(f"{source}: hex {hid} must be a Southern deployment hex (XI.C)")
-    for hid in VERY_SHORT_UNITS.values():
+    for hid in narrow.removed:
+        if m.attr(m.hex(hid), "deploy") not in narrow.areas:
+            raise DataError(f"{source}: hex {hid} must be a deployment hex of the Narrow Game's "
+                            f"areas (XI.C, {scen_source}: narrow.removed)")
+    for hid in short.units.values():
         if m.attr(m.hex(hid), "deploy") != "Sr":
-            raise DataError(f"{source}: hex {hid} must be a Suribachi deployment hex (XI.C)")
+            raise DataError(f"{source}: hex {hid} must be a Suribachi deployment hex (XI.C, "
+                            f"{scen_source}: very_short.units)")
+    if set(scen.beaches) != set(BEACHES):
+        raise DataError(f"{scen_source}: beaches: must name both beaches, {' and '.join(BEACHES)} (III.4)")
     for beach in BEACHES:
         hexes = m.hexes_where("beach", beach)
         waves = m.hexes_where("second_wave", beach)
@@ -282,9 +363,10 @@ def _check_map(m: HexMap, source: str) -> None:
                             f"Wave hexes (III.4: 33 units in two waves); has {len(hexes)}, {len(waves)}")
 
 
-def _check_sheet(sheet: CounterSheet, marines: tuple[MarineCounter, ...], m: HexMap, source: str) -> None:
-    """II.A, II.C: the sheet of playing pieces: ids once each, every unit placed where the
-    map can hold it."""
+def _check_sheet(sheet: CounterSheet, marines: tuple[MarineCounter, ...], m: HexMap, source: str,
+                 scen: Scenarios, scen_source: str) -> None:
+    """II.A, II.C, III.4, XI.C: the sheet of playing pieces: ids once each, every unit placed
+    where the map can hold it, the first wave and the short scenarios' units on the sheet."""
     ids = [u.id for u in sheet.japanese] + [u.id for u in marines]
     if len(set(ids)) != len(ids):
         raise DataError(f"{source}: two counters share an id")
@@ -299,34 +381,48 @@ def _check_sheet(sheet: CounterSheet, marines: tuple[MarineCounter, ...], m: Hex
             raise DataError(f"{source}: {units} Japanese units coded {code} but {hexes} deployment "
                             f"hexes (III.3: one unit in each deployment hex)")
     first = {u.id for u in marines if u.entry == 1}
-    wanted = {"HQ/4", "A/4TK", "C/4TK", "HQ/5", "A/5TK", "C/5TK"}
-    battalions = (("4", "23", "1"), ("4", "23", "2"), ("4", "25", "1"), ("4", "25", "2"), ("4", "25", "3"),
-                  ("5", "27", "1"), ("5", "27", "2"), ("5", "28", "1"), ("5", "28", "2"))
-    wanted |= {f"{x}/{bn}/{reg}/{d}" for d, reg, bn in battalions
-               for x in sheet.marines.letters[bn]}  # type: ignore[index]
+    wave = scen.first_wave
+    wanted = set(wave.units) | {f"{x}/{bn}/{reg}/{d}" for d, reg, bn in wave.battalions
+                                for x in sheet.marines.letters.get(bn, ())}
     if first != wanted:
-        raise DataError(f"{source}: the units marked '1' must be exactly those III.4 lists; "
-                        f"differ: {sorted(first ^ wanted)}")
+        raise DataError(f"{source}: the units marked '1' must be exactly those III.4 lists "
+                        f"({scen_source}: first_wave); differ: {sorted(first ^ wanted)}")
+    japanese = {u.id for u in sheet.japanese}
+    for jid in scen.very_short.units:
+        if jid not in japanese:
+            raise DataError(f"{scen_source}: very_short.units.{jid}: not a Japanese unit of {source}")
+    if scen.narrow.division not in {d.id for d in sheet.marines.divisions}:
+        raise DataError(f"{scen_source}: narrow.division: {scen.narrow.division!r} is not a "
+                        f"division of {source}")
+    if scen.very_short.regiment not in {r for d in sheet.marines.divisions for r in d.regiments}:
+        raise DataError(f"{scen_source}: very_short.regiment: {scen.very_short.regiment!r} is not "
+                        f"a regiment of {source}")
 
 
 def load_components(data_dir: Path = DATA_DIR) -> Components:
     """Load and cross-check every data file (raises DataError)."""
     map_path = data_dir / FILES["map"]
     hexmap = HexMap.load(map_path)
-    _check_map(hexmap, str(map_path))
+    scen_path = data_dir / FILES["scenarios"]
+    scenarios = load_model(Scenarios, scen_path)
+    _check_map(hexmap, str(map_path), scenarios, str(scen_path))
     sheet_path = data_dir / FILES["counters"]
     sheet = load_model(CounterSheet, sheet_path)
     marines = _marines(sheet.marines)
-    _check_sheet(sheet, marines, hexmap, str(sheet_path))
+    _check_sheet(sheet, marines, hexmap, str(sheet_path), scenarios, str(scen_path))
     tracks_path = data_dir / FILES["tracks"]
     tracks = load_model(Tracks, tracks_path)
     gtt = tracks.game_turn_track
     for name in ("support", "infantry_replacements", "armour_replacements"):
         _spans_cover(getattr(gtt, name), gtt.last_turn, f"{tracks_path}: game_turn_track.{name}")
     _spans_cover(dict(tracks.artillery_chart), gtt.last_turn, f"{tracks_path}: artillery_chart")
+    for name in ScenarioTurns.model_fields:
+        if scenarios.turns.of(name).last > gtt.last_turn:
+            raise DataError(f"{scen_path}: turns.{name}.last: after the Game Turn Track's last turn "
+                            f"{gtt.last_turn} ({tracks_path})")
     mat = Table.from_data(read_data_file(data_dir / FILES["mat"]), source=str(data_dir / FILES["mat"]))
     jat = Table.from_data(read_data_file(data_dir / FILES["jat"]), source=str(data_dir / FILES["jat"]))
-    return Components(hexmap, sheet, marines, tracks, mat, jat)
+    return Components(hexmap, sheet, marines, tracks, mat, jat, scenarios)
 
 
 def hex_id(m: HexMap, h: Hex) -> str:

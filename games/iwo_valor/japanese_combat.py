@@ -13,10 +13,8 @@ Priorities Chart, how a hex distributes its losses, support points) the Marine p
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from tabletop.core.engine import odds as shown_odds
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -83,12 +81,6 @@ def odds_text(kind: str, value: int) -> tuple[str, dict[str, float]]:
             {r: float(p) for r, p in odds.items()})
 
 
-def expected_loss(kind: str, value: int) -> Fraction:
-    """The mean steps an attack at this strength removes (for bots and priorities)."""
-    odds = c.components().jat.odds(value, line=ROW[kind])
-    return sum((Fraction(int(r)) * p for r, p in odds.items() if r != "-"), Fraction(0))
-
-
 def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str,
                   s: c.Situation, section: str, why_fire: str) -> Procedure[int]:
     """IX.A.2 / IX.C.2: the player commits up to 2 Support Points to weaken the attack."""
@@ -101,9 +93,8 @@ def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_
         text, odds = odds_text(kind, value)
         options.append(Option(n, f"{n} support point(s): strength {value}", f"{why} = {value}: {text}",
                               {"strength": value, "odds": odds}))
-    answer = yield choose(c.US, f"{why_fire}: commit how many Support Points (you have {available})?",
-                          section, options, kind="support", context={"hex": target_hex})
-    n = int(str(answer))
+    n = yield from ask_int(choose(c.US, f"{why_fire}: commit how many Support Points (you have {available})?",
+                                  section, options, kind="support", context={"hex": target_hex}))
     if n:
         match.state.tracks["support"].add(-n)
         match.emit("support", section, f"{n} Support Point(s) committed", points=n)
@@ -132,9 +123,9 @@ def armour_loss_roll(match: Match, armour: list[Piece], lost: int, section: str)
         return
     victim = armour[0]
     if len(armour) > 1:
-        answer = yield choose(c.US, "Which supporting Armour Unit loses a step?", section,
-                              [Option(a.id, a.id) for a in armour], kind="loss")
-        victim = match.state.pieces[str(answer)]
+        answer = yield from ask_str(choose(c.US, "Which supporting Armour Unit loses a step?", section,
+                                           [Option(a.id, a.id) for a in armour], kind="loss"))
+        victim = match.state.pieces[answer]
     c.marine_loses(match, victim, 1, section)
 
 
@@ -212,9 +203,10 @@ def pick_by_priority(match: Match, hexes: list[str], s: c.Situation, prompt: str
     tied = sorted(h for h in hexes if priority_key(match, h, s) == best)
     if len(tied) == 1:
         return tied[0]
-    answer = yield choose(c.US, f"{prompt} (tied on the Attack Priorities Chart: the choice is yours)",
-                          section, [Option(h, h) for h in tied], kind="priority_tie")
-    return str(answer)
+    answer = yield from ask_str(choose(
+        c.US, f"{prompt} (tied on the Attack Priorities Chart: the choice is yours)", section,
+        [Option(h, h) for h in tied], kind="priority_tie"))
+    return answer
 
 
 def artillery(match: Match) -> Procedure[None]:

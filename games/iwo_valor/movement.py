@@ -23,7 +23,7 @@ from operator import getitem, or_
 from tabletop.core.board.hexgrid import Hex, HexSide
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
 from tabletop.core.board.opportunity import FireRecord, firers_at
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -462,10 +462,10 @@ def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[N
             return
         options = [Option(DONE, "Done moving")] + [
             unit_option(p.id, p.location, p.kind, p.steps) for p in units]
-        answer = yield choose(c.US, "Move which unit?", section, options, kind="select_unit")
+        answer = yield from ask_str(choose(c.US, "Move which unit?", section, options, kind="select_unit"))
         if answer == DONE:
             return
-        unit = match.state.pieces[str(answer)]
+        unit = match.state.pieces[answer]
         match.state.vars[c.V_MOVED].append(unit.id)
         if destinations(match, unit) is None:
             match.emit("no_move", "V", f"{unit.id} has nowhere to go", unit=unit.id)
@@ -496,12 +496,12 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         elif s_crowded and all(o.detail and o.detail.get("crowded") for o in options):
             # V.M: every hex it may reach holds a unit of its kind: it may also stay
             options.insert(0, Option(DONE, f"Stay in {unit.location}"))
-        answer = yield choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
-                              options, kind="destination", context={"unit": unit.id})
+        answer = yield from ask_str(choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
+                                           options, kind="destination", context={"unit": unit.id}))
         if answer == DONE:
             return
         first = False
-        path = [c.hid_of(h) for h in reach.path_to(c.hx(str(answer)))]
+        path = [c.hid_of(h) for h in reach.path_to(c.hx(answer))]
         before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
         yield from walk(match, unit, path, section)
         if not c.on_island(unit):
@@ -619,9 +619,10 @@ def landings(match: Match) -> Procedure[list[str]]:
                             and not c.is_land(p.location)), key=lambda p: p.location):
             near = [h for h in c.neighbours(unit.location) if c.attr(h, "beach")]
             options = beach_options(match, unit, near) or [Option(h, h) for h in sorted(near)]
-            answer = yield choose(c.US, f"Second wave: land {unit.id} in which adjacent beach hex?",
-                                  "IV.B.2", options, kind="land", context={"unit": unit.id})
-            yield from place_on_beach(match, unit, str(answer))
+            answer = yield from ask_str(choose(
+                c.US, f"Second wave: land {unit.id} in which adjacent beach hex?", "IV.B.2", options,
+                kind="land", context={"unit": unit.id}))
+            yield from place_on_beach(match, unit, answer)
             landed.append(unit.id)
     beaches = [h for b in ("minami", "nishi") for h in comp.hexes_where("beach", b)]
     while True:
@@ -630,16 +631,17 @@ def landings(match: Match) -> Procedure[list[str]]:
             return landed
         options = [Option(DONE, "No more landings this turn")] + [
             Option(p.id, f"land {p.id}", f"{p.kind}, entry turn {p.attrs['entry']}") for p in waiting]
-        answer = yield choose(c.US, "Land which reinforcement?", "IV.B.2", options, kind="select_landing")
+        answer = yield from ask_str(choose(
+            c.US, "Land which reinforcement?", "IV.B.2", options, kind="select_landing"))
         if answer == DONE:
             return landed
-        unit = match.state.pieces[str(answer)]
+        unit = match.state.pieces[answer]
         spots = beach_options(match, unit, beaches)
         if not spots:
             continue
-        where = yield choose(c.US, f"Land {unit.id} on which beach hex?", "IV.B.2", spots,
-                             kind="land", context={"unit": unit.id})
-        yield from place_on_beach(match, unit, str(where))
+        where = yield from ask_str(choose(c.US, f"Land {unit.id} on which beach hex?", "IV.B.2", spots,
+                                          kind="land", context={"unit": unit.id}))
+        yield from place_on_beach(match, unit, where)
         landed.append(unit.id)
 
 
@@ -652,11 +654,11 @@ def end_of_movement(match: Match) -> Procedure[None]:
         for kind, cap in STACK.items():
             here = [p for p in units if p.kind == kind]
             while len(here) > cap:
-                answer = yield choose(
+                answer = yield from ask_str(choose(
                     c.US, f"{len(here)} {kind} units in {hid}, one allowed: remove which? (V.M)", "V.M",
                     [Option(p.id, p.id, f"{p.steps} step(s)") for p in here],
-                    kind="overstack", context={"hex": hid})
-                p = match.state.pieces[str(answer)]
+                    kind="overstack", context={"hex": hid}))
+                p = match.state.pieces[answer]
                 here.remove(p)
                 match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id)
                 add = p.steps if p.kind != "hq" else 0

@@ -6,7 +6,7 @@ withdrawals, and may borrow support points (the article's option, a game option 
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.text import ordinal
 
@@ -55,9 +55,8 @@ def borrow(match: Match, points: int) -> Procedure[int]:
         match.emit("support_debt", "XI.C", f"{paid} support point(s) repaid; {debt} still owed",
                    paid=paid, owed=debt)
         return points
-    answer = yield choose(c.US, "Borrow support points (repay next turn plus one)?", "XI.C",
-                          [Option(n, f"borrow {n}") for n in range(0, points + 1)], kind="borrow")
-    n = int(str(answer))
+    n = yield from ask_int(choose(c.US, "Borrow support points (repay next turn plus one)?", "XI.C",
+                                  [Option(n, f"borrow {n}") for n in range(0, points + 1)], kind="borrow"))
     if n:
         match.state.vars[c.V_DEBT] = n + 1
         match.emit("support_debt", "XI.C", f"{n} support point(s) borrowed", borrowed=n)
@@ -96,9 +95,10 @@ def withdraw(match: Match) -> Procedure[None]:
             reg = eligible[0]
         else:
             options = [Option(r, f"{ordinal(r)} Marines (fatigue {low})") for r in eligible]
-            answer = yield choose(c.US, f"Withdraw which regiment of the {ordinal(division)} Division?",
-                                  "IV.A.2", options, kind="withdraw")
-            reg = str(answer)
+            answer = yield from ask_str(choose(
+                c.US, f"Withdraw which regiment of the {ordinal(division)} Division?", "IV.A.2", options,
+                kind="withdraw"))
+            reg = answer
         _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {ordinal(reg)} Marines")
         if match.state.vars[c.V_IND] == reg:
             match.state.vars[c.V_IND] = None
@@ -121,12 +121,13 @@ def independent_regiment(match: Match) -> Procedure[None]:
     if current is not None:
         options.append(Option(NONE, "remove the IND markers"))
     options += [Option(r, f"{ordinal(r)} Marines") for r in regs if r != current]
-    answer = yield choose(c.US, "Independent Regiment (IV.A.3)?", "IV.A.3", options, kind="independent")
+    answer = yield from ask_str(choose(
+        c.US, "Independent Regiment (IV.A.3)?", "IV.A.3", options, kind="independent"))
     if answer == KEEP:
         return
-    match.state.vars[c.V_IND] = None if answer == NONE else str(answer)
+    match.state.vars[c.V_IND] = None if answer == NONE else answer
     match.emit("independent", "IV.A.3", "no Independent Regiment" if answer == NONE else
-               f"the {ordinal(str(answer))} Marines are the Independent Regiment",
+               f"the {ordinal(answer)} Marines are the Independent Regiment",
                regiment=match.state.vars[c.V_IND])
 
 

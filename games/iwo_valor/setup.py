@@ -10,17 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
 from tabletop.core.engine.trackgroups import create_family
 
 from . import common as c
-from .components import AREAS, BEACH_NAMES, NARROW_REMOVED, VERY_SHORT_CENTRE, VERY_SHORT_UNITS
-
-FIRST_TURN = {c.FULL: 1, c.LOD: 1, c.SANDS: 1, c.NARROW: 4, c.VERY_SHORT: 2}
-LAST_TURN = {c.FULL: 35, c.LOD: 6, c.SANDS: 14, c.NARROW: 35, c.VERY_SHORT: 35}
+from .components import AREAS
 
 
 def build(match: Match) -> None:
@@ -29,6 +26,7 @@ def build(match: Match) -> None:
     comp = c.components()
     scenario = match.scenario
     state = match.state
+    turns = comp.scenarios.turns.of(scenario)  # XI
     lo, hi = comp.tracks.ranges["vp"]
     state.track("vp", 0, lo, hi, section="X")
     state.track("support", 0, *comp.tracks.ranges["support"], section="IV.A.1")
@@ -38,12 +36,13 @@ def build(match: Match) -> None:
                   section="IV.D")
     state.vars.update({
         c.V_SCENARIO: scenario, c.V_BEACH: None, c.V_LANDED: [], c.V_IND: None, c.V_CLASS1: [],
-        c.V_FLAG_TURN: None, c.V_STRUCK: [], c.V_FIRST_TURN: FIRST_TURN[scenario],
-        c.V_LAST_TURN: LAST_TURN[scenario], c.V_FRACTIONS: {}, c.V_DEBT: 0, c.V_PAYING: 0,
+        c.V_FLAG_TURN: None, c.V_STRUCK: [], c.V_FIRST_TURN: turns.first,
+        c.V_LAST_TURN: turns.last, c.V_FRACTIONS: {}, c.V_DEBT: 0, c.V_PAYING: 0,
         **{k: type(v)() for k, v in c.PHASE_VARS.items()},
     })
+    narrow, short = comp.scenarios.narrow, comp.scenarios.very_short
     if scenario == c.NARROW:
-        state.vars["narrow_areas"] = ["S", "E"]
+        state.vars["narrow_areas"] = list(narrow.areas)
     pieces = state.pieces
     for u in comp.marines:
         # strengths as a tuple: they never change, so the views show the status as it is
@@ -52,9 +51,9 @@ def build(match: Match) -> None:
             attrs.update(regiment=u.regiment, battalion=u.battalion)
         values = {"front": {"strength": u.strengths[-1]}} if u.strengths else {}
         where = c.AVAILABLE
-        if scenario == c.NARROW and u.division != "4":
+        if scenario == c.NARROW and u.division != narrow.division:
             where = c.OUT_OF_PLAY
-        if scenario == c.VERY_SHORT and u.regiment != "28":
+        if scenario == c.VERY_SHORT and u.regiment != short.regiment:
             where = c.OUT_OF_PLAY
         pieces.add(Piece(u.id, u.kind, c.US, u.id, where, steps=u.steps, max_steps=u.steps,
                          values=values, attrs=attrs))
@@ -71,11 +70,11 @@ def build(match: Match) -> None:
                          attrs={"type": j.type, "code": j.code, "strengths": tuple(j.strengths)}))
         groups[j.code].append(j.id)
     if scenario == c.VERY_SHORT:
-        for jid, hid in VERY_SHORT_UNITS.items():
+        for jid, hid in short.units.items():
             pieces.move(jid, hid)
         match.emit("setup", "XI.C", "the Very Short Game: three Japanese units on Suribachi, face-down")
         return
-    wanted = ("S", "E") if scenario == c.NARROW else (*AREAS, "R")
+    wanted = narrow.areas if scenario == c.NARROW else (*AREAS, "R")
     for code in wanted:
         units = groups[code]
         match.dice.shuffle(units, purpose=f"mix the face-down {code} units", section="III.3")
@@ -85,11 +84,11 @@ def build(match: Match) -> None:
         match.emit("setup", "III.3", f"{len(units)} Japanese units of area {code} placed face-down, "
                    f"one in each of its deployment hexes", area=code)
     if scenario == c.NARROW:
-        for hid in NARROW_REMOVED:  # XI.C: cleared by the 5th Division
+        for hid in narrow.removed:  # XI.C: cleared by the 5th Division
             jp = c.units_at(match, hid, c.JAPAN)
             for p in jp:
                 pieces.move(p.id, c.OUT_OF_PLAY)
-        match.emit("setup", "XI.C", f"the Japanese units in {', '.join(NARROW_REMOVED)} are removed")
+        match.emit("setup", "XI.C", f"the Japanese units in {', '.join(narrow.removed)} are removed")
 
 
 def opening(match: Match) -> Procedure[None]:
@@ -109,11 +108,11 @@ def opening(match: Match) -> Procedure[None]:
 
 def choose_beach(match: Match) -> Procedure[str]:
     """III.4: the Marines assault one beach; the choice is final."""
-    answer = yield choose(c.US, "Which beach do the Marines assault?", "III.4",
-                          [Option(b, BEACH_NAMES[b]) for b in ("minami", "nishi")], kind="beach")
-    beach = str(answer)
+    names = c.components().scenarios.beaches
+    beach = yield from ask_str(choose(c.US, "Which beach do the Marines assault?", "III.4",
+                                      [Option(b, names[b]) for b in names], kind="beach"))
     match.state.vars[c.V_BEACH] = beach
-    match.emit("beach", "III.4", f"the Marines will assault the {BEACH_NAMES[beach]}", beach=beach)
+    match.emit("beach", "III.4", f"the Marines will assault the {names[beach]}", beach=beach)
     return beach
 
 
@@ -134,9 +133,9 @@ def waves(match: Match, beach: str) -> Procedure[None]:
                 or all(q.side != c.US for q in match.state.pieces.at(h))]
         options = [Option(h, f"{h}: {'first wave (beach)' if h in beach_hexes else 'second wave'}")
                    for h in sorted(free)]
-        answer = yield choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
-                              kind="wave", context={"unit": unit.id})
-        hid = str(answer)
+        answer = yield from ask_str(choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
+                                           kind="wave", context={"unit": unit.id}))
+        hid = answer
         match.state.pieces.move(unit.id, hid)
         unit.attrs["landed"] = 1
         if hid in beach_hexes:
@@ -172,11 +171,12 @@ def _place(match: Match, units: list[Piece], hexes: list[str], section: str, pro
     for unit in units:
         s = c.Situation.of(match)
         free = [h for h in hexes if h not in s.jp and (not stacking or can_stack(match, unit, h, s))]
-        answer = yield choose(c.US, prompt.format(unit=unit.id), section,
-                              [Option(h, h) for h in sorted(free)], kind="setup", context={"unit": unit.id})
-        match.state.pieces.move(unit.id, str(answer))
+        answer = yield from ask_str(choose(
+            c.US, prompt.format(unit=unit.id), section, [Option(h, h) for h in sorted(free)], kind="setup",
+            context={"unit": unit.id}))
+        match.state.pieces.move(unit.id, answer)
         unit.attrs["landed"] = match.state.turn
-        c.reveal_around(match, str(answer), "III.3")
+        c.reveal_around(match, answer, "III.3")
 
 
 def narrow_setup(match: Match) -> Procedure[None]:
@@ -201,7 +201,8 @@ def very_short_setup(match: Match) -> Procedure[None]:
     match.state.turn = 2
     match.state.vars[c.V_LANDED] = sorted(comp.hexes_where("beach", "minami"))
     match.state.vars[c.V_BEACH] = "minami"
-    hexes = [h for h in c.within2(VERY_SHORT_CENTRE) if c.dist(h, VERY_SHORT_CENTRE) <= 1 and c.is_land(h)]
+    centre = comp.scenarios.very_short.centre
+    hexes = [h for h in c.within2(centre) if c.dist(h, centre) <= 1 and c.is_land(h)]
     units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),
                    key=lambda p: p.id)
     yield from _place(match, units, hexes, "XI.C", "Set up {unit} within one hex of 0709", stacking=False)

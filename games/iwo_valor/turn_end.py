@@ -3,7 +3,7 @@ Turn Record Phase."""
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -35,12 +35,12 @@ def replacement_phase(match: Match) -> Procedure[None]:
         options = [Option(DONE, "Keep the rest")] + [
             Option(p.id, f"{p.id} in {p.location} ({p.steps}/{p.max_steps} steps)") for p in eligible]
         inf, arm = match.state.tracks["repl_inf"].value, match.state.tracks["repl_arm"].value
-        answer = yield choose(c.US, f"Allocate a Replacement Step (infantry {inf}, armour {arm})?",
-                              "IV.E.2", options,
-                              kind="replacement")
+        answer = yield from ask_str(choose(
+            c.US, f"Allocate a Replacement Step (infantry {inf}, armour {arm})?", "IV.E.2", options,
+            kind="replacement"))
         if answer == DONE:
             return
-        p = match.state.pieces[str(answer)]
+        p = match.state.pieces[answer]
         match.state.tracks["repl_inf" if p.kind == "infantry" else "repl_arm"].add(-1)
         p.steps += 1
         p.face = "back" if p.steps < p.max_steps else "front"
@@ -105,10 +105,10 @@ def infiltration(match: Match, count: int) -> Procedure[None]:
         if len(tier) <= room:
             chosen = tier
         else:
-            answer = yield choose(c.US, f"Infiltration: which unit (fatigue {top}) is attacked?", "IV.F.2",
-                                  [Option(p.id, f"{p.id} in {p.location}") for p in tier],
-                                  kind="infiltration")
-            chosen = [match.state.pieces[str(answer)]]
+            answer = yield from ask_str(choose(
+                c.US, f"Infiltration: which unit (fatigue {top}) is attacked?", "IV.F.2",
+                [Option(p.id, f"{p.id} in {p.location}") for p in tier], kind="infiltration"))
+            chosen = [match.state.pieces[answer]]
         picked += chosen
         pool = [p for p in pool if p not in chosen]
     match.emit("night", "IV.F.2", f"Japanese infiltration: {len(picked)} unit(s) attacked",
@@ -149,9 +149,9 @@ def banzai(match: Match) -> Procedure[None]:
     if len(cands) == 1:
         jp, scored = cands[0]
     else:
-        answer = yield choose(c.US, "Banzai: which Japanese unit charges? (the choice is yours)", "IV.F.3",
-                              [Option(j.location, f"the unit in {j.location}") for j, _ in cands],
-                              kind="banzai")
+        answer = yield from ask_str(choose(
+            c.US, "Banzai: which Japanese unit charges? (the choice is yours)", "IV.F.3",
+            [Option(j.location, f"the unit in {j.location}") for j, _ in cands], kind="banzai"))
         jp, scored = next((j, sc) for j, sc in cands if j.location == answer)
     if jp.hidden:
         jp.hidden = False
@@ -161,9 +161,10 @@ def banzai(match: Match) -> Procedure[None]:
     if len(top) == 1:
         target = top[0]
     else:
-        answer = yield choose(c.US, f"Banzai by {jp.id}: which Marine unit is charged? (the choice is yours)",
-                              "IV.F.4", [Option(q.id, q.id) for q in top], kind="banzai_target")
-        target = match.state.pieces[str(answer)]
+        answer = yield from ask_str(choose(
+            c.US, f"Banzai by {jp.id}: which Marine unit is charged? (the choice is yours)", "IV.F.4",
+            [Option(q.id, q.id) for q in top], kind="banzai_target"))
+        target = match.state.pieces[answer]
     match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} "
                f"(most steps next to a Marine infantry unit)", unit=jp.id, target=target.id)
     if not c.is_supplied(match, target):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -102,13 +102,13 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
                 opts.append(Option(n, f"{n} ({c.terrain(n)}, {cost} MP)", detail={"mp": cost}))
         if len(opts) == 1:
             return
-        to = yield choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
-                          "8.1", opts, kind="move_step",
-                          context={"unit": piece.id, "mp": left, "from": here},
-                          private=private)
+        to = yield from ask_str(choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
+                                       "8.1", opts, kind="move_step",
+                                       context={"unit": piece.id, "mp": left, "from": here},
+                                       private=private))
         if to == "stop":
             return
-        dest = str(to)
+        dest = to
         cost = step_cost(match, piece, here, dest, cross)
         assert cost is not None
         crossed_river = bool(c.side_features(here, dest) & RIVERS)
@@ -160,12 +160,12 @@ def pontoon_step(match: Match) -> Procedure[None]:
             continue
         opts = [Option("none", "no pontoon bridge")]
         opts += [Option(n, f"bridge {piece.location}-{n}") for n in across]
-        pick = yield choose(US, f"8.9: {piece.name} in {piece.location}: pontoon bridge?", "8.9",
-                            opts, kind="pontoon", context={"unit": eng})
+        pick = yield from ask_str(choose(US, f"8.9: {piece.name} in {piece.location}: pontoon bridge?", "8.9",
+                                         opts, kind="pontoon", context={"unit": eng}))
         if pick == "none":
             pontoons.pop(eng, None)
         else:
-            key = c.side_key(piece.location, str(pick))
+            key = c.side_key(piece.location, pick)
             pontoons[eng] = key
             match.emit("pontoon", "8.9", f"{piece.name} establishes a pontoon bridge on {key}")
 
@@ -253,8 +253,8 @@ def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
     start = amtrac.location
     riders = [p for p in c.units_at(match, start) if p.id != amtrac_id and not p.attrs.get("moved")]
     opts = [Option("none", "no passenger")] + [Option(p.id, p.name) for p in riders]
-    rider_id = yield choose(US, "8.10: carry which unit?", "8.10", opts, kind="coastal_rider")
-    rider = match.state.pieces[str(rider_id)] if rider_id != "none" else None
+    rider_id = yield from ask_str(choose(US, "8.10: carry which unit?", "8.10", opts, kind="coastal_rider"))
+    rider = match.state.pieces[rider_id] if rider_id != "none" else None
     landings = []
     for hex_id in _coastal_hexes():
         if hex_id == start or _near_japanese(match, hex_id):
@@ -270,7 +270,7 @@ def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
     if not landings:
         match.emit("amtrac", "8.10", "no coastal hex to land on: the 672nd stays")
         return
-    dest = str((yield choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing")))
+    dest = (yield from ask_str(choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing")))
     _leave(match, amtrac)
     match.state.vars[c.V_AMTRAC] = "coastal"
     amtrac.attrs["moved"] = True
@@ -325,8 +325,8 @@ def us_entry(match: Match) -> Procedure[None]:
     while len(done) < 4:
         left = [o for o in DIVISIONS if o not in done]
         if left:
-            org = str((yield choose(US, "3.4: which division enters next?", "3.4",
-                                    [Option(o, ORG_NAMES[o]) for o in left], kind="entry_org")))
+            org = (yield from ask_str(choose(US, "3.4: which division enters next?", "3.4",
+                                             [Option(o, ORG_NAMES[o]) for o in left], kind="entry_org")))
         else:
             org = "xiv"
         match.emit("entry", "3.4", f"{ORG_NAMES[org]} begins its entry")
@@ -340,9 +340,9 @@ def _enter_org(match: Match, org: str) -> Procedure[None]:
         waiting = match.state.pieces.at(box)
         if not waiting:
             return
-        pick = yield choose(US, f"3.4: enter which {ORG_NAMES[org]} unit?", "3.4",
-                            [Option(p.id, p.name) for p in waiting], kind="entry_unit")
-        piece = match.state.pieces[str(pick)]
+        pick = yield from ask_str(choose(US, f"3.4: enter which {ORG_NAMES[org]} unit?", "3.4",
+                                         [Option(p.id, p.name) for p in waiting], kind="entry_unit"))
+        piece = match.state.pieces[pick]
         mp = allowance(match, piece)
         opts = []
         for hex_id in entry_hexes(org):
@@ -355,8 +355,8 @@ def _enter_org(match: Match, org: str) -> Procedure[None]:
             match.emit("entry", "3.4", f"{piece.name} finds no legal entry hex and waits "
                        f"for the next US movement phase")
             return
-        where = str((yield choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
-                                  kind="entry_hex", context={"unit": piece.id})))
+        where = (yield from ask_str(choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
+                                           kind="entry_hex", context={"unit": piece.id})))
         cost = c.ENTER_COST[c.terrain(where)] + (1 if where in match.state.vars[c.V_RUBBLE] else 0)
         match.state.pieces.move(piece.id, where)
         piece.attrs["moved"] = True

@@ -18,13 +18,13 @@ from functools import cache
 
 from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.hexgrid import distance as hex_distance
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, US, components
-from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
+from .fire import Drm, resolve, shown_chances, terrain_drms
 from .movement import RIVERS
 from .victory import check_now, eliminate
 
@@ -227,14 +227,14 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
         longest = max((c.distance(p.location, target) for p in group if c.is_hex(p.location)
                        and kind == "fire"), default=1)
         band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
-        pick = yield choose(side, f"10.4: add a unit to the fire at {target}, or resolve", "10.4",
-                            opts, kind="fire_unit",
-                            context={"target": target, "band": band,
-                                     "group": [p.id for p in group]},
-                            private=private)
+        pick = yield from ask_str(choose(side, f"10.4: add a unit to the fire at {target}, or resolve",
+                                         "10.4", opts, kind="fire_unit",
+                                         context={"target": target, "band": band,
+                                                  "group": [p.id for p in group]},
+                                         private=private))
         if pick == "resolve":
             break
-        group.append(match.state.pieces[str(pick)])
+        group.append(match.state.pieces[pick])
         if not any(_group_ok(group, p) for p in eligible if p not in group):
             break
     match.state.vars[c.V_ATTACKED].append(target)
@@ -411,11 +411,3 @@ def _structure_demolition(match: Match, side: str, target: str, group: list[Piec
             rubble.append(target)
             rubble.sort()
             match.emit("rubble", "10.21", f"rubble in {target}", hex=target)
-
-
-def fire_odds(match: Match, side: str, target: str, group: list[Piece]) -> float:
-    """The chance of an E for a group at a hex, without close assault (for bots and people)."""
-    defenders = c.units_at(match, target)
-    drms = offensive_drms(match, side, target, group, defenders, [])
-    return float(odds_of_e(sum(c.counter(p).fire for p in group), sum(d for d, _, _ in drms)))
-

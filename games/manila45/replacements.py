@@ -5,7 +5,7 @@ unit, or forfeit (7.3), at once fully capable (7.4); the six air units from turn
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 
 from . import common as c
@@ -32,14 +32,15 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
             match.emit("replacement", "7.3", f"{ORG_NAMES[org]}: no unit to receive a replacement; forfeit")
             continue
         opts = [Option("none", "no replacement")] + [Option(p.id, p.name) for p in dead]
-        pick = yield choose(US, f"7.2: {ORG_NAMES[org]} replacement?", "7.2", opts,
-                            kind="replacement_unit")
+        pick = yield from ask_str(choose(US, f"7.2: {ORG_NAMES[org]} replacement?", "7.2", opts,
+                                         kind="replacement_unit"))
         if pick == "none":
             continue
-        piece = match.state.pieces[str(pick)]
+        piece = match.state.pieces[pick]
         spots = [h for h in hosts if c.can_stack(match, piece, h)]
         if not spots:
             continue
-        where = yield choose(US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex")
-        match.state.pieces.move(piece.id, str(where), top=True)
+        where = yield from ask_str(choose(
+            US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex"))
+        match.state.pieces.move(piece.id, where, top=True)
         match.emit("replacement", "7.3", f"{piece.name} returns in {where}", unit=piece.id, to=where)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -106,9 +106,9 @@ def japanese_setup(match: Match) -> Procedure[None]:
     else:
         for p in pool:
             hexes = setup_hexes(match, p)
-            where = yield choose(JAPAN, f"3.2: place {p.name} ({p.kind})", "3.2", hexes,
-                                 kind="setup_hex", context={"unit": p.id}, private=True)
-            pieces.move(p.id, str(where))
+            where = yield from ask_str(choose(JAPAN, f"3.2: place {p.name} ({p.kind})", "3.2", hexes,
+                                              kind="setup_hex", context={"unit": p.id}, private=True))
+            pieces.move(p.id, where)
     _placed(match, "placed by the Japanese player")
 
 
@@ -119,17 +119,17 @@ def _adjust(match: Match) -> Procedure[None]:
         units = [p for p in pieces if p.side == JAPAN and c.is_hex(p.location)]
         opts = [Option("done", "the set-up is complete")]
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
-        pick = yield choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
-                            kind="setup_adjust", private=True)
+        pick = yield from ask_str(choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
+                                         kind="setup_adjust", private=True))
         if pick == "done":
             return
-        piece = pieces[str(pick)]
+        piece = pieces[pick]
         hexes = [h for h in setup_hexes(match, piece) if h != piece.location]
         if not hexes:
             continue
-        where = yield choose(JAPAN, f"3.2: move {piece.name} to", "3.2", hexes,
-                             kind="setup_hex", context={"unit": piece.id}, private=True)
-        pieces.move(piece.id, str(where))
+        where = yield from ask_str(choose(JAPAN, f"3.2: move {piece.name} to", "3.2", hexes,
+                                          kind="setup_hex", context={"unit": piece.id}, private=True))
+        pieces.move(piece.id, where)
 
 
 def _placed(match: Match, how: str) -> None:

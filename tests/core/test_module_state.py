@@ -53,11 +53,10 @@ STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
     # caches: common:_LAST, _WINDOWS (and common:_ATTRS, _ISLAND to check)
     "tabletop.games.iwo_valor": frozenset({
         "bots:BOTS", "bots:SECTORS", "common:PHASE_VARS", "common:_ATTRS", "common:_ISLAND",
-        "common:_LAST", "components:AREA_NAMES", "components:BEACH_NAMES",
-        "components:DATA_MODELS", "components:FILES", "components:LINE_ENDS",
-        "components:VERY_SHORT_UNITS", "japanese_combat:ROW", "mapbuilder:AREA_COUNTS",
-        "mapbuilder:BETWEEN_EXTRA", "mapbuilder:GRID", "mapbuilder:HILLS", "mapbuilder:NAMES",
-        "movement:STACK", "setup:FIRST_TURN", "setup:LAST_TURN",
+        "common:_LAST",
+        "components:DATA_MODELS", "components:FILES",
+        "japanese_combat:ROW",
+        "movement:STACK",
         "tabletop.games.iwo_valor:NARROW_MULTIPLIER",
         "tabletop.games.iwo_valor:TWO_THIRDS_MULTIPLIER",
         "tabletop.games.iwo_valor:Valor.var_visibility",
@@ -65,8 +64,7 @@ STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
     # cache: setup:_SETUP_CACHE
     "tabletop.games.manila45": frozenset({
         "common:ENTER_COST", "common:ENTRY_BOX", "components:DATA_MODELS", "components:ORG_NAMES",
-        "mapmaker:AIRFIELDS", "mapmaker:GRID", "mapmaker:HEAVY", "mapmaker:PASIG",
-        "mapmaker:PLACES", "movement:_COASTAL", "setup:_SETUP_CACHE",
+        "movement:_COASTAL", "setup:_SETUP_CACHE",
         "tabletop.games.manila45:Manila45.var_visibility",
         "tabletop.games.manila45:ManilaView._ENTRIES"}),
 }

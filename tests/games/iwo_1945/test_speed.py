@@ -1,7 +1,7 @@
 """What is kept to make whole games fast gives the answers worked out afresh would:
 3.0 what stands where (kept in the match's memo, :mod:`positions`) against scans of the pieces after every
-decision of whole games; 6.0 the bot's reroll plans read from dice_plan.py against the
-dynamic programme that wrote them."""
+decision of whole games; 6.0 the bot's reroll plans read from data/dice_plan.yaml against
+the dynamic programme that wrote them."""
 
 from __future__ import annotations
 
@@ -9,14 +9,19 @@ import gc
 import random
 import weakref
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tabletop.core.engine.errors import DataError
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import OFF_BOARD, Piece
 from tabletop.core.engine.registry import make_agent
-from tabletop.games.iwo_1945 import GAME, actions, attacks, bots, dice_plan, make_dice_plan
+from tabletop.games.iwo_1945 import GAME, actions, attacks, bots, components
 from tabletop.games.iwo_1945 import positions as P
+from tools import iwo_1945_dice_plan
 
 from .helpers import new_match, put_cube, put_regiment
 
@@ -96,11 +101,12 @@ def test_3_0_board_index_follows_each_match_and_every_status_change() -> None:
     _check_index(two)
 
 
+@pytest.mark.slow  # works out the plans of 1,819 pools at 15 needs and prices
 def test_6_0_dice_plan_table_is_the_dynamic_programme() -> None:
-    """6.0 (the bot's dice plan): dice_plan.py is exactly what make_dice_plan.py writes from
-    the bot's dynamic programme now, every pool of up to 10 dice at every need and price:
-    the same choices, ties broken alike."""
-    assert make_dice_plan.source() == Path(dice_plan.__file__).read_text(encoding="utf-8")
+    """6.0 (the bot's dice plan): data/dice_plan.yaml is exactly what
+    tools/iwo_1945_dice_plan.py writes from the bot's dynamic programme now, every pool of up
+    to 12 dice at every need and price: the same choices, ties broken alike."""
+    assert iwo_1945_dice_plan.source() == iwo_1945_dice_plan.TARGET.read_text(encoding="utf-8")
 
 
 def test_6_0_dice_plan_pools_are_the_compositions_in_order() -> None:
@@ -169,3 +175,25 @@ def test_a_finished_match_is_freed_without_the_cyclic_collector() -> None:
     finally:
         if was:
             gc.enable()
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    (lambda t: t.replace('  - "0000', '  - "000X', 1), "'X' is not a base-36 digit"),
+    (lambda t: t.replace('  - "0000', '  - "00', 1), "holds 7274 digits, not 7276"),
+    (lambda t: t.replace("max_dice: 12", "max_dice: 11", 1), "not 5456 (4 for each of the 1364 pools"),
+    (lambda t: t.replace("- need: 1\n  price: 0.15", "- need: 1\n  price: 0.0", 1),
+     "two tables share a need and a price"),
+])
+def test_6_0_a_broken_dice_plan_is_refused_in_one_line(
+        tmp_path: Path, edit: Callable[[str], str], said: str) -> None:
+    """6.0 (the bot's dice plan): a plan file with a digit out of base 36, a table too short
+    for its pools, or two tables for one need and price is refused with one line naming the
+    file, not read as wrong plans."""
+    source = components.DATA_DIR / components.FILES["dice_plan"]
+    broken = tmp_path / source.name
+    broken.write_text(edit(source.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        components.load_dice_plan(tmp_path)
+    message = str(refused.value)
+    assert said in message and str(broken) in message and "\n" not in message
+    assert components.load_dice_plan().max_dice == 12

@@ -10,15 +10,16 @@ import yaml
 
 from tabletop.core.engine.errors import DataError
 from tabletop.games.iwo_valor import common as c
-from tabletop.games.iwo_valor import mapbuilder
 from tabletop.games.iwo_valor.components import DATA_DIR, load_components
+from tools import iwo_valor_map
 
 COMP = c.components()
 
 
 def test_map_is_drawn_by_its_builder() -> None:
-    """II.B: data/map.yaml is exactly what mapbuilder draws (so the drawing can be redone)."""
-    built = yaml.safe_load(yaml.safe_dump(mapbuilder.build(), sort_keys=False))
+    """II.B: data/map.yaml is exactly what tools/iwo_valor_map.py draws (so the drawing can
+    be redone)."""
+    built = yaml.safe_load(yaml.safe_dump(iwo_valor_map.build(), sort_keys=False))
     assert yaml.safe_load((DATA_DIR / "map.yaml").read_text(encoding="utf-8")) == built
 
 
@@ -40,9 +41,7 @@ def test_named_hexes_II_B_V_J_VIII_E_IV_G_XI_C() -> None:
 
 def test_three_southernmost_S_units_XI_C() -> None:
     """XI.C: 0816, 0818 and 1019 are the three southernmost Southern deployment hexes."""
-    from tabletop.games.iwo_valor.mapbuilder import uv
-
-    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: uv(c.hx(h))[0])
+    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: iwo_valor_map.uv(c.hx(h))[0])
     assert set(south[:3]) == {"0816", "0818", "1019"}
 
 
@@ -131,9 +130,61 @@ def test_tracks_and_charts_I() -> None:
 
 def test_bad_data_is_refused(tmp_path: Path) -> None:
     """Data: a broken counter sheet is refused with the file and what was expected."""
-    for name in ("map.yaml", "tracks.yaml", "mat.yaml", "jat.yaml", "sequence.yaml"):
+    for name in ("map.yaml", "tracks.yaml", "mat.yaml", "jat.yaml", "sequence.yaml", "scenarios.yaml"):
         (tmp_path / name).write_text((DATA_DIR / name).read_text(encoding="utf-8"), encoding="utf-8")
     text = (DATA_DIR / "counters.yaml").read_text(encoding="utf-8").replace('code: Sr', 'code: N', 1)
     (tmp_path / "counters.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=r"counters\.yaml.*deployment"):
         load_components(tmp_path)
+
+
+def test_scenario_turns_and_set_ups_XI() -> None:
+    """XI.A-C, III.4: what scenarios.yaml holds is what the rulebook says: the Line of
+    Departure is turns 1-6, the Sands 1-14, the Narrow Game starts on turn 4 with the 4th
+    Division in the Southern and Eastern areas, the Very Short Game on turn 2 with the 28th
+    Marines; the battle is 35 turns; the Marines choose between the Minami and Nishi beaches."""
+    scen = COMP.scenarios
+    turns = {name: (scen.turns.of(name).first, scen.turns.of(name).last)
+             for name in (c.FULL, c.LOD, c.SANDS, c.NARROW, c.VERY_SHORT)}
+    assert turns == {c.FULL: (1, 35), c.LOD: (1, 6), c.SANDS: (1, 14), c.NARROW: (4, 35),
+                     c.VERY_SHORT: (2, 35)}
+    assert (scen.narrow.division, scen.narrow.areas, scen.narrow.extra) == ("4", ("S", "E"), "1220")
+    assert (scen.very_short.regiment, scen.very_short.centre) == ("28", "0709")
+    assert list(scen.beaches) == ["minami", "nishi"]
+    with pytest.raises(KeyError):
+        scen.turns.of("model_fields")
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("  narrow: {first: 4, last: 35}", "  narrow: {first: 4, last: 36}",
+     r"scenarios\.yaml: turns\.narrow\.last: .*less than or equal to 35"),
+    ("  line_of_departure: {first: 1, last: 6}", "  line_of_departure: {first: 7, last: 6}",
+     r"scenarios\.yaml: turns\.line_of_departure: .*the first turn 7 comes after the last 6"),
+    ('    D/312: "0305"', '    D/312: "0709"',
+     r"map\.yaml: hex 0709 must be a Suribachi deployment hex \(XI\.C, "
+     r".*scenarios\.yaml: very_short\.units\)"),
+    ('    D/312: "0305"', '    X/999: "0305"',
+     r"scenarios\.yaml: very_short\.units\.X/999: not a Japanese unit of .*counters\.yaml"),
+    ('  centre: "0709"', '  centre: "0101"',
+     r"scenarios\.yaml: very_short\.centre: hex 0101 must be a land hex of the map"),
+    ('  division: "4"', '  division: "6"',
+     r"scenarios\.yaml: narrow\.division: '6' is not a division of .*counters\.yaml"),
+    ('    - ["5", "28", "2"]\n', "",
+     r"counters\.yaml: the units marked '1' must be exactly those III\.4 lists "
+     r"\(.*scenarios\.yaml: first_wave\)"),
+    ("  nishi: West beach (Nishi)", "  kita: North beach",
+     r"scenarios\.yaml: beaches: must name both beaches, minami and nishi"),
+])
+def test_bad_scenarios_are_refused_in_one_line(tmp_path: Path, old: str, new: str, said: str) -> None:
+    """XI, III.4: a scenario that ends after the Game Turn Track or before it starts, a Very
+    Short Game unit off Suribachi or not on the sheet, a set-up hex off the island, a
+    division or a first wave the sheet does not have, a beach the map does not have: each is
+    refused with one line naming the file and the field."""
+    for path in DATA_DIR.glob("*.yaml"):
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    text = (DATA_DIR / "scenarios.yaml").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "scenarios.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError, match=said) as refused:
+        load_components(tmp_path)
+    assert "\n" not in str(refused.value)

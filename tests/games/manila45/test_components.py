@@ -7,7 +7,7 @@ from pathlib import Path
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.games.manila45 import common as c
 from tabletop.games.manila45.components import DATA_DIR, components
-from tabletop.games.manila45.mapmaker import render_yaml
+from tools.manila45_map import render_yaml
 
 
 def hx(hid: str) -> Hex:
@@ -16,7 +16,7 @@ def hx(hid: str) -> Hex:
 
 
 def test_map_file_is_the_mapmaker_output() -> None:
-    """2.2: map.yaml is exactly what mapmaker.py writes (edit the maker, not the file)."""
+    """2.2: map.yaml is exactly what tools/manila45_map.py writes (edit the maker, not the file)."""
     assert (Path(DATA_DIR) / "map.yaml").read_text(encoding="utf-8") == render_yaml()
 
 

@@ -1,4 +1,6 @@
-"""The reconstructed Manila '45 map sheet, drawn by rules: run this module to rewrite map.yaml.
+"""The reconstructed Manila '45 map sheet, drawn by rules: run this module to rewrite the
+game's data/map.yaml (from the repository root: ``python -m tools.manila45_map``; not
+installed with the game, play never imports it).
 
 The rulebook prints no map; it names hexes (2.2, 3.2, 3.4, 4.3, 10.6, 10.9, 10.10, 10.22).
 This module places the coast, the Pasig, the San Juan, the Parañaque River, the 100 m
@@ -300,7 +302,7 @@ def build() -> dict[str, Any]:
 
 HEADER = """\
 # Manila '45 map sheet (2.2) — RECONSTRUCTED; the rulebook prints none. Written by
-# games/manila45/mapmaker.py (python -m tabletop.games.manila45.mapmaker): edit that, not this.
+# tools/manila45_map.py (python -m tools.manila45_map): edit that, not this.
 # Columns 16-44 run east to west, rows 00-33 south to north; odd columns print rows 00-32,
 # even columns 01-33 (the absent list). Why each feature is where it is: docs/games/manila45.md.
 """
@@ -311,11 +313,14 @@ def render_yaml() -> str:
     return HEADER + yaml.safe_dump(build(), sort_keys=False, allow_unicode=True, width=100)
 
 
+TARGET = Path(__file__).resolve().parents[1] / "games" / "manila45" / "data" / "map.yaml"
+"""The file written: the game's data/map.yaml in this repository."""
+
+
 def main() -> None:  # pragma: no cover - a maintenance command
-    """Rewrite data/map.yaml next to this module."""
-    target = Path(__file__).resolve().parent / "data" / "map.yaml"
-    target.write_text(render_yaml(), encoding="utf-8")
-    sys.stdout.write(f"wrote {target}\n")
+    """Rewrite the game's data/map.yaml."""
+    TARGET.write_text(render_yaml(), encoding="utf-8")
+    sys.stdout.write(f"wrote {TARGET}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,8 +1,13 @@
-"""The drafting tool of the reconstructed map: draws ``data/map.yaml`` from the island's outline.
+"""The drafting tool of Iwo Jima: Valor of Arms' reconstructed map: draws the game's
+``data/map.yaml`` from the island's outline.
+
+Run from the repository root: ``python -m tools.iwo_valor_map`` (rewrites
+games/iwo_valor/data/map.yaml).
 
 The rulebook prints no map; it names hexes (II.B, IV.G, V.J, VIII.E, XI). This module is how
 ``data/map.yaml`` was drawn, kept so that the drawing can be checked and redone: a test
-asserts that the committed file is exactly what :func:`build` writes. Play never imports it.
+asserts that the committed file is exactly what :func:`build` writes. Play never imports it
+(it is not installed with the game).
 
 Method (docs/games/iwo_valor.md, "The map"):
 
@@ -418,7 +423,7 @@ def build() -> dict[str, Any]:
 
 HEADER = """\
 # Iwo Jima: Valor of Arms — the map (II.B), RECONSTRUCTED; the rulebook prints no map.
-# Drawn by games/iwo_valor/mapbuilder.py (a test checks this file is exactly its output);
+# Drawn by tools/iwo_valor_map.py (a test checks this file is exactly its output);
 # what is the rulebook's word and what is ours, and why: docs/games/iwo_valor.md, "The map".
 # 250 m a hex; flat-topped hexes in columns, ids XXYY, even columns half a hex lower.
 # Mount Suribachi is at the top left (summit and Flag hex 0304), Kitano Point and Bloody
@@ -439,5 +444,9 @@ def write(path: Path) -> None:
     path.write_text(HEADER + yaml.safe_dump(build(), sort_keys=False, width=110), encoding="utf-8")
 
 
+TARGET = Path(__file__).resolve().parents[1] / "games" / "iwo_valor" / "data" / "map.yaml"
+"""The file written: the game's data/map.yaml in this repository."""
+
+
 if __name__ == "__main__":  # pragma: no cover
-    write(Path(__file__).resolve().parent / "data" / "map.yaml")
+    write(TARGET)
