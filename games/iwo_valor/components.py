@@ -16,8 +16,10 @@ the rulebook's word and what is ours: ``docs/games/iwo_valor.md``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -30,22 +32,23 @@ from tabletop.core.mapdata import HexMapSpec
 from tabletop.core.tables import Span, Table, parse_span
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-FILES = {"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
-         "mat": "mat.yaml", "jat": "jat.yaml"}
+FILES = MappingProxyType({"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
+         "mat": "mat.yaml", "jat": "jat.yaml"})
 
 AREAS: tuple[str, ...] = ("Sr", "S", "W", "E", "N")  # III.3 deployment areas (IV.C.1)
 CODES: tuple[str, ...] = (*AREAS, "R")  # III.3 deployment codes
-AREA_NAMES = {"Sr": "SURIBACHI", "S": "SOUTH", "W": "WEST", "E": "EAST", "N": "NORTH", "R": "RESERVE"}
+AREA_NAMES = MappingProxyType({"Sr": "SURIBACHI", "S": "SOUTH", "W": "WEST", "E": "EAST",
+                               "N": "NORTH", "R": "RESERVE"})
 BEACHES: tuple[str, ...] = ("minami", "nishi")  # III.4
-BEACH_NAMES = {"minami": "South beach (Minami)", "nishi": "West beach (Nishi)"}
+BEACH_NAMES = MappingProxyType({"minami": "South beach (Minami)", "nishi": "West beach (Nishi)"})
 FLAG_HEX = "0304"  # VIII.E
 GORGE: tuple[str, ...] = ("2732", "2733", "2831", "2832")  # V.J, VIII.A
-LINE_ENDS = {1: ("2420", "0725"), 2: ("2826", "0829")}  # IV.G.1-2
+LINE_ENDS = MappingProxyType({1: ("2420", "0725"), 2: ("2826", "0829")})  # IV.G.1-2
 SECOND_LINE_EXTRA = "0629"  # IV.G.2 "including the Japanese unit in hex 0629"
 NARROW_REMOVED: tuple[str, ...] = ("0816", "0818", "1019")  # XI.C The Narrow Game
 NARROW_LINE = ("0620", "1018")  # XI.C
 NARROW_EXTRA = "1220"  # XI.C "plus (after turn 7) hex 1220"
-VERY_SHORT_UNITS = {"D/312": "0305", "E/312": "0403", "B/312": "0506"}  # XI.C
+VERY_SHORT_UNITS = MappingProxyType({"D/312": "0305", "E/312": "0403", "B/312": "0506"})  # XI.C
 VERY_SHORT_CENTRE = "0709"  # XI.C
 
 
@@ -183,8 +186,8 @@ class Tracks(StrictModel):
     sands_schedule: tuple[VPLevel, ...]
 
 
-DATA_MODELS: dict[str, type[BaseModel]] = {"map.yaml": HexMapSpec, "counters.yaml": CounterSheet,
-                                          "tracks.yaml": Tracks}
+DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
+    "map.yaml": HexMapSpec, "counters.yaml": CounterSheet, "tracks.yaml": Tracks})
 
 
 def by_turn(table: dict[str, int], turn: int, *, where: str) -> int:
@@ -252,7 +255,7 @@ def _check_map(m: HexMap, source: str) -> None:
     areas, beaches), each value of its kind."""
     for h in m:
         hid = m.label(h)
-        raw = dict(m._attrs[m.index(h)])
+        raw = dict(m.attrs(h))
         if m.is_prohibited(h):
             if raw:
                 validate(SeaAttrs, raw, source=f"{source}: hexes.{hid}.attrs")

@@ -14,6 +14,7 @@ Priorities Chart, how a hex distributes its losses, support points) the Marine p
 from __future__ import annotations
 
 from fractions import Fraction
+from types import MappingProxyType
 
 from tabletop.core import odds as shown_odds
 from tabletop.core.decisions import Option, choose
@@ -23,7 +24,8 @@ from tabletop.core.pieces import Piece
 from . import common as c
 
 OF, AMBUSH, REGULAR, ARTILLERY, BANZAI = "opportunity", "ambush", "regular", "artillery", "banzai"
-ROW = {OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art", BANZAI: "OF/CP"}
+ROW = MappingProxyType({OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art",
+                        BANZAI: "OF/CP"})
 FIRE_KINDS = (OF, AMBUSH, REGULAR)
 
 

@@ -8,6 +8,7 @@ pre-invasion bombardment (III.5-6).
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from tabletop.core.decisions import Option, choose
@@ -19,8 +20,8 @@ from tabletop.core.trackgroups import create_family
 from . import common as c
 from .components import AREAS, BEACH_NAMES, NARROW_REMOVED, VERY_SHORT_CENTRE, VERY_SHORT_UNITS
 
-FIRST_TURN = {c.FULL: 1, c.LOD: 1, c.SANDS: 1, c.NARROW: 4, c.VERY_SHORT: 2}
-LAST_TURN = {c.FULL: 35, c.LOD: 6, c.SANDS: 14, c.NARROW: 35, c.VERY_SHORT: 35}
+FIRST_TURN = MappingProxyType({c.FULL: 1, c.LOD: 1, c.SANDS: 1, c.NARROW: 4, c.VERY_SHORT: 2})
+LAST_TURN = MappingProxyType({c.FULL: 35, c.LOD: 6, c.SANDS: 14, c.NARROW: 35, c.VERY_SHORT: 35})
 
 
 def build(match: Match) -> None:
@@ -40,7 +41,7 @@ def build(match: Match) -> None:
         c.V_SCENARIO: scenario, c.V_BEACH: None, c.V_LANDED: [], c.V_IND: None, c.V_CLASS1: [],
         c.V_FLAG_TURN: None, c.V_STRUCK: [], c.V_FIRST_TURN: FIRST_TURN[scenario],
         c.V_LAST_TURN: LAST_TURN[scenario], c.V_FRACTIONS: {}, c.V_DEBT: 0, c.V_PAYING: 0,
-        **{k: type(v)() for k, v in c.PHASE_VARS.items()},
+        **{k: empty() for k, empty in c.PHASE_VARS.items()},
     })
     if scenario == c.NARROW:
         state.vars["narrow_areas"] = ["S", "E"]
