@@ -217,6 +217,10 @@ class HexMap:
         """One of the hex's free-form attributes (sector number, deployment code...)."""
         return self._attrs[self.index(h)].get(key, default)
 
+    def attrs(self, h: Hex) -> Mapping[str, Any]:
+        """All of the hex's free-form attributes, read-only (empty when it has none)."""
+        return self._attrs[self.index(h)]
+
     def hex_name(self, h: Hex) -> str | None:
         """The place name printed in the hex, if any."""
         return self._names[self.index(h)]

@@ -27,7 +27,7 @@ from .errors import GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .marks import MapMark
 from .opening import check_before_play, check_game_data
-from .pieces import CLOCK, Piece
+from .pieces import Piece
 from .position import (
     START,
     Position,
@@ -541,8 +541,10 @@ class Match:
 
     def _secrets_of(self, player: str) -> dict[str, str]:
         """:func:`~.visibility.secrets_of` ``player``, kept while no piece changes (the pieces'
-        revision clock, :data:`~.pieces.CLOCK`, has not moved): the caller must not change it."""
-        reg, now = self.state.pieces, CLOCK.now
+        registry's revision clock, :class:`~.pieces.RevisionClock`, has not moved): the caller
+        must not change it."""
+        reg = self.state.pieces
+        now = reg.clock.now
         held = self._secrets.get(player)
         if held is None or held[0] != now or held[1] is not reg:
             held = self._secrets[player] = (now, reg, secrets_of(self, player))

@@ -8,18 +8,22 @@ snapshot (each a new state) starts from an empty memo, and matches played in dif
 threads share nothing. A game module keeps no such answers of its own.
 
 What is kept is thrown away in one place, :meth:`Memo._sync`, from the stamps the pieces
-put on their own changes (:class:`~.pieces.RevisionClock`):
+put on their own changes (the registry's own clock, :class:`~.pieces.RevisionClock`):
 
 - :meth:`Memo.on_layout`: kept while no piece enters the table, changes place or changes
   its place in a stack (the registry's ``layout``);
 - :meth:`Memo.by_place`: a table by place, each entry kept while that place's stack does not
   change (the registry's ``stamps``);
-- :meth:`Memo.on_change`: kept while nothing about any piece changes (the revision clock;
-  a change in another match also throws it away, which costs a rebuild and nothing else).
+- :meth:`Memo.on_change`: kept while nothing about any piece changes (the registry's
+  revision clock);
+- :meth:`Memo.of_registry`: kept while the state keeps the same registry of pieces, for a
+  structure that follows the pieces' changes itself, by their stamps and the clock's journal
+  (a game's board of kept answers, each checked against the stamps it was worked out under).
 
 Replacing the registry (``state.pieces = ...``) throws everything away. Tracks, decks and
 game variables are not watched: derive from the pieces alone. What the memo hands out is
-shared by every later caller until it is thrown away: the caller must not change it.
+shared by every later caller until it is thrown away: the caller must not change it (bar
+what :meth:`Memo.of_registry` hands out, which is the caller's to keep current).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .pieces import CLOCK, Pieces
+from .pieces import Pieces
 
 if TYPE_CHECKING:
     from .state import State
@@ -38,7 +42,8 @@ T = TypeVar("T")
 class Memo:
     """What the rules derive from one state's pieces (see the module docstring)."""
 
-    __slots__ = ("_layout", "_now", "_on_change", "_on_layout", "_places", "_reg", "_state")
+    __slots__ = ("_layout", "_now", "_on_change", "_on_layout", "_on_registry", "_places",
+                 "_reg", "_state")
 
     def __init__(self, state: State) -> None:
         self._state = state
@@ -46,17 +51,19 @@ class Memo:
         self._layout = self._now = -1
         self._on_layout: dict[Hashable, Any] = {}
         self._on_change: dict[Hashable, Any] = {}
+        self._on_registry: dict[Hashable, Any] = {}
         self._places: dict[Hashable, dict[str, Any]] = {}
 
     def _sync(self) -> None:
         """Throw away what the pieces' changes since the last call made stale: everything if
         the registry is another, what depends on the layout and the entries of the places
-        whose stack changed if the layout moved, what depends on any change if the clock
-        moved."""
+        whose stack changed if the layout moved, what depends on any change if the
+        registry's clock moved."""
         reg = self._state.pieces
         if reg is not self._reg:
             self._reg, self._layout = reg, reg.layout
             self._on_layout = {}
+            self._on_registry = {}
             self._places = {}
         elif self._layout != reg.layout:
             since, stamps = self._layout, reg.stamps
@@ -66,7 +73,7 @@ class Memo:
             self._layout = reg.layout
             self._on_layout = {}
         self._on_change = {}
-        self._now = CLOCK.now
+        self._now = reg.clock.now
 
     def on_layout(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` answers, kept under ``key`` while no piece enters the table or
@@ -77,8 +84,28 @@ class Memo:
     def on_change(self, key: Hashable, build: Callable[[], T]) -> T:
         """What ``build()`` answers, kept under ``key`` while nothing about any piece
         changes (its place, face, steps or status)."""
-        self._current()
-        return self._kept(self._on_change, key, build)
+        reg = self._state.pieces
+        if self._now != reg.clock.now or self._reg is not reg:
+            self._sync()
+        try:
+            got: T = self._on_change[key]
+        except KeyError:
+            got = self._on_change[key] = build()
+        return got
+
+    def of_registry(self, key: Hashable, build: Callable[[], T]) -> T:
+        """What ``build()`` answers, kept under ``key`` while the state keeps the same
+        registry of pieces (an undo, a replay or a restored snapshot brings another): for a
+        structure that keeps itself current with the pieces, from the stamps and the journal
+        of the registry's clock (:class:`~.pieces.RevisionClock`), and is the caller's to
+        change."""
+        if self._reg is not self._state.pieces:
+            self._sync()
+        try:
+            got: T = self._on_registry[key]
+        except KeyError:
+            got = self._on_registry[key] = build()
+        return got
 
     def by_place(self, key: Hashable) -> dict[str, Any]:
         """The table named ``key`` of answers by place, up to date: an entry is dropped as
@@ -92,7 +119,8 @@ class Memo:
 
     def _current(self) -> None:
         """Bring the memo up to date with the pieces, if anything changed since it last looked."""
-        if self._now != CLOCK.now or self._reg is not self._state.pieces:
+        reg = self._state.pieces
+        if self._now != reg.clock.now or self._reg is not reg:
             self._sync()
 
     @staticmethod
@@ -107,5 +135,5 @@ class Memo:
     def clear(self) -> None:
         """Throw everything away (for a change the stamps do not tell: a test's hand edit)."""
         self._reg = None
-        self._on_layout, self._on_change, self._places = {}, {}, {}
+        self._on_layout, self._on_change, self._on_registry, self._places = {}, {}, {}, {}
         self._layout = self._now = -1

@@ -8,10 +8,9 @@ position takes a piece away without putting it in any box the rules read).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
-from threading import Lock
 from typing import Any
 
 from .canonical import JSON, thaw
@@ -22,19 +21,23 @@ OFF_BOARD = "off_board"
 
 
 class RevisionClock:
-    """Counts every change to any piece, its status or any stack, in every match of the
-    process: a change stamps what changed with the next count. What is derived from the
-    pieces (the views' shared board, :mod:`.views`; a state's :class:`~.memo.Memo`) keeps the
-    count it was built at and rebuilds only what carries a later one. Counting and the
-    journal are under a lock, so that matches played in different threads never draw the
-    same count, nor see the clock go back.
+    """Counts every change to the pieces of one registry (:class:`Pieces`): to any piece, its
+    status or any stack. A change stamps what changed with the next count. What is derived
+    from the pieces (the views' shared board, :mod:`.views`; a state's :class:`~.memo.Memo`)
+    keeps the count it was built at and rebuilds only what carries a later one.
+
+    Each registry owns its clock (:attr:`Pieces.clock`), so matches played side by side, in
+    one thread or several, share no count. A registry's counts mean something for that
+    registry alone: who keeps one keeps the registry with it and compares counts only while
+    it is the same. A match is played by one thread at a time (the web server holds a room's
+    lock while it plays), so the clock needs no lock of its own.
 
     The clock also keeps a journal of what changed (pieces, and statuses by their
     :class:`Attrs`), so that a reader finds them without scanning every piece: the last
     :attr:`KEPT` to :attr:`KEPT` × 2 entries, a reader that fell further behind being told so
     (:meth:`since`)."""
 
-    __slots__ = ("_dropped", "_journal", "_lock", "now")
+    __slots__ = ("_dropped", "_journal", "now", "touch")
 
     KEPT = 4096
     """How many of the journal's latest entries are always kept."""
@@ -43,98 +46,98 @@ class RevisionClock:
         self.now = 0
         self._journal: list[Piece | Attrs] = []
         self._dropped = 0  # entries dropped from the front of the journal
-        self._lock = Lock()
+        #: :meth:`_touch`, bound once: what a piece and its status call at every change
+        self.touch = self._touch
 
     def tick(self) -> int:
         """The next count (and now the current one)."""
-        with self._lock:
-            now = self.now = self.now + 1
+        now = self.now = self.now + 1
         return now
 
-    def touch(self, changed: Piece | Attrs) -> int:
-        """The next count, noting in the journal that ``changed`` changed."""
-        with self._lock:
-            journal = self._journal
-            journal.append(changed)
-            if len(journal) > 2 * self.KEPT:
-                del journal[:self.KEPT]
-                self._dropped += self.KEPT
-            now = self.now = self.now + 1
+    def _touch(self, changed: Piece | Attrs) -> int:
+        """The next count, noting in the journal that ``changed`` changed (called as
+        ``touch``)."""
+        journal = self._journal
+        journal.append(changed)
+        if len(journal) > 2 * self.KEPT:
+            del journal[:self.KEPT]
+            self._dropped += self.KEPT
+        now = self.now = self.now + 1
         return now
 
     def mark(self) -> int:
         """Where the journal stands now (for :meth:`since`)."""
-        with self._lock:
-            return self._dropped + len(self._journal)
+        return self._dropped + len(self._journal)
 
     def since(self, mark: int) -> list[Piece | Attrs] | None:
         """What was noted changed since ``mark`` (:meth:`mark`), in order, repeats included;
         None if some of it is no longer kept."""
-        with self._lock:
-            if mark < self._dropped:
-                return None
-            return self._journal[mark - self._dropped:]
+        if mark < self._dropped:
+            return None
+        return self._journal[mark - self._dropped:]
 
 
-CLOCK = RevisionClock()
-"""The revision clock of all pieces (see :class:`RevisionClock`)."""
-
-_tick = CLOCK.tick
-_touch = CLOCK.touch
+def _loose(changed: Piece | Attrs) -> int:
+    """The stamp of a change to a piece in no registry yet: none (0), noted nowhere. Nothing
+    reads such a piece's stamps; adding it to a registry stamps it with that registry's
+    clock."""
+    return 0
 
 
 class Attrs(dict[str, Any]):
-    """A piece's game status: a dict that stamps every change with :data:`CLOCK`'s next count
-    (its ``revision``). Only changes to the dict itself are stamped: a list or dict kept
-    inside it and changed in place is not (the views show such a piece's status by a copy
-    made for each view). Every change is noted in the clock's journal."""
+    """A piece's game status: a dict that stamps every change with the next count of its
+    piece's registry's clock (:class:`RevisionClock`), its ``revision``. Only changes to the
+    dict itself are stamped: a list or dict kept inside it and changed in place is not (the
+    views show such a piece's status by a copy made for each view). Every change is noted in
+    the clock's journal."""
 
-    __slots__ = ("revision",)
+    __slots__ = ("_touch", "revision")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.revision = _touch(self)
+        self._touch: Callable[[Piece | Attrs], int] = _loose  # its piece's clock's, once added
+        self.revision = 0
 
     def __setitem__(self, key: str, value: Any) -> None:
         super().__setitem__(key, value)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
 
     def __ior__(self, other: Any) -> Attrs:  # type: ignore[override,misc]
         super().update(other)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
         return self
 
     def pop(self, *args: Any) -> Any:
         """Remove a key and return its value (stamped as a change)."""
         value = super().pop(*args)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
         return value
 
     def popitem(self) -> tuple[str, Any]:
         """Remove and return the last item (stamped as a change)."""
         item = super().popitem()
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
         return item
 
     def setdefault(self, key: str, default: Any = None) -> Any:
         """The value of a key, set to ``default`` first if absent (stamped as a change)."""
         value = super().setdefault(key, default)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
         return value
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         """Add or replace keys (stamped as a change)."""
         super().update(*args, **kwargs)
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
 
     def clear(self) -> None:
         """Remove every key (stamped as a change)."""
         super().clear()
-        self.revision = _touch(self)
+        self.revision = self._touch(self)
 
 
 @dataclass(slots=True, init=False)
@@ -152,17 +155,20 @@ class Piece:
     values: dict[str, dict[str, int]] = field(default_factory=dict)  # face -> name -> value
     hidden: bool = False  # face-down to the other players (fog of war, dug-in positions)
     attrs: dict[str, Any] = field(default_factory=dict)  # game status: suppressed, moved, ...
-    #: the :data:`CLOCK` count of the piece's last change (any field set; ``attrs`` counts
-    #: its own changes): what the views' shared board rebuilds by
+    #: its registry's clock's count at the piece's last change (any field set; ``attrs``
+    #: counts its own changes; 0 before it is added): what the views' shared board rebuilds by
     revision: int = field(default=0, init=False, repr=False, compare=False)
+    #: how a change is stamped: its registry's :attr:`RevisionClock.touch` once it is added
+    _touch: Callable[[Piece | Attrs], int] = field(default=_loose, init=False, repr=False,
+                                                   compare=False)
 
     def __init__(self, id: str, kind: str, side: str, name: str = "", location: str = "",
                  face: str = "front", steps: int = 1, max_steps: int = 1,
                  values: dict[str, dict[str, int]] | None = None, hidden: bool = False,
                  attrs: dict[str, Any] | None = None) -> None:
         # What the dataclass would generate (each field set, ``attrs`` made an Attrs), but
-        # stamped once for the new piece rather than once a field: a set-up makes pieces by
-        # the dozen, and nothing reads the stamps of a piece not yet on the table.
+        # not stamped: a piece is stamped by the registry it is added to (Pieces.add), and
+        # nothing reads the stamps of a piece not yet on the table.
         setter = object.__setattr__
         setter(self, "id", id)
         setter(self, "kind", kind)
@@ -177,13 +183,16 @@ class Piece:
         if attrs is None or type(attrs) is not Attrs:
             attrs = Attrs({} if attrs is None else attrs)  # a copy that stamps its changes
         setter(self, "attrs", attrs)
-        setter(self, "revision", _touch(self))
+        setter(self, "revision", 0)
+        setter(self, "_touch", _loose)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "attrs" and type(value) is not Attrs:
-            value = Attrs(value)  # a copy that stamps its changes
+        if name == "attrs":
+            if type(value) is not Attrs:
+                value = Attrs(value)  # a copy that stamps its changes
+            value._touch = self._touch
         object.__setattr__(self, name, value)
-        object.__setattr__(self, "revision", _touch(self))
+        object.__setattr__(self, "revision", self._touch(self))
 
     def value(self, name: str, default: int | None = None) -> int:
         """A printed value on the face that is up (attack, defense, movement...)."""
@@ -229,15 +238,21 @@ class Pieces:
     only ways a piece enters the table or changes place; a piece's ``kind`` and ``side`` are
     fixed once it is added (:meth:`check` reports one that changed). Answers come in the
     same order as a scan would give them: registry (insertion) order, or stack order.
+
+    The registry owns the clock that stamps every change to its pieces (:attr:`clock`, a
+    :class:`RevisionClock`): a piece added is stamped by it from then on, its status too. A
+    piece belongs to one registry: pieces are never shared between matches.
     """
 
     __slots__ = ("_at", "_by_id", "_by_kind", "_by_side", "_groups", "_hidden", "_moves",
-                 "_moves_from", "_order", "layout", "stamps")
+                 "_moves_from", "_order", "clock", "layout", "stamps")
 
     def __init__(self, pieces: Iterable[Piece] = ()) -> None:
-        #: the :data:`CLOCK` count of the last change of place or stack order of any piece,
+        #: the clock of this registry's pieces: every change to one of them takes its next count
+        self.clock = RevisionClock()
+        #: the :attr:`clock`'s count at the last change of place or stack order of any piece,
         #: and of each place's (kept when a place empties): what the views' board rebuilds by
-        self.layout = _tick()
+        self.layout = self.clock.tick()
         self.stamps: dict[str, int] = {}
         # (stamp, place) of every change of a place's stack since the stamp _moves_from, in
         # order, bounded (see places_since)
@@ -250,18 +265,25 @@ class Pieces:
         self._by_side: dict[str, list[Piece]] = {}  # side -> pieces in registry order
         # (kind, attribute) -> attribute value -> pieces: see by_attr; dropped by _register
         self._groups: dict[tuple[str, str], dict[Any, tuple[Piece, ...]]] = {}
-        # side -> (CLOCK.now, whether any of its pieces is hidden then): see any_hidden
+        # side -> (clock.now, whether any of its pieces is hidden then): see any_hidden
         self._hidden: dict[str, tuple[int, bool]] = {}
         for p in pieces:
             self.add(p)
 
-    def _register(self, piece: Piece) -> None:
-        """Index a new piece by id, kind and side (its place is indexed by the caller)."""
+    def _register(self, piece: Piece) -> int:
+        """Index a new piece by id, kind and side (its place is indexed by the caller), and
+        stamp it and its status with this registry's clock from now on: the count it takes."""
+        touch = self.clock.touch
+        object.__setattr__(piece, "_touch", touch)
+        piece.attrs._touch = touch  # type: ignore[attr-defined]  # an Attrs (Piece.__init__)
+        now = touch(piece)
+        object.__setattr__(piece, "revision", now)
         self._order[piece.id] = len(self._by_id)
         self._by_id[piece.id] = piece
         self._by_kind.setdefault(piece.kind, []).append(piece)
         self._by_side.setdefault(piece.side, []).append(piece)
         self._groups.clear()
+        return now
 
     def add(self, piece: Piece) -> Piece:
         """Put a new piece on the table at its ``location`` (bottom of any stack)."""
@@ -269,9 +291,9 @@ class Pieces:
             raise TabletopError(f"two pieces share the id {piece.id!r}")
         if not piece.location:
             raise TabletopError(f"piece {piece.id} has no location")
-        self._register(piece)
+        now = self._register(piece)
         self._at.setdefault(piece.location, []).append(piece)
-        self.layout = self.stamps[piece.location] = _touch(piece)
+        self.layout = self.stamps[piece.location] = now
         self._moved(piece.location)
         return piece
 
@@ -312,7 +334,8 @@ class Pieces:
         self._take(old, piece)
         if not old:
             del self._at[piece.location]
-        self.stamps[piece.location] = _tick()
+        tick = self.clock.tick
+        self.stamps[piece.location] = tick()
         self._moved(piece.location)
         piece.location = location
         stack = self._at.setdefault(location, [])
@@ -320,7 +343,7 @@ class Pieces:
             stack.insert(0, piece)
         else:
             stack.append(piece)
-        self.layout = self.stamps[location] = _tick()
+        self.layout = self.stamps[location] = tick()
         self._moved(location)
         return piece
 
@@ -334,7 +357,7 @@ class Pieces:
         stack = self._at[piece.location]
         self._take(stack, piece)
         stack.insert(0, piece)
-        self.layout = self.stamps[piece.location] = _tick()
+        self.layout = self.stamps[piece.location] = self.clock.tick()
         self._moved(piece.location)
 
     _MOVES_KEPT = 1024
@@ -343,7 +366,7 @@ class Pieces:
     def _moved(self, location: str) -> None:
         """Note that a place's stack just changed (its stamp is the clock's count now)."""
         moves = self._moves
-        moves.append((CLOCK.now, location))
+        moves.append((self.clock.now, location))
         if len(moves) > 2 * self._MOVES_KEPT:
             self._moves_from = moves[self._MOVES_KEPT - 1][0]
             del moves[:self._MOVES_KEPT]
@@ -426,7 +449,7 @@ class Pieces:
         """Whether any piece of a side is hidden (face-down to the others). Asked at every
         decision: the answer is kept until the revision clock moves (a piece added, or one
         turned face-down or up, moves it, as any change to a piece does)."""
-        now = CLOCK.now
+        now = self.clock.now
         held = self._hidden.get(side)
         if held is None or held[0] != now:
             held = self._hidden[side] = (now, any(map(_HIDDEN, self._by_side.get(side, ()))))
@@ -454,7 +477,7 @@ class Pieces:
                 reg._at[loc] = [reg._by_id[i] for i in ids]
             except KeyError as exc:
                 raise TabletopError(f"the stack at {loc} names an unknown piece {exc.args[0]!r}") from None
-        reg.layout = _tick()
+        reg.layout = reg.clock.tick()
         reg.stamps = dict.fromkeys(reg._at, reg.layout)
         reg._moves_from = reg.layout  # stamped all at once: nothing to tell before
         return reg

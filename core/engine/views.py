@@ -11,12 +11,13 @@ match, and an agent that reads only the entries it needs pays only for those.
 
 The pieces a side is shown are built once and shared from one decision to the next until the
 pieces change (:class:`SharedBoard`, the one cache here, rebuilt piece by piece from the
-revision stamps the pieces keep, :class:`~.pieces.RevisionClock`, and the journal of what
-changed that its clock keeps); a view hands out copies of its lists and piece dicts, never the
-shared ones. An in-process agent that reads the board at every decision may take it place by
-place instead, as read-only windows on the shared pieces (:meth:`View.board_places`), with the
-places changed since an earlier revision (:meth:`View.board_changes`), and read one variable,
-pile or track alone (:meth:`View.var`, :meth:`View.pile`, :meth:`View.track`).
+revision stamps the pieces keep, from their registry's own clock,
+:class:`~.pieces.RevisionClock`, and the journal of what changed that it keeps); a view
+hands out copies of its lists and piece dicts, never the shared ones. An in-process agent
+that reads the board at every decision may take it place by place instead, as read-only
+windows on the shared pieces (:meth:`View.board_places`), with the places changed since an
+earlier revision (:meth:`View.board_changes`), and read one variable, pile or track alone
+(:meth:`View.var`, :meth:`View.pile`, :meth:`View.track`).
 
 A view describes the match at the moment it was made: reading an entry not yet computed
 after the match has moved on raises :class:`StaleView` rather than mixing two positions.
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .canonical import JSON, thaw
 from .errors import TabletopError
-from .pieces import CLOCK, Attrs
+from .pieces import Attrs
 from .visibility import is_secret_pile, may_read_var, visible_vars
 
 if TYPE_CHECKING:
@@ -103,7 +104,8 @@ class SharedBoard:
     until the pieces change: the one cache of views, and its invalidation.
 
     Every change to a piece's fields or status, and every change to a place's stack, is
-    stamped by the pieces themselves (:class:`~.pieces.RevisionClock`). Each piece's shown
+    stamped by the pieces themselves, with their registry's clock
+    (:class:`~.pieces.RevisionClock`). Each piece's shown
     form (:func:`piece_view`) is kept with the stamps it was built from, and each side's
     pieces and stacks are kept place by place: nothing is rebuilt while the clock has not
     moved; when it has, only the pieces stamped since are, and only the places where they
@@ -120,9 +122,10 @@ class SharedBoard:
 
     def _reset(self, reg: Pieces | None) -> None:
         self._reg = reg
-        self._clock = -1  # CLOCK.now when last brought up to date
+        self._clock = -1  # the registry's clock.now when last brought up to date
         self._layout = -1  # the registry's layout then
-        self._mark = CLOCK.mark()  # where the clock's journal stood when last brought up to date
+        # where the registry's clock's journal stood when last brought up to date
+        self._mark = -1 if reg is None else reg.clock.mark()
         # id of a piece's status -> the piece, for the pieces of the registry (see _noted)
         self._owners: dict[int, Piece] = {} if reg is None else {id(p.attrs): p for p in reg}
         self._full: dict[str, dict[str, Any]] = {}  # piece id -> its shown form
@@ -182,15 +185,16 @@ class SharedBoard:
     def _update(self, reg: Pieces) -> None:
         """Bring the shown pieces up to date with the registry: the pieces the clock's
         journal noted as changed since the last update (every piece after a reset)."""
-        if reg is self._reg and CLOCK.now == self._clock and not self._volatile:
+        clock = reg.clock
+        if reg is self._reg and clock.now == self._clock and not self._volatile:
             return
-        noted = CLOCK.since(self._mark) if reg is self._reg else None
+        noted = clock.since(self._mark) if reg is self._reg else None
         if noted is None:  # another registry, or the journal no longer holds what changed
             self._reset(reg)
             found = {p.id: p for p in reg}
         else:
             found = self._noted(reg, noted)
-        self._mark = CLOCK.mark()
+        self._mark = clock.mark()
         for pid, status in self._volatile.items():
             p = reg[pid]
             if p.attrs != status:
@@ -226,7 +230,7 @@ class SharedBoard:
                 if seen:
                     self._new_revision(player, frozenset(seen))
             self._lists.clear()
-        self._clock = CLOCK.now
+        self._clock = clock.now
 
     def _show_place(self, shown: dict[str, tuple[list[dict[str, Any]], tuple[str, ...]]],
                     loc: str, player: str | None) -> None:

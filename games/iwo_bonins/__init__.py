@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -85,13 +86,13 @@ class Bonins(Game):
     #: public state of the battle. ``attacked`` and ``suppressed`` list Japanese units by id
     #: (9.0, 8.3), which the US may not see under a fortification marker (14.2): they stay
     #: the game master's.
-    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         name: PUBLIC for name in (
             c.V_BEACHHEAD, c.V_WEATHER, c.V_RESERVES, c.V_SURIBACHI, c.V_CLEARED,
             c.V_REPLACEMENTS, c.V_LANDED, c.V_NO_LAND, c.V_NO_MOVE, c.V_MOVED, c.V_ATTACKERS,
             c.V_MUST_ATTACK, c.V_TF_COLLINS, c.V_TWO_PLAYER, c.V_BOMBARDMENT, c.V_REPAIRABLE,
             c.V_REBUILT)
-    }
+    })
 
     def __init__(self) -> None:
         self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")

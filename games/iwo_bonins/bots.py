@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from tabletop.core.board.hexgrid import Hex
@@ -577,5 +578,5 @@ def _random(side: str, seed: int) -> Agent:
     return RandomAgent(side, seed)
 
 
-BOTS: dict[str, AgentFactory] = {"heuristic": _heuristic, "random": _random}
+BOTS: Mapping[str, AgentFactory] = MappingProxyType({"heuristic": _heuristic, "random": _random})
 __all__ = ["BOTS", "Tuning", "USHeuristic"]

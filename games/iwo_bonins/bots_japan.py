@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.engine.canonical import JSON
@@ -36,10 +37,11 @@ from . import common as c
 from .components import FIRE_SUPPORT_TYPES
 
 #: How much a CRT line favours the bombarding side (the weaker the cover, the higher).
-LINE_WORTH = {"clear": 4, "beach": 4, "broken": 3, "rough": 2, "mine": 2, "mountain": 1,
-              "ravine": 1, "hill": 1}
+LINE_WORTH = MappingProxyType({"clear": 4, "beach": 4, "broken": 3, "rough": 2, "mine": 2, "mountain": 1,
+              "ravine": 1, "hill": 1})
 #: 18.1: where the spare HQ and artillery units go (interior first, never the north).
-FS_SECTOR_RANK: dict[int | str, int] = {4: 0, 5: 0, 3: 1, 2: 2, "suribachi": 3, 1: 4, 6: 9}
+FS_SECTOR_RANK: Mapping[int | str, int] = MappingProxyType(
+    {4: 0, 5: 0, 3: 1, 2: 2, "suribachi": 3, 1: 4, 6: 9})
 
 
 @cache

@@ -15,11 +15,12 @@ phase goes on under 9.0 without markers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import lcm
+from types import MappingProxyType
 from typing import NamedTuple
 
 from tabletop.core.engine import odds as shown_odds
@@ -38,11 +39,11 @@ CANCEL = "cancel"
 CRMT_COLUMN = "Dug-In"  # 9.2, 15.2: every US attack
 
 #: Effect keys of :func:`outcome_odds`, in the order a player reads them.
-EFFECT_NAMES: dict[str, str] = {
+EFFECT_NAMES: Mapping[str, str] = MappingProxyType({
     "De": "defender eliminated", "DR": "defender redeploys", "DRIP": "defender redeploys in place",
     "(A)": "attacker loses a step", "A": "attackers retreat", "Ae": "attackers eliminated",
     "NE": "no effect", "AA": "may advance",
-}
+})
 
 
 # -- who may attack whom ----------------------------------------------------------------
@@ -131,19 +132,9 @@ class DefenderKind(NamedTuple):
 
 def _kind(p: Piece) -> DefenderKind:
     """14.2, 12.3: what the odds need of a unit, from its printed values (a Japanese unit's
-    kept while it carries the same printed values and type: its front is always read)."""
-    held = _KINDS.get(p.id)
-    if held is not None and held[0] is p.values and held[1] == p.kind:
-        return held[2]
-    kind = DefenderKind(c.printed(p, "defense"),
+    front is always read)."""
+    return DefenderKind(c.printed(p, "defense"),
                         c.printed(p, "attack") if support.is_anti_tank(p) else None)
-    if p.side == c.JAPAN:
-        _KINDS[p.id] = (p.values, p.kind, kind)
-    return kind
-
-
-_KINDS: dict[str, tuple[dict[str, dict[str, int]], str, DefenderKind]] = {}
-"""Unit id -> (its printed values, its type, its DefenderKind): :func:`_kind`'s answers."""
 
 
 def defender_kinds(match: Match, defender: Piece) -> Counter[DefenderKind]:
@@ -324,7 +315,7 @@ def _effect_key(effects: set[str]) -> tuple[str, ...]:
     return tuple(sorted(effects, key=_ORDER.__getitem__))
 
 
-_ORDER = {k: i for i, k in enumerate(EFFECT_NAMES)}
+_ORDER = MappingProxyType({k: i for i, k in enumerate(EFFECT_NAMES)})
 
 
 @lru_cache(maxsize=4096)
@@ -389,8 +380,8 @@ def _effect_set(terms: tuple[tuple[str, ...], ...], suribachi: bool) -> tuple[se
 
 #: How each effect reads in the two halves of the odds line: what befalls the defender,
 #: what befalls the attackers (9.1, 9.2.1).
-DEFENDER_WORDS = {"De": "eliminated", "DR": "redeploys", "DRIP": "redeploys in place"}
-ATTACKER_WORDS = {"(A)": "lose a step", "A": "retreat", "Ae": "are eliminated"}
+DEFENDER_WORDS = MappingProxyType({"De": "eliminated", "DR": "redeploys", "DRIP": "redeploys in place"})
+ATTACKER_WORDS = MappingProxyType({"(A)": "lose a step", "A": "retreat", "Ae": "are eliminated"})
 
 
 def describe(combos: dict[tuple[str, ...], Fraction]) -> str:

@@ -17,15 +17,16 @@ State conventions (``match.state``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache, lru_cache
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
-from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
+from tabletop.core.engine.pieces import Piece, Pieces
 
 from .components import FIRE_SUPPORT_TYPES, NUMBERED_SECTORS, SURIBACHI, Components, load_components
 
@@ -64,10 +65,11 @@ V_BOMBARDMENT = "bombardment_left"  # 8.1, 8.2: US markers still to place this c
 V_REPAIRABLE = "repairable"  # 11.7: reduced units 4+ hexes from the Japanese at phase start
 V_REBUILT = "rebuilt"  # 11.6: eliminated units rebuilt one step this turn
 
-PHASE_VARS: dict[str, Any] = {
-    V_SUPPRESSED: [], V_LANDED: {}, V_NO_LAND: [], V_NO_MOVE: [], V_MOVED: [],
-    V_ATTACKED: [], V_ATTACKERS: [], V_BOMBARDMENT: 0, V_REPAIRABLE: [],
-}
+PHASE_VARS: Mapping[str, Callable[[], Any]] = MappingProxyType({
+    V_SUPPRESSED: list, V_LANDED: dict, V_NO_LAND: list, V_NO_MOVE: list, V_MOVED: list,
+    V_ATTACKED: list, V_ATTACKERS: list, V_BOMBARDMENT: int, V_REPAIRABLE: list,
+})
+"""What lasts one phase: each variable's type, called for its empty value."""
 
 
 @cache
@@ -82,14 +84,14 @@ def initial_vars(*, two_player: bool) -> dict[str, Any]:
         V_BEACHHEAD: None, V_WEATHER: components().tracks.turn_track.start_weather, V_RESERVES: 0,
         V_SURIBACHI: False, V_CLEARED: [], V_REPLACEMENTS: 0, V_MUST_ATTACK: {},
         V_TF_COLLINS: False, V_TWO_PLAYER: two_player, V_REBUILT: [],
-        **{k: type(v)() for k, v in PHASE_VARS.items()},
+        **{k: empty() for k, empty in PHASE_VARS.items()},
     }
 
 
 def reset_phase_vars(match: Match) -> None:
     """Clear what lasts one phase (moved units, attacks made, suppression, landings)."""
-    for key, value in PHASE_VARS.items():
-        match.state.vars[key] = type(value)()
+    for key, empty in PHASE_VARS.items():
+        match.state.vars[key] = empty()
 
 
 # -- pieces and places ------------------------------------------------------------------
@@ -111,24 +113,30 @@ class Board:
     defender may be), worked out once for one revision of the pieces: the rules' one cache
     of the board, and its invalidation.
 
-    Every change to a piece, its status or a stack moves the pieces' revision clock
-    (:data:`tabletop.core.engine.pieces.CLOCK`); :func:`board` hands out the board of the current
+    Every change to a piece, its status or a stack moves the revision clock of the match's
+    registry of pieces (``Pieces.clock``); :func:`board` hands out the board of the current
     count and builds a new one (empty, each answer worked out when first asked) as soon as
     the clock has moved. Answers are tuples and frozensets, shared: callers copy what they
     change. The units in a hex are kept while that hex's stack is unchanged
     (:class:`PlaceMemo`). What depends only on one side's pieces (its units on the map, the hexes it
     holds, what :meth:`of_side` works out) is also kept across revisions while none of
     that side's pieces changes (:meth:`side_stamp`); what depends only on the hexes a side
-    holds (the zone of control), by those hexes (:func:`_zoc`)."""
+    holds (the zone of control), by those hexes (:func:`_zoc`). What is kept across
+    revisions is kept with the registry in the match's memo (:class:`_Kept`)."""
 
-    __slots__ = ("_at", "_derived", "_stamps", "clock", "pieces")
+    __slots__ = ("_at", "_derived", "_kept", "_stamps", "clock", "pieces")
 
-    def __init__(self, pieces: Pieces, clock: int) -> None:
+    def __init__(self, pieces: Pieces, clock: int, kept: _Kept) -> None:
         self.pieces = pieces
         self.clock = clock
+        self._kept = kept
         self._at: dict[str | None, PlaceMemo] = {}  # side -> the units of that side by place
         self._derived: dict[str, Any] = {}  # name -> what a rule module works out of the pieces
         self._stamps: dict[str, tuple[int, int]] = {}  # side -> side_stamp
+
+    def _current(self) -> bool:
+        """Whether the pieces' clock has not moved since the board was made."""
+        return self.clock == self.pieces.clock.now
 
     def side_stamp(self, side: str) -> tuple[int, int]:
         """(How many pieces the side has, the latest revision stamp of their fields): the
@@ -138,7 +146,8 @@ class Board:
         a piece's status (``attrs``) does not move it."""
         found = self._stamps.get(side)
         if found is None:
-            found = self._stamps[side] = _side_stamp(self.pieces, side, current=self.clock == CLOCK.now)
+            found = self._stamps[side] = _side_stamp(self.pieces, self._kept.stamps, side,
+                                                     current=self._current())
         return found
 
     def of_side(self, side: str, name: str, build: Callable[[Pieces], T]) -> T:
@@ -146,12 +155,13 @@ class Board:
         status (named ``name``, one name a question), kept across revisions while those
         fields do not change (:meth:`side_stamp`); shared, like every answer here."""
         stamp = self.side_stamp(side)
-        held = _KEPT_BY_SIDE.get((name, side))
-        if held is not None and held[0] is self.pieces and held[1] == stamp:
-            found: T = held[2]
+        by_side = self._kept.by_side
+        held = by_side.get((name, side))
+        if held is not None and held[0] == stamp:
+            found: T = held[1]
             return found
         found = build(self.pieces)
-        _KEPT_BY_SIDE[(name, side)] = (self.pieces, stamp, found)
+        by_side[(name, side)] = (stamp, found)
         return found
 
     def on_map(self, side: str) -> tuple[Piece, ...]:
@@ -160,18 +170,20 @@ class Board:
         on the map exactly when they were (a unit moving from hex to hex): the same pieces
         in the same order."""
         stamp = self.side_stamp(side)
-        pieces = self.pieces
-        held = _ON_MAP.get(side)
-        if held is not None and held[0] is pieces:
-            if held[1] == stamp:
-                return held[3]
-            if self.clock == CLOCK.now and held[1][0] == stamp[0] \
-                    and _members_stand(pieces, side, CLOCK.since(held[2]), held[4]):
-                _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), held[3], held[4])
-                return held[3]
+        pieces, on_map = self.pieces, self._kept.on_map
+        clock = pieces.clock
+        current = self.clock == clock.now
+        held = on_map.get(side)
+        if held is not None:
+            if held[0] == stamp:
+                return held[2]
+            if current and held[0][0] == stamp[0] \
+                    and _members_stand(pieces, side, clock.since(held[1]), held[3]):
+                on_map[side] = (stamp, clock.mark(), held[2], held[3])
+                return held[2]
         found = tuple(p for p in pieces.select(side=side) if is_hex(p.location))
-        if self.clock == CLOCK.now:
-            _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), found, frozenset(p.id for p in found))
+        if current:
+            on_map[side] = (stamp, clock.mark(), found, frozenset(p.id for p in found))
         return found
 
     def at(self, hex_id: str, side: str | None) -> tuple[Piece, ...]:
@@ -179,7 +191,7 @@ class Board:
         the hex's stack is unchanged (:class:`PlaceMemo`)."""
         memo = self._at.get(side)
         if memo is None:
-            memo = self._at[side] = _place_memo(self.pieces, _UNITS_AT[side])
+            memo = self._at[side] = self._kept.place_memo(self.pieces, _UNITS_AT[side])
         found: tuple[Piece, ...] | None = memo.get(hex_id)
         if found is None:
             found = tuple(p for p in self.pieces.stack(hex_id)
@@ -202,30 +214,60 @@ class Board:
         return found
 
 
-_UNITS_AT = {None: "the units there", US: "the US units there", JAPAN: "the Japanese units there"}
+_UNITS_AT = MappingProxyType({None: "the units there", US: "the US units there",
+                              JAPAN: "the Japanese units there"})
 _REVISION = attrgetter("revision")
-_STAMPS: dict[str, tuple[Pieces, int, tuple[int, int]]] = {}
-"""side -> (the pieces, the clock's journal mark, the side's stamp then): the latest
-stamp worked out on a current board, which the next is worked out from."""
-_ON_MAP: dict[str, tuple[Pieces, tuple[int, int], int, tuple[Piece, ...], frozenset[str]]] = {}
-"""side -> (the pieces, the side's stamp, the journal mark, its units on the map, their
-ids): Board.on_map's latest answer on a current board."""
 
 
-def _side_stamp(pieces: Pieces, side: str, *, current: bool) -> tuple[int, int]:
+class _Kept:
+    """What the rules keep of one registry of pieces from one revision to the next, in the
+    match's memo (``match.state.memo.of_registry``), so that matches share none of it: the
+    board of the latest revision asked for, and the answers each kept while the stamps it
+    was worked out under stand."""
+
+    __slots__ = ("board", "by_side", "on_map", "places", "stamps")
+
+    def __init__(self) -> None:
+        self.board: Board | None = None  # the board of the latest revision asked for
+        #: side -> (the clock's journal mark, the side's stamp then): the latest stamp worked
+        #: out on a current board, which the next is worked out from
+        self.stamps: dict[str, tuple[int, tuple[int, int]]] = {}
+        #: side -> (the side's stamp, the journal mark, its units on the map, their ids):
+        #: Board.on_map's latest answer on a current board
+        self.on_map: dict[str, tuple[tuple[int, int], int, tuple[Piece, ...], frozenset[str]]] = {}
+        #: (question, side) -> (the side's stamp, the answer): Board.of_side's answers
+        self.by_side: dict[tuple[str, str], tuple[tuple[int, int], Any]] = {}
+        self.places: dict[str, PlaceMemo] = {}  # question -> its memo (:func:`place_memo`)
+
+    def place_memo(self, pieces: Pieces, question: str) -> PlaceMemo:
+        """The memo of one question about places, made on first asking."""
+        memo = self.places.get(question)
+        if memo is None:
+            memo = self.places[question] = PlaceMemo(pieces)
+        return memo
+
+
+_KEPT = "iwo_bonins: the board"
+"""The key of :class:`_Kept` in the match's memo."""
+
+
+def _side_stamp(pieces: Pieces, stamps: dict[str, tuple[int, tuple[int, int]]], side: str, *,
+                current: bool) -> tuple[int, int]:
     """Board.side_stamp: (how many pieces the side has, the latest revision stamp of their
     fields). On a current board (the clock not moved since it was made) worked out from the
-    latest stamp and the side's pieces the clock's journal noted changed since, when the
-    journal still holds them: a changed piece carries a stamp above every earlier one, so
-    the pair still moves with every change of the side's fields (it may stay above the full
-    scan's maximum after a piece leaves the side, which only ever tells a change)."""
+    latest stamp (kept in ``stamps``) and the side's pieces the clock's journal noted changed
+    since, when the journal still holds them: a changed piece carries a stamp above every
+    earlier one, so the pair still moves with every change of the side's fields (it may stay
+    above the full scan's maximum after a piece leaves the side, which only ever tells a
+    change)."""
     count = len(pieces.select(side=side))
-    held = _STAMPS.get(side)
+    held = stamps.get(side)
     found: tuple[int, int] | None = None
-    if current and held is not None and held[0] is pieces:
-        changed = CLOCK.since(held[1])
+    clock = pieces.clock
+    if current and held is not None:
+        changed = clock.since(held[0])
         if changed is not None:
-            latest = held[2][1]
+            latest = held[1][1]
             holds = pieces.holds
             for e in changed:
                 if isinstance(e, Piece) and e.side == side and holds(e) and e.revision > latest:
@@ -234,7 +276,7 @@ def _side_stamp(pieces: Pieces, side: str, *, current: bool) -> tuple[int, int]:
     if found is None:
         found = (count, max(map(_REVISION, pieces.select(side=side)), default=0))
     if current:
-        _STAMPS[side] = (pieces, CLOCK.mark(), found)
+        stamps[side] = (clock.mark(), found)
     return found
 
 
@@ -248,20 +290,16 @@ def _members_stand(pieces: Pieces, side: str, changed: list[Piece | Any] | None,
     holds = pieces.holds
     return not any(isinstance(e, Piece) and (e.side == side or e.id in ids) and holds(e)
                    and (e.side != side or is_hex(e.location) != (e.id in ids)) for e in changed)
-_KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
-"""(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
-_BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)
 
 
 def board(match: Match) -> Board:
     """The rules' view of the pieces at the current revision (see :class:`Board`)."""
-    pieces, now = match.state.pieces, CLOCK.now
-    if _BOARD:
-        held = _BOARD[0]
-        if held.clock == now and held.pieces is pieces:
-            return held
-    held = Board(pieces, now)
-    _BOARD[:] = [held]
+    state = match.state
+    kept: _Kept = state.memo.of_registry(_KEPT, _Kept)
+    held = kept.board
+    if held is None or held.clock != held.pieces.clock.now:
+        pieces = state.pieces
+        held = kept.board = Board(pieces, pieces.clock.now, kept)
     return held
 
 
@@ -292,20 +330,12 @@ class PlaceMemo:
         self._answers[place] = (self._stamps.get(place), answer)
 
 
-_PLACE_MEMOS: dict[str, PlaceMemo] = {}  # question -> its memo (one match at a time)
-
-
 def place_memo(match: Match, question: str) -> PlaceMemo:
-    """The memo of one question about places (see :class:`PlaceMemo`) for the match's pieces;
-    a new one when the pieces are another registry (another match, an undo)."""
-    return _place_memo(match.state.pieces, question)
-
-
-def _place_memo(pieces: Pieces, question: str) -> PlaceMemo:
-    memo = _PLACE_MEMOS.get(question)
-    if memo is None or memo.pieces is not pieces:
-        memo = _PLACE_MEMOS[question] = PlaceMemo(pieces)
-    return memo
+    """The memo of one question about places (see :class:`PlaceMemo`) for the match's
+    pieces, kept with them in the match's memo: a new one when the pieces are another
+    registry (another match, an undo)."""
+    kept: _Kept = match.state.memo.of_registry(_KEPT, _Kept)
+    return kept.place_memo(match.state.pieces, question)
 
 
 def units(match: Match, side: str, *, on_map: bool = True) -> list[Piece]:

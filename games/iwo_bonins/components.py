@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -47,7 +48,7 @@ from tabletop.core.engine.tables import Table
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 #: The data files of the game, by role.
-FILES: dict[str, str] = {
+FILES: Mapping[str, str] = MappingProxyType({
     "map": "map.yaml",
     "counters": "counters.yaml",
     "terrain": "terrain.yaml",
@@ -55,7 +56,7 @@ FILES: dict[str, str] = {
     "crt": "crt.yaml",
     "crmt": "crmt.yaml",
     "storm": "storm.yaml",
-}
+})
 
 #: The roles of FILES that are tables in the core format, by table id.
 TABLES: tuple[str, ...] = ("crt", "crmt", "storm")
@@ -65,10 +66,10 @@ SURIBACHI = "suribachi"
 NUMBERED_SECTORS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)  # 13.0
 
 #: The colour-coded beaches of each set (3.3, 11.2), from Suribachi outward.
-BEACHES: dict[str, tuple[str, ...]] = {
+BEACHES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "east": ("green", "red", "yellow", "blue"),
     "west": ("purple", "orange", "white", "brown"),
-}
+})
 STAGING_BOXES_PER_BEACH = 2  # 11.2
 
 #: Where a Japanese counter starts: face down on an initial deployment hex (3.2).
@@ -123,11 +124,11 @@ UnitType = Literal["marine", "flamethrower", "armor", "anti_aircraft", "anti_tan
                    "construction", "engineer", "hq", "infantry"]
 
 #: The unit types of each side (2.3.1).
-UNIT_TYPES: dict[str, frozenset[str]] = {
+UNIT_TYPES: Mapping[str, frozenset[str]] = MappingProxyType({
     "US": frozenset({"marine", "flamethrower", "armor"}),
     "Japan": frozenset({"anti_aircraft", "anti_tank", "armor", "artillery", "construction",
                         "engineer", "hq", "infantry"}),
-}
+})
 
 #: Japanese unit types whose elimination goes on the Bombardment Track (14.1, 16.1).
 FIRE_SUPPORT_TYPES: frozenset[str] = frozenset({"hq", "artillery"})
@@ -350,7 +351,7 @@ class Tracks(StrictModel):
 # --------------------------------------------------------------------------------------
 
 #: Every effect a CRMT cell may name, with its meaning (9.2.1-9.2.3, 16.4).
-EFFECTS: dict[str, str] = {
+EFFECTS: Mapping[str, str] = MappingProxyType({
     "De": "every defending unit is eliminated; two-step units are not depleted (9.2.1)",
     "Ae": "every attacking unit is eliminated (9.2.1)",
     "(A)": "one attacking unit loses a step (9.2.1)",
@@ -365,7 +366,7 @@ EFFECTS: dict[str, str] = {
     "DRIP": "the Japanese defender redeploys in place (15.4)",
     "AA": "one attacking unit may advance into the defender's hex (9.4)",
     "NE": "no effect",
-}
+})
 
 _ROLL = re.compile(r"^(?P<a>[1-6])(?:-(?P<b>[1-6]))?$")
 
@@ -475,12 +476,12 @@ class Components:
 
 
 #: The game's own data-file models by file name (for Game.data_models and tabletop validate).
-DATA_MODELS: dict[str, type[BaseModel]] = {
+DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
     FILES["counters"]: CounterSheet,
     FILES["terrain"]: TerrainKey,
     FILES["tracks"]: Tracks,
     "sections.yaml": SectionsFile,  # the rulebook's sections (core.coverage)
-}
+})
 
 
 def load_components(data_dir: str | Path = DATA_DIR) -> Components:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from types import MappingProxyType
 
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
 from tabletop.core.engine.decisions import Option, ask_str, choose
@@ -361,8 +362,8 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
     return None
 
 
-_EFFECT_LABEL = {"D2": "Retreat two hexes (9.3)", "D3": "Retreat three hexes (9.3)",
-                 "(D)": "Take a step loss"}
+_EFFECT_LABEL = MappingProxyType({"D2": "Retreat two hexes (9.3)", "D3": "Retreat three hexes (9.3)",
+                 "(D)": "Take a step loss"})
 
 
 def apply_defender_effect(match: Match, effect: str, target: str,

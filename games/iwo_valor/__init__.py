@@ -50,21 +50,25 @@ NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.
 TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
 
 
-_WINDOWS: dict[str | None, tuple[SharedBoard, int, tuple[Mapping[str, Any], ...]]] = {}
+_WINDOWS = "iwo_valor: the views' windows"
+"""The key in the match's memo of each side's windows (:func:`_board_windows`): side ->
+(the board, its revision, the windows)."""
 
 
 def _board_windows(v: View) -> dict[str, JSON]:
     """A view's ``pieces`` (the core's, in the same order): read-only windows on the board
     the views share instead of copies, made once a revision of what the side is shown
-    (:meth:`~tabletop.core.engine.views.SharedBoard.revision`) and handed to every view of it: the
-    heuristic bot reads the whole board at every decision."""
+    (:meth:`~tabletop.core.engine.views.SharedBoard.revision`), kept in the match's memo and handed
+    to every view of it: the heuristic bot reads the whole board at every decision."""
     match, player = v._match, v.player
     board, reg = match.shared_board, match.state.pieces
     stamp = board.revision(reg, player)
-    held = _WINDOWS.get(player)
+    windows: dict[str | None, tuple[SharedBoard, int, tuple[Mapping[str, Any], ...]]] = \
+        match.state.memo.of_registry(_WINDOWS, dict)
+    held = windows.get(player)
     if held is None or held[0] is not board or held[1] != stamp:
-        held = _WINDOWS[player] = (board, stamp,
-                                   tuple(map(MappingProxyType, board.pieces(reg, player))))
+        held = windows[player] = (board, stamp,
+                                  tuple(map(MappingProxyType, board.pieces(reg, player))))
     return {"pieces": list(held[2])}
 
 
@@ -134,11 +138,11 @@ class Valor(Game):
     #: Every game variable is public (on the map or the tracks for all to see); none names a
     #: face-down unit (III.3): the opportunity-fire record names only units that fired, which
     #: were revealed first.
-    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         key: "public" for key in (
             c.V_SCENARIO, c.V_BEACH, c.V_LANDED, c.V_IND, c.V_CLASS1, c.V_FLAG_TURN, c.V_MOVED,
             c.V_HQ_HEXES, c.V_FIRED, c.V_STRUCK, c.V_ATTACKED, c.V_FIRST_TURN, c.V_LAST_TURN,
-            c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")}
+            c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")})
 
     def __init__(self) -> None:
         self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import cache
 from itertools import compress, repeat
 from operator import attrgetter
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from tabletop.core.board.supply import StepMasks
@@ -42,7 +42,7 @@ IDLE = 6  # companies four or more hexes from the enemy that make an HQ lead on
 CROWD = 5  # Marine companies within two hexes of a Japanese unit before others look elsewhere
 # Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
 # 5th against Suribachi and up the west, the 3rd through the centre and north.
-SECTORS = {"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")}
+SECTORS = MappingProxyType({"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")})
 _VALUE = attrgetter("value")  # an option's value
 
 
@@ -947,4 +947,4 @@ def _heuristic(side: str, seed: int) -> Agent:
     return HeuristicMarines(side, seed)
 
 
-BOTS: dict[str, Callable[[str, int], Agent]] = {"heuristic": _heuristic}
+BOTS: Mapping[str, Callable[[str, int], Agent]] = MappingProxyType({"heuristic": _heuristic})

@@ -19,9 +19,10 @@ State conventions (``match.state``):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from tabletop.core.board.fog import reveal_near
@@ -29,7 +30,7 @@ from tabletop.core.board.hexgrid import Hex, distance, within
 from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
-from tabletop.core.engine.pieces import CLOCK, Piece, Pieces
+from tabletop.core.engine.pieces import Piece, Pieces
 from tabletop.core.engine.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -61,7 +62,9 @@ V_WAVE_ROLLS = "first_wave_pending"  # III.4: first-wave units still to roll the
 
 V_ARMOUR_USED = "armour_used"  # VIII.A: attacks each Armour Unit has supported this phase
 
-PHASE_VARS: dict[str, Any] = {V_MOVED: [], V_HQ_HEXES: {}, V_FIRED: {}, V_ATTACKED: {}, V_ARMOUR_USED: {}}
+PHASE_VARS: Mapping[str, Callable[[], Any]] = MappingProxyType({
+    V_MOVED: list, V_HQ_HEXES: dict, V_FIRED: dict, V_ATTACKED: dict, V_ARMOUR_USED: dict})
+"""What lasts one phase: each variable's type, called for its empty value."""
 
 T = TypeVar("T")
 
@@ -78,8 +81,8 @@ def components() -> Components:
 
 def reset_phase_vars(match: Match) -> None:
     """Clear what lasts one phase (moves, opportunity fire, attacks made)."""
-    for key, value in PHASE_VARS.items():
-        match.state.vars[key] = type(value)()
+    for key, empty in PHASE_VARS.items():
+        match.state.vars[key] = empty()
 
 
 # -- places and pieces -------------------------------------------------------------------
@@ -113,22 +116,15 @@ def hid_of(h: Hex) -> str:
 
 
 @cache
-def _attrs(hex_id: str) -> dict[str, Any]:
+def _attrs(hex_id: str) -> Mapping[str, Any]:
     m = components().map
     h = m.hex(hex_id)
-    return {"_land": not m.is_prohibited(h), **dict(m._attrs[m.index(h)])}
-
-
-_ATTRS: dict[str, dict[str, Any]] = {}  # hex id -> :func:`_attrs`, filled as asked
+    return MappingProxyType({"_land": not m.is_prohibited(h), **m.attrs(h)})
 
 
 def attr(hex_id: str, key: str, default: Any = None) -> Any:
     """A hex attribute of map.yaml."""
-    try:
-        found = _ATTRS[hex_id]
-    except KeyError:
-        found = _ATTRS[hex_id] = _attrs(hex_id)
-    return found.get(key, default)
+    return _attrs(hex_id).get(key, default)
 
 
 @cache
@@ -140,17 +136,13 @@ def is_land(hex_id: str) -> bool:
 def on_island(p: Piece) -> bool:
     """Whether a unit is on a land hex of the island (:func:`is_hex` and :func:`is_land` of
     its place, read from one set: asked of every unit at every decision)."""
-    return p.location in (_ISLAND or _island())
+    return p.location in _island()
 
 
-_ISLAND: set[str] = set()  # the land hexes' ids, filled on first use (:func:`_island`)
-
-
-def _island() -> set[str]:
-    """Fill :data:`_ISLAND` (once: the map is loaded on first use)."""
-    if not _ISLAND:
-        _ISLAND.update(label for label in _ids()[1] if is_hex(label) and is_land(label))
-    return _ISLAND
+@cache
+def _island() -> frozenset[str]:
+    """The land hexes' ids (worked out once: the map is loaded on first use)."""
+    return frozenset(label for label in _ids()[1] if is_hex(label) and is_land(label))
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
@@ -269,23 +261,23 @@ class Situation:
         """VI, VI.E: the situation now; a Japanese unit's ZOC is the six hexes around it,
         sea excepted, and a hex in two ZOCs is simply in ZOC.
 
-        Kept while the pieces do not change: every change to a piece, its status or a stack
-        takes the pieces' revision clock's next count (core/engine/pieces.py), so the situation
-        built at the clock's current count, for the same pieces, is still the situation."""
-        pieces = match.state.pieces
-        if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
-            return _LAST.situation
+        Kept in the match's memo while the pieces do not change (``Memo.on_change``): every
+        change to a piece, its status or a stack moves the registry's revision clock."""
+        return match.state.memo.on_change(_SITUATION, lambda: cls._build(match.state.pieces))
+
+    @classmethod
+    def _build(cls, pieces: Pieces) -> Situation:
+        """The situation of these pieces, worked out afresh (see :meth:`of`)."""
         s = cls()
         jp, marine_hexes = s.jp, s.marine_hexes
         for p in pieces.select(side=JAPAN):
             if is_hex(p.location):
                 jp[p.location] = p.id
-        island = _ISLAND or _island()
+        island = _island()
         for p in pieces.select(side=US):
             if p.location in island:  # (on_island)
                 marine_hexes.setdefault(p.location, []).append(p)
         s.zoc, s.near = zones(tuple(s.jp))
-        _LAST.pieces, _LAST.clock, _LAST.situation = pieces, CLOCK.now, s
         return s
 
     def derive(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
@@ -317,16 +309,8 @@ class Situation:
         return _path_sets(*self.path_key())
 
 
-@dataclass
-class _LastSituation:
-    """The last situation built, with the pieces and the revision count it was built at."""
-
-    pieces: Pieces | None = None
-    clock: int = -1
-    situation: Situation | None = None
-
-
-_LAST = _LastSituation()
+_SITUATION = "iwo_valor: the situation"
+"""The key of the situation in the match's memo (:meth:`Situation.of`)."""
 
 
 @lru_cache(maxsize=64)
@@ -630,7 +614,7 @@ def _hq_sources(hqs: tuple[tuple[str, str], ...], path_key: tuple[tuple[str, ...
     move that changes none of these (most moves behind the front) keeps the answer."""
     jp = set(path_key[0])
     search = _search_from(path_key, tuple(h for h in landed if h not in jp), False, narrow)
-    bit, island = hex_bits(), _ISLAND or _island()
+    bit, island = hex_bits(), _island()
     return tuple(at for at, face in hqs if at in island and face != "back" and search.reaches(bit[at]))
 
 
@@ -652,7 +636,7 @@ def supply_check(match: Match, s: Situation,
     turn = match.state.turn
     ind = match.state.vars[V_IND]
     bit = hex_bits()
-    island = _ISLAND or _island()
+    island = _island()
     sets: dict[tuple[Any, bool], int] = {}  # (division, armour) -> the hexes supplied, as bits
     beach_sets: dict[bool, int] = {}
 

@@ -34,8 +34,8 @@ from tabletop.core.engine.errors import DataError
 from tabletop.core.engine.tables import Span, Table, parse_span
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-FILES = {"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
-         "mat": "mat.yaml", "jat": "jat.yaml", "scenarios": "scenarios.yaml"}
+FILES = MappingProxyType({"map": "map.yaml", "counters": "counters.yaml", "tracks": "tracks.yaml",
+                         "mat": "mat.yaml", "jat": "jat.yaml", "scenarios": "scenarios.yaml"})
 
 AREAS: tuple[str, ...] = ("Sr", "S", "W", "E", "N")  # III.3 deployment areas (IV.C.1)
 CODES: tuple[str, ...] = (*AREAS, "R")  # III.3 deployment codes
@@ -250,8 +250,9 @@ class Scenarios(StrictModel):
     very_short: VeryShortGame
 
 
-DATA_MODELS: dict[str, type[BaseModel]] = {"map.yaml": HexMapSpec, "counters.yaml": CounterSheet,
-                                          "tracks.yaml": Tracks, "scenarios.yaml": Scenarios}
+DATA_MODELS: Mapping[str, type[BaseModel]] = MappingProxyType({
+    "map.yaml": HexMapSpec, "counters.yaml": CounterSheet, "tracks.yaml": Tracks,
+    "scenarios.yaml": Scenarios})
 
 
 def by_turn(table: dict[str, int], turn: int, *, where: str) -> int:
@@ -322,7 +323,7 @@ def _check_map(m: HexMap, source: str, scen: Scenarios, scen_source: str) -> Non
     land, with the role they give them."""
     for h in m:
         hid = m.label(h)
-        raw = dict(m._attrs[m.index(h)])
+        raw = dict(m.attrs(h))
         if m.is_prohibited(h):
             if raw:
                 validate(SeaAttrs, raw, source=f"{source}: hexes.{hid}.attrs")

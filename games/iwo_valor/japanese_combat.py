@@ -13,6 +13,8 @@ Priorities Chart, how a hex distributes its losses, support points) the Marine p
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
@@ -21,7 +23,8 @@ from tabletop.core.engine.pieces import Piece
 from . import common as c
 
 OF, AMBUSH, REGULAR, ARTILLERY, BANZAI = "opportunity", "ambush", "regular", "artillery", "banzai"
-ROW = {OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art", BANZAI: "OF/CP"}
+ROW = MappingProxyType({OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art",
+                        BANZAI: "OF/CP"})
 FIRE_KINDS = (OF, AMBUSH, REGULAR)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache, reduce
 from itertools import compress
 from operator import getitem, or_
+from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex, HexSide
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
@@ -32,7 +33,7 @@ from .japanese_combat import opportunity_fire
 
 DONE = "done"
 HQ_HEXES = 5  # V: "Marine HQ units may be moved up to five hexes"
-STACK = {"infantry": 1, "armour": 1, "hq": 1}  # V.M
+STACK = MappingProxyType({"infantry": 1, "armour": 1, "hq": 1})  # V.M
 
 
 def can_stack(match: Match, p: Piece, hex_id: str, s: c.Situation) -> bool:

@@ -38,7 +38,7 @@ def build(match: Match) -> None:
         c.V_SCENARIO: scenario, c.V_BEACH: None, c.V_LANDED: [], c.V_IND: None, c.V_CLASS1: [],
         c.V_FLAG_TURN: None, c.V_STRUCK: [], c.V_FIRST_TURN: turns.first,
         c.V_LAST_TURN: turns.last, c.V_FRACTIONS: {}, c.V_DEBT: 0, c.V_PAYING: 0,
-        **{k: type(v)() for k, v in c.PHASE_VARS.items()},
+        **{k: empty() for k, empty in c.PHASE_VARS.items()},
     })
     narrow, short = comp.scenarios.narrow, comp.scenarios.very_short
     if scenario == c.NARROW:

@@ -11,6 +11,7 @@ the city face down (6.5). Rule modules, one per chapter: ``setup`` (3.0), ``vict
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -72,9 +73,9 @@ class Manila45(Game):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
 
     #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
-    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
+    var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,
-                                    c.V_AIR_USED, c.V_AMTRAC, c.V_ENTERED, c.V_SETUP_DONE)}
+                                    c.V_AIR_USED, c.V_AMTRAC, c.V_ENTERED, c.V_SETUP_DONE)})
 
     info = GameInfo(
         id="manila45",

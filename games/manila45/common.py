@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex
 from tabletop.core.engine.match import Match
@@ -25,7 +26,8 @@ JP_POOL = "box:jp_pool"
 AIR_LATER = "box:air"  # the six air units before turn 3 (7.1)
 AIR_READY = "box:air_ready"  # available air units, off the map between attacks (10.23)
 MARKERS = "box:markers"
-ENTRY_BOX = {"1cav": "box:us_1cav", "37id": "box:us_37id", "11ab": "box:us_11ab", "xiv": "box:us_xiv"}
+ENTRY_BOX = MappingProxyType({"1cav": "box:us_1cav", "37id": "box:us_37id", "11ab": "box:us_11ab",
+                              "xiv": "box:us_xiv"})
 
 # -- public variables ---------------------------------------------------------------------
 V_RUBBLE = "rubble"  # hex ids with a rubble marker (10.20, 10.21)
@@ -40,7 +42,7 @@ V_SETUP_DONE = "setup_done"
 MP = 16  # 2.9, 8.1
 XIV_TURN1_MP = 8  # 3.5, 5.4
 
-ENTER_COST = {"clear": 1, "airfield": 1, "urban": 2, "heavy": 3}  # 8.5
+ENTER_COST = MappingProxyType({"clear": 1, "airfield": 1, "urban": 2, "heavy": 3})  # 8.5
 
 
 def other(side: str) -> str:

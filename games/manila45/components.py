@@ -15,9 +15,11 @@ file, the path inside it and what was expected.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import Field
@@ -37,8 +39,8 @@ US = "US"
 JAPAN = "Japan"
 ORGS = ("1cav", "37id", "11ab", "xiv")  # 2.6, 7.2
 DIVISIONS = ("1cav", "37id", "11ab")
-ORG_NAMES = {"1cav": "1st Cavalry Division", "37id": "37th Infantry Division",
-             "11ab": "11th Airborne Division", "xiv": "XIV Corps"}
+ORG_NAMES = MappingProxyType({"1cav": "1st Cavalry Division", "37id": "37th Infantry Division",
+             "11ab": "11th Airborne Division", "xiv": "XIV Corps"})
 
 
 class HexAttrs(StrictModel):
@@ -226,12 +228,12 @@ def components() -> Components:
                       sequence, los, los_either, los_wall, los_wall_either)
 
 
-DATA_MODELS: dict[str, type[Any]] = {
+DATA_MODELS: Mapping[str, type[Any]] = MappingProxyType({
     "map.yaml": HexMapSpec,
     "counters.yaml": CounterSheet,
     "crt.yaml": TableSpec,
     "sequence.yaml": SequenceOfPlay,
-}
+})
 
 
 def side_key(side: HexSide) -> str:

@@ -12,6 +12,7 @@ division by division, XIV Corps last at half movement (3.4, 3.5, 5.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
@@ -289,14 +290,11 @@ def _pair_ok(a: Piece, b: Piece) -> bool:
     return not (c.org(a) in DIVISIONS and c.org(b) in DIVISIONS and c.org(a) != c.org(b))
 
 
-_COASTAL: list[str] = []
-
-
-def _coastal_hexes() -> list[str]:
-    if not _COASTAL:
-        hm = components().hexmap
-        _COASTAL.extend(hm.label(h) for h in hm.hexes() if hm.has_feature(h, "coast"))
-    return _COASTAL
+@cache
+def _coastal_hexes() -> tuple[str, ...]:
+    """The coastal hexes, in the map's order (worked out once)."""
+    hm = components().hexmap
+    return tuple(hm.label(h) for h in hm.hexes() if hm.has_feature(h, "coast"))
 
 
 # -- 3.4, 3.5 US map entry ------------------------------------------------------------------

@@ -10,6 +10,7 @@ decision is private: the US sees only where face-down units stand.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Option, ask_str, choose
@@ -50,14 +51,11 @@ def setup_hexes(match: Match, piece: Piece) -> list[str]:
     return [h for h in _all_setup_hexes() if c.can_stack(match, piece, h)]
 
 
-_SETUP_CACHE: list[str] = []
-
-
-def _all_setup_hexes() -> list[str]:
-    if not _SETUP_CACHE:
-        hm = components().hexmap
-        _SETUP_CACHE.extend(hm.label(h) for h in hm.hexes() if is_setup_hex(hm.label(h)))
-    return _SETUP_CACHE
+@cache
+def _all_setup_hexes() -> tuple[str, ...]:
+    """3.2: every hex a Japanese unit may set up in, in the map's order (worked out once)."""
+    hm = components().hexmap
+    return tuple(hm.label(h) for h in hm.hexes() if is_setup_hex(hm.label(h)))
 
 
 def check_setup_mapping(match: Match, setup: Mapping[str, JSON]) -> None:

@@ -58,6 +58,33 @@ def test_by_place_drops_only_the_places_whose_stack_changed() -> None:
     assert state.memo.by_place("t") == {"0101": "ab"}
 
 
+def test_another_states_changes_keep_this_memo() -> None:
+    """Each state's pieces count their own changes: a change to another state's pieces throws
+    away nothing of this state's memo, and a change to its own does."""
+    state, other = _state(), _state()
+    built, build = _counting()
+    assert state.memo.on_change("k", build) == 1
+    other.pieces["a"].attrs["moved"] = True
+    other.pieces.move("c", "0303")
+    assert state.memo.on_change("k", build) == 1
+    state.pieces["a"].attrs["moved"] = True
+    assert state.memo.on_change("k", build) == 2
+    assert len(built) == 2
+
+
+def test_of_registry_is_kept_across_changes_until_the_registry_is_replaced() -> None:
+    """What a game keeps current itself stays through every change to the pieces, and a
+    replaced registry (an undo's, a snapshot's) starts it afresh."""
+    state = _state()
+    kept: dict[str, int] = state.memo.of_registry("k", dict)
+    kept["seen"] = 1
+    state.pieces.move("a", "0303")
+    state.pieces["b"].attrs["moved"] = True
+    assert state.memo.of_registry("k", dict) is kept
+    state.pieces = Pieces.from_json(state.pieces.to_json())
+    assert state.memo.of_registry("k", dict) == {}
+
+
 def test_a_new_registry_or_a_new_state_starts_from_an_empty_memo() -> None:
     """Replacing the pieces throws everything away; a state rebuilt from JSON has its own."""
     state = _state()

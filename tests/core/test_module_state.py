@@ -5,10 +5,10 @@ one thread or several, share nothing, and an undo or a replay starts from a clea
 Every module of every game package is imported and each name its own top level assigns is
 looked at, and each class attribute of each class it defines: a dict, list, set, bytearray,
 deque or an instance of a class of its own with a ``__dict__`` or slots (a cache object) is
-mutable state. Constants pass: numbers, strings, tuples, frozensets, bytes,
-``MappingProxyType``, enums, frozen dataclasses, compiled patterns, paths, functions (a
-``functools.cache`` of a pure function among them), classes and type variables, and the
-module's ``Game``.
+mutable state. Constants pass: numbers (fractions and decimals among them), strings, tuples,
+frozensets, bytes, ``MappingProxyType``, enums, frozen dataclasses, compiled patterns, paths,
+functions (a ``functools.cache`` of a pure function among them), classes and type variables,
+and the module's ``Game``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import importlib
 import pkgutil
 import re
 from collections import deque
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path, PurePath
 from types import (
     FunctionType,
@@ -41,39 +43,20 @@ from tabletop.core.engine.match import Game
 # shrink: a name found that is not here fails the check, and so does a name here that is no
 # longer found (remove it, and the game once it has none left).
 STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
-    # caches: common:_BOARD, _ON_MAP, _STAMPS, _PLACE_MEMOS, _UNITS_AT, _KEPT_BY_SIDE
-    "tabletop.games.iwo_bonins": frozenset({
-        "bots:BOTS", "bots:_IS_HEX", "bots_japan:FS_SECTOR_RANK", "bots_japan:LINE_WORTH",
-        "combat:ATTACKER_WORDS", "combat:DEFENDER_WORDS", "combat:EFFECT_NAMES", "combat:_KINDS",
-        "combat:_ORDER", "common:PHASE_VARS", "common:_BOARD", "common:_KEPT_BY_SIDE",
-        "common:_ON_MAP", "common:_PLACE_MEMOS", "common:_STAMPS", "common:_UNITS_AT",
-        "components:BEACHES", "components:DATA_MODELS", "components:EFFECTS", "components:FILES",
-        "components:UNIT_TYPES", "japanese_operations:_EFFECT_LABEL",
-        "tabletop.games.iwo_bonins:Bonins.var_visibility"}),
-    # caches: common:_LAST, _WINDOWS (and common:_ATTRS, _ISLAND to check)
+    # the bots' board index (to be read from the board reader in core)
+    "tabletop.games.iwo_bonins": frozenset({"bots:_IS_HEX"}),
+    # the view's own entries (to become a visibility hook)
     "tabletop.games.iwo_valor": frozenset({
-        "bots:BOTS", "bots:SECTORS", "common:PHASE_VARS", "common:_ATTRS", "common:_ISLAND",
-        "common:_LAST",
-        "components:DATA_MODELS", "components:FILES",
-        "japanese_combat:ROW",
-        "movement:STACK",
-        "tabletop.games.iwo_valor:NARROW_MULTIPLIER",
-        "tabletop.games.iwo_valor:TWO_THIRDS_MULTIPLIER",
-        "tabletop.games.iwo_valor:Valor.var_visibility",
-        "tabletop.games.iwo_valor:ValorView._ENTRIES", "tabletop.games.iwo_valor:_WINDOWS"}),
-    # cache: setup:_SETUP_CACHE
-    "tabletop.games.manila45": frozenset({
-        "common:ENTER_COST", "common:ENTRY_BOX", "components:DATA_MODELS", "components:ORG_NAMES",
-        "movement:_COASTAL", "setup:_SETUP_CACHE",
-        "tabletop.games.manila45:Manila45.var_visibility",
-        "tabletop.games.manila45:ManilaView._ENTRIES"}),
+        "tabletop.games.iwo_valor:ValorView._ENTRIES"}),
+    # the view's own entries (to become a visibility hook)
+    "tabletop.games.manila45": frozenset({"tabletop.games.manila45:ManilaView._ENTRIES"}),
 }
 
 _MUTABLE = (dict, list, set, bytearray, deque)
 _DESCRIPTORS = (property, staticmethod, classmethod, MemberDescriptorType, GetSetDescriptorType,
                 MethodDescriptorType, WrapperDescriptorType)
 _CONSTANT = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset, range,
-             MappingProxyType, enum.Enum, re.Pattern, PurePath, type, ModuleType, TypeVar,
+             Fraction, Decimal, MappingProxyType, enum.Enum, re.Pattern, PurePath, type, ModuleType, TypeVar,
              FunctionType, Game)
 
 
@@ -178,5 +161,6 @@ def test_a_module_level_cache_is_found() -> None:
     mutable: tuple[object, ...] = ({}, [], set(), bytearray(), deque(), Cache())
     for value in mutable:
         assert _is_mutable(value), value
-    for value in ((), frozenset(), MappingProxyType({}), 3, "x", Frozen(1), re.compile("x"), Cache):
+    for value in ((), frozenset(), MappingProxyType({}), 3, Fraction(2, 3), Decimal("1.5"), "x",
+                  Frozen(1), re.compile("x"), Cache):
         assert not _is_mutable(value), value

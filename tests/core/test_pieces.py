@@ -49,6 +49,27 @@ def test_registry_refuses_duplicates_and_reports_inconsistency() -> None:
     assert reg.check() and "says it is at elsewhere" in reg.check()[0]
 
 
+def test_each_registry_counts_its_own_changes() -> None:
+    """Revision clocks: a change to a piece, its status or a stack moves the clock of the
+    piece's own registry and notes it in that clock's journal alone; another registry's
+    clock stands still, so two matches never share a count."""
+    one, two = Pieces([unit("a", "x")]), Pieces([unit("a", "x")])
+    assert one.clock is not two.clock
+    before, mark = two.clock.now, two.clock.mark()
+    piece = one["a"]
+    since = one.clock.mark()
+    piece.attrs["moved"] = True
+    piece.face = "back"
+    one.move("a", "y")
+    piece.attrs = {"orders": "hold"}
+    piece.attrs["orders"] = "advance"
+    assert two.clock.now == before and two.clock.since(mark) == []
+    noted = one.clock.since(since)
+    assert noted is not None and sum(e is piece for e in noted) == 3
+    assert any(e is piece.attrs for e in noted)
+    assert piece.revision == one.clock.now - 1 and piece.attrs.revision == one.clock.now  # type: ignore[attr-defined]
+
+
 def test_track_clamps() -> None:
     """Tracks clamp to their bounds (cohesion never below 1 or above 12)."""
     s = State()

@@ -21,13 +21,14 @@ from tabletop.core.engine.registry import load_game, make_agent
 ROOT = Path(__file__).resolve().parents[2]
 THREADS = 8
 
-# (game, seeds, decisions a game at most; None: to the end). iwo_valor is not here yet: it
-# keeps what it derives from the pieces in module globals, and an interleaved game may differ.
+# (game, seeds, decisions a game at most; None: to the end)
 CASES = [
     pytest.param("iwo_1945", range(16), None, id="iwo_1945"),
     pytest.param(str(ROOT / "docs" / "example" / "skirmish"), range(16), None, id="skirmish"),
     pytest.param("iwo_bonins", range(6), None, id="iwo_bonins"),
     pytest.param("manila45", range(4), None, id="manila45"),
+    pytest.param("iwo_valor", range(2), 600, id="iwo_valor-opening"),
+    pytest.param("iwo_valor", range(4), None, id="iwo_valor", marks=pytest.mark.slow),
 ]
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tabletop.core.engine.match import Match
-from tabletop.core.engine.pieces import CLOCK, Attrs, Piece, Pieces
+from tabletop.core.engine.pieces import Attrs, Piece, Pieces, RevisionClock
 from tabletop.core.engine.registry import load_game
 from tabletop.core.engine.views import SharedBoard, View
 
@@ -114,10 +114,10 @@ def test_the_board_revision_is_blind_to_what_a_side_may_not_see() -> None:
 
 
 def test_a_status_stamps_its_changes() -> None:
-    """Pieces (revisions): every way of changing a piece's status or fields moves its stamps,
-    and a status given as a plain dict is kept as a copy that stamps."""
+    """Pieces (revisions): every way of changing the status or fields of a piece on the table
+    moves its stamps, and a status given as a plain dict is kept as a copy that stamps."""
     given = {"n": 1}
-    piece = Piece("x", "unit", "A", attrs=given)
+    piece = Pieces([Piece("x", "unit", "A", location="a", attrs=given)])["x"]
     assert isinstance(piece.attrs, Attrs) and piece.attrs == given and piece.attrs is not given
     changes: tuple[Callable[[Attrs], object], ...] = (
         lambda a: a.__setitem__("m", 2), lambda a: a.pop("m"), lambda a: a.update(k=3),
@@ -234,9 +234,9 @@ def test_the_board_follows_the_pieces_when_the_journal_has_moved_on() -> None:
     last: dict[str | None, Any] = {}
     _check_every_side(match, last)
     piece = next(p for p in match.state.pieces if p.side == "Blue")
-    piece.attrs["n"] = 1  # then noted no more: the journal moves on with another match's
-    elsewhere = next(iter(Match(load_game(EXAMPLE), seed=2).state.pieces))
-    for n in range(2 * CLOCK.KEPT + 10):
+    piece.attrs["n"] = 1  # then noted no more: the journal moves on with the changes below
+    elsewhere = next(p for p in match.state.pieces if p is not piece)
+    for n in range(2 * RevisionClock.KEPT + 10):
         elsewhere.attrs["n"] = n
     _check_every_side(match, last)
     piece.attrs = {"orders": "hold"}
