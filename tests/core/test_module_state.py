@@ -60,15 +60,13 @@ STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
         "movement:STACK", "setup:FIRST_TURN", "setup:LAST_TURN",
         "tabletop.games.iwo_valor:NARROW_MULTIPLIER",
         "tabletop.games.iwo_valor:TWO_THIRDS_MULTIPLIER",
-        "tabletop.games.iwo_valor:Valor.var_visibility",
-        "tabletop.games.iwo_valor:ValorView._ENTRIES", "tabletop.games.iwo_valor:_WINDOWS"}),
+        "tabletop.games.iwo_valor:Valor.var_visibility"}),
     # cache: setup:_SETUP_CACHE
     "tabletop.games.manila45": frozenset({
         "common:ENTER_COST", "common:ENTRY_BOX", "components:DATA_MODELS", "components:ORG_NAMES",
         "mapmaker:AIRFIELDS", "mapmaker:GRID", "mapmaker:HEAVY", "mapmaker:PASIG",
         "mapmaker:PLACES", "movement:_COASTAL", "setup:_SETUP_CACHE",
-        "tabletop.games.manila45:Manila45.var_visibility",
-        "tabletop.games.manila45:ManilaView._ENTRIES"}),
+        "tabletop.games.manila45:Manila45.var_visibility"}),
 }
 
 _MUTABLE = (dict, list, set, bytearray, deque)
