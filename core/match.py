@@ -23,7 +23,7 @@ from . import engine_version
 from .canonical import JSON, digest, dumps, thaw
 from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
-from .errors import GameOver, IllegalDecision, TabletopError
+from .errors import DataError, GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
 from .flow import PhaseHandler, PhaseSpec, SequenceOfPlay, run_turns
 from .marks import MapMark
@@ -390,9 +390,10 @@ class PhasedGame(Game):
     (:class:`~.flow.SequenceOfPlay`): :meth:`play`, :meth:`entry_points` and
     :meth:`play_from` are built from the sequence and the game's phase handlers.
 
-    A game sets :attr:`sequence` (usually ``SequenceOfPlay.load(DATA / "sequence.yaml")``
-    in ``__init__``) and gives :meth:`phase_handlers`, one procedure per phase id. It may
-    refine :meth:`opening` (what comes before the first turn: set-up decisions),
+    The base reads :attr:`sequence` from ``sequence.yaml`` in the game's data folder
+    (``data/`` beside its module, or beside that of the game it refines); the game gives
+    :meth:`phase_handlers`, one procedure per phase id. It may refine :meth:`opening` (what
+    comes before the first turn: set-up decisions),
     :meth:`begin_phase` and :meth:`end_phase` (the bookkeeping every phase shares),
     :meth:`first_turn` and :meth:`last_turn` (a span set by the scenario, an option or the
     play) and :meth:`check_end` (an end before the last turn). A position may start at the
@@ -401,6 +402,16 @@ class PhasedGame(Game):
 
     #: the phases of every turn, in order, and the turn span (see :meth:`last_turn`)
     sequence: SequenceOfPlay
+
+    def __init__(self) -> None:
+        # data/ beside the module of the game's class, or of the game it refines
+        for cls in type(self).__mro__:
+            file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+            if file and (Path(file).parent / "data").is_dir():
+                self.sequence = SequenceOfPlay.load(Path(file).parent / "data" / "sequence.yaml")
+                return
+        raise DataError(f"game {self.info.id}: no data/ folder beside its module to read its "
+                        "sequence of play from (sequence.yaml)")
 
     def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """Phase id -> the procedure that plays that phase (each phase of :attr:`sequence`

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
 from tabletop.core.errors import TabletopError
-from tabletop.core.flow import PhaseHandler, PhaseSpec, SequenceOfPlay
+from tabletop.core.flow import PhaseHandler, PhaseSpec
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import (
     AgentFactory,
@@ -39,7 +39,7 @@ from tabletop.core.pieces import Piece
 from tabletop.core.visibility import PUBLIC
 
 from . import common as c
-from .components import DATA_DIR, INITIAL_DEPLOYMENT
+from .components import INITIAL_DEPLOYMENT
 
 VERSION = "1.0.1"
 
@@ -91,9 +91,6 @@ class Bonins(PhasedGame):
             c.V_MUST_ATTACK, c.V_TF_COLLINS, c.V_TWO_PLAYER, c.V_BOMBARDMENT, c.V_REPAIRABLE,
             c.V_REBUILT)
     }
-
-    def __init__(self) -> None:
-        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
 
     # -- data -------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:

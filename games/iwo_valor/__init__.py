@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
 from tabletop.core.errors import TabletopError
-from tabletop.core.flow import PhaseHandler, PhaseSpec, SequenceOfPlay
+from tabletop.core.flow import PhaseHandler, PhaseSpec
 from tabletop.core.fog import reveal_near
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import (
@@ -40,7 +40,7 @@ from tabletop.core.position import START, Position
 from tabletop.core.tables import parse_span
 
 from . import common as c
-from .components import DATA_DIR, DATA_MODELS, VPLevel
+from .components import DATA_MODELS, VPLevel
 
 VERSION = "1.1.0"
 NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
@@ -100,9 +100,6 @@ class Valor(PhasedGame):
             c.V_SCENARIO, c.V_BEACH, c.V_LANDED, c.V_IND, c.V_CLASS1, c.V_FLAG_TURN, c.V_MOVED,
             c.V_HQ_HEXES, c.V_FIRED, c.V_STRUCK, c.V_ATTACKED, c.V_FIRST_TURN, c.V_LAST_TURN,
             c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")}
-
-    def __init__(self) -> None:
-        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
 
     # -- data --------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:

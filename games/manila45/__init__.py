@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from tabletop.core.canonical import JSON
 from tabletop.core.errors import TabletopError
-from tabletop.core.flow import PhaseHandler, PhaseSpec, SequenceOfPlay
+from tabletop.core.flow import PhaseHandler, PhaseSpec
 from tabletop.core.hexmap import HexMap
 from tabletop.core.marks import MapMark
 from tabletop.core.match import AgentFactory, Flow, GameInfo, GameOption, Match, PhasedGame, Result
@@ -26,7 +26,7 @@ from tabletop.core.position import START, Position
 from tabletop.core.visibility import is_hidden_from
 
 from . import common as c
-from .components import DATA_DIR, JAPAN, US, components
+from .components import JAPAN, US, components
 
 VERSION = "0.9.1"
 
@@ -60,9 +60,6 @@ class Manila45(PhasedGame):
         rulebook="Manila '45: Stalingrad of the Pacific Rulebook",
         description="The battle for Manila, 3 Feb - 4 Mar 1945, on 0.5 km hexes, 3-day turns.",
     )
-
-    def __init__(self) -> None:
-        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
 
     def data_models(self) -> dict[str, type[BaseModel]]:
         """The models of the game's own data files (for `tabletop validate`)."""

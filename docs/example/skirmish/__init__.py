@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from tabletop.core.agents import Agent
 from tabletop.core.canonical import JSON
 from tabletop.core.errors import DataError
-from tabletop.core.flow import PhaseHandler, SequenceOfPlay
+from tabletop.core.flow import PhaseHandler
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.hexmap import HexMap
 from tabletop.core.match import AgentFactory, GameInfo, GameOption, Match, PhasedGame, Result
@@ -63,10 +63,10 @@ class Skirmish(PhasedGame):
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {"lost": PUBLIC}
 
     def __init__(self) -> None:
+        super().__init__()  # 2.0 the sequence of play, data/sequence.yaml (PhasedGame)
         self.map = HexMap.load(DATA / "map.yaml")
         self.crt = Table.load(DATA / "crt.yaml")
         self.units = UnitsSpec(units=tuple(load_units(DATA / "units.yaml")))
-        self.sequence = SequenceOfPlay.load(DATA / "sequence.yaml")
         # 3.1 terrain costs; a hill (objective) adds one; a stream hexside adds one.
         base: dict[str, float | None] = {"clear": 1.0, "woods": 2.0, "town": 1.0, "lake": None}
         check_map(self.map, base, DATA / "map.yaml")
