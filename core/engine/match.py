@@ -23,8 +23,9 @@ from .. import engine_version
 from .canonical import JSON, digest, dumps, thaw
 from .decisions import Decision, Option
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
-from .errors import GameOver, IllegalDecision, TabletopError
+from .errors import DataError, GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
+from .flow import PhaseHandler, PhaseSpec, SequenceOfPlay, run_turns
 from .marks import MapMark
 from .opening import check_before_play, check_game_data
 from .pieces import Piece
@@ -216,8 +217,6 @@ class Game:
         track = match.state.tracks.get("turn")
         if track is not None:
             return min(track.minimum, match.state.turn), track.maximum
-        from .flow import SequenceOfPlay
-
         sequence = getattr(self, "sequence", None)
         if isinstance(sequence, SequenceOfPlay):
             return 0, sequence.last_turn
@@ -249,8 +248,19 @@ class Game:
     def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
         """What one player may see of the match (None: the game master), as a read-only
         :class:`~.views.View`; a game refines what is visible by declaring
-        :attr:`var_visibility` and :attr:`secret_piles` rather than by editing views."""
+        :attr:`var_visibility` and :attr:`secret_piles` and by :meth:`stack_view`, rather
+        than by editing views."""
         return View(match, player)
+
+    def stack_view(self, place: str, stack: Sequence[Piece], viewer: str) -> Sequence[bool] | None:
+        """What ``viewer`` sees of the pieces at ``place`` (``stack``, top first): for each
+        piece, True where the side sees only a hidden counter (its place, side and kind
+        ``"hidden"``) rather than the piece. None, by default, is the core's rule: a hidden
+        piece of another side (:func:`~.visibility.is_hidden_from`); a game whose rules hide
+        more (a stack's lower units, a dead pile) says so here, the core's rule included. The
+        game master sees everything and is not asked. The answer may depend on these
+        arguments alone: the views keep it until a piece of the stack or its order changes."""
+        return None
 
     def invariants(self, match: Match) -> list[str]:
         """Rule invariants broken by the current state (empty when all hold)."""
@@ -375,6 +385,108 @@ def _roll_listener(match: Match) -> Callable[[str, str, tuple[int, ...], int], N
     return heard
 
 
+class PhasedGame(Game):
+    """The base of a game played turn after turn in a declared sequence of play
+    (:class:`~.flow.SequenceOfPlay`): :meth:`play`, :meth:`entry_points` and
+    :meth:`play_from` are built from the sequence and the game's phase handlers.
+
+    The base reads :attr:`sequence` from ``sequence.yaml`` in the game's data folder
+    (``data/`` beside its module, or beside that of the game it refines); the game gives
+    :meth:`phase_handlers`, one procedure per phase id. It may refine :meth:`opening` (what
+    comes before the first turn: set-up decisions),
+    :meth:`begin_phase` and :meth:`end_phase` (the bookkeeping every phase shares),
+    :meth:`first_turn` and :meth:`last_turn` (a span set by the scenario, an option or the
+    play) and :meth:`check_end` (an end before the last turn). A position may start at the
+    beginning of any phase (its id is the entry point), the opening done.
+    """
+
+    #: the phases of every turn, in order, and the turn span (see :meth:`last_turn`)
+    sequence: SequenceOfPlay
+
+    def __init__(self) -> None:
+        # data/ beside the module of the game's class, or of the game it refines
+        for cls in type(self).__mro__:
+            file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+            if file and (Path(file).parent / "data").is_dir():
+                self.sequence = SequenceOfPlay.load(Path(file).parent / "data" / "sequence.yaml")
+                return
+        raise DataError(f"game {self.info.id}: no data/ folder beside its module to read its "
+                        "sequence of play from (sequence.yaml)")
+
+    def phase_handlers(self) -> Mapping[str, PhaseHandler]:
+        """Phase id -> the procedure that plays that phase (each phase of :attr:`sequence`
+        has one; :func:`~.flow.run_turns` says which is missing)."""
+        raise TabletopError(f"game {self.info.id} gives no phase handlers")
+
+    def opening(self, match: Match) -> Flow:
+        """What is played before the first turn (decisions of the set-up); by default
+        nothing. A position at a phase of a turn starts after it."""
+        return None
+        yield  # pragma: no cover - makes this a generator
+
+    def begin_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """What every phase does first, once the state names it (clear the phase's
+        bookkeeping); by default nothing."""
+
+    def end_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """What every phase does last, before :meth:`check_end` (control that follows from
+        where the pieces stand); by default nothing."""
+
+    def first_turn(self, match: Match) -> int:
+        """The match's first turn: by default the sequence's."""
+        return self.sequence.first_turn
+
+    def last_turn(self, match: Match) -> int:
+        """The match's last turn, asked again before each turn (it may change as the game
+        goes): by default the sequence's."""
+        return self.sequence.last_turn
+
+    def check_end(self, match: Match) -> Result | None:
+        """Asked after every phase: the result when the game ends there; by default None
+        (the game ends after the last turn, :meth:`final_result`)."""
+        return None
+
+    def play(self, match: Match) -> Flow:
+        """The opening, then the turns from the first."""
+        yield from self.opening(match)
+        return (yield from self.turns(match))
+
+    def turns(self, match: Match, *, start_turn: int | None = None,
+              start_phase: str | None = None) -> Flow:
+        """Every phase of every turn in order (:func:`~.flow.run_turns`), each between
+        :meth:`begin_phase` and :meth:`end_phase`; from ``start_turn`` and ``start_phase``
+        for a position, else from :meth:`first_turn`."""
+        handlers = self.phase_handlers()
+
+        def framed(phase: PhaseSpec) -> PhaseHandler:
+            play = handlers[phase.id]
+
+            def run(m: Match) -> Flow:
+                self.begin_phase(m, phase)
+                result = yield from play(m)
+                self.end_phase(m, phase)
+                return result
+            return run
+
+        return (yield from run_turns(
+            match, self.sequence,
+            {p.id: framed(p) for p in self.sequence.phases if p.id in handlers},
+            last_turn=self.last_turn,
+            check_end=self.check_end,
+            start_turn=self.first_turn(match) if start_turn is None else start_turn,
+            start_phase=start_phase))
+
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """The beginning of each phase of the sequence of play, by its id."""
+        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """The turns from the position's turn (at least the first), beginning with phase
+        ``entry`` (``start`` is :meth:`play`)."""
+        return (yield from self.turns(match, start_turn=max(self.first_turn(match), match.state.turn),
+                                      start_phase=entry))
+
+
 class Match:
     """One game being played: state, dice, log, the pending decision and the record.
 
@@ -433,7 +545,9 @@ class Match:
         self.result: Result | None = None
         self._flow: Flow | None = None
         self._version = 0
-        self.shared_board = SharedBoard()  # the pieces as views show them (views.py)
+        # the pieces as views show them (views.py), by the game's rule if it has its own
+        self.shared_board = SharedBoard(
+            None if type(self.game).stack_view is Game.stack_view else self.game.stack_view)
         self._secrets: dict[str, tuple[int, Any, dict[str, str]]] = {}  # see _secrets_of
         check_game_data(self.game)  # bad data is one message, not an error in the set-up
         self.game.setup(self)

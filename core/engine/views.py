@@ -2,7 +2,8 @@
 
 A :class:`View` is what an agent receives. It is a read-only mapping whose entries are
 computed from the state the first time they are read, through the filter of
-:mod:`.visibility`: another side's hidden pieces show only place, side and kind
+:mod:`.visibility`: another side's hidden pieces (and those of a stack the game's rules
+hide from the side, :meth:`~.match.Game.stack_view`) show only place, side and kind
 ``"hidden"``; game variables appear only if declared visible to the side; secret deck piles
 show only their size; another player's pending decision shows only whose it is. Each entry is
 made of new lists and dicts, a piece's values and attrs being read-only windows
@@ -25,10 +26,10 @@ after the match has moved on raises :class:`StaleView` rather than mixing two po
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import chain, count
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, thaw
 from .errors import TabletopError
@@ -99,6 +100,17 @@ def piece_view(p: Piece, values: Mapping[str, Any]) -> dict[str, Any]:
             if attrs else _NO_ATTRS}
 
 
+StackView = Callable[[str, "Sequence[Piece]", str], "Sequence[bool] | None"]
+"""A game's rule for what a side sees of a stack (:meth:`~.match.Game.stack_view`): (place,
+its pieces top first, the side) -> for each piece, whether the side sees it only as a hidden
+counter; None for the core's rule."""
+
+
+def _hidden_entry(p: Piece, loc: str, n: int) -> dict[str, Any]:
+    """How a piece a side may not see shows in its view: its place, side, and kind hidden."""
+    return {"id": f"hidden:{loc}:{n}", "kind": "hidden", "side": p.side, "location": loc}
+
+
 class SharedBoard:
     """The pieces as the views of one match show them, built once and shared by every view
     until the pieces change: the one cache of views, and its invalidation.
@@ -114,10 +126,13 @@ class SharedBoard:
     shared objects never reach an agent: a view hands out copies (:class:`View`)."""
 
     __slots__ = ("_at", "_clock", "_full", "_history", "_layout", "_lists", "_mark", "_owners",
-                 "_places", "_reg", "_sides", "_snaps", "_stamps", "_values", "_volatile",
-                 "_windows")
+                 "_places", "_reg", "_sides", "_snaps", "_stack_view", "_stamps", "_values",
+                 "_volatile", "_windows")
 
-    def __init__(self) -> None:
+    def __init__(self, stack_view: StackView | None = None) -> None:
+        #: the game's rule for what a side sees of a stack (:meth:`~.match.Game.stack_view`);
+        #: None: the core's alone, a hidden piece of another side shown as hidden
+        self._stack_view = stack_view
         self._reset(None)
 
     def _reset(self, reg: Pieces | None) -> None:
@@ -240,9 +255,15 @@ class SharedBoard:
             shown.pop(loc, None)
             return
         full = self._full
-        entries = [{"id": f"hidden:{loc}:{n}", "kind": "hidden", "side": p.side, "location": loc}
-                   if p.hidden and player is not None and p.side != player  # is_hidden_from
-                   else full[p.id] for n, p in enumerate(stack)]
+        hides = None if player is None or self._stack_view is None \
+            else self._stack_view(loc, stack, player)
+        if hides is None:
+            entries = [_hidden_entry(p, loc, n)
+                       if p.hidden and player is not None and p.side != player  # is_hidden_from
+                       else full[p.id] for n, p in enumerate(stack)]
+        else:
+            entries = [_hidden_entry(p, loc, n) if hide else full[p.id]
+                       for n, (p, hide) in enumerate(zip(stack, hides, strict=True))]
         shown[loc] = (entries, tuple(e["id"] for e in entries))
 
     def _shows_change(self, before: tuple[list[dict[str, Any]], tuple[str, ...]] | None,
@@ -433,6 +454,15 @@ def _pending(v: View) -> dict[str, JSON]:
     return {"pending": _pending_for(v._match, v.player)}
 
 
+_ENTRIES: Mapping[str, Entries] = MappingProxyType({
+    "player": _progress, "turn": _progress, "phase": _progress, "step": _progress,
+    "pieces": _board, "stacks": _board,
+    "tracks": _tracks, "decks": _deck_piles, "vars": _vars, "pending": _pending,
+})
+"""Each key of a view -> what computes it (with the keys computed alongside). A game changes
+what a side sees through its declarations and :meth:`~.match.Game.stack_view`, never here."""
+
+
 class View(Mapping[str, Any]):
     """What one side (or, with ``player=None``, the game master) may see of a match now.
 
@@ -444,12 +474,6 @@ class View(Mapping[str, Any]):
     """
 
     __slots__ = ("_cache", "_match", "_player", "_stamp")
-
-    _ENTRIES: ClassVar[dict[str, Entries]] = {
-        "player": _progress, "turn": _progress, "phase": _progress, "step": _progress,
-        "pieces": _board, "stacks": _board,
-        "tracks": _tracks, "decks": _deck_piles, "vars": _vars, "pending": _pending,
-    }
 
     def __init__(self, match: Match, player: str | None) -> None:
         self._match = match
@@ -471,44 +495,26 @@ class View(Mapping[str, Any]):
         self.check_current()
         return self._match.shared_board.revision(self._match.state.pieces, self._player)
 
-
-    def _core_board(self) -> bool:
-        """Whether this view shows the pieces as the core does (a game's view may show them
-        otherwise, e.g. more of them hidden: then only its own entries are read)."""
-        entries = type(self)._ENTRIES
-        return entries.get("pieces") is _board and entries.get("stacks") is _board
-
     def board_places(self) -> Mapping[str, tuple[Mapping[str, Any], ...]]:
         """Place -> the pieces the view shows there, top first (``pieces`` by place): read-only
         windows on the shared board, not copies, so that an agent reading the board often pays
         only for what changed (:meth:`SharedBoard.places`). Not a view entry: an in-process
         agent's shortcut, never in JSON; the same pieces ``pieces`` shows."""
         self.check_current()
-        if self._core_board():
-            return self._match.shared_board.places(self._match.state.pieces, self._player)
-        by_place: dict[str, list[Mapping[str, Any]]] = {}
-        for p in self["pieces"]:
-            by_place.setdefault(p["location"], []).append(MappingProxyType(dict(p)))
-        return MappingProxyType({loc: tuple(ps) for loc, ps in by_place.items()})
+        return self._match.shared_board.places(self._match.state.pieces, self._player)
 
     def board_changes(self, since: int) -> frozenset[str] | None:
         """The places this view may show differently from a view of the same side and match
         whose :attr:`board_revision` was ``since`` (:meth:`SharedBoard.changes`): a superset
         of the places shown differently; None when it cannot tell (then read them all)."""
         self.check_current()
-        if not self._core_board():
-            return None
         return self._match.shared_board.changes(self._match.state.pieces, self._player, since)
-
-    def _own(self, key: str) -> bool:
-        """Whether the view computes entry ``key`` as the core does (a game's view may not)."""
-        return type(self)._ENTRIES.get(key) is View._ENTRIES[key]
 
     def var(self, name: str) -> JSON:
         """``self["vars"][name]`` (a copy), without copying the other variables: KeyError if
         the side may not read it or there is none. Not a view entry: an in-process agent's
         shortcut, like :meth:`board_places`."""
-        if not self._own("vars") or "vars" in self._cache:
+        if "vars" in self._cache:
             return self["vars"][name]
         self.check_current()
         match = self._match
@@ -521,7 +527,7 @@ class View(Mapping[str, Any]):
         """``self["decks"][deck][pile]`` (the cards, or ``{"count": n}`` for a pile the side
         may not look into), None if there is no such pile, without the other piles: an
         in-process agent's shortcut, like :meth:`board_places`."""
-        if not self._own("decks") or "decks" in self._cache:
+        if "decks" in self._cache:
             piles = self["decks"].get(deck)
             return None if piles is None else piles.get(pile)
         self.check_current()
@@ -537,7 +543,7 @@ class View(Mapping[str, Any]):
     def track(self, name: str) -> JSON:
         """``self["tracks"][name]``, without reading the other tracks: KeyError if there is
         none (an in-process agent's shortcut, like :meth:`board_places`)."""
-        if not self._own("tracks") or "tracks" in self._cache:
+        if "tracks" in self._cache:
             return self["tracks"][name]
         self.check_current()
         return self._match.state.tracks[name].value
@@ -547,7 +553,7 @@ class View(Mapping[str, Any]):
             return self._cache[key]
         except KeyError:
             pass
-        build = self._ENTRIES.get(key)
+        build = _ENTRIES.get(key)
         if build is None:
             raise KeyError(key)
         self.check_current()
@@ -561,17 +567,17 @@ class View(Mapping[str, Any]):
                             "the match has moved on since it was made")
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._ENTRIES)
+        return iter(_ENTRIES)
 
     def __len__(self) -> int:
-        return len(self._ENTRIES)
+        return len(_ENTRIES)
 
     def __repr__(self) -> str:
         return f"<View of {self._player or 'the game master'}>"
 
     def to_json(self) -> dict[str, JSON]:
         """The whole view as plain JSON (every entry computed, pieces copied out)."""
-        return {k: _plain(self[k]) for k in self._ENTRIES}
+        return {k: _plain(self[k]) for k in _ENTRIES}
 
 
 SIDE_SAVE_FORMAT = "tabletop-side-save/1"

@@ -24,15 +24,14 @@ from pydantic import BaseModel
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.errors import TabletopError
-from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
     AgentFactory,
-    EntryPoint,
     Flow,
-    Game,
     GameInfo,
     GameOption,
     Match,
+    PhasedGame,
     Procedure,
     Result,
     ScenarioInfo,
@@ -41,12 +40,12 @@ from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.visibility import PUBLIC
 
 from . import common as c
-from .components import DATA_DIR, INITIAL_DEPLOYMENT
+from .components import INITIAL_DEPLOYMENT
 
 VERSION = "1.0.1"
 
 
-class Bonins(Game):
+class Bonins(PhasedGame):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), invariants."""
 
     info = GameInfo(
@@ -93,9 +92,6 @@ class Bonins(Game):
             c.V_MUST_ATTACK, c.V_TF_COLLINS, c.V_TWO_PLAYER, c.V_BOMBARDMENT, c.V_REPAIRABLE,
             c.V_REBUILT)
     })
-
-    def __init__(self) -> None:
-        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
 
     # -- data -------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
@@ -156,8 +152,8 @@ class Bonins(Game):
         match.state.turn = 1
 
     # -- 5.0 sequence of play ---------------------------------------------------------
-    def play(self, match: Match) -> Flow:
-        """3.3 the beachhead, 18.1 the two-player deployment, then 5.1 turn after turn."""
+    def opening(self, match: Match) -> Flow:
+        """3.3 the beachhead, after 18.1 the two-player deployment; 5.1 the turns follow."""
         from . import two_player
 
         if match.state.vars[c.V_TWO_PLAYER]:
@@ -165,14 +161,13 @@ class Bonins(Game):
         side = yield from choose_beachhead(match)
         match.state.vars[c.V_BEACHHEAD] = side
         match.emit("beachhead", "3.3", f"the US invades the {side} beaches")
-        return (yield from self.turns(match))
+        return None
 
-    def turns(self, match: Match, *, start_turn: int | None = None,
-              start_phase: str | None = None) -> Flow:
-        """5.1: the turns, phase after phase (from a given turn and phase for a position)."""
+    def phase_handlers(self) -> Mapping[str, PhaseHandler]:
+        """5.1: the seven phases of a turn (a position may start at any of them)."""
         from . import combat, japanese_bombardment, japanese_operations, movement, two_player
 
-        handlers = {
+        return {
             "us_move_1": lambda m: movement.us_movement_phase(m, first=True),
             "us_combat_1": lambda m: combat.us_combat_phase(m, first=True),
             "us_move_2": lambda m: movement.us_movement_phase(m, first=False),
@@ -183,29 +178,19 @@ class Bonins(Game):
             "admin": self.administrative_phase,
         }
 
-        def each_phase(phase_id: str) -> Any:
-            def run(m: Match) -> Flow:
-                c.reset_phase_vars(m)
-                result = yield from handlers[phase_id](m)
-                c.update_cleared_sectors(m)
-                return result
-            return run
+    def begin_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """A phase's bookkeeping starts empty (units moved, attackers, suppressions)."""
+        c.reset_phase_vars(match)
 
-        return (yield from run_turns(match, self.sequence,
-                                     {p.id: each_phase(p.id) for p in self.sequence.phases},
-                                     last_turn=last_turn, check_end=self.check_end,
-                                     start_turn=start_turn, start_phase=start_phase))
+    def end_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """13.0: the sectors cleared as the phase left them."""
+        c.update_cleared_sectors(match)
 
-    # -- positions: entry points, places, status ---------------------------------------
-    def entry_points(self) -> tuple[EntryPoint, ...]:
-        """5.1: a position may start at the beginning of any phase of the sequence of play."""
-        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
+    def last_turn(self, match: Match) -> int:
+        """4.1, 11.4: turn 16, one turn less for each reserve regiment committed."""
+        return last_turn(match)
 
-    def play_from(self, match: Match, entry: str) -> Flow:
-        """5.1: the turns from the position's turn, starting with phase ``entry``."""
-        return (yield from self.turns(match, start_turn=max(1, match.state.turn),
-                                      start_phase=entry))
-
+    # -- positions: places, status ---------------------------------------------------
     def places(self, match: Match) -> frozenset[str]:
         """2.1, 3.0: every hex of the map, the map's boxes and the places it does not print."""
         return _places()

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
@@ -25,72 +25,30 @@ from tabletop.core.board.fog import reveal_near
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.errors import TabletopError
-from tabletop.core.engine.flow import SequenceOfPlay, run_turns
+from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
     AgentFactory,
-    EntryPoint,
     Flow,
-    Game,
     GameInfo,
     GameOption,
     Match,
+    PhasedGame,
     Result,
     ScenarioInfo,
 )
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.position import START, Position
 from tabletop.core.engine.tables import parse_span
-from tabletop.core.engine.views import Entries, SharedBoard, View
 
 from . import common as c
-from .components import DATA_DIR, DATA_MODELS, VPLevel
+from .components import DATA_MODELS, VPLevel
 
 VERSION = "1.1.0"
 NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
 TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
 
 
-_WINDOWS = "iwo_valor: the views' windows"
-"""The key in the match's memo of each side's windows (:func:`_board_windows`): side ->
-(the board, its revision, the windows)."""
-
-
-def _board_windows(v: View) -> dict[str, JSON]:
-    """A view's ``pieces`` (the core's, in the same order): read-only windows on the board
-    the views share instead of copies, made once a revision of what the side is shown
-    (:meth:`~tabletop.core.engine.views.SharedBoard.revision`), kept in the match's memo and handed
-    to every view of it: the heuristic bot reads the whole board at every decision."""
-    match, player = v._match, v.player
-    board, reg = match.shared_board, match.state.pieces
-    stamp = board.revision(reg, player)
-    windows: dict[str | None, tuple[SharedBoard, int, tuple[Mapping[str, Any], ...]]] = \
-        match.state.memo.of_registry(_WINDOWS, dict)
-    held = windows.get(player)
-    if held is None or held[0] is not board or held[1] != stamp:
-        held = windows[player] = (board, stamp,
-                                  tuple(map(MappingProxyType, board.pieces(reg, player))))
-    return {"pieces": list(held[2])}
-
-
-def _stacks(v: View) -> dict[str, JSON]:
-    """A view's ``stacks``, as the core makes them."""
-    return {"stacks": View._ENTRIES["stacks"](v)["stacks"]}
-
-
-class ValorView(View):
-    """A side's view (the core's), its pieces read-only windows (:func:`_board_windows`)."""
-
-    __slots__ = ()
-    _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board_windows,
-                                              "stacks": _stacks}
-
-    def _core_board(self) -> bool:
-        """Its pieces are the core's, as windows: the board's places and the places changed
-        since a revision (``board_places``, ``board_changes``) read as the core's do."""
-        return True
-
-
-class Valor(Game):
+class Valor(PhasedGame):
     """The game: identity, set-up (III), sequence of play (IV), victory (X), scenarios (XI)."""
 
     info = GameInfo(
@@ -144,9 +102,6 @@ class Valor(Game):
             c.V_HQ_HEXES, c.V_FIRED, c.V_STRUCK, c.V_ATTACKED, c.V_FIRST_TURN, c.V_LAST_TURN,
             c.V_FRACTIONS, c.V_DEBT, c.V_PAYING, c.V_ARMOUR_USED, "narrow_areas")})
 
-    def __init__(self) -> None:
-        self.sequence = SequenceOfPlay.load(DATA_DIR / "sequence.yaml")
-
     # -- data --------------------------------------------------------------------------
     def data_models(self) -> dict[str, type[BaseModel]]:
         """The models of the game's own data files (for `tabletop validate`)."""
@@ -164,58 +119,53 @@ class Valor(Game):
         build(match)
         match.state.turn = match.state.vars[c.V_FIRST_TURN]
 
-    def play(self, match: Match) -> Flow:
-        """III.4-6 (or XI's set-up), then IV turn after turn until X ends the game."""
+    # -- IV sequence of play -----------------------------------------------------------
+    def opening(self, match: Match) -> Flow:
+        """III.4-6 (or XI's set-up), before the first Game Turn."""
         from .setup import opening
 
         yield from opening(match)
-        return (yield from self._turns(match))
+        return None
 
-    def _turns(self, match: Match, *, start_turn: int | None = None,
-               start_phase: str | None = None) -> Flow:
-        """IV: the Game Turns of the scenario, each phase in order, from a turn and phase (a
-        position's entry point) or from the scenario's first."""
+    def phase_handlers(self) -> Mapping[str, PhaseHandler]:
+        """IV: the phases of a Game Turn (a position may start at any of them, the opening
+        of III.4-6 or of XI.C's set-ups done)."""
         from . import japanese_combat, marine_combat, movement, planning, turn_end
 
-        def phase(handler: Any) -> Any:
-            def run(m: Match) -> Flow:
-                c.reset_phase_vars(m)
-                yield from handler(m)
-                return None
-            return run
-
-        def record(m: Match) -> Flow:
-            turn_end.record_phase(m)
-            m.state.vars[c.V_STRUCK] = []
-            return None
-            yield  # a generator, though it asks nothing
-
-        handlers = {
-            "planning": phase(planning.planning_phase),
-            "movement": phase(movement.movement_phase),
-            "jp_combat": phase(japanese_combat.japanese_combat_phase),
-            "marine_combat": phase(marine_combat.combat_phase),
-            "replacement": phase(turn_end.replacement_phase),
-            "night": phase(turn_end.night_phase),
-            "record": record,
+        return {
+            "planning": planning.planning_phase,
+            "movement": movement.movement_phase,
+            "jp_combat": japanese_combat.japanese_combat_phase,
+            "marine_combat": marine_combat.combat_phase,
+            "replacement": turn_end.replacement_phase,
+            "night": turn_end.night_phase,
+            "record": self.record_phase,
         }
-        sequence = self.sequence.model_copy(update={"first_turn": match.state.vars[c.V_FIRST_TURN],
-                                                    "last_turn": match.state.vars[c.V_LAST_TURN]})
-        return (yield from run_turns(match, sequence, handlers, check_end=self.check_end,
-                                     start_turn=start_turn, start_phase=start_phase))
+
+    def begin_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """A phase's bookkeeping starts empty (but the Record Phase's, which reads it)."""
+        if phase.id != "record":
+            c.reset_phase_vars(match)
+
+    def record_phase(self, match: Match) -> Flow:
+        """IV.G.1-5 (``turn_end.record_phase``); the hexes struck by artillery this turn
+        (IV.C.2) are forgotten."""
+        from . import turn_end
+
+        turn_end.record_phase(match)
+        match.state.vars[c.V_STRUCK] = []
+        return None
+        yield  # a generator, though it asks nothing
+
+    def first_turn(self, match: Match) -> int:
+        """XI: the scenario's first Game Turn."""
+        return int(match.state.vars[c.V_FIRST_TURN])
+
+    def last_turn(self, match: Match) -> int:
+        """X, XI: the scenario's last Game Turn."""
+        return int(match.state.vars[c.V_LAST_TURN])
 
     # -- positions (the designer's toolkit) ----------------------------------------------
-    def entry_points(self) -> tuple[EntryPoint, ...]:
-        """IV: a position may start at the beginning of any phase of a Game Turn, the opening
-        of III.4-6 (or of XI.C's set-ups) done."""
-        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
-
-    def play_from(self, match: Match, entry: str) -> Flow:
-        """IV: the Game Turns from the position's turn (at least the scenario's first),
-        starting with phase ``entry``."""
-        first = int(match.state.vars[c.V_FIRST_TURN])
-        return (yield from self._turns(match, start_turn=max(first, match.state.turn), start_phase=entry))
-
     def places(self, match: Match) -> frozenset[str]:
         """II: every hex of the map, its boxes, and the place of units out of a scenario (XI)."""
         hexmap = c.components().map
@@ -378,11 +328,6 @@ class Valor(Game):
     def board(self, match: Match | None) -> HexMap:
         """The island."""
         return c.components().map
-
-    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
-        """What one side may see, as the core shows it, its pieces as read-only windows
-        rather than copies (:class:`ValorView`)."""
-        return ValorView(match, player)
 
     def piece_label(self, piece: Piece) -> str:
         """A unit's id and the strength its steps show (armour: its steps)."""

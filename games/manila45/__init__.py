@@ -10,30 +10,21 @@ the city face down (6.5). Rule modules, one per chapter: ``setup`` (3.0), ``vict
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.errors import TabletopError
-from tabletop.core.engine.flow import run_turns
+from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.marks import MapMark
-from tabletop.core.engine.match import (
-    AgentFactory,
-    EntryPoint,
-    Flow,
-    Game,
-    GameInfo,
-    GameOption,
-    Match,
-    Result,
-)
+from tabletop.core.engine.match import AgentFactory, Flow, GameInfo, GameOption, Match, PhasedGame, Result
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.position import START, Position
-from tabletop.core.engine.views import Entries, View
+from tabletop.core.engine.visibility import is_hidden_from
 
 from . import common as c
 from .components import JAPAN, US, components
@@ -41,35 +32,7 @@ from .components import JAPAN, US, components
 VERSION = "0.9.1"
 
 
-def _board(v: View) -> dict[str, JSON]:
-    """6.5: pieces and stacks, with the US units under the top of a stack and in the US dead
-    pile shown to the Japanese player as face-down."""
-    base = View._ENTRIES["pieces"](v)
-    if v.player != JAPAN:
-        return base
-    pieces = v._match.state.pieces  # the view's own match, as the core's entries read it
-    renamed: dict[str, str] = {}
-    stacks: dict[str, list[str]] = {}
-    for loc, ids in base["stacks"].items():
-        shown = []
-        for n, pid in enumerate(ids):
-            if pid in pieces and pieces[pid].side == US and (n >= 1 or loc == c.US_DEAD):
-                renamed[pid] = f"hidden:{loc}:{n}"
-            shown.append(renamed.get(pid, pid))
-        stacks[loc] = shown
-    listed = [{"id": renamed[e["id"]], "kind": "hidden", "side": US, "location": e["location"]}
-              if e["id"] in renamed else e for e in base["pieces"]]
-    return {"pieces": listed, "stacks": stacks}
-
-
-class ManilaView(View):
-    """A side's view under 6.5 (see :func:`_board`)."""
-
-    __slots__ = ()
-    _ENTRIES: ClassVar[dict[str, Entries]] = {**View._ENTRIES, "pieces": _board, "stacks": _board}
-
-
-class Manila45(Game):
+class Manila45(PhasedGame):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
 
     #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
@@ -138,9 +101,9 @@ class Manila45(Game):
         elif given not in ({}, None, ""):
             raise TabletopError("option setup must be a mapping unit id -> hex id")
 
-    def play(self, match: Match) -> Flow:
-        """3.2 the Japanese set-up, then ten game turns of two player turns each (5.1), in
-        the order of 5.2 (no Japanese replacement phase, 5.3)."""
+    # -- 5.0 sequence of play ------------------------------------------------------------
+    def opening(self, match: Match) -> Flow:
+        """3.2 the Japanese set-up, before ten game turns of two player turns each (5.1)."""
         from .setup import japanese_setup
         from .victory import check_now
 
@@ -148,45 +111,33 @@ class Manila45(Game):
         for p in c.units_on_map(match, JAPAN):
             p.attrs["setup_hex"] = p.location  # 8.3: static units never leave it
         check_now(match)
-        return (yield from self._turns(match))
+        return None
 
-    def _turns(self, match: Match, *, start_turn: int | None = None,
-               start_phase: str | None = None) -> Flow:
-        """5.1, 5.2: the game turns, each of its five phases in order, from a turn and phase
-        (a position's entry point) or from the first."""
+    def phase_handlers(self) -> Mapping[str, PhaseHandler]:
+        """5.2: the five phases of a game turn, in its order (no Japanese replacement phase,
+        5.3); a position may start at any of them, the Japanese set-up (3.2) done."""
         from .movement import movement_phase
         from .offensive_fire import offensive_fire_phase
         from .replacements import reinforcement_phase
+
+        return {
+            "us_reinforce": reinforcement_phase,
+            "us_move": lambda m: movement_phase(m, US),
+            "us_fire": lambda m: offensive_fire_phase(m, US),
+            "jp_move": lambda m: movement_phase(m, JAPAN),
+            "jp_fire": lambda m: offensive_fire_phase(m, JAPAN),
+        }
+
+    def begin_phase(self, match: Match, phase: PhaseSpec) -> None:
+        """The phase's fired and moved flags cleared; 4.1 the Turn marker on the turn."""
+        c.reset_phase_flags(match)
+        match.state.tracks["turn"].set(match.state.turn)
+
+    def check_end(self, match: Match) -> Result | None:
+        """4.2, 4.3: the game is decided at the end of a phase (:func:`victory.result_now`)."""
         from .victory import result_now
 
-        comp = components()
-
-        def phase(body: Any) -> Any:
-            def run(m: Match) -> Flow:
-                c.reset_phase_flags(m)
-                m.state.tracks["turn"].set(m.state.turn)
-                yield from body(m)
-                return result_now(m)
-            return run
-
-        handlers = {
-            "us_reinforce": phase(reinforcement_phase),
-            "us_move": phase(lambda m: movement_phase(m, US)),
-            "us_fire": phase(lambda m: offensive_fire_phase(m, US)),
-            "jp_move": phase(lambda m: movement_phase(m, JAPAN)),
-            "jp_fire": phase(lambda m: offensive_fire_phase(m, JAPAN)),
-        }
-        return (yield from run_turns(match, comp.sequence, handlers, check_end=result_now,
-                                     start_turn=start_turn, start_phase=start_phase))
-
-    def entry_points(self) -> tuple[EntryPoint, ...]:
-        """5.2: a position may start at the beginning of any phase of a game turn, the
-        Japanese set-up (3.2) done."""
-        return tuple(EntryPoint(p.id, p.section, p.name) for p in components().sequence.phases)
-
-    def play_from(self, match: Match, entry: str) -> Flow:
-        """5.2: the turns from the position's turn, starting with phase ``entry``."""
-        return (yield from self._turns(match, start_turn=max(1, match.state.turn), start_phase=entry))
+        return result_now(match)
 
     def places(self, match: Match) -> frozenset[str]:
         """2.1: every hex of the map sheet, its boxes, and the ready box of the air units (10.23)."""
@@ -264,11 +215,14 @@ class Manila45(Game):
                 out.append(f"8.3: static {p.id} left {p.attrs['setup_hex']} for {p.location}")
         return out
 
-    def view(self, match: Match, player: str | None) -> Mapping[str, Any]:
-        """6.5: the US sees face-down Japanese units as battle flags (the core's rule for hidden
-        pieces); the Japanese player sees only the top unit of a US stack and nothing of the
-        US dead pile (:class:`ManilaView`)."""
-        return ManilaView(match, player)
+    def stack_view(self, place: str, stack: Sequence[Piece], viewer: str) -> list[bool] | None:
+        """6.5: the US sees face-down Japanese units as battle flags (the core's rule for
+        hidden pieces); the Japanese player sees only the top unit of a US stack and nothing
+        of the US dead pile."""
+        if viewer != JAPAN:
+            return None
+        return [is_hidden_from(p, viewer) or (p.side == US and (n >= 1 or place == c.US_DEAD))
+                for n, p in enumerate(stack)]
 
     def bots(self) -> dict[str, AgentFactory]:
         """Random-legal is built in; the heuristic bots play either side."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from tabletop.core.engine.registry import load_game, make_agent
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
+RULES = sys.modules[type(GAME).__module__]  # the example's package: its rule modules
 GOLDEN = Path(__file__).parent / "golden" / "skirmish.json"
 
 
@@ -58,7 +60,7 @@ def test_3_2_entering_an_enemy_zone_stops_the_unit() -> None:
     m = Match(GAME, seed=1)
     goto(m, "B4")
     piece = m.state.pieces["B4"]
-    enemy = GAME.enemy_hexes(m, "Blue")  # type: ignore[attr-defined]
+    enemy = RULES.common.enemy_hexes(m, "Blue")
     ezoc = {n for h in enemy for n in GAME.map.neighbors(h)}  # type: ignore[attr-defined]
     reach = reachable(GAME.map, GAME.map.hex(piece.location), 6, GAME.costs,  # type: ignore[attr-defined]
                       enemy=enemy, ezoc=ezoc, zoc_stops=True, zoc_to_zoc=False)
@@ -171,18 +173,18 @@ def test_undo_cannot_hide_a_unit_already_seen() -> None:
     assert m.state_hash() == before
 
 
-def test_undo_sees_a_reveal_even_without_a_reveal_event() -> None:
+def test_undo_sees_a_reveal_even_without_a_reveal_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """Honest undo: a piece turned face up without any event still counts as revealed."""
 
-    class Quiet(type(GAME)):  # type: ignore[misc]
-        """The example game with reveals that log nothing."""
+    def quiet_reveal(match: Match, hex_id: str) -> None:
+        """4.2 as the example plays it, but logging nothing."""
+        hexmap = GAME.map  # type: ignore[attr-defined]
+        for n in hexmap.neighbors(hexmap.hex(hex_id)):
+            for p in match.state.pieces.at(hexmap.label(n)):
+                p.hidden = False
 
-        def reveal_adjacent(self, match: Match, hex_id: str) -> None:
-            for n in self.map.neighbors(self.map.hex(hex_id)):
-                for p in match.state.pieces.at(self.map.label(n)):
-                    p.hidden = False
-
-    m = _blue_move_that_reveals(Quiet())
+    monkeypatch.setattr(RULES.common, "reveal_adjacent", quiet_reveal)
+    m = _blue_move_that_reveals(GAME)
     assert not m.log.of_kind("reveal")
     with pytest.raises(TabletopError, match="revealed"):
         m.undo()
@@ -217,7 +219,7 @@ def test_1_3_the_crt_is_read_on_the_line_of_the_defenders_terrain() -> None:
         if hexmap.is_prohibited(h):
             continue
         hid = hexmap.label(h)
-        line = GAME.attack_terms(m, hid, [])[1]  # type: ignore[attr-defined]
+        line = RULES.combat.attack_terms(m, hid, [])[1]
         terrain = hexmap.terrain(h)
         hill = hexmap.has_feature(h, "objective")
         assert line == ("woods" if hill and terrain == "clear" else terrain), hid
@@ -273,9 +275,9 @@ def test_6_1_6_2_a_side_with_no_unit_left_loses_at_once() -> None:
         ids = [p.id for p in m.state.pieces.select(side=loser)]
         for pid in ids[:-1]:
             m.state.pieces.move(pid, "box:eliminated")
-        assert GAME.sudden_death(m) is None  # type: ignore[attr-defined]
+        assert GAME.check_end(m) is None  # type: ignore[attr-defined]
         m.state.pieces.move(ids[-1], "box:eliminated")
-        result = GAME.sudden_death(m)  # type: ignore[attr-defined]
+        result = GAME.check_end(m)  # type: ignore[attr-defined]
         assert result is not None
         assert (result.winner, result.level, result.section) == (
             winner, f"{winner} decisive victory", section)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tabletop.core.engine.data import validate
 from tabletop.core.engine.errors import DataError, TabletopError
-from tabletop.core.engine.flow import SequenceOfPlay, run_turns
-from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
+from tabletop.core.engine.flow import PhaseHandler, PhaseSpec, SequenceOfPlay, run_turns
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match, PhasedGame, Result
+from tabletop.core.engine.position import Position
+from tabletop.core.engine.registry import load_game
 
 SEQ = validate(SequenceOfPlay, {
     "last_turn": 3,
@@ -73,3 +77,62 @@ def test_bad_sequence_data_and_missing_handlers() -> None:
         next(run_turns(Match(Phased(), seed=1), SEQ, {}))
     with pytest.raises(TabletopError, match="no phase"):
         SEQ.phase("nope")
+
+
+def _example_phased() -> type[PhasedGame]:
+    """A game on the example's sequence of play (its data/sequence.yaml, found beside the
+    example's module though this subclass lives here) whose phases ask nothing and note
+    themselves, with the bookkeeping of every phase noted around them."""
+    example = load_game(str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish"))
+
+    class Noted(type(example)):  # type: ignore[misc]
+        def setup(self, match: Match) -> None:
+            super().setup(match)
+            match.state.vars["trace"] = []
+
+        def opening(self, match: Match) -> Flow:
+            match.state.vars["trace"].append("opening")
+            return None
+            yield  # a generator, though it asks nothing
+
+        def phase_handlers(self) -> dict[str, PhaseHandler]:
+            def note(m: Match) -> Flow:
+                m.state.vars["trace"].append(f"{m.state.turn}:{m.state.phase}")
+                return None
+                yield  # a generator, though it asks nothing
+            return {p.id: note for p in self.sequence.phases}
+
+        def begin_phase(self, match: Match, phase: PhaseSpec) -> None:
+            match.state.vars["trace"].append(f"begin {phase.id}")
+
+        def end_phase(self, match: Match, phase: PhaseSpec) -> None:
+            match.state.vars["trace"].append(f"end {phase.id}")
+
+        def last_turn(self, match: Match) -> int:
+            return 2
+
+        def check_end(self, match: Match) -> Result | None:
+            return None
+
+    return Noted
+
+
+def test_a_phased_game_plays_its_opening_then_each_phase_between_its_bookkeeping() -> None:
+    """PhasedGame: ``play`` is the opening, then every phase of every turn up to
+    ``last_turn``, each handler between ``begin_phase`` and ``end_phase``."""
+    m = Match(_example_phased()(), seed=1)
+    phases = ["blue_move", "blue_combat", "red_move", "red_combat"]
+    assert m.state.vars["trace"] == ["opening", *(
+        step for turn in (1, 2) for p in phases for step in (f"begin {p}", f"{turn}:{p}", f"end {p}"))]
+    assert m.finished
+
+
+def test_a_phased_game_enters_at_each_phase_after_its_opening() -> None:
+    """PhasedGame: every phase of the sequence is an entry point (id, section, name), and a
+    position at one starts the turns there, in the position's turn, the opening done."""
+    game = _example_phased()()
+    assert [(e.id, e.section, e.description) for e in game.entry_points()] == \
+        [(p.id, p.section, p.name) for p in game.sequence.phases]
+    m = Match.from_position(game, Position(game="skirmish", start="red_move", turn=2))
+    assert m.state.vars["trace"] == ["begin red_move", "2:red_move", "end red_move",
+                                     "begin red_combat", "2:red_combat", "end red_combat"]

@@ -45,11 +45,6 @@ from tabletop.core.engine.match import Game
 STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
     # the bots' board index (to be read from the board reader in core)
     "tabletop.games.iwo_bonins": frozenset({"bots:_IS_HEX"}),
-    # the view's own entries (to become a visibility hook)
-    "tabletop.games.iwo_valor": frozenset({
-        "tabletop.games.iwo_valor:ValorView._ENTRIES"}),
-    # the view's own entries (to become a visibility hook)
-    "tabletop.games.manila45": frozenset({"tabletop.games.manila45:ManilaView._ENTRIES"}),
 }
 
 _MUTABLE = (dict, list, set, bytearray, deque)

@@ -245,3 +245,40 @@ def test_the_board_follows_the_pieces_when_the_journal_has_moved_on() -> None:
     _check_every_side(match, last)
     assert next(p for p in View(match, "Blue")["pieces"] if p["id"] == piece.id)["attrs"] \
         == {"orders": "advance"}
+
+
+def test_a_games_stack_view_decides_what_a_side_sees_of_a_stack() -> None:
+    """Views (hidden information): a game whose rules hide more of a stack than its face-down
+    pieces says so with ``Game.stack_view``; every view of that side shows the pieces it
+    names as hidden counters, in ``pieces``, ``stacks`` and ``board_places`` alike, after
+    every decision, while the other side and the game master see as the core shows."""
+    example = load_game(EXAMPLE)
+
+    class Screened(type(example)):  # type: ignore[misc]
+        """The example, where Red sees only the top unit of a Blue stack."""
+
+        def stack_view(self, place: str, stack: Any, viewer: str) -> list[bool]:
+            return [(p.hidden and p.side != viewer) or (viewer == "Red" and p.side == "Blue" and n >= 1)
+                    for n, p in enumerate(stack)]
+
+    rng = random.Random(7)
+    match = Match(Screened(), seed=7)
+    screened = 0
+    for _ in range(300):
+        reg = match.state.pieces
+        view = View(match, "Red")
+        for loc, ids in view["stacks"].items():
+            for n, (pid, shown) in enumerate(zip(reg.stack(loc), ids, strict=True)):
+                hidden = (pid.hidden and pid.side != "Red") or (pid.side == "Blue" and n >= 1)
+                assert shown == (f"hidden:{loc}:{n}" if hidden else pid.id), (loc, n)
+                screened += pid.side == "Blue" and n >= 1
+        listed = {p["id"]: p for p in view["pieces"]}
+        assert set(listed) == {i for ids in view["stacks"].values() for i in ids}
+        assert {loc: [p["id"] for p in ps] for loc, ps in view.board_places().items()} == \
+            view["stacks"]
+        for player in ("Blue", None):
+            assert _shown(match, player) == _afresh(match, player)
+        if match.pending is None:
+            break
+        match.decide_index(rng.randrange(len(match.pending.options)))
+    assert screened > 0  # the test means something: Blue stacks were seen by Red

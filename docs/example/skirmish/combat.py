@@ -1,0 +1,180 @@
+"""Skirmish at Hill 50, 5.0 combat: a side declares attacks one at a time (5.1-5.2), each
+resolved on the CRT at once (5.3) with its step losses (5.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from tabletop.core.engine import odds
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.match import Flow, Match
+from tabletop.core.engine.pieces import Piece
+
+from . import common as c
+from .components import ELIMINATED
+
+if TYPE_CHECKING:
+    from . import Skirmish
+
+
+def combat_phase(match: Match, side: str) -> Flow:
+    """5.1-5.2 Declare attacks one at a time: the hex, then the attackers, then resolve."""
+    g = c.game(match)
+    attacked: set[str] = set()
+    used: set[str] = set()
+    while True:
+        found = targets(match, side, attacked, used)
+        if not found:
+            return None
+        opts = [Option(hid, f"attack {hid}", odds_text(match, side, hid, attackers),
+                       odds_detail(match, side, hid, attackers))
+                for hid, attackers in found.items()]
+        target = yield choose(
+            side,
+            "Attack which hex?",
+            "5.1",
+            [*opts, Option("done", "No more attacks")],
+            kind="select_target",
+        )
+        if target == "done":
+            return None
+        hid = str(target)
+        chosen: list[str] = []
+        while True:
+            pool = [p for p in eligible(match, side, hid, used) if p.id not in chosen]
+            opts = [Option(p.id, f"add {g.piece_label(p)}") for p in pool]
+            if chosen:
+                opts.append(
+                    Option(
+                        "resolve",
+                        "Resolve the attack",
+                        odds_text(match, side, hid, [match.state.pieces[pid] for pid in chosen]),
+                    )
+                )
+            if not pool:
+                break
+            add = yield choose(
+                side,
+                f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}",
+                "5.2",
+                opts,
+                kind="select_attacker",
+                context={"target": hid},
+            )
+            if add == "resolve":
+                break
+            chosen.append(str(add))
+        attacked.add(hid)
+        used.update(chosen)
+        yield from resolve(match, side, hid, chosen)
+        result = g.check_end(match)  # 6.1-6.2 at once, mid-phase
+        if result is not None:
+            match.end(result)
+
+
+def targets(match: Match, side: str, attacked: set[str], used: set[str]) -> dict[str, list[Piece]]:
+    """5.1 Enemy hexes not yet attacked that are adjacent to a unit that has not attacked
+    this phase, in id order, each with those units (:func:`eligible`)."""
+    g = c.game(match)
+    enemy = sorted({p.location for p in c.on_map(match, c.enemy_of(side))} - attacked)
+    ready = [p for p in c.on_map(match, side) if p.id not in used]
+    found = {hid: adjacent(g, ready, hid) for hid in enemy}
+    return {hid: attackers for hid, attackers in found.items() if attackers}
+
+
+def eligible(match: Match, side: str, hid: str, used: set[str]) -> list[Piece]:
+    """5.1 A side's units adjacent to a hex that have not attacked this phase."""
+    return adjacent(c.game(match), [p for p in c.on_map(match, side) if p.id not in used], hid)
+
+
+def adjacent(g: Skirmish, units: list[Piece], hid: str) -> list[Piece]:
+    """The units (in their order) standing next to a hex."""
+    near = g.map.neighbor_ids(hid)
+    return [p for p in units if p.location in near]
+
+
+def attack_terms(match: Match, hid: str, attackers: Iterable[Piece]) -> tuple[int, str, int]:
+    """5.3 The differential, the terrain line and the stream shift of an attack; 1.3 the CRT
+    is read on the line of the defender's terrain (a hill counts as woods)."""
+    hexmap = c.game(match).map
+    target = hexmap.hex(hid)
+    attackers = list(attackers)
+    attack = sum(p.value("attack") for p in attackers)
+    defense = sum(p.value("defense") for p in match.state.pieces.at(hid))
+    terrain = hexmap.terrain(target)
+    line = "woods" if hexmap.has_feature(target, "objective") and terrain == "clear" else terrain
+    across = any(
+        "stream" in hexmap.hexside_features(hexmap.hex(p.location), target) for p in attackers
+    )
+    return attack - defense, line, -1 if across else 0
+
+
+def odds_detail(match: Match, side: str, hid: str, attackers: list[Piece]) -> dict[str, JSON]:
+    """The same facts as odds_text, as data for a bot (Option.detail): the differential,
+    unless the defender is hidden from the attacker (4.2)."""
+    if side == "Blue" and any(p.hidden for p in match.state.pieces.at(hid)):
+        return {}
+    return {"diff": attack_terms(match, hid, attackers)[0]}
+
+
+def odds_text(match: Match, side: str, hid: str, attackers: list[Piece]) -> str:
+    """The exact odds of each result, for the player to see before committing (5.3)."""
+    if side == "Blue" and any(p.hidden for p in match.state.pieces.at(hid)):
+        return "defender hidden: odds unknown"
+    crt = c.game(match).crt
+    diff, line, shift = attack_terms(match, hid, attackers)
+    chances = crt.odds(diff, line=line, shift=shift)
+    legend = crt.results or {}
+    words = {legend.get(result, result).lower(): p for result, p in chances.items()}
+    return f"diff {diff:+d} on {line}{', across a stream' if shift else ''}: " + odds.describe(words)
+
+
+def resolve(match: Match, side: str, hid: str, chosen: list[str]) -> Flow:
+    """5.3-5.4 Roll on the CRT and apply the result, owners choosing step losses."""
+    pieces = match.state.pieces
+    for p in pieces.at(hid):
+        if p.hidden:
+            p.hidden = False
+            match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+    attackers = [pieces[pid] for pid in chosen]
+    diff, line, shift = attack_terms(match, hid, attackers)
+    roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
+    result = c.game(match).crt.lookup(diff, roll, line=line, shift=shift)
+    stream = ", stream" if shift else ""
+    text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
+    unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
+    match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
+               visible_to=unseen, mask=text if unseen else "")
+    if result in ("A1", "EX"):
+        yield from step_loss(match, side, chosen)
+    if result in ("D1", "EX"):
+        yield from step_loss(match, c.enemy_of(side), list(pieces.ids_at(hid)))
+    if result == "DE":
+        for pid in list(pieces.ids_at(hid)):
+            c.eliminate(match, pieces[pid], "5.4")
+    return None
+
+
+def step_loss(match: Match, side: str, candidates: list[str]) -> Flow:
+    """5.4 The owner picks which unit loses a step."""
+    pieces = match.state.pieces
+    alive = [pid for pid in candidates if pieces[pid].location != ELIMINATED]
+    if not alive:
+        return None
+    pick = alive[0]
+    if len(alive) > 1:
+        pick = str((yield choose(side, "Which unit takes the step loss?", "5.4",
+                                 [Option(pid, c.game(match).piece_label(pieces[pid]))
+                                  for pid in alive],
+                                 kind="take_loss")))
+    piece = pieces[pick]
+    match.state.vars["lost"][side] += 1
+    if piece.steps > 1:
+        piece.steps -= 1
+        piece.face = "back"
+        match.emit("loss", "5.4", f"{piece.name} is reduced", piece=piece.id)
+    else:
+        c.eliminate(match, piece, "5.4", count=False)
+    return None
