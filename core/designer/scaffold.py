@@ -34,7 +34,7 @@ does and how to grow it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -47,8 +47,8 @@ from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.data import StrictModel, read_data_file, repeated, validate
 from tabletop.core.engine.decisions import Decision, Option, choose
 from tabletop.core.engine.errors import DataError
-from tabletop.core.engine.flow import SequenceOfPlay, run_turns
-from tabletop.core.engine.match import AgentFactory, EntryPoint, Flow, Game, GameInfo, Match, Result
+from tabletop.core.engine.flow import PhaseHandler
+from tabletop.core.engine.match import AgentFactory, Flow, GameInfo, Match, PhasedGame, Result
 from tabletop.core.engine.pieces import OFF_BOARD, Piece
 from tabletop.core.engine.tables import Table
 
@@ -82,8 +82,9 @@ class UnitsFile(RootModel[Annotated[tuple[UnitSpec, ...], Field(min_length=2)]])
         return self
 
 
-class ${cls}(Game):
-    """The game plugin: what the game is (``info``) and the rules of RULES.md."""
+class ${cls}(PhasedGame):
+    """The game plugin: what the game is (``info``) and the rules of RULES.md; the turns
+    follow data/sequence.yaml (the base, ``PhasedGame``, reads it and plays its phases)."""
 
     info = GameInfo(
         id="${name}",
@@ -96,9 +97,9 @@ class ${cls}(Game):
     )
 
     def __init__(self) -> None:
+        super().__init__()  # reads data/sequence.yaml (2.0)
         self.map = HexMap.load(DATA / "map.yaml")
         self.crt = Table.load(DATA / "crt.yaml")
-        self.sequence = SequenceOfPlay.load(DATA / "sequence.yaml")
         self.units = load_units(DATA / "units.yaml")
         for name in self.map.spec.terrain_types:
             if name not in TERRAIN_COSTS:
@@ -135,9 +136,9 @@ class ${cls}(Game):
             values = {"front": {"attack": u.attack, "defense": u.defense, "move": u.move}}
             match.state.pieces.add(Piece(u.id, "infantry", u.side, u.name, u.hex, values=values))
 
-    # -- 2.0 the sequence of play: play, entry_points and play_from come from the
-    # -- sequence (data/sequence.yaml) and the handler of each of its phases alone
-    def phases(self) -> dict[str, Callable[[Match], Flow]]:
+    # -- 2.0 the sequence of play: the base builds play, entry_points and play_from from
+    # -- the sequence (data/sequence.yaml) and the handler of each of its phases alone
+    def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """2.1-2.4 The handler of each phase of data/sequence.yaml, by phase id."""
         return {
             "blue_move": lambda m: self.movement(m, "Blue"),
@@ -145,19 +146,6 @@ class ${cls}(Game):
             "red_move": lambda m: self.movement(m, "Red"),
             "red_combat": lambda m: self.combat(m, "Red"),
         }
-
-    def play(self, match: Match) -> Flow:
-        """2.0 The turns, phase after phase, until 5.0 decides."""
-        return (yield from run_turns(match, self.sequence, self.phases(), check_end=self.sudden_death))
-
-    def entry_points(self) -> tuple[EntryPoint, ...]:
-        """2.0 A position may start at the beginning of any phase."""
-        return tuple(EntryPoint(p.id, p.section, p.name) for p in self.sequence.phases)
-
-    def play_from(self, match: Match, entry: str) -> Flow:
-        """2.0 The turns from a position's turn, beginning with phase ``entry``."""
-        return (yield from run_turns(match, self.sequence, self.phases(), check_end=self.sudden_death,
-                                     start_turn=max(1, match.state.turn), start_phase=entry))
 
     def places(self, match: Match) -> frozenset[str]:
         """1.1 Every hex of the map, and the eliminated box (4.3)."""
@@ -235,7 +223,7 @@ class ${cls}(Game):
             units = targets[hid]
             used.update(p.id for p in units)
             yield from self.resolve(match, side, hid, units)
-            result = self.sudden_death(match)
+            result = self.check_end(match)
             if result is not None:
                 match.end(result)
 
@@ -269,7 +257,7 @@ class ${cls}(Game):
         """5.0 The units each side has left on the map (the score fields of --json)."""
         return {f"{side.lower()}_units": len(self.on_map(match, side)) for side in SIDES}
 
-    def sudden_death(self, match: Match) -> Result | None:
+    def check_end(self, match: Match) -> Result | None:
         """5.1 A side with no unit left on the map loses at once."""
         for side in SIDES:
             if not self.on_map(match, side):

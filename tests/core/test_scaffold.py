@@ -34,7 +34,7 @@ def test_new_writes_every_file_of_a_game_folder(folder: Path) -> None:
     written = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert written == sorted(FILES)
     assert 'id = "ridge_fight"' in (folder / "game.toml").read_text(encoding="utf-8")
-    assert "class RidgeFight(Game):" in (folder / "__init__.py").read_text(encoding="utf-8")
+    assert "class RidgeFight(PhasedGame):" in (folder / "__init__.py").read_text(encoding="utf-8")
     assert not list(folder.parent.glob(".ridge_fight-*"))  # no staging folder left behind
 
 
