@@ -62,6 +62,13 @@ class ManilaView(View):
 class Manila45(Game):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
 
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "advance", "close_assault", "coastal_landing", "coastal_rider", "defensive_fire",
+        "entry_hex", "entry_org", "entry_unit", "fire_target", "fire_unit", "move_step",
+        "pontoon", "replacement_hex", "replacement_unit", "select_mover", "setup_adjust",
+        "setup_hex", "setup_mode"
+    })
     #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {
         name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,

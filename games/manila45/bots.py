@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
+from tabletop.core.agents import KindBot, handles
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import Decision
 from tabletop.core.match import Match
@@ -98,7 +99,7 @@ def _hex_distance(a: str, b: str) -> int:
     return c.distance(a, b)
 
 
-class HeuristicAgent:
+class HeuristicAgent(KindBot):
     """A competent bot for either side (see the module docstring)."""
 
     name = "heuristic"
@@ -134,35 +135,48 @@ class HeuristicAgent:
         """Answer by the decision's kind."""
         kind = decision.kind
         values = [o.value for o in decision.options]
-        handler = getattr(self, f"_{kind}", None)
+        handler = self.handler(kind)
         if handler is not None:
             value = handler(view, decision)
             if value is not None and decision.is_legal(value):
                 return value
         return values[0]
 
+    @handles("coastal_rider", "coastal_landing", "entry_unit", "replacement_unit", "replacement_hex")
+    def _first(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """The first option: 8.10's amtrac rider and landing, 3.4's entering unit, 7.2-7.3's
+        replacement and its hex, as the rules list them."""
+        return d.options[0].value
+
     # -- set-up -------------------------------------------------------------------------
+    @handles("setup_mode")
     def _setup_mode(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return "bot"
 
+    @handles("setup_adjust")
     def _setup_adjust(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return "done"
 
+    @handles("setup_hex")
     def _setup_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
         vals = [str(o.value) for o in d.options]
         best = [h for h in vals if c.terrain(h) == "heavy"] or [h for h in vals if c.is_north_west(h)]
         return self._rng.choice(best or vals)
 
     # -- both sides ---------------------------------------------------------------------
+    @handles("defensive_fire")
     def _defensive_fire(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return True
 
+    @handles("close_assault")
     def _close_assault(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return self.side == US
 
+    @handles("advance")
     def _advance(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return self.side == US
 
+    @handles("fire_unit")
     def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """10.3, 10.13: add the units of the planned fire (:func:`_plan_fire`) one by one."""
         offered = {str(o.value) for o in d.options if o.value != "resolve"}
@@ -185,6 +199,7 @@ class HeuristicAgent:
         """The range band of the units already firing (0 adjacent, 1 two-four, 2 five+)."""
         return int(d.context.get("band", 0))
 
+    @handles("fire_target")
     def _fire_target(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """10.2: the target whose best fire from the units still free kills most, judged from
         the view and the printed map alone; Japan demolishes bridges first (10.19)."""
@@ -214,6 +229,7 @@ class HeuristicAgent:
         return best[1]
 
     # -- movement -----------------------------------------------------------------------
+    @handles("select_mover")
     def _select_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
             return self._japanese_mover(view, d)
@@ -269,6 +285,7 @@ class HeuristicAgent:
                 best = (str(o.value), v)
         return best[0]
 
+    @handles("move_step")
     def _move_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
             return self._evade_step(view, d)
@@ -345,18 +362,21 @@ class HeuristicAgent:
         return best
 
     # -- US entry and support -------------------------------------------------------------
+    @handles("entry_org")
     def _entry_org(self, view: Mapping[str, Any], d: Decision) -> JSON:
         for org in ("37id", "1cav", "11ab"):
             if d.is_legal(org):
                 return org
         return None
 
+    @handles("entry_hex")
     def _entry_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
         enemy = self._enemy_hexes(view) or ["3822"]
         opts = [str(o.value) for o in d.options]
         opts.sort(key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
         return self._rng.choice(opts[:4])
 
+    @handles("pontoon")
     def _pontoon(self, view: Mapping[str, Any], d: Decision) -> JSON:
         enemy = _enemy_hexes(view, self.side)
         rest = [str(o.value) for o in d.options if o.value != "none"]

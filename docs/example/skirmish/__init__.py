@@ -15,10 +15,10 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, Field, RootModel, model_validator
 
 from tabletop.core import odds
-from tabletop.core.agents import Agent
+from tabletop.core.agents import Agent, KindBot, handles
 from tabletop.core.canonical import JSON
 from tabletop.core.data import StrictModel, repeated
-from tabletop.core.decisions import Decision, Option, choose
+from tabletop.core.decisions import DONE, Decision, Option, choose
 from tabletop.core.errors import DataError
 from tabletop.core.flow import SequenceOfPlay, run_turns
 from tabletop.core.hexgrid import Hex, distance
@@ -92,6 +92,10 @@ class Skirmish(Game):
         rulebook="Skirmish at Hill 50 rules",
         human_side="Blue",
     )
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "select_attacker", "select_hex", "select_target", "select_unit", "take_loss"
+    })
     #: 6.0: the losses of each side decide the game and are counted in the open
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {"lost": PUBLIC}
 
@@ -591,7 +595,7 @@ def load_units(path: Path) -> list[UnitSpec]:
     return list(validate(UnitsFile, read_data_file(path), source=str(path)).root)
 
 
-class Pusher:
+class Pusher(KindBot):
     """A simple heuristic bot: move toward Hill 50 (Blue) or hold it (Red); attack at even odds or better."""
 
     name = "pusher"
@@ -601,20 +605,39 @@ class Pusher:
         self.side = side
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        """Pick an option by the decision's kind."""
+        """Pick an option by the decision's kind (the method marked for it)."""
+        handler = self.handler(decision.kind)
+        value: JSON = decision.options[0].value if handler is None else handler(decision)
+        return value
+
+    @handles("select_unit")
+    def _unit(self, decision: Decision) -> JSON:
+        """Blue moves every unit; Red holds unless it has more than four to move."""
         options = decision.options
-        if decision.kind == "select_unit":
-            return options[0].value if self.side == "Blue" or len(options) > 4 else "done"
-        if decision.kind == "select_hex":  # the destination nearest Hill 50
-            return min(map(str, decision.values), key=self.game.hill_rank.__getitem__)
-        if decision.kind == "select_target":
-            for opt in options:  # even odds or better, or a hidden defender (odds unknown)
-                if opt.value != "done" and int(str(opt.detail.get("diff", 0))) >= 0:
-                    return opt.value
-            return "done"
-        if decision.kind == "select_attacker":
-            return next((o.value for o in options if o.value != "resolve"), "resolve")
-        return options[0].value
+        return options[0].value if self.side == "Blue" or len(options) > 4 else DONE
+
+    @handles("select_hex")
+    def _hex(self, decision: Decision) -> JSON:
+        """The destination nearest Hill 50."""
+        return min(map(str, decision.values), key=self.game.hill_rank.__getitem__)
+
+    @handles("select_target")
+    def _target(self, decision: Decision) -> JSON:
+        """Even odds or better, or a hidden defender (odds unknown)."""
+        for opt in decision.options:
+            if opt.value != DONE and int(str(opt.detail.get("diff", 0))) >= 0:
+                return opt.value
+        return DONE
+
+    @handles("select_attacker")
+    def _attacker(self, decision: Decision) -> JSON:
+        """Every unit that can join the attack, then resolve it."""
+        return next((o.value for o in decision.options if o.value != "resolve"), "resolve")
+
+    @handles("take_loss")
+    def _loss(self, decision: Decision) -> JSON:
+        """The first unit offered."""
+        return decision.options[0].value
 
 
 GAME = Skirmish()
