@@ -39,7 +39,7 @@ class Iwo1945(Game):
     info = GameInfo(
         id="iwo_1945",
         title="Iwo Jima 1945",
-        version="1.0.0",
+        version="1.1.0",
         players=("USMC", "Japan"),
         playable=True,
         solitaire=True,

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core import odds as shown_odds
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 
 from . import cards
 from . import cohesion as coh
@@ -199,7 +199,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             break
         chosen: list[int] = []
         shown = describe(faces)
-        stop = Option("stop", "stop and apply: " + shown)
+        stop = Option(DONE, "stop and apply: " + shown)
         now = cohesion(m, rid)  # nothing changes it while the dice are chosen
         cost = "free" if free else "costs 1 cohesion"
         said = f"{rid}: {shown}; cohesion {now}" + (f", {free} free reroll(s)" if free else "")
@@ -223,10 +223,10 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
                              "6.0", opts, kind="attack_dice",
                              context={"faces": sorted(faces), "chosen": chosen, "free": free,
                                       "cohesion": now, "target": target})
-            if v in ("stop", "roll", "cancel") or str(v).startswith("card:"):
+            if v in (DONE, "roll", "cancel") or str(v).startswith("card:"):
                 break
             chosen.append(int(str(v)))
-        if v == "stop":
+        if v == DONE:
             break
         if v == "cancel":
             continue

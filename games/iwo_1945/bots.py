@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar, overload
 from tabletop.core.agents import KindBot, handles
 from tabletop.core.board import PlaceIndex
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
+from tabletop.core.decisions import DONE, Decision
 from tabletop.core.views import View
 
 from . import positions as P
@@ -440,7 +440,7 @@ class HeuristicBot(KindBot):
                 return v
         plan = self._best_action(w, values)
         if plan is None:
-            return "end"
+            return DONE
         self.plan = plan
         return plan["kind"]
 
@@ -576,7 +576,7 @@ class HeuristicBot(KindBot):
             facts: tuple[int, bool] | None = None  # no reroll (see _reroll_set)
         else:
             facts = self._attack_facts(w, str(ctx["target"]))
-        key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, "stop" in values)
+        key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, DONE in values)
         answers = self._dice_answers
         known = answers.get(key)
         if known is None:
@@ -588,12 +588,12 @@ class HeuristicBot(KindBot):
     def _dice_answer(self, w: World, d: Decision, values: list[Any]) -> Any:
         """:meth:`_attack_dice` worked out: a pure function of the dice, the dice chosen so
         far, the free rerolls, the cohesion, what the attack must remove and whether a
-        "stop" is offered (kept by them in ``_dice_answers``)."""
+        the stop (DONE) is offered (kept by them in ``_dice_answers``)."""
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))
         if not want:
-            return "stop" if "stop" in values else "cancel"
+            return DONE if DONE in values else "cancel"
         chosen = list(ctx["chosen"])
         for f in sorted(want):  # the lowest face wanted more often than chosen so far
             if f in chosen:
@@ -650,8 +650,8 @@ class HeuristicBot(KindBot):
 
     @handles("new_wave_regiment")
     def _new_wave_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
-        regs = [v for v in values if v != "done"]
-        return regs[0] if regs else "done"
+        regs = [v for v in values if v != DONE]
+        return regs[0] if regs else DONE
 
     @handles("new_wave_beach")
     def _new_wave_beach(self, w: World, d: Decision, values: list[Any]) -> Any:

@@ -42,7 +42,7 @@ from tabletop.core.visibility import PUBLIC
 from . import common as c
 from .components import DATA_DIR, INITIAL_DEPLOYMENT
 
-VERSION = "1.0.1"
+VERSION = "1.1.0"
 
 
 class Bonins(Game):

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from tabletop.core.agents import Agent, KindBot, RandomAgent, handles
 from tabletop.core.board import PlaceIndex
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
+from tabletop.core.decisions import DONE, Decision
 from tabletop.core.hexgrid import Hex
 from tabletop.core.match import AgentFactory
 from tabletop.core.views import View
@@ -346,7 +346,7 @@ class USHeuristic(KindBot):
             return min(lands, key=lambda v: (bool(seen.piece(v[5:]).get("attrs", {}).get("support")), v))
         moves = [v for v in moves if v[5:] not in self._skip]
         if not moves:
-            return "end"
+            return DONE
         # Those not yet next to a Japanese unit: Marines before support units, those far
         # from the front first.
         piece, position = seen.piece, seen.position
@@ -361,7 +361,7 @@ class USHeuristic(KindBot):
             pick = min(ranked)[2]
             self._skip.add(pick[5:])
             return pick
-        return "end"
+        return DONE
 
     def _replace_rank(self, seen: _Seen, uid: str) -> tuple[int, str]:
         p = seen.piece(uid)
@@ -448,9 +448,9 @@ class USHeuristic(KindBot):
     # -- combat -----------------------------------------------------------------------
     @handles("attack_defender")
     def _attack_defender(self, seen: _Seen, d: Decision) -> JSON:
-        cands = [str(v) for v in d.values if v != "end" and str(v) not in self._skip]
+        cands = [str(v) for v in d.values if v != DONE and str(v) not in self._skip]
         if not cands:
-            return "end"
+            return DONE
         bonus = 0 if seen.var(c.V_SURIBACHI) else 1
 
         def rank(h: str) -> tuple[float, str]:

@@ -165,7 +165,7 @@ class JapaneseBot(KindBot):
                 where = self._location(view, unit)
                 if where and _nearest(where, us) <= 2:
                     return v
-        return "done"
+        return DONE
 
     @handles("jp_tunnel_hex")
     def _tunnel(self, view: Mapping[str, JSON], d: Decision) -> JSON:
@@ -191,8 +191,8 @@ class JapaneseBot(KindBot):
         stacks = view.get("stacks", {})
         score: dict[str, float] = {}
         for v in d.values:
-            if v == "stop":
-                score["stop"] = 0.0
+            if v == DONE:
+                score[DONE] = 0.0
                 continue
             count = len(stacks.get(str(v), [])) if isinstance(stacks, dict) else 1
             score[str(v)] = -count * LINE_WORTH.get(c.crt_line(str(v)), 2)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 from tabletop.core.match import Flow, Match, Procedure
 from tabletop.core.pieces import Piece, Pieces
 
@@ -32,7 +32,7 @@ from . import common as c
 from . import support, us_bombardment
 from .components import parse_outcome
 
-END = "end"
+END = DONE  # 9.0, 8.2: no more attacks
 DECLARE = "declare"
 CANCEL = "cancel"
 CRMT_COLUMN = "Dug-In"  # 9.2, 15.2: every US attack

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from functools import cache, lru_cache
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 from tabletop.core.hexgrid import Hex, distance
 from tabletop.core.match import Flow, Match, Procedure
 from tabletop.core.movement import MoveCosts, reachable
@@ -22,7 +22,7 @@ from tabletop.core.pieces import Piece
 from . import common as c
 from . import landings, support
 
-END = "end"
+END = DONE  # 5.1: the movement phase ends
 SECOND_PHASE_MP = 3  # 5.1.3a
 REDEPLOY_DISTANCE = 4  # 6.5
 

@@ -32,7 +32,7 @@ from typing import Any
 from tabletop.core.agents import Agent, KindBot, handles
 from tabletop.core.board import PlaceIndex
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision, Option
+from tabletop.core.decisions import DONE, Decision, Option
 from tabletop.core.supply import StepMasks
 
 from . import common as c
@@ -656,10 +656,10 @@ class HeuristicMarines(KindBot):
 
     @handles("select_unit")
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
+        units = [o for o in decision.options if o.value != DONE]
         jp = self._jp_hexes(view)
         if not units or not jp:
-            return "done"
+            return DONE
 
         nearest = self._nearest(jp)
 
@@ -718,7 +718,7 @@ class HeuristicMarines(KindBot):
                 and gap(o) > 2]
         if rest:
             return min(rest, key=lambda o: (gap(o), str(o.value))).value
-        return "done"
+        return DONE
 
     @handles("destination")
     def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -731,8 +731,8 @@ class HeuristicMarines(KindBot):
         options = decision.options
         # never a hex that already holds a unit of its kind (V.M: one would be removed)
         by_hex: dict[str, Option] = {o.value: o for o in options
-                                     if not o.detail.get("crowded") or o.value == "done"}
-        stop = by_hex.pop("done", None) is not None
+                                     if not o.detail.get("crowded") or o.value == DONE}
+        stop = by_hex.pop(DONE, None) is not None
         if not by_hex or not jp:
             return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
@@ -769,7 +769,7 @@ class HeuristicMarines(KindBot):
 
         if kind == "hq":
             if stop:
-                return "done"
+                return DONE
             # an HQ: where it supplies most of its division
             return self._hq_spot(
                 view, unit, self._division(view, unit), list(by_hex.values()),
@@ -794,7 +794,7 @@ class HeuristicMarines(KindBot):
                 if pick is not None:
                     return pick
             if stop:
-                return "done"
+                return DONE
 
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(h: str) -> int:
@@ -818,7 +818,7 @@ class HeuristicMarines(KindBot):
         if pick is not None:
             return pick
         if stop:
-            return "done"
+            return DONE
         pick = first([(f, h) for h, (f, _) in info.items() if h in two and f <= 1])
         if pick is not None:
             return pick
@@ -889,8 +889,8 @@ class HeuristicMarines(KindBot):
 
     @handles("select_landing")
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
-        return units[0].value if units else "done"
+        units = [o for o in decision.options if o.value != DONE]
+        return units[0].value if units else DONE
 
     @handles("land")
     def _land(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
@@ -919,7 +919,7 @@ class HeuristicMarines(KindBot):
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         # only units Supplied now (IV.D.5: another's attack might restore a unit's Supply,
         # but an armour unit committed to it would be wasted if it did not)
-        attacks = [o for o in decision.options if o.value != "done"
+        attacks = [o for o in decision.options if o.value != DONE
                    and not (o.detail and o.detail.get("unsupplied"))]
 
         turn = int(view["turn"])
@@ -943,7 +943,7 @@ class HeuristicMarines(KindBot):
             return hits * weight - 0.3 * float(odds.get("A", 0))
         good = [o for o in attacks if gain(o) > 0.05]
         if not good:
-            return "done"
+            return DONE
         return max(good, key=lambda o: (gain(o), str(o.value))).value
 
     @handles("armour")
@@ -952,8 +952,8 @@ class HeuristicMarines(KindBot):
 
     @handles("replacement")
     def _replacement(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
-        return units[0].value if units else "done"
+        units = [o for o in decision.options if o.value != DONE]
+        return units[0].value if units else DONE
 
     @handles("loss")
     def _loss(self, view: Mapping[str, JSON], decision: Decision) -> JSON:

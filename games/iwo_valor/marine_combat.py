@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from tabletop.core import odds as shown_odds
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
 from tabletop.core.text import ordinal
@@ -21,8 +21,6 @@ from tabletop.core.trackgroups import shift
 
 from . import common as c
 from .japanese_combat import ambush
-
-DONE = "done"
 
 
 def fatigue_steps(match: Match) -> None:

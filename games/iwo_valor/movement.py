@@ -20,7 +20,7 @@ from functools import cache, lru_cache, reduce
 from itertools import compress
 from operator import getitem, or_
 
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 from tabletop.core.hexgrid import Hex, HexSide
 from tabletop.core.match import Match, Procedure
 from tabletop.core.movement import MoveCosts, Reach, reachable
@@ -30,7 +30,6 @@ from tabletop.core.pieces import Piece
 from . import common as c
 from .japanese_combat import opportunity_fire
 
-DONE = "done"
 HQ_HEXES = 5  # V: "Marine HQ units may be moved up to five hexes"
 STACK = {"infantry": 1, "armour": 1, "hq": 1}  # V.M
 

@@ -28,7 +28,7 @@ from tabletop.core.views import Entries, View
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.9.1"
+VERSION = "0.10.0"
 
 
 def _board(v: View) -> dict[str, JSON]:

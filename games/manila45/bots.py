@@ -23,7 +23,7 @@ from typing import Any
 
 from tabletop.core.agents import KindBot, handles
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Decision
+from tabletop.core.decisions import DONE, Decision
 from tabletop.core.match import Match
 
 from . import common as c
@@ -155,7 +155,7 @@ class HeuristicAgent(KindBot):
 
     @handles("setup_adjust")
     def _setup_adjust(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        return "done"
+        return DONE
 
     @handles("setup_hex")
     def _setup_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
@@ -179,10 +179,10 @@ class HeuristicAgent(KindBot):
     @handles("fire_unit")
     def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """10.3, 10.13: add the units of the planned fire (:func:`_plan_fire`) one by one."""
-        offered = {str(o.value) for o in d.options if o.value != "resolve"}
+        offered = {str(o.value) for o in d.options if o.value != DONE}
         target = str(d.context.get("target", ""))
         if len(target) != 4 or not target.isdigit():
-            return next(iter(sorted(offered)), "resolve") if offered else "resolve"
+            return next(iter(sorted(offered)), DONE) if offered else DONE
         chosen = {str(u) for u in d.context.get("group", ())}
         where = {str(p["id"]): str(p["location"]) for p in view.get("pieces", ())
                  if p.get("side") == self.side and p.get("kind") != "hidden"}
@@ -191,8 +191,8 @@ class HeuristicAgent(KindBot):
         for uid, _fire, _band in group:
             if uid in offered:
                 return uid
-        if d.is_legal("resolve"):
-            return "resolve"
+        if d.is_legal(DONE):
+            return DONE
         return d.options[0].value
 
     def _group_band(self, d: Decision) -> int:
@@ -225,7 +225,7 @@ class HeuristicAgent(KindBot):
             if best is None or score > best[0]:
                 best = (score, v)
         if best is None or best[0] <= 0.05:
-            return "end"
+            return DONE
         return best[1]
 
     # -- movement -----------------------------------------------------------------------
@@ -235,12 +235,12 @@ class HeuristicAgent(KindBot):
             return self._japanese_mover(view, d)
         enemy = self._enemy_hexes(view)
         for o in d.options:
-            if not isinstance(o.value, str) or o.value == "end":
+            if not isinstance(o.value, str) or o.value == DONE:
                 continue
             where = o.label.rsplit(" in ", 1)[-1]
             if not any(_hex_distance(where, e) <= 1 for e in enemy):
                 return o.value
-        return "end"
+        return DONE
 
     def _japanese_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """From turn 3 (4.3 no longer at stake), a mobile unit outside Intramuros that US units
@@ -248,12 +248,12 @@ class HeuristicAgent(KindBot):
         anywhere wins)."""
         turn = int(view.get("turn", 1) or 1)
         if turn < self.evade_from:
-            return "end"
+            return DONE
         enemy = self._enemy_hexes(view)
         if not enemy:
-            return "end"
+            return DONE
         for o in d.options:
-            if not isinstance(o.value, str) or o.value == "end":
+            if not isinstance(o.value, str) or o.value == DONE:
                 continue
             where = o.label.rsplit(" in ", 1)[-1]
             if len(where) != 4 or c.inside_wall(where):
@@ -261,14 +261,14 @@ class HeuristicAgent(KindBot):
             near = min(_hex_distance(where, e) for e in enemy)
             if 1 < near <= self.threat:
                 return o.value
-        return "end"
+        return DONE
 
     def _evade_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """One step away from the US units, never next to one (9.1), into cover if it can."""
         here = str(d.context.get("from", ""))
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
-            return "stop"
+            return DONE
 
         def score(h: str) -> float:
             near = min(_hex_distance(h, e) for e in enemy)
@@ -276,9 +276,9 @@ class HeuristicAgent(KindBot):
                 return -99.0
             return min(near, 6) + {"heavy": 1.5, "urban": 1.0}.get(c.terrain(h), 0.0)
 
-        best = ("stop", score(here))
+        best = (DONE, score(here))
         for o in d.options:
-            if o.value == "stop":
+            if o.value == DONE:
                 continue
             v = score(str(o.value))
             if v > best[1] + 0.01:
@@ -293,12 +293,12 @@ class HeuristicAgent(KindBot):
         here = str(d.context.get("from", "")) or _location(view, unit)
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
-            return "stop"
+            return DONE
         ctr = components().counters.get(unit)
         reach = ctr.range if ctr is not None and ctr.has("ifc") else 1
         near_now = min(_hex_distance(here, e) for e in enemy)
         if near_now <= max(1, reach - 2):
-            return "stop"
+            return DONE
         crossings = _crossings(view)
         if reach <= 1:
             target = self._target_for(view, unit, here, enemy, crossings)
@@ -311,13 +311,13 @@ class HeuristicAgent(KindBot):
             bank = _best_bank(tuple(enemy), crossings, here)
             if bank is not None:
                 if here == bank:
-                    return "stop"
+                    return DONE
                 field = _path_field((bank,), crossings)
                 near_now = 99
         now = field.get(here, 999)
         best = None
         for o in d.options:
-            if o.value == "stop":
+            if o.value == DONE:
                 continue
             h = str(o.value)
             dist = min(_hex_distance(h, e) for e in enemy)
@@ -326,7 +326,7 @@ class HeuristicAgent(KindBot):
             key = (field.get(h, 999), dist)
             if key < (now, near_now) and (best is None or key < best[0]):
                 best = (key, h)
-        return best[1] if best else "stop"
+        return best[1] if best else DONE
 
     def _target_for(self, view: Mapping[str, Any], unit: str, here: str, enemy: list[str],
                     crossings: tuple[tuple[str, ...], tuple[str, ...]]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tabletop.core.canonical import JSON
-from tabletop.core.decisions import Option, choose
+from tabletop.core.decisions import DONE, Option, choose
 from tabletop.core.errors import TabletopError
 from tabletop.core.match import Match, Procedure
 from tabletop.core.pieces import Piece
@@ -117,11 +117,11 @@ def _adjust(match: Match) -> Procedure[None]:
     pieces = match.state.pieces
     while True:
         units = [p for p in pieces if p.side == JAPAN and c.is_hex(p.location)]
-        opts = [Option("done", "the set-up is complete")]
+        opts = [Option(DONE, "the set-up is complete")]
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
         pick = yield choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
                             kind="setup_adjust", private=True)
-        if pick == "done":
+        if pick == DONE:
             return
         piece = pieces[str(pick)]
         hexes = [h for h in setup_hexes(match, piece) if h != piece.location]

@@ -85,7 +85,7 @@ class Skirmish(Game):
     info = GameInfo(
         id="skirmish",
         title="Skirmish at Hill 50",
-        version="1.0",
+        version="1.1",
         players=SIDES,
         options=(GameOption("turns", "number of game turns (2.0)", 6, (4, 6, 8)),),
         description="The example game of the designer guide: 10x8 hexes, 4 units a side.",
@@ -299,9 +299,9 @@ class Skirmish(Game):
                 return None
             opts = [Option(p.id, f"{self.piece_label(p)} at {p.location}") for p in movable]
             pick = yield choose(
-                side, "Move which unit?", "3.1", [*opts, Option("done", "End movement")], kind="select_unit"
+                side, "Move which unit?", "3.1", [*opts, Option(DONE, "End movement")], kind="select_unit"
             )
-            if pick == "done":
+            if pick == DONE:
                 return None
             piece = match.state.pieces[str(pick)]
             dest = yield choose(
@@ -338,10 +338,10 @@ class Skirmish(Game):
                 side,
                 "Attack which hex?",
                 "5.1",
-                [*opts, Option("done", "No more attacks")],
+                [*opts, Option(DONE, "No more attacks")],
                 kind="select_target",
             )
-            if target == "done":
+            if target == DONE:
                 return None
             hid = str(target)
             chosen: list[str] = []
@@ -351,7 +351,7 @@ class Skirmish(Game):
                 if chosen:
                     opts.append(
                         Option(
-                            "resolve",
+                            DONE,
                             "Resolve the attack",
                             self.odds_text(match, side, hid, [match.state.pieces[c] for c in chosen]),
                         )
@@ -366,7 +366,7 @@ class Skirmish(Game):
                     kind="select_attacker",
                     context={"target": hid},
                 )
-                if add == "resolve":
+                if add == DONE:
                     break
                 chosen.append(str(add))
             attacked.add(hid)
@@ -632,7 +632,7 @@ class Pusher(KindBot):
     @handles("select_attacker")
     def _attacker(self, decision: Decision) -> JSON:
         """Every unit that can join the attack, then resolve it."""
-        return next((o.value for o in decision.options if o.value != "resolve"), "resolve")
+        return next((o.value for o in decision.options if o.value != DONE), DONE)
 
     @handles("take_loss")
     def _loss(self, decision: Decision) -> JSON:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from tabletop.core.decisions import DONE
 from tabletop.core.errors import TabletopError
 from tabletop.core.position import PositionError
 from tabletop.core.record import make_record, replay
@@ -79,7 +80,7 @@ def test_a_forced_roll_that_never_comes_up_fails_the_test_9_1() -> None:
     """The helpers: a forced 9.1 CRT roll with no attack made is left over, and the check
     says so."""
     m = start(GAME, **ATTACK, forced=[force("9.1 CRT", 6)])
-    answer(m, "end")
+    answer(m, DONE)
     with pytest.raises(AssertionError, match=r"9\.1 CRT"):
         check_dice_used(m)
 
