@@ -91,8 +91,9 @@ class BoardReader:
             self._kinds = {}
             return
         kinds = self._kinds
-        for loc in changed:
-            kinds.pop(loc, None)
+        if kinds:
+            for loc in changed:
+                kinds.pop(loc, None)
         by_id = self._by_id
         if by_id is not None:  # first what stood there goes, then what stands there comes
             for loc in changed:

@@ -66,18 +66,10 @@ class _Board(PlaceIndex):
         self.jp_key: frozenset[str] = frozenset()
         self._jp_changed = False
         self._marine_steps: int | None = None  # kept while the board stands
-
-    @property
-    def us_at(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
-        """Place -> its US pieces, in the view's order."""
-        return self.board.side_at(c.US)
-
-    def piece(self, pid: str) -> Mapping[str, Any]:
-        """The piece shown with this id (a KeyError if none is)."""
-        p = self.board.piece(pid)
-        if p is None:
-            raise KeyError(pid)
-        return p
+        #: place -> its US pieces, in the view's order (the reader's, kept current by it)
+        self.us_at: Mapping[str, Sequence[Mapping[str, Any]]] = {}
+        #: id -> the piece shown with it (the reader's, kept current by it)
+        self.by_id: Mapping[str, Mapping[str, Any]] = {}
 
     def marine_steps(self) -> int:
         """The steps of the Marine battalions on the map or available to land (11.4)."""
@@ -90,9 +82,10 @@ class _Board(PlaceIndex):
     def read(self, view: Mapping[str, Any]) -> _Board:
         """Bring the index up to date with a view's board (itself, for chaining)."""
         self._jp_changed = False
-        super().read(view)
-        if self.board.changed != frozenset():
+        board = super().read(view).board
+        if board.changed != frozenset():
             self._marine_steps = None
+            self.us_at, self.by_id = board.side_at(c.US), board.by_id()
         if self._jp_changed:
             self.jp_key = frozenset(self.jp_hexes)
         return self
@@ -146,7 +139,7 @@ class _Seen:
 
     def piece(self, pid: str) -> Mapping[str, Any]:
         """The piece shown with this id (a KeyError if none is)."""
-        return self._board.piece(pid)
+        return self._board.by_id[pid]
 
     @property
     def jp_hexes(self) -> set[str]:
