@@ -94,25 +94,31 @@ class BoardReader:
         if kinds:
             for loc in changed:
                 kinds.pop(loc, None)
-        by_id = self._by_id
+        by_id, sides = self._by_id, self._sides
         if by_id is not None:  # first what stood there goes, then what stands there comes
             for loc in changed:
                 for p in before.get(loc, _NONE):
                     pid = p.get("id")
                     if pid is not None and by_id.get(str(pid)) is p:
                         del by_id[str(pid)]
-            for loc in changed:
-                for p in places.get(loc, _NONE):
+        if sides:
+            for at in sides.values():
+                for loc in changed:
+                    at.pop(loc, None)
+        for loc in changed:  # one pass over each place's pieces for every index kept
+            here = places.get(loc, _NONE)
+            if not here:
+                continue
+            if by_id is not None:
+                for p in here:
                     pid = p.get("id")
                     if pid is not None:
                         by_id[str(pid)] = p
-        for side, at in self._sides.items():
-            for loc in changed:
-                at.pop(loc, None)
-            for loc in changed:
-                here = tuple([p for p in places.get(loc, _NONE) if p["side"] == side])
-                if here:
-                    at[loc] = here
+            if sides:
+                for side, at in sides.items():
+                    mine = tuple([p for p in here if p["side"] == side])
+                    if mine:
+                        at[loc] = mine
 
     def at(self, place: str) -> Sequence[Piece]:
         """The pieces shown in ``place``, top first (none: an empty sequence)."""
