@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
 from tabletop.core.agents import KindBot, handles
-from tabletop.core.board import PlaceIndex
+from tabletop.core.boardreader import PlaceIndex
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import DONE, Decision
 from tabletop.core.views import View
@@ -178,7 +178,7 @@ def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[
 
 class BoardIndex(PlaceIndex):
     """The board as the bot reads it, kept between decisions and changed place by place
-    (:class:`~tabletop.core.board.PlaceIndex`): each place's :data:`_Place` is worked out
+    (:class:`~tabletop.core.boardreader.PlaceIndex`): each place's :data:`_Place` is worked out
     again only for the places read again, and what the bot asks (:attr:`kinds`,
     :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept with it."""
 

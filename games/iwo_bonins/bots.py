@@ -19,7 +19,7 @@ from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from tabletop.core.agents import Agent, KindBot, RandomAgent, handles
-from tabletop.core.board import PlaceIndex
+from tabletop.core.boardreader import PlaceIndex
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import DONE, Decision
 from tabletop.core.hexgrid import Hex
@@ -55,8 +55,8 @@ _IS_HEX: dict[str, bool] = {}
 
 class _Board(PlaceIndex):
     """The bot's index of the pieces a view shows, kept from one decision to the next place
-    by place (:class:`~tabletop.core.board.PlaceIndex`): US pieces by place (its reader's
-    :meth:`~tabletop.core.board.BoardReader.side_at`) and by id, the hexes holding Japanese
+    by place (:class:`~tabletop.core.boardreader.PlaceIndex`): US pieces by place (its reader's
+    :meth:`~tabletop.core.boardreader.BoardReader.side_at`) and by id, the hexes holding Japanese
     units, the face-up Japanese units by hex."""
 
     def __init__(self) -> None:

@@ -30,7 +30,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from tabletop.core.agents import Agent, KindBot, handles
-from tabletop.core.board import PlaceIndex
+from tabletop.core.boardreader import PlaceIndex
 from tabletop.core.canonical import JSON
 from tabletop.core.decisions import DONE, Decision, Option
 from tabletop.core.supply import StepMasks
@@ -159,7 +159,7 @@ class _Gaps:
 
 class _Board(PlaceIndex):
     """What the bot reads of the pieces a view shows, kept place by place
-    (:class:`~tabletop.core.board.PlaceIndex`), so that a new revision of the board is read
+    (:class:`~tabletop.core.boardreader.PlaceIndex`), so that a new revision of the board is read
     only at the places it shows differently: every piece by id and every place's pieces (its
     reader's); the hexes of the Japanese units, in the view's order (places sorted), and the
     unit in each; the kinds of the Marine units in each hex, the companies in each; the pieces

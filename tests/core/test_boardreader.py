@@ -1,4 +1,4 @@
-"""The board reader (core/board.py): the pieces a view shows by place, id, side and kind, kept
+"""The board reader (core/boardreader.py): the pieces a view shows by place, id, side and kind, kept
 current place by place from the view's board changes, and agreeing with a fresh read."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tabletop.core.board import BoardReader, PlaceIndex
+from tabletop.core.boardreader import BoardReader, PlaceIndex
 from tabletop.core.match import Match
 from tabletop.core.registry import load_game
 from tabletop.core.views import View
