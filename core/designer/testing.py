@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from ..engine.agents import decision_kinds_of
 from ..engine.canonical import JSON, dumps
 from ..engine.decisions import Decision
 from ..engine.dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
@@ -29,7 +30,8 @@ from ..engine.visibility import find_leaks, secrets_of
 
 __all__ = [
     "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
-    "check_conformance", "check_dice_used", "check_golden", "check_invariants", "check_replay",
+    "check_conformance", "check_decision_kinds", "check_dice_used", "check_golden",
+    "check_invariants", "check_replay",
     "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
     "random_step", "rolls", "run_procedure", "stack", "start", "texts",
 ]
@@ -57,12 +59,15 @@ def random_step(match: Match, rng: random.Random) -> None:
 
 def play_random_game(game: Game, seed: int, *, scenario: str | None = None,
                      options: Mapping[str, JSON] | None = None, max_decisions: int = 100_000,
-                     check_every: int = 1) -> Match:
-    """Play one whole game with random legal decisions, checking invariants as it goes."""
+                     check_every: int = 1, asked: dict[str, set[str]] | None = None) -> Match:
+    """Play one whole game with random legal decisions, checking invariants as it goes;
+    ``asked``, when given, gathers the kinds of decision asked of each side."""
     match = Match(game, scenario=scenario, seed=seed, options=options)
     rng = random.Random(f"play_random_game:{seed}")
     check_invariants(match, "set-up")
     while match.pending is not None and len(match.decisions) < max_decisions:
+        if asked is not None:
+            asked.setdefault(match.pending.player, set()).add(match.pending.kind)
         random_step(match, rng)
         if len(match.decisions) % check_every == 0:
             check_invariants(match)
@@ -77,11 +82,13 @@ def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | No
     For each seed: a random game ends (within ``max_decisions``) with a result; the same
     seed and decisions replay byte for byte (events and state hash); the save file's JSON
     round-trips and resumes to the same hash; every view is JSON-serialisable; an illegal
-    decision is refused without changing the state.
+    decision is refused without changing the state; and the kinds of decision asked are
+    those the game declares, each answered by its bots (:func:`check_decision_kinds`).
     """
+    asked: dict[str, set[str]] = {}
     for seed in seeds:
         match = play_random_game(game, seed, scenario=scenario, options=options,
-                                 max_decisions=max_decisions)
+                                 max_decisions=max_decisions, asked=asked)
         assert match.finished and match.result is not None, \
             f"{game.info.id} seed {seed}: no end after {len(match.decisions)} decisions"
         again = replay(game, json.loads(json.dumps(make_record(match))))
@@ -101,6 +108,58 @@ def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | No
             else:  # pragma: no cover - a failure path
                 raise AssertionError("an illegal decision was accepted")
             assert fresh.state_hash() == before
+    check_decision_kinds(game, asked)
+
+
+def check_decision_kinds(game: Game, asked: Mapping[str, Iterable[str]] | None = None) -> None:
+    """The kinds of decision a game asks against the kinds its bots answer.
+
+    A bot that answers decisions by kind declares the kinds it answers
+    (:func:`~.agents.handles`, :func:`~.agents.decision_kinds_of`); a game whose bots do
+    declares every kind it may ask (:attr:`Game.decision_kinds`). Then each of the game's bots
+    (every name of :meth:`Game.bots`, built for every side) answers no kind the game does not
+    declare, and together its sides answer every kind declared; and each kind ``asked`` of a
+    side (side -> kinds, as seen in play: :func:`play_random_game`'s ``asked``) is declared
+    and answered by each bot built for that side. A bot that declares nothing (the random and
+    first-option agents) answers every kind alike. Fails with an AssertionError naming the
+    bot, the side and the kinds.
+    """
+    declared = game.decision_kinds
+    problems: list[str] = []
+    gid = game.info.id
+    bots: dict[str, dict[str, frozenset[str] | None]] = {
+        name: {side: decision_kinds_of(make(side, 0)) for side in game.info.players}
+        for name, make in game.bots().items()}
+    declaring = any(a is not None for sides in bots.values() for a in sides.values())
+    if declaring and not declared:
+        problems.append(f"{gid}: its bots declare the decision kinds they answer, but the game "
+                        "declares none (Game.decision_kinds)")
+    if declared:
+        for name, sides in bots.items():
+            known = {side: a for side, a in sides.items() if a is not None}
+            for side, answered in known.items():
+                extra = sorted(answered - declared)
+                if extra:
+                    problems.append(f"{gid}: bot {name!r} for {side} answers kinds the game "
+                                    f"does not declare: {', '.join(extra)}")
+            if known and len(known) == len(sides):
+                missing = sorted(declared - frozenset().union(*known.values()))
+                if missing:
+                    problems.append(f"{gid}: no side of bot {name!r} answers the declared "
+                                    f"kinds {', '.join(missing)}")
+        for side, seen in (asked or {}).items():
+            kinds = set(seen)
+            undeclared = sorted(kinds - declared)
+            if undeclared:
+                problems.append(f"{gid}: {side} was asked decision kinds the game does not "
+                                f"declare: {', '.join(map(repr, undeclared))}")
+            for name, sides in bots.items():
+                answers = sides.get(side)
+                unanswered = sorted(kinds & declared - answers) if answers is not None else []
+                if unanswered:
+                    problems.append(f"{gid}: bot {name!r} for {side} does not answer the "
+                                    f"decision kinds it was asked: {', '.join(unanswered)}")
+    assert not problems, "; ".join(problems)
 
 
 def run_procedure(gen: Generator[Decision, JSON, T], answers: Sequence[JSON] = ()) -> T:

@@ -1,13 +1,18 @@
 """Agents: whatever answers decisions — bots, people at a terminal, learning programs.
 
-An agent sees only its side's view and the decision, and returns one option's value.
+An agent sees only its side's view and the decision, and returns one option's value. A bot
+that answers decisions by their kind (:attr:`~.decisions.Decision.kind`) declares the kinds
+it answers: its methods are marked with :func:`handles`, and :class:`KindBot` finds them,
+so the conformance check (:func:`~.testing.check_decision_kinds`) can tell a game that asks
+a kind its bots do not answer.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from .canonical import JSON
 from .decisions import Decision
@@ -49,6 +54,62 @@ class FirstOptionAgent:
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """The first legal option."""
         return decision.options[0].value
+
+
+H = TypeVar("H", bound=Callable[..., Any])
+
+_KINDS = "__decision_kinds__"
+"""The attribute :func:`handles` sets on the methods it marks: the kinds they answer."""
+
+
+def handles(*kinds: str) -> Callable[[H], H]:
+    """Mark a method of a :class:`KindBot` as its answer to the decisions of these kinds
+    (``@handles("select_unit")``); a method may answer several kinds, and marks stack."""
+    if not kinds or not all(isinstance(k, str) and k for k in kinds):
+        raise TypeError("handles() takes the decision kinds a method answers, each a non-empty str")
+
+    def mark(method: H) -> H:
+        setattr(method, _KINDS, (*getattr(method, _KINDS, ()), *kinds))
+        return method
+    return mark
+
+
+class KindBot:
+    """The base of a bot that answers decisions by kind: :attr:`answers` maps each kind to
+    the name of the method marked for it with :func:`handles` (a subclass's mark for a kind
+    replaces its base's), found once when the class is made; :meth:`handler` gives the method
+    for a decision's kind. Two methods of one class marked for the same kind are refused."""
+
+    #: kind -> the name of the method that answers it
+    handlers: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    #: the kinds the bot answers (:func:`decision_kinds_of`)
+    answers: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found: dict[str, str] = dict(cls.handlers)
+        own: dict[str, str] = {}
+        for name, member in vars(cls).items():
+            for kind in getattr(member, _KINDS, ()):
+                if kind in own:
+                    raise TypeError(f"{cls.__name__}: decision kind {kind!r} is answered by "
+                                    f"both {own[kind]} and {name}")
+                own[kind] = found[kind] = name
+        cls.handlers = MappingProxyType(found)
+        cls.answers = frozenset(found)
+
+    def handler(self, kind: str) -> Callable[..., Any] | None:
+        """The bound method answering decisions of ``kind`` (None: the bot answers none)."""
+        name = self.handlers.get(kind)
+        return None if name is None else getattr(self, name)
+
+
+def decision_kinds_of(agent: object) -> frozenset[str] | None:
+    """The decision kinds an agent declares it answers (a :class:`KindBot`'s
+    :attr:`~KindBot.answers`, or an ``answers`` frozenset of its own); None when it declares
+    none and answers whatever it is asked alike (the random and first-option agents)."""
+    answers = getattr(agent, "answers", None)
+    return answers if isinstance(answers, frozenset) else None
 
 
 BUILTIN_AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": RandomAgent, "first": FirstOptionAgent}

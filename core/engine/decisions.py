@@ -8,6 +8,11 @@ from typing import Any
 
 from .canonical import JSON, freeze
 
+DONE = "done"
+"""The value of the option that ends a loop of choices ("no more units to move", "resolve
+the attack with these", "end the phase"): one spelling in every game, so a bot, a person's
+shortcut or a script says "I am done" alike everywhere."""
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Option:

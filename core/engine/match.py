@@ -178,6 +178,10 @@ class Game:
     secret_piles: ClassVar[frozenset[str]] = frozenset({"draw"})
     #: the most faces a die of the game shows: a position forcing a higher face is refused
     dice_sides: ClassVar[int] = 6
+    #: every kind of decision the game may ask (:attr:`~.decisions.Decision.kind`): the
+    #: conformance check (:func:`~.testing.check_decision_kinds`) holds the game to asking no
+    #: other, and its bots that declare the kinds they answer to answering these
+    decision_kinds: ClassVar[frozenset[str]] = frozenset()
     #: the fingerprint of its data files and what their cross-checks said, once checked
     #: (:func:`~.opening.check_game_data`, before the first match's first decision)
     checked_data: tuple[str, tuple[str, ...]] | None = None

@@ -39,7 +39,7 @@ class Iwo1945(Game):
     info = GameInfo(
         id="iwo_1945",
         title="Iwo Jima 1945",
-        version="1.0.0",
+        version="1.1.0",
         players=("USMC", "Japan"),
         playable=True,
         solitaire=True,
@@ -83,6 +83,14 @@ class Iwo1945(Game):
                        "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
         ),
     )
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "advance", "attack_card", "attack_dice", "cancel_card", "card_position",
+        "card_regiment", "counter_card", "counter_die", "discard", "follow",
+        "japanese_turn_card", "kamikaze_discard", "new_wave_beach", "new_wave_regiment",
+        "select_destination", "select_partner", "select_payer", "select_regiment",
+        "select_target", "usmc_turn"
+    })
     #: 2.0 control and occupation, the USMC turn's bookkeeping (6.0), the Japanese card in
     #: play (8.0) and the landing dice are on the table for everyone to see
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({

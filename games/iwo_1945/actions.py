@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 
 from . import attacks
 from . import cohesion as coh
@@ -207,10 +207,10 @@ def new_wave(m: Match) -> Flow:
             return
         opts = [Option(r, f"{r} (cohesion {cohesion(m, r)})") for r in reserves(m)]
         if n:
-            opts.insert(0, Option("done", "no second regiment"))
+            opts.insert(0, Option(DONE, "no second regiment"))
         rid = yield from ask_str(choose(USMC, "New wave: which reserve regiment lands?", "6.0", opts,
                                         kind="new_wave_regiment"))
-        if rid == "done":
+        if rid == DONE:
             return
         beach = yield from ask_str(choose(USMC, f"New wave: {rid} lands on which beach?", "6.0",
                                           [Option(b, name(b)) for b in new_wave_beaches(m)],

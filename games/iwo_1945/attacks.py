@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine import odds as shown_odds
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 
 from . import cards
 from . import cohesion as coh
@@ -200,7 +200,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             break
         chosen: list[int] = []
         shown = describe(faces)
-        stop = Option("stop", "stop and apply: " + shown)
+        stop = Option(DONE, "stop and apply: " + shown)
         now = cohesion(m, rid)  # nothing changes it while the dice are chosen
         cost = "free" if free else "costs 1 cohesion"
         said = f"{rid}: {shown}; cohesion {now}" + (f", {free} free reroll(s)" if free else "")
@@ -227,7 +227,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             if not isinstance(v, int):  # stop, roll, cancel or a card; a number is a die
                 break
             chosen.append(v)
-        if v == "stop":
+        if v == DONE:
             break
         if v == "cancel":
             continue

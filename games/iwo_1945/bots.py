@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from math import factorial
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, overload
 
+from tabletop.core.engine.agents import KindBot, handles
+from tabletop.core.engine.boardreader import PlaceIndex
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.views import View
 
 from . import positions as P
@@ -175,16 +177,15 @@ def _read_place(loc: str, pieces: Iterable[Mapping[str, Any]], board: frozenset[
     return here, (str(regiments[0]) if regiments else None), tuple(regiments), exhausted
 
 
-class BoardIndex:
-    """The board as the bot reads it, kept between decisions and changed place by place:
-    each place's :data:`_Place` is worked out again only for the places the view says
-    changed since the last read (:meth:`~tabletop.core.engine.views.View.board_changes`), or for
-    all of them when it cannot tell (a view that is not the core's, another match), and what
-    the bot asks (:attr:`kinds`, :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept
-    with it."""
+class BoardIndex(PlaceIndex):
+    """The board as the bot reads it, kept between decisions and changed place by place
+    (:class:`~tabletop.core.engine.boardreader.PlaceIndex`): each place's :data:`_Place` is worked out
+    again only for the places read again, and what the bot asks (:attr:`kinds`,
+    :attr:`first`, :meth:`where`, :meth:`exhausted`) is kept with it."""
 
     def __init__(self) -> None:
-        self._revision: int | None = None
+        super().__init__()
+        self._board: frozenset[str] = frozenset()  # the board positions (read with the view)
         self._places: dict[str, _Place] = {}
         #: board position -> how many pieces of each kind stand there
         self.kinds: dict[str, dict[str, int]] = {}
@@ -205,38 +206,17 @@ class BoardIndex:
 
     def read(self, view: Mapping[str, Any]) -> BoardIndex:
         """Bring the index up to date with a view of the board (itself, for chaining)."""
-        board = P.position_set()
-        if not isinstance(view, View):  # a plain mapping: its pieces, place by place
-            by_place: dict[str, list[Mapping[str, Any]]] = {}
-            for p in view["pieces"]:
-                by_place.setdefault(p["location"], []).append(p)
-            self._revision = None
-            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in by_place.items()})
-            return self
-        revision = view.board_revision
-        if revision == self._revision:
-            return self
-        changed = view.board_changes(self._revision) if self._revision is not None else None
-        places = view.board_places()
-        if changed is None:
-            self._rebuild({loc: _read_place(loc, ps, board) for loc, ps in places.items()})
-        else:
-            for loc in changed:
-                self._drop(loc)
-                ps = places.get(loc)
-                if ps:
-                    self._add(loc, _read_place(loc, ps, board))
-        self._revision = revision
+        self._board = P.position_set()
+        super().read(view)
         return self
 
-    def _rebuild(self, places: dict[str, _Place]) -> None:
+    def clear(self) -> None:
         self._places, self.kinds, self.first, self._holders, self._cubes = {}, {}, {}, {}, {}
-        for loc, place in places.items():
-            self._add(loc, place)
 
-    def _add(self, loc: str, place: _Place) -> None:
-        self._places[loc] = place
-        here, lead, regiments, cubes = place
+    def add(self, place: str, pieces: Sequence[Mapping[str, Any]]) -> None:
+        loc = place
+        place_read = self._places[loc] = _read_place(loc, pieces, self._board)
+        here, lead, regiments, cubes = place_read
         if here is not None:
             self.kinds[loc] = here
         if lead is not None:
@@ -246,11 +226,12 @@ class BoardIndex:
         for rid in cubes:
             self._cubes[rid] = self._cubes.get(rid, 0) + 1
 
-    def _drop(self, loc: str) -> None:
-        place = self._places.pop(loc, None)
-        if place is None:
+    def drop(self, place: str) -> None:
+        loc = place
+        read = self._places.pop(loc, None)
+        if read is None:
             return
-        _, _, regiments, cubes = place
+        _, _, regiments, cubes = read
         self.kinds.pop(loc, None)
         self.first.pop(loc, None)
         for rid in set(regiments):
@@ -419,7 +400,7 @@ def _front_distance(objectives: tuple[str, ...]) -> dict[str, int]:
     return dist
 
 
-class HeuristicBot:
+class HeuristicBot(KindBot):
     """A competent USMC commander (see the module docstring)."""
 
     name = "heuristic"
@@ -440,21 +421,27 @@ class HeuristicBot:
         values = decision.values
         if decision.kind != "attack_dice":
             self._attack = None  # a new attack comes after other decisions (_attack_facts)
-        handler = getattr(self, f"_{decision.kind}", None)
+        handler = self.handler(decision.kind)
         if handler is not None:
             v = handler(w, decision, values)
             if decision.is_legal(v):
                 return v
         return values[0]
 
+    @handles("select_partner", "card_position")
+    def _first(self, w: World, d: Decision, values: list[Any]) -> Any:
+        """The first option: 6.0's swap partner, 3.0's bunker position, as the rules list them."""
+        return values[0]
+
     # -- the main menu -----------------------------------------------------------------------------
+    @handles("usmc_turn")
     def _usmc_turn(self, w: World, d: Decision, values: list[Any]) -> Any:
         for v in values:
             if isinstance(v, str) and v.startswith("card:") and self._want_card(w, v[5:], values):
                 return v
         plan = self._best_action(w, values)
         if plan is None:
-            return "end"
+            return DONE
         self.plan = plan
         return plan["kind"]
 
@@ -556,28 +543,33 @@ class HeuristicBot:
         return s - P.priority(q) / 10
 
     # -- the steps of an action ----------------------------------------------------------------
+    @handles("select_regiment")
     def _select_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
         rid = self.plan.get("regiment")
         if rid in values:
             return rid
         return max(values, key=lambda r: (w.cohesion(r), r))
 
+    @handles("select_target")
     def _select_target(self, w: World, d: Decision, values: list[Any]) -> Any:
         t = self.plan.get("target")
         if t in values:
             return t
         return max(values, key=lambda q: self._target_score(w, q))
 
+    @handles("select_destination")
     def _select_destination(self, w: World, d: Decision, values: list[Any]) -> Any:
         t = self.plan.get("dest")
         if t in values:
             return t
         return min(values, key=lambda q: (w.control.get(q) != P.JAPAN, P.priority(q)))
 
+    @handles("attack_card")
     def _attack_card(self, w: World, d: Decision, values: list[Any]) -> Any:
         cards = [v for v in values if v != "roll"]
         return cards[0] if cards else "roll"
 
+    @handles("attack_dice")
     def _attack_dice(self, w: World, d: Decision, values: list[Any]) -> Any:
         ctx = d.context
         free, coh = int(ctx["free"]), int(ctx["cohesion"])
@@ -585,7 +577,7 @@ class HeuristicBot:
             facts: tuple[int, bool] | None = None  # no reroll (see _reroll_set)
         else:
             facts = self._attack_facts(w, str(ctx["target"]))
-        key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, "stop" in values)
+        key = (tuple(ctx["faces"]), tuple(ctx["chosen"]), free, coh, facts, DONE in values)
         answers = self._dice_answers
         known = answers.get(key)
         if known is None:
@@ -597,12 +589,12 @@ class HeuristicBot:
     def _dice_answer(self, w: World, d: Decision, values: list[Any]) -> Any:
         """:meth:`_attack_dice` worked out: a pure function of the dice, the dice chosen so
         far, the free rerolls, the cohesion, what the attack must remove and whether a
-        "stop" is offered (kept by them in ``_dice_answers``)."""
+        the stop (DONE) is offered (kept by them in ``_dice_answers``)."""
         ctx = d.context
         faces: list[int] = list(ctx["faces"])
         want = self._reroll_set(w, faces, int(ctx["free"]), int(ctx["cohesion"]), str(ctx["target"]))
         if not want:
-            return "stop" if "stop" in values else "cancel"
+            return DONE if DONE in values else "cancel"
         chosen = list(ctx["chosen"])
         for f in sorted(want):  # the lowest face wanted more often than chosen so far
             if f in chosen:
@@ -640,9 +632,11 @@ class HeuristicBot:
                                     w.japanese_left == 0)
         return known[1], known[2]
 
+    @handles("advance")
     def _advance(self, w: World, d: Decision, values: list[Any]) -> Any:
         return "advance"
 
+    @handles("follow")
     def _follow(self, w: World, d: Decision, values: list[Any]) -> Any:
         for v in values:
             if v != "none":
@@ -651,25 +645,31 @@ class HeuristicBot:
                     return v
         return "none"
 
+    @handles("card_regiment")
     def _card_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
         return min(values, key=lambda r: (w.fresh(r), w.cohesion(r)))
 
+    @handles("new_wave_regiment")
     def _new_wave_regiment(self, w: World, d: Decision, values: list[Any]) -> Any:
-        regs = [v for v in values if v != "done"]
-        return regs[0] if regs else "done"
+        regs = [v for v in values if v != DONE]
+        return regs[0] if regs else DONE
 
+    @handles("new_wave_beach")
     def _new_wave_beach(self, w: World, d: Decision, values: list[Any]) -> Any:
         def thin(b: str) -> int:
             near = [w.japanese_markers(q) for q in P.adjacent(b) if P.is_island(q) and w.japanese_markers(q)]
             return min(near) if near else 9
         return min(values, key=thin)
 
+    @handles("select_payer")
     def _select_payer(self, w: World, d: Decision, values: list[Any]) -> Any:
         return max(values, key=w.cohesion)
 
+    @handles("discard")
     def _discard(self, w: World, d: Decision, values: list[Any]) -> Any:
         return "keep"
 
+    @handles("japanese_turn_card")
     def _japanese_turn_card(self, w: World, d: Decision, values: list[Any]) -> Any:
         for v in values:
             if not isinstance(v, str) or not v.startswith("card:"):
@@ -682,20 +682,24 @@ class HeuristicBot:
                 return v
         return "pass"
 
+    @handles("cancel_card")
     def _cancel_card(self, w: World, d: Decision, values: list[Any]) -> Any:
         return next((v for v in values if v != "pass"), "pass")
 
+    @handles("counter_card")
     def _counter_card(self, w: World, d: Decision, values: list[Any]) -> Any:
         faces = Counter(d.context.get("faces", []))
         if faces[6] - faces[2] > 0 or faces[4] + faces[5] >= 2:
             return next((v for v in values if v != "pass"), "pass")
         return "pass"
 
+    @handles("counter_die")
     def _counter_die(self, w: World, d: Decision, values: list[Any]) -> Any:
         for f in (6, 5, 4):
             if f in values:
                 return f
         return 0
 
+    @handles("kamikaze_discard")
     def _kamikaze_discard(self, w: World, d: Decision, values: list[Any]) -> Any:
         return values[-1]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 
 from . import actions, cards
 from .components import ForbidActions
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 _ACTION_OPTIONS: Mapping[str, Option] = MappingProxyType(
     {k: Option(k, title) for k, title in actions.TITLES.items()})
 """6.0: the option of each kind of action (the same for every decision: options never change)."""
-_END = Option("end", "end the USMC turn")
+_END = Option(DONE, "end the USMC turn")
 
 
 def new_turn_vars() -> dict[str, object]:
@@ -83,7 +83,7 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
         v = yield from ask_str(choose(
             USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}", "6.0", opts,
             kind="usmc_turn", context={"actions_left": left, "hand": cards.hand(m)}))
-        if v == "end":
+        if v == DONE:
             break
         if v.startswith("card:"):
             yield from cards.play(m, v[5:], "usmc_main")

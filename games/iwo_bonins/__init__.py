@@ -42,7 +42,7 @@ from tabletop.core.engine.visibility import PUBLIC
 from . import common as c
 from .components import INITIAL_DEPLOYMENT
 
-VERSION = "1.0.1"
+VERSION = "1.1.0"
 
 
 class Bonins(PhasedGame):
@@ -81,6 +81,14 @@ class Bonins(PhasedGame):
         rulebook="Iwo: Bloodbath in the Bonins Rulebook",
         description="Iwo Jima, 19 Feb - 17 Mar 1945, at battalion scale on 350-yard hexes.",
     )
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "advance", "attack_add", "attack_defender", "banzai_result", "beachhead",
+        "bombardment_attack", "bombardment_markers", "jp_attack_add", "jp_attack_target",
+        "jp_bombard_hex", "jp_deploy_hex", "jp_ex_loss", "jp_move_action", "jp_move_hex",
+        "jp_place_hex", "jp_substitute", "jp_tunnel_hex", "landing_hex", "move_hex",
+        "movement_menu", "retreat_hex", "step_loss"
+    })
     #: what both sides may read of the game variables: the US side's own bookkeeping and the
     #: public state of the battle. ``attacked`` and ``suppressed`` list Japanese units by id
     #: (9.0, 8.3), which the US may not see under a fortification marker (14.2): they stay

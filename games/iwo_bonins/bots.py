@@ -13,16 +13,17 @@ it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from tabletop.core.board.hexgrid import Hex
-from tabletop.core.engine.agents import Agent, RandomAgent
+from tabletop.core.engine.agents import Agent, KindBot, RandomAgent, handles
+from tabletop.core.engine.boardreader import PlaceIndex
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.match import AgentFactory
 from tabletop.core.engine.views import View
 
@@ -53,102 +54,71 @@ _IS_HEX: dict[str, bool] = {}
 """Place -> whether it is a map hex (common.is_hex), filled as places are met."""
 
 
-class _Board:
-    """The bot's index of the pieces a view shows: US pieces by id and by place, the hexes
-    holding Japanese units, the face-up Japanese units by hex. Kept by the bot from one
-    decision to the next and changed place by place: only the places the view says changed
-    since the last read (:meth:`~tabletop.core.engine.views.View.board_changes`) are read again,
-    as read-only windows on the view's board (:meth:`~tabletop.core.engine.views.View.board_places`),
-    so a decision that changed no piece reads no piece; all of them when the view cannot
-    tell (a plain mapping, another match)."""
+class _Board(PlaceIndex):
+    """The bot's index of the pieces a view shows, kept from one decision to the next place
+    by place (:class:`~tabletop.core.engine.boardreader.PlaceIndex`): US pieces by place (its reader's
+    :meth:`~tabletop.core.engine.boardreader.BoardReader.side_at`) and by id, the hexes holding Japanese
+    units, the face-up Japanese units by hex."""
 
     def __init__(self) -> None:
-        self._revision: int | None = None
-        self.us: dict[str, Mapping[str, Any]] = {}  # id -> the US piece
-        self.us_at: dict[str, list[Mapping[str, Any]]] = {}  # place -> its US pieces, in order
+        super().__init__()
         self.jp_hexes: set[str] = set()
         self.known: dict[str, Mapping[str, Any]] = {}  # hex -> its (last) face-up Japanese unit
         self.jp_key: frozenset[str] = frozenset()
+        self._jp_changed = False
         self._marine_steps: int | None = None  # kept while the board stands
+        #: place -> its US pieces, in the view's order (the reader's, kept current by it)
+        self.us_at: Mapping[str, Sequence[Mapping[str, Any]]] = {}
+        #: id -> the piece shown with it (the reader's, kept current by it)
+        self.by_id: Mapping[str, Mapping[str, Any]] = {}
 
     def marine_steps(self) -> int:
         """The steps of the Marine battalions on the map or available to land (11.4)."""
         if self._marine_steps is None:
             self._marine_steps = sum(
-                p["steps"] for p in self.us.values()
+                p["steps"] for here in self.us_at.values() for p in here
                 if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
         return self._marine_steps
 
     def read(self, view: Mapping[str, Any]) -> _Board:
         """Bring the index up to date with a view's board (itself, for chaining)."""
-        if not isinstance(view, View):  # a plain mapping: its pieces, place by place
-            by_place: dict[str, list[Mapping[str, Any]]] = {}
-            for p in view["pieces"]:
-                by_place.setdefault(p["location"], []).append(p)
-            self._revision = self._marine_steps = None
-            self._rebuild(by_place)
-            return self
-        revision = view.board_revision
-        if revision == self._revision:
-            return self
-        self._marine_steps = None
-        changed = view.board_changes(self._revision) if self._revision is not None else None
-        places = view.board_places()
-        if changed is None:
-            self._rebuild(places)
-        elif changed:
-            jp_changed = False
-            us, us_at, jp_hexes, known = self.us, self.us_at, self.jp_hexes, self.known
-            for loc in changed:  # first what stood there goes, then what stands there comes
-                for p in us_at.pop(loc, ()):
-                    if us.get(p["id"]) is p:
-                        del us[p["id"]]
-                if loc in jp_hexes:
-                    jp_hexes.discard(loc)
-                    jp_changed = True
-                known.pop(loc, None)
-            for loc in changed:
-                here = places.get(loc)
-                if here and self._add(loc, here):
-                    jp_changed = True
-            if jp_changed:
-                self.jp_key = frozenset(jp_hexes)
-        self._revision = revision
+        self._jp_changed = False
+        board = super().read(view).board
+        if board.changed != frozenset():
+            self._marine_steps = None
+            self.us_at, self.by_id = board.side_at(c.US), board.by_id()
+        if self._jp_changed:
+            self.jp_key = frozenset(self.jp_hexes)
         return self
 
-    def _rebuild(self, places: Mapping[str, Iterable[Mapping[str, Any]]]) -> None:
-        self.us, self.us_at, self.jp_hexes, self.known = {}, {}, set(), {}
-        for loc, here in places.items():
-            self._add(loc, here)
-        self.jp_key = frozenset(self.jp_hexes)
+    def clear(self) -> None:
+        self.jp_hexes, self.known = set(), {}
+        self._jp_changed = True
 
-    def _add(self, loc: str, here: Iterable[Mapping[str, Any]]) -> bool:
-        """Index the pieces a place shows, in the view's order; whether a Japanese unit
-        stands there on the map."""
-        us_side, jp_side = c.US, c.JAPAN
-        mine: list[Mapping[str, Any]] = []
-        jp = False
-        for p in here:
-            side = p["side"]  # every piece shown has its side, a hidden one too
-            if side == us_side:
-                self.us[p["id"]] = p
-                mine.append(p)
-            elif side == jp_side:
-                jp = True
-        if mine:
-            self.us_at[loc] = mine
-        if not jp:
-            return False
-        on_map = _IS_HEX.get(loc)
+    def drop(self, place: str) -> None:
+        if place in self.jp_hexes:
+            self.jp_hexes.discard(place)
+            self._jp_changed = True
+        self.known.pop(place, None)
+
+    def add(self, place: str, pieces: Sequence[Mapping[str, Any]]) -> None:
+        """Note whether a Japanese unit stands in a map hex, and the face-up ones there."""
+        jp_side = c.JAPAN
+        for p in pieces:
+            if p["side"] == jp_side:  # every piece shown has its side, a hidden one too
+                break
+        else:
+            return
+        on_map = _IS_HEX.get(place)
         if on_map is None:
-            on_map = _IS_HEX[loc] = c.is_hex(loc)
+            on_map = _IS_HEX[place] = c.is_hex(place)
         if not on_map:
-            return False
-        self.jp_hexes.add(loc)
-        for p in here:
+            return
+        self.jp_hexes.add(place)
+        self._jp_changed = True
+        for p in pieces:
             if p["side"] == jp_side and p["kind"] != "hidden" and p["face"] == "front":
-                self.known[loc] = p
-        return True
+                self.known[place] = p
 
 
 class _Seen:
@@ -168,10 +138,9 @@ class _Seen:
     def _board(self) -> _Board:
         return self._kept.read(self._view)
 
-    @property
-    def us(self) -> dict[str, Mapping[str, Any]]:
-        """The US pieces by id."""
-        return self._board.us
+    def piece(self, pid: str) -> Mapping[str, Any]:
+        """The piece shown with this id (a KeyError if none is)."""
+        return self._board.by_id[pid]
 
     @property
     def jp_hexes(self) -> set[str]:
@@ -221,9 +190,9 @@ class _Seen:
         position: _Position = self._shared[1]
         return position
 
-    def us_at(self, hid: str) -> list[Mapping[str, Any]]:
+    def us_at(self, hid: str) -> Sequence[Mapping[str, Any]]:
         """The US pieces in a place, in the view's order."""
-        return self._board.us_at.get(hid, [])
+        return self._board.us_at.get(hid, ())
 
     @property
     def marine_steps(self) -> int:
@@ -231,7 +200,7 @@ class _Seen:
         return self._board.marine_steps()
 
     @property
-    def us_by_place(self) -> dict[str, list[Mapping[str, Any]]]:
+    def us_by_place(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
         """Place -> the US pieces there, in the view's order (only places holding some)."""
         return self._board.us_at
 
@@ -310,7 +279,7 @@ class _Targets(NamedTuple):
 
 
 @dataclass
-class USHeuristic:
+class USHeuristic(KindBot):
     """The competent US bot (see the module docstring)."""
 
     side: str
@@ -327,18 +296,25 @@ class USHeuristic:
         key = (int(view["turn"]), str(view.get("phase")))  # type: ignore[call-overload,unused-ignore]
         if key != self._skip_key:
             self._skip, self._skip_key = set(), key
-        handler = getattr(self, f"_{decision.kind}", None)
+        handler = self.handler(decision.kind)
         if handler is None:
             return decision.options[0].value
         seen = _Seen(view, self._position, self._board, self.tuning.suribachi_bonus)
         value = handler(seen, decision)
         return value if decision.is_legal(value) else decision.options[0].value
 
+    @handles("banzai_result")
+    def _first(self, seen: _Seen, d: Decision) -> JSON:
+        """9.2.3: a Banzai result's retreat or step loss, the first the rules offer."""
+        return d.options[0].value
+
     # -- 3.3 --------------------------------------------------------------------------
+    @handles("beachhead")
     def _beachhead(self, seen: _Seen, d: Decision) -> JSON:
         return self.tuning.beachhead
 
     # -- movement ---------------------------------------------------------------------
+    @handles("movement_menu")
     def _movement_menu(self, seen: _Seen, d: Decision) -> JSON:
         reps: list[str] = []
         res: list[str] = []
@@ -361,17 +337,17 @@ class USHeuristic:
             lands = []  # 16.2: before Suribachi falls the barrage hits every beach unit
         if lands:
             # Marines first, then the support units that will join them.
-            return min(lands, key=lambda v: (bool(seen.us[v[5:]].get("attrs", {}).get("support")), v))
+            return min(lands, key=lambda v: (bool(seen.piece(v[5:]).get("attrs", {}).get("support")), v))
         moves = [v for v in moves if v[5:] not in self._skip]
         if not moves:
-            return "end"
+            return DONE
         # Those not yet next to a Japanese unit: Marines before support units, those far
         # from the front first.
-        us, position = seen.us, seen.position
+        piece, position = seen.piece, seen.position
         near, distance = position.near, position.distance
         ranked = []
         for v in moves:
-            p = us[v[5:]]
+            p = piece(v[5:])
             loc = p["location"]
             if loc not in near:
                 ranked.append((bool(p.get("attrs", {}).get("support")), -distance(loc), v))
@@ -379,10 +355,10 @@ class USHeuristic:
             pick = min(ranked)[2]
             self._skip.add(pick[5:])
             return pick
-        return "end"
+        return DONE
 
     def _replace_rank(self, seen: _Seen, uid: str) -> tuple[int, str]:
-        p = seen.us[uid]
+        p = seen.piece(uid)
         support = bool(p.get("attrs", {}).get("support"))
         where = p["location"]
         order = 0 if where == c.US_ELIMINATED else 1 if where == c.AVAILABLE else 2
@@ -409,8 +385,9 @@ class USHeuristic:
         until it falls (19.2)."""
         return seen.position.distance(loc)
 
+    @handles("move_hex")
     def _move_hex(self, seen: _Seen, d: Decision) -> JSON:
-        unit = seen.us[str(d.context["unit"])]
+        unit = seen.piece(str(d.context["unit"]))
         score = self._scorer(seen, unit)
         best, best_score = "stay", score(unit["location"])
         for v in d.values:
@@ -449,8 +426,9 @@ class USHeuristic:
             return s
         return score
 
+    @handles("landing_hex")
     def _landing_hex(self, seen: _Seen, d: Decision) -> JSON:
-        unit = seen.us[str(d.context["unit"])]
+        unit = seen.piece(str(d.context["unit"]))
         support = bool(unit.get("attrs", {}).get("support"))
 
         def rank(v: JSON) -> tuple[float, str]:
@@ -462,10 +440,11 @@ class USHeuristic:
         return min(d.values, key=rank)
 
     # -- combat -----------------------------------------------------------------------
+    @handles("attack_defender")
     def _attack_defender(self, seen: _Seen, d: Decision) -> JSON:
-        cands = [str(v) for v in d.values if v != "end" and str(v) not in self._skip]
+        cands = [str(v) for v in d.values if v != DONE and str(v) not in self._skip]
         if not cands:
-            return "end"
+            return DONE
         bonus = 0 if seen.var(c.V_SURIBACHI) else 1
 
         def rank(h: str) -> tuple[float, str]:
@@ -481,6 +460,7 @@ class USHeuristic:
         return sum(p["values"][p["face"]]["attack"] for n in c.components().map.neighbor_ids(hid)
                    for p in us_at.get(n, ()) if p["id"] not in done)
 
+    @handles("attack_add")
     def _attack_add(self, seen: _Seen, d: Decision) -> JSON:
         from .combat import CANCEL, DECLARE
 
@@ -507,24 +487,29 @@ class USHeuristic:
             return DECLARE
         return CANCEL
 
+    @handles("bombardment_attack")
     def _bombardment_attack(self, seen: _Seen, d: Decision) -> JSON:
         # 8.2 read literally (bombardment_timing=phase_start): declare the bombarded attacks
         # in the order the bot would attack anyway, two markers each, while markers last; an
         # attack it cancels is skipped for the rest of the phase, as under 9.0.
         return self._attack_defender(seen, d)
 
+    @handles("bombardment_markers")
     def _bombardment_markers(self, seen: _Seen, d: Decision) -> JSON:
         return max(d.values, key=lambda v: int(str(v)))
 
+    @handles("step_loss")
     def _step_loss(self, seen: _Seen, d: Decision) -> JSON:
         def rank(v: JSON) -> tuple[int, int, str]:
-            p = seen.us[str(v)]
+            p = seen.piece(str(v))
             return (0 if p.get("attrs", {}).get("support") else 1, -int(p["steps"]), str(v))
         return min(d.values, key=rank)
 
+    @handles("retreat_hex")
     def _retreat_hex(self, seen: _Seen, d: Decision) -> JSON:
         return min(d.values, key=lambda v: (-self._target_distance(seen, str(v)), str(v)))
 
+    @handles("advance")
     def _advance(self, seen: _Seen, d: Decision) -> JSON:
         opts = [v for v in d.values if v != "none"]
         return opts[0] if opts else "none"

@@ -30,8 +30,9 @@ from functools import cache
 from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex, distance
+from tabletop.core.engine.agents import KindBot, handles
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.decisions import DONE, Decision
 
 from . import common as c
 from .components import FIRE_SUPPORT_TYPES
@@ -77,7 +78,7 @@ def _nearest(hex_id: str, targets: list[Hex] | tuple[Hex, ...]) -> int:
     return min((distance(h, t) for t in targets), default=99)
 
 
-class JapaneseBot:
+class JapaneseBot(KindBot):
     """An agent for the Japanese side of the two-player game (18.0)."""
 
     def __init__(self, side: str, seed: int) -> None:
@@ -112,21 +113,28 @@ class JapaneseBot:
     # -- the choices -------------------------------------------------------------------
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind (19.3's advice); the first otherwise."""
-        handler = {
-            "jp_deploy_hex": self._deploy,
-            "jp_move_action": self._action,
-            "jp_tunnel_hex": self._tunnel,
-            "jp_place_hex": self._place,
-            "jp_substitute": lambda v, d: False if d.is_legal(False) else d.values[0],
-            "jp_bombard_hex": self._bombard,
-            "jp_attack_target": lambda v, d: "done" if d.is_legal("done") else d.values[0],
-            "jp_move_hex": lambda v, d: d.values[0],  # stay
-            "jp_ex_loss": self._weakest,
-        }.get(decision.kind)
+        handler = self.handler(decision.kind)
         if handler is None:
             return decision.values[0]
-        return handler(view, decision)
+        value: JSON = handler(view, decision)
+        return value
 
+    @handles("jp_substitute")
+    def _keep(self, view: Mapping[str, JSON], d: Decision) -> JSON:
+        """18.4: the unit itself stays in place, no substitute drawn."""
+        return False if d.is_legal(False) else d.values[0]
+
+    @handles("jp_attack_target")
+    def _no_attack(self, view: Mapping[str, JSON], d: Decision) -> JSON:
+        """18.3: no attack declared."""
+        return DONE if d.is_legal(DONE) else d.values[0]
+
+    @handles("jp_move_hex", "jp_attack_add")
+    def _first(self, view: Mapping[str, JSON], d: Decision) -> JSON:
+        """The first option: a moving unit stays where it is; an attack takes the first unit."""
+        return d.values[0]
+
+    @handles("jp_deploy_hex")
     def _deploy(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.1: fire support safe and spread over the sectors that need it; the rest
         front first, the strongest on the best ground."""
@@ -146,6 +154,7 @@ class JapaneseBot:
                 score[str(v)] = front + _priority(str(v)) * (strength - 1) * 0.5
         return self._best(d.values, score)
 
+    @handles("jp_move_action")
     def _action(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.2: dig in whatever may; tunnel threatened HQs and artillery; never move."""
         us = self._us_hexes(view)
@@ -158,14 +167,16 @@ class JapaneseBot:
                 where = self._location(view, unit)
                 if where and _nearest(where, us) <= 2:
                     return v
-        return "done"
+        return DONE
 
+    @handles("jp_tunnel_hex")
     def _tunnel(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.2.1: the safest hex: furthest from the US, best terrain."""
         us = self._us_hexes(view)
         score = {str(v): -min(_nearest(str(v), us), 6) + _priority(str(v)) * 0.3 for v in d.values}
         return self._best(d.values, score)
 
+    @handles("jp_place_hex")
     def _place(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.4: hold the line: the eligible hex nearest a US unit (not adjacent if it can
         be helped), the best terrain breaking ties."""
@@ -176,18 +187,20 @@ class JapaneseBot:
             score[str(v)] = near + (1.5 if near == 1 else 0) + _priority(str(v)) * 0.4
         return self._best(d.values, score)
 
+    @handles("jp_bombard_hex")
     def _bombard(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.5: the hex with the most US units on the weakest cover."""
         stacks = view.get("stacks", {})
         score: dict[str, float] = {}
         for v in d.values:
-            if v == "stop":
-                score["stop"] = 0.0
+            if v == DONE:
+                score[DONE] = 0.0
                 continue
             count = len(stacks.get(str(v), [])) if isinstance(stacks, dict) else 1
             score[str(v)] = -count * LINE_WORTH.get(c.crt_line(str(v)), 2)
         return self._best(d.values, score)
 
+    @handles("jp_ex_loss")
     def _weakest(self, view: Mapping[str, JSON], d: Decision) -> JSON:
         """18.3 Ex: lose the unit worth least."""
         score = {str(v): float(_defense().get(str(v), 0)) for v in d.values}

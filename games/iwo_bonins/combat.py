@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_int, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 
@@ -33,7 +33,7 @@ from . import common as c
 from . import support, us_bombardment
 from .components import parse_outcome
 
-END = "end"
+END = DONE  # 9.0, 8.2: no more attacks
 DECLARE = "declare"
 CANCEL = "cancel"
 CRMT_COLUMN = "Dug-In"  # 9.2, 15.2: every US attack

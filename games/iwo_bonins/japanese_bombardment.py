@@ -18,7 +18,7 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 
 from . import common as c
@@ -114,11 +114,11 @@ def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
             break
         options = [Option(h, f"{h} ({len(c.units_at(match, h, c.US))} US unit(s), "
                              f"{c.crt_line(h)})") for h in left]
-        options.append(Option("stop", "Place no more markers"))
+        options.append(Option(DONE, "Place no more markers"))
         answer = (yield from ask_str(choose(c.JAPAN, f"Bombardment marker {len(targets) + 1} of "
                                             f"{markers}: try which hex?", "18.5", options,
                                             kind=KIND_BOMBARD, context={"left": markers - len(targets)})))
-        if answer == "stop":
+        if answer == DONE:
             break
         tried.add(answer)
         if _try_target(match, answer, "18.5", "chosen by the Japanese player", "missed"):

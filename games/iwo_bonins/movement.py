@@ -15,14 +15,14 @@ from functools import cache, lru_cache
 
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.board.movement import MoveCosts, reachable
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from . import landings, support
 
-END = "end"
+END = DONE  # 5.1: the movement phase ends
 SECOND_PHASE_MP = 3  # 5.1.3a
 REDEPLOY_DISTANCE = 4  # 6.5
 

@@ -25,7 +25,7 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -135,7 +135,7 @@ def _actions(match: Match, done: set[str]) -> list[Option]:
                                   f"{p.location}", info=f"succeeds on 1-{need}"))
         if may_dig_in(match, p):
             options.append(Option(f"dig:{p.id}", f"Turn {p.id} at {p.location} face down"))
-    options.append(Option("done", "End the Japanese movement"))
+    options.append(Option(DONE, "End the Japanese movement"))
     return options
 
 
@@ -146,7 +146,7 @@ def japanese_movement(match: Match) -> Procedure[None]:
     while True:
         answer = (yield from ask_str(choose(c.JAPAN, "Japanese movement: which unit?", "18.2",
                                             _actions(match, done), kind=KIND_ACTION)))
-        if answer == "done":
+        if answer == DONE:
             return None
         action, pid = answer.split(":", 1)
         piece = match.state.pieces[pid]
@@ -230,9 +230,9 @@ def japanese_attacks(match: Match) -> Procedure[None]:
         answer = (yield from ask_str(choose(
             c.JAPAN, "Attack which US hex?", "18.3",
             [*[Option(h, f"{h}: {', '.join(p.id for p in c.units_at(match, h, c.US))}")
-               for h in targets], Option("done", "No more attacks")],
+               for h in targets], Option(DONE, "No more attacks")],
             kind=KIND_TARGET)))
-        if answer == "done":
+        if answer == DONE:
             return None
         attacked.add(answer)
         target_hex = comp.map.hex(answer)
@@ -244,10 +244,10 @@ def japanese_attacks(match: Match) -> Procedure[None]:
                 break
             opts = [Option(p.id, f"{p.id} (attack {c.printed(p, 'attack')})") for p in cands]
             if group:
-                opts.append(Option("resolve", "Resolve the attack"))
+                opts.append(Option(DONE, "Resolve the attack"))
             pick = (yield from ask_str(choose(c.JAPAN, f"Attack {answer} with which unit?", "18.3", opts,
                                               kind=KIND_ATTACKER, context={"hex": answer})))
-            if pick == "resolve":
+            if pick == DONE:
                 break
             group.append(match.state.pieces[pick])
         used.update(p.id for p in group)

@@ -93,6 +93,13 @@ class Valor(PhasedGame):
         description="Iwo Jima, 19 Feb - 25 Mar 1945, company level on 250 m hexes; solitaire.",
     )
 
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "armour", "attack", "banzai", "banzai_target", "beach", "borrow", "destination",
+        "fire_order", "independent", "infiltration", "land", "loss", "overstack",
+        "priority_tie", "replacement", "select_landing", "select_unit", "setup", "support",
+        "wave", "withdraw"
+    })
     #: Every game variable is public (on the map or the tracks for all to see); none names a
     #: face-down unit (III.3): the opportunity-fire record names only units that fired, which
     #: were revealed first.

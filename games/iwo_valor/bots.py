@@ -30,9 +30,10 @@ from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 from tabletop.core.board.supply import StepMasks
-from tabletop.core.engine.agents import Agent
+from tabletop.core.engine.agents import Agent, KindBot, handles
+from tabletop.core.engine.boardreader import PlaceIndex
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Decision, Option
+from tabletop.core.engine.decisions import DONE, Decision, Option
 
 from . import common as c
 
@@ -156,21 +157,20 @@ class _Gaps:
         return None
 
 
-class _Board:
-    """What the bot reads of the pieces a view shows, kept place by place, so that a new
-    revision of the board is read only at the places it shows differently
-    (``View.board_changes``): every piece by id; the hexes of the Japanese units, in the
-    view's order (places sorted), and the unit in each; the kinds of the Marine units in
-    each hex, the companies in each; the pieces not Japanese in each land hex and the HQs
-    face up. Each revision's dicts and lists are new ones, never changed once read."""
+class _Board(PlaceIndex):
+    """What the bot reads of the pieces a view shows, kept place by place
+    (:class:`~tabletop.core.engine.boardreader.PlaceIndex`), so that a new revision of the board is read
+    only at the places it shows differently: every piece by id and every place's pieces (its
+    reader's); the hexes of the Japanese units, in the view's order (places sorted), and the
+    unit in each; the kinds of the Marine units in each hex, the companies in each; the pieces
+    not Japanese in each land hex and the HQs face up. Each revision's dicts and lists are new
+    ones, never changed once read."""
 
-    __slots__ = ("at", "by_id", "heads", "held", "hq_at", "inf", "jp", "jp_at", "jp_n",
-                 "on_map", "revision", "us")
+    __slots__ = ("_heads_moved", "_jp_moved", "heads", "held", "hq_at", "inf", "jp", "jp_at",
+                 "jp_n", "on_map", "us")
 
     def __init__(self) -> None:
-        self.revision: int | None = None  # the board revision read (None: read in full)
-        self.at: dict[str, Sequence[Mapping[str, Any]]] = {}  # place -> its pieces, top first
-        self.by_id: dict[str, Mapping[str, Any]] = {}
+        super().__init__()
         self.jp_n: dict[str, tuple[int, str]] = {}  # hex -> its Japanese units, the last's id
         self.hq_at: dict[str, list[tuple[str, str, Any]]] = {}  # hex -> its heads (below)
         self.jp: list[str] = []
@@ -180,77 +180,86 @@ class _Board:
         self.held: dict[str, int] = {}  # land hex -> pieces in it not Japanese
         self.heads: list[tuple[str, str, Any]] = []  # (id, hex, division) of each HQ face up
         self.on_map: list[Mapping[str, Any]] | None = None  # built when first asked
+        self._jp_moved = self._heads_moved = False
 
-    def read(self, places: Mapping[str, Sequence[Mapping[str, Any]]],
-             changed: Collection[str] | None) -> None:
-        """Reads the places ``changed`` (None: every place, from scratch) of ``places``
-        (place -> its pieces, top first)."""
-        if changed is None:
-            self.at, self.by_id, self.jp_n, self.hq_at = {}, {}, {}, {}
-            self.us, self.inf, self.held = {}, {}, {}
-            changed = list(places)
-        at, by_id, jp_n, hq_at = self.at, self.by_id, self.jp_n, self.hq_at
-        # the pieces gone from every place changed first: a piece that moved is in two
-        for loc in changed:
-            for p in at.get(loc, ()):
-                by_id.pop(str(p.get("id")), None)
-        us, inf, held = dict(self.us), dict(self.inf), dict(self.held)
-        is_hex, is_land, japan, marines = c.is_hex, c.is_land, c.JAPAN, c.US
-        jp_moved = heads_moved = False
-        for loc in changed:
-            stack = places.get(loc, ())
-            if stack:
-                at[loc] = stack
-            else:
-                at.pop(loc, None)
-            for p in stack:
-                pid = p.get("id")
-                if pid is not None:
-                    by_id[str(pid)] = p
-            if not is_hex(loc):
-                continue
-            jp_moved |= jp_n.pop(loc, None) is not None
-            heads_moved |= hq_at.pop(loc, None) is not None
-            us.pop(loc, None)
-            inf.pop(loc, None)
-            held.pop(loc, None)
-            land = is_land(loc)
-            jps, last = 0, ""
-            kinds: list[str] = []
-            companies = others = 0
-            heads: list[tuple[str, str, Any]] = []
-            for p in stack:
-                side = p["side"]
-                if side == japan:
-                    jps, last = jps + 1, str(p["id"])
-                    continue
-                kind = p["kind"]
-                if side == marines:
-                    kinds.append(str(kind))
-                    companies += kind == "infantry"
-                if land:
-                    others += 1
-                    if kind == "hq" and p["face"] == "front":
-                        heads.append((str(p["id"]), loc, p["attrs"].get("division")))
-            if jps:
-                jp_n[loc] = (jps, last)
-                jp_moved = True
-            if kinds:
-                us[loc] = kinds
-            if companies:
-                inf[loc] = companies
-            if others:
-                held[loc] = others
-            if heads:
-                hq_at[loc] = heads
-                heads_moved = True
-        self.us, self.inf, self.held, self.on_map = us, inf, held, None
-        if jp_moved:
+    @property
+    def at(self) -> Mapping[str, Sequence[Mapping[str, Any]]]:
+        """Place -> its pieces, top first."""
+        return self.board.places
+
+    @property
+    def by_id(self) -> Mapping[str, Mapping[str, Any]]:
+        """Id -> the piece shown with it."""
+        return self.board.by_id()
+
+    def read(self, view: Mapping[str, Any]) -> _Board:
+        """Bring the index up to date with a view's board (itself, for chaining)."""
+        self._jp_moved = self._heads_moved = False
+        us, inf, held = self.us, self.inf, self.held
+        self.us, self.inf, self.held = dict(us), dict(inf), dict(held)  # new ones, if read
+        super().read(view)
+        if self.board.changed == frozenset():
+            self.us, self.inf, self.held = us, inf, held
+            return self
+        self.on_map = None
+        if self._jp_moved:
+            jp_n = self.jp_n
             order = sorted(jp_n)
             self.jp = [loc for loc in order for _ in range(jp_n[loc][0])]
             self.jp_at = {loc: jp_n[loc][1] for loc in order}
-        if heads_moved:
+        if self._heads_moved:
+            hq_at = self.hq_at
             self.heads = [h for loc in sorted(hq_at) for h in hq_at[loc]]
+        return self
+
+    def clear(self) -> None:
+        self.jp_n, self.hq_at, self.us, self.inf, self.held = {}, {}, {}, {}, {}
+        self._jp_moved = self._heads_moved = True
+
+    def drop(self, place: str) -> None:
+        if not c.is_hex(place):
+            return
+        self._jp_moved |= self.jp_n.pop(place, None) is not None
+        self._heads_moved |= self.hq_at.pop(place, None) is not None
+        self.us.pop(place, None)
+        self.inf.pop(place, None)
+        self.held.pop(place, None)
+
+    def add(self, place: str, pieces: Sequence[Mapping[str, Any]]) -> None:
+        loc = place
+        if not c.is_hex(loc):
+            return
+        japan, marines = c.JAPAN, c.US
+        land = c.is_land(loc)
+        jps, last = 0, ""
+        kinds: list[str] = []
+        companies = others = 0
+        heads: list[tuple[str, str, Any]] = []
+        for p in pieces:
+            side = p["side"]
+            if side == japan:
+                jps, last = jps + 1, str(p["id"])
+                continue
+            kind = p["kind"]
+            if side == marines:
+                kinds.append(str(kind))
+                companies += kind == "infantry"
+            if land:
+                others += 1
+                if kind == "hq" and p["face"] == "front":
+                    heads.append((str(p["id"]), loc, p["attrs"].get("division")))
+        if jps:
+            self.jp_n[loc] = (jps, last)
+            self._jp_moved = True
+        if kinds:
+            self.us[loc] = kinds
+        if companies:
+            self.inf[loc] = companies
+        if others:
+            self.held[loc] = others
+        if heads:
+            self.hq_at[loc] = heads
+            self._heads_moved = True
 
     def pieces_on_map(self) -> list[Mapping[str, Any]]:
         """The pieces in map hexes, in the view's order (places sorted, each stack top
@@ -261,7 +270,7 @@ class _Board:
         return self.on_map
 
 
-class HeuristicMarines:
+class HeuristicMarines(KindBot):
     """A competent Marine commander following simple, explainable priorities."""
 
     name = "heuristic"
@@ -300,9 +309,8 @@ class HeuristicMarines:
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """One option's value, by the decision's kind."""
-        handler: Callable[[Mapping[str, JSON], Decision], JSON] = getattr(
-            self, f"_{decision.kind}", self._default)
-        value = handler(view, decision)
+        handler = self.handler(decision.kind) or self._default
+        value: JSON = handler(view, decision)
         return value
 
     # -- helpers --------------------------------------------------------------------------
@@ -310,7 +318,11 @@ class HeuristicMarines:
     def _values(decision: Decision) -> list[JSON]:
         return [o.value for o in decision.options]
 
+    @handles("banzai", "banzai_target", "fire_order", "infiltration", "priority_tie")
     def _default(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """The first option: the choices the rules leave to the Marine player on the Japanese
+        side's behalf (IV.F.2-3 infiltration and Banzai, IX.C's order of fire and ties) are
+        taken as listed."""
         return decision.options[0].value
 
     def _board_key(self, view: Mapping[str, JSON]) -> tuple[Any, ...]:
@@ -337,18 +349,7 @@ class HeuristicMarines:
         board = self._board
         if not self._same(self._map_key, key):
             self._map_key = key
-            places_of = getattr(view, "board_places", None)
-            changes_of = getattr(view, "board_changes", None)
-            if key[0] is None or places_of is None or changes_of is None:
-                grouped: dict[str, list[Mapping[str, Any]]] = {}
-                for p in view["pieces"]:
-                    grouped.setdefault(str(p["location"]), []).append(p)
-                board.read(grouped, None)
-                board.revision = None
-            else:
-                since = board.revision
-                board.read(places_of(), None if since is None else changes_of(since))
-                board.revision = key[0]
+            board.read(view)
         return board
 
     def _on_map(self, view: Mapping[str, JSON]) -> list[Any]:
@@ -604,6 +605,7 @@ class HeuristicMarines:
         return bn == lead
 
     # -- set-up ---------------------------------------------------------------------------
+    @handles("beach")
     def _beach(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         jp = self._jp_hexes(view)
         comp = c.components()
@@ -612,6 +614,7 @@ class HeuristicMarines:
             return sum(1 for b in comp.hexes_where("beach", beach) for j in jp if c.dist(b, j) <= 3)
         return min(self._values(decision), key=lambda b: (threat(str(b)), str(b)))
 
+    @handles("wave")
     def _wave(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         unit = str(decision.context.get("unit", ""))
         first = [o for o in decision.options if "first" in o.label]
@@ -620,6 +623,7 @@ class HeuristicMarines:
             else (second or first)
         return pool[len(pool) // 2].value
 
+    @handles("setup")
     def _setup(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         jp = self._jp_hexes(view)
         occupied = {str(p["location"]) for p in view["pieces"] if p["side"] == c.US}
@@ -629,15 +633,18 @@ class HeuristicMarines:
                                         str(o.value))).value
 
     # -- planning -----------------------------------------------------------------------------
+    @handles("independent")
     def _independent(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         vals = self._values(decision)
         if view["vars"].get(c.V_SCENARIO) == c.VERY_SHORT and "28" in vals:
             return "28"
         return vals[0]
 
+    @handles("borrow")
     def _borrow(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
+    @handles("withdraw")
     def _withdraw(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return decision.options[0].value
 
@@ -647,11 +654,12 @@ class HeuristicMarines:
         the caller must not change it)."""
         return self._read_board(view).us
 
+    @handles("select_unit")
     def _select_unit(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
+        units = [o for o in decision.options if o.value != DONE]
         jp = self._jp_hexes(view)
         if not units or not jp:
-            return "done"
+            return DONE
 
         nearest = self._nearest(jp)
 
@@ -710,8 +718,9 @@ class HeuristicMarines:
                 and gap(o) > 2]
         if rest:
             return min(rest, key=lambda o: (gap(o), str(o.value))).value
-        return "done"
+        return DONE
 
+    @handles("destination")
     def _destination(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Where the unit moves (the module's priorities): each rule's candidates are read
         from the hexes it can take (those one or two hexes from a Japanese unit are known
@@ -722,8 +731,8 @@ class HeuristicMarines:
         options = decision.options
         # never a hex that already holds a unit of its kind (V.M: one would be removed)
         by_hex: dict[str, Option] = {o.value: o for o in options
-                                     if not o.detail.get("crowded") or o.value == "done"}
-        stop = by_hex.pop("done", None) is not None
+                                     if not o.detail.get("crowded") or o.value == DONE}
+        stop = by_hex.pop(DONE, None) is not None
         if not by_hex or not jp:
             return options[0].value
         kind = "infantry" if unit.count("/") == 3 else "hq" if unit.startswith("HQ") else "armour"
@@ -760,7 +769,7 @@ class HeuristicMarines:
 
         if kind == "hq":
             if stop:
-                return "done"
+                return DONE
             # an HQ: where it supplies most of its division
             return self._hq_spot(
                 view, unit, self._division(view, unit), list(by_hex.values()),
@@ -785,7 +794,7 @@ class HeuristicMarines:
                 if pick is not None:
                     return pick
             if stop:
-                return "done"
+                return DONE
 
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(h: str) -> int:
@@ -809,7 +818,7 @@ class HeuristicMarines:
         if pick is not None:
             return pick
         if stop:
-            return "done"
+            return DONE
         pick = first([(f, h) for h, (f, _) in info.items() if h in two and f <= 1])
         if pick is not None:
             return pick
@@ -878,15 +887,18 @@ class HeuristicMarines:
             return pick
         return min(opts, key=lambda o: str(o.value))
 
+    @handles("select_landing")
     def _select_landing(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
-        return units[0].value if units else "done"
+        units = [o for o in decision.options if o.value != DONE]
+        return units[0].value if units else DONE
 
+    @handles("land")
     def _land(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         roomy = [o for o in decision.options if not (o.detail and o.detail.get("crowded"))]
         return min(roomy or decision.options,
                    key=lambda o: (int(o.detail.get("near", 0)) if o.detail else 0, str(o.value))).value
 
+    @handles("overstack")
     def _overstack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """V.M: the unit with fewest steps goes (it costs the fewest VP)."""
         steps = {str(p["id"]): int(p.get("steps", 0) or 0) for p in view["pieces"]
@@ -894,6 +906,7 @@ class HeuristicMarines:
         return min(decision.options, key=lambda o: (steps.get(str(o.value), 0), str(o.value))).value
 
     # -- combat ---------------------------------------------------------------------------
+    @handles("support")
     def _support(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         best = decision.options[-1]
         strength = int(decision.options[0].detail.get("strength", 0)) if decision.options[0].detail else 0
@@ -902,10 +915,11 @@ class HeuristicMarines:
             return best.value
         return decision.options[min(1, len(decision.options) - 1)].value
 
+    @handles("attack")
     def _attack(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         # only units Supplied now (IV.D.5: another's attack might restore a unit's Supply,
         # but an armour unit committed to it would be wasted if it did not)
-        attacks = [o for o in decision.options if o.value != "done"
+        attacks = [o for o in decision.options if o.value != DONE
                    and not (o.detail and o.detail.get("unsupplied"))]
 
         turn = int(view["turn"])
@@ -929,16 +943,19 @@ class HeuristicMarines:
             return hits * weight - 0.3 * float(odds.get("A", 0))
         good = [o for o in attacks if gain(o) > 0.05]
         if not good:
-            return "done"
+            return DONE
         return max(good, key=lambda o: (gain(o), str(o.value))).value
 
+    @handles("armour")
     def _armour(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return True if decision.is_legal(True) else decision.options[0].value
 
+    @handles("replacement")
     def _replacement(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
-        units = [o for o in decision.options if o.value != "done"]
-        return units[0].value if units else "done"
+        units = [o for o in decision.options if o.value != DONE]
+        return units[0].value if units else DONE
 
+    @handles("loss")
     def _loss(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         return max(decision.options, key=lambda o: (" 3 steps" in o.label, str(o.value))).value
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import DONE, Option, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
@@ -21,8 +21,6 @@ from tabletop.core.engine.trackgroups import shift
 
 from . import common as c
 from .japanese_combat import ambush
-
-DONE = "done"
 
 
 def fatigue_steps(match: Match) -> None:

@@ -24,14 +24,13 @@ from types import MappingProxyType
 from tabletop.core.board.hexgrid import Hex, HexSide
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
 from tabletop.core.board.opportunity import FireRecord, firers_at
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .japanese_combat import opportunity_fire
 
-DONE = "done"
 HQ_HEXES = 5  # V: "Marine HQ units may be moved up to five hexes"
 STACK = MappingProxyType({"infantry": 1, "armour": 1, "hq": 1})  # V.M
 

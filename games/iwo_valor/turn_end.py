@@ -3,7 +3,7 @@ Turn Record Phase."""
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -12,9 +12,6 @@ from .components import by_turn
 from .japanese_combat import BANZAI, REGULAR, modified_strength, resolve
 from .marine_combat import attack_strength
 from .planning import share
-
-DONE = "done"
-
 
 # -- IV.E ----------------------------------------------------------------------------------
 

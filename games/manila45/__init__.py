@@ -29,12 +29,19 @@ from tabletop.core.engine.visibility import is_hidden_from
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.9.1"
+VERSION = "0.10.0"
 
 
 class Manila45(PhasedGame):
     """The game: identity, set-up (3.0), sequence of play (5.0), victory (4.0), views (6.5)."""
 
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "advance", "close_assault", "coastal_landing", "coastal_rider", "defensive_fire",
+        "entry_hex", "entry_org", "entry_unit", "fire_target", "fire_unit", "move_step",
+        "pontoon", "replacement_hex", "replacement_unit", "select_mover", "setup_adjust",
+        "setup_hex", "setup_mode"
+    })
     #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,

@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
+from tabletop.core.engine.agents import KindBot, handles
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.match import Match
 
 from . import common as c
@@ -98,7 +99,7 @@ def _hex_distance(a: str, b: str) -> int:
     return c.distance(a, b)
 
 
-class HeuristicAgent:
+class HeuristicAgent(KindBot):
     """A competent bot for either side (see the module docstring)."""
 
     name = "heuristic"
@@ -134,41 +135,54 @@ class HeuristicAgent:
         """Answer by the decision's kind."""
         kind = decision.kind
         values = [o.value for o in decision.options]
-        handler = getattr(self, f"_{kind}", None)
+        handler = self.handler(kind)
         if handler is not None:
             value = handler(view, decision)
             if value is not None and decision.is_legal(value):
                 return value
         return values[0]
 
+    @handles("coastal_rider", "coastal_landing", "entry_unit", "replacement_unit", "replacement_hex")
+    def _first(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """The first option: 8.10's amtrac rider and landing, 3.4's entering unit, 7.2-7.3's
+        replacement and its hex, as the rules list them."""
+        return d.options[0].value
+
     # -- set-up -------------------------------------------------------------------------
+    @handles("setup_mode")
     def _setup_mode(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return "bot"
 
+    @handles("setup_adjust")
     def _setup_adjust(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        return "done"
+        return DONE
 
+    @handles("setup_hex")
     def _setup_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
         vals = [str(o.value) for o in d.options]
         best = [h for h in vals if c.terrain(h) == "heavy"] or [h for h in vals if c.is_north_west(h)]
         return self._rng.choice(best or vals)
 
     # -- both sides ---------------------------------------------------------------------
+    @handles("defensive_fire")
     def _defensive_fire(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return True
 
+    @handles("close_assault")
     def _close_assault(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return self.side == US
 
+    @handles("advance")
     def _advance(self, view: Mapping[str, Any], d: Decision) -> JSON:
         return self.side == US
 
+    @handles("fire_unit")
     def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """10.3, 10.13: add the units of the planned fire (:func:`_plan_fire`) one by one."""
-        offered = {str(o.value) for o in d.options if o.value != "resolve"}
+        offered = {str(o.value) for o in d.options if o.value != DONE}
         target = str(d.context.get("target", ""))
         if len(target) != 4 or not target.isdigit():
-            return next(iter(sorted(offered)), "resolve") if offered else "resolve"
+            return next(iter(sorted(offered)), DONE) if offered else DONE
         chosen = {str(u) for u in d.context.get("group", ())}
         where = {str(p["id"]): str(p["location"]) for p in view.get("pieces", ())
                  if p.get("side") == self.side and p.get("kind") != "hidden"}
@@ -177,14 +191,15 @@ class HeuristicAgent:
         for uid, _fire, _band in group:
             if uid in offered:
                 return uid
-        if d.is_legal("resolve"):
-            return "resolve"
+        if d.is_legal(DONE):
+            return DONE
         return d.options[0].value
 
     def _group_band(self, d: Decision) -> int:
         """The range band of the units already firing (0 adjacent, 1 two-four, 2 five+)."""
         return int(d.context.get("band", 0))
 
+    @handles("fire_target")
     def _fire_target(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """10.2: the target whose best fire from the units still free kills most, judged from
         the view and the printed map alone; Japan demolishes bridges first (10.19)."""
@@ -210,21 +225,22 @@ class HeuristicAgent:
             if best is None or score > best[0]:
                 best = (score, v)
         if best is None or best[0] <= 0.05:
-            return "end"
+            return DONE
         return best[1]
 
     # -- movement -----------------------------------------------------------------------
+    @handles("select_mover")
     def _select_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
             return self._japanese_mover(view, d)
         enemy = self._enemy_hexes(view)
         for o in d.options:
-            if not isinstance(o.value, str) or o.value == "end":
+            if not isinstance(o.value, str) or o.value == DONE:
                 continue
             where = o.label.rsplit(" in ", 1)[-1]
             if not any(_hex_distance(where, e) <= 1 for e in enemy):
                 return o.value
-        return "end"
+        return DONE
 
     def _japanese_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """From turn 3 (4.3 no longer at stake), a mobile unit outside Intramuros that US units
@@ -232,12 +248,12 @@ class HeuristicAgent:
         anywhere wins)."""
         turn = int(view.get("turn", 1) or 1)
         if turn < self.evade_from:
-            return "end"
+            return DONE
         enemy = self._enemy_hexes(view)
         if not enemy:
-            return "end"
+            return DONE
         for o in d.options:
-            if not isinstance(o.value, str) or o.value == "end":
+            if not isinstance(o.value, str) or o.value == DONE:
                 continue
             where = o.label.rsplit(" in ", 1)[-1]
             if len(where) != 4 or c.inside_wall(where):
@@ -245,14 +261,14 @@ class HeuristicAgent:
             near = min(_hex_distance(where, e) for e in enemy)
             if 1 < near <= self.threat:
                 return o.value
-        return "end"
+        return DONE
 
     def _evade_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """One step away from the US units, never next to one (9.1), into cover if it can."""
         here = str(d.context.get("from", ""))
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
-            return "stop"
+            return DONE
 
         def score(h: str) -> float:
             near = min(_hex_distance(h, e) for e in enemy)
@@ -260,15 +276,16 @@ class HeuristicAgent:
                 return -99.0
             return min(near, 6) + {"heavy": 1.5, "urban": 1.0}.get(c.terrain(h), 0.0)
 
-        best = ("stop", score(here))
+        best = (DONE, score(here))
         for o in d.options:
-            if o.value == "stop":
+            if o.value == DONE:
                 continue
             v = score(str(o.value))
             if v > best[1] + 0.01:
                 best = (str(o.value), v)
         return best[0]
 
+    @handles("move_step")
     def _move_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
             return self._evade_step(view, d)
@@ -276,12 +293,12 @@ class HeuristicAgent:
         here = str(d.context.get("from", "")) or _location(view, unit)
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
-            return "stop"
+            return DONE
         ctr = components().counters.get(unit)
         reach = ctr.range if ctr is not None and ctr.has("ifc") else 1
         near_now = min(_hex_distance(here, e) for e in enemy)
         if near_now <= max(1, reach - 2):
-            return "stop"
+            return DONE
         crossings = _crossings(view)
         if reach <= 1:
             target = self._target_for(view, unit, here, enemy, crossings)
@@ -294,13 +311,13 @@ class HeuristicAgent:
             bank = _best_bank(tuple(enemy), crossings, here)
             if bank is not None:
                 if here == bank:
-                    return "stop"
+                    return DONE
                 field = _path_field((bank,), crossings)
                 near_now = 99
         now = field.get(here, 999)
         best = None
         for o in d.options:
-            if o.value == "stop":
+            if o.value == DONE:
                 continue
             h = str(o.value)
             dist = min(_hex_distance(h, e) for e in enemy)
@@ -309,7 +326,7 @@ class HeuristicAgent:
             key = (field.get(h, 999), dist)
             if key < (now, near_now) and (best is None or key < best[0]):
                 best = (key, h)
-        return best[1] if best else "stop"
+        return best[1] if best else DONE
 
     def _target_for(self, view: Mapping[str, Any], unit: str, here: str, enemy: list[str],
                     crossings: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
@@ -345,18 +362,21 @@ class HeuristicAgent:
         return best
 
     # -- US entry and support -------------------------------------------------------------
+    @handles("entry_org")
     def _entry_org(self, view: Mapping[str, Any], d: Decision) -> JSON:
         for org in ("37id", "1cav", "11ab"):
             if d.is_legal(org):
                 return org
         return None
 
+    @handles("entry_hex")
     def _entry_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
         enemy = self._enemy_hexes(view) or ["3822"]
         opts = [str(o.value) for o in d.options]
         opts.sort(key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
         return self._rng.choice(opts[:4])
 
+    @handles("pontoon")
     def _pontoon(self, view: Mapping[str, Any], d: Decision) -> JSON:
         enemy = _enemy_hexes(view, self.side)
         rest = [str(o.value) for o in d.options if o.value != "none"]

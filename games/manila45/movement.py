@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -96,7 +96,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
     private = piece.side == JAPAN
     while True:
         here = piece.location
-        opts: list[Option] = [Option("stop", "stop here")]
+        opts: list[Option] = [Option(DONE, "stop here")]
         for n in c.neighbours(here):
             cost = step_cost(match, piece, here, n, cross)
             if cost is not None and cost <= left:
@@ -107,7 +107,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
                                        "8.1", opts, kind="move_step",
                                        context={"unit": piece.id, "mp": left, "from": here},
                                        private=private))
-        if to == "stop":
+        if to == DONE:
             return
         dest = to
         cost = step_cost(match, piece, here, dest, cross)
@@ -195,13 +195,13 @@ def movement_phase(match: Match, side: str) -> Procedure[None]:
     starts = {p.id: p.location for p in c.units_on_map(match, side)}
     while True:
         units = movable(match, side)
-        opts = [Option("end", "end the movement phase")]
+        opts = [Option(DONE, "end the movement phase")]
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
         if side == US:
             opts += _coastal_options(match, amtrac_start)
         pick = yield choose(side, "8.1: move a unit, or end the phase", "8.1", opts,
                             kind="select_mover", private=side == JAPAN)
-        if pick == "end":
+        if pick == DONE:
             return
         if isinstance(pick, dict):
             yield from coastal_move(match, str(pick["coastal"]))

@@ -18,7 +18,7 @@ from functools import cache
 
 from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.hexgrid import distance as hex_distance
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -188,10 +188,10 @@ def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
     private = side == JAPAN
     while True:
         shooters = firing_units(match, side)
-        opts = [Option("end", "end the offensive fire phase"), *targets(match, side, shooters)]
+        opts = [Option(DONE, "end the offensive fire phase"), *targets(match, side, shooters)]
         pick = yield choose(side, "10.2: fire at a target, or end the phase", "10.2", opts,
                             kind="fire_target", private=private)
-        if pick == "end":
+        if pick == DONE:
             return
         assert isinstance(pick, dict)
         kind, target = next(iter(pick.items()))
@@ -218,7 +218,7 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
             chances = (shown_chances(strength, offensive_drms(match, side, target, group,
                                                               c.units_at(match, target), []), group)
                        + " (before any close assault)") if kind == "fire" else ""
-            opts.append(Option("resolve", f"resolve ({strength} factors)", chances))
+            opts.append(Option(DONE, f"resolve ({strength} factors)", chances))
         opts += [Option(p.id, f"{p.name} ({c.counter(p).fire}) in "
                         f"{p.location if c.is_hex(p.location) else 'the air'}")
                  for p in eligible if p not in group and _group_ok(group, p)]
@@ -232,7 +232,7 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
                                          context={"target": target, "band": band,
                                                   "group": [p.id for p in group]},
                                          private=private))
-        if pick == "resolve":
+        if pick == DONE:
             break
         group.append(match.state.pieces[pick])
         if not any(_group_ok(group, p) for p in eligible if p not in group):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -115,11 +115,11 @@ def _adjust(match: Match) -> Procedure[None]:
     pieces = match.state.pieces
     while True:
         units = [p for p in pieces if p.side == JAPAN and c.is_hex(p.location)]
-        opts = [Option("done", "the set-up is complete")]
+        opts = [Option(DONE, "the set-up is complete")]
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
         pick = yield from ask_str(choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
                                          kind="setup_adjust", private=True))
-        if pick == "done":
+        if pick == DONE:
             return
         piece = pieces[pick]
         hexes = [h for h in setup_hexes(match, piece) if h != piece.location]

@@ -52,13 +52,17 @@ class Skirmish(PhasedGame):
     info = GameInfo(
         id="skirmish",
         title="Skirmish at Hill 50",
-        version="1.0",
+        version="1.1",
         players=SIDES,
         options=(GameOption("turns", "number of game turns (2.0)", 6, (4, 6, 8)),),
         description="The example game of the designer guide: 10x8 hexes, 4 units a side.",
         rulebook="Skirmish at Hill 50 rules",
         human_side="Blue",
     )
+    #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)
+    decision_kinds = frozenset({
+        "select_attacker", "select_hex", "select_target", "select_unit", "take_loss"
+    })
     #: 6.0: the losses of each side decide the game and are counted in the open
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = {"lost": PUBLIC}
 

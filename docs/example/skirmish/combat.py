@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.core.engine import odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import DONE, Option, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -35,10 +35,10 @@ def combat_phase(match: Match, side: str) -> Flow:
             side,
             "Attack which hex?",
             "5.1",
-            [*opts, Option("done", "No more attacks")],
+            [*opts, Option(DONE, "No more attacks")],
             kind="select_target",
         )
-        if target == "done":
+        if target == DONE:
             return None
         hid = str(target)
         chosen: list[str] = []
@@ -48,7 +48,7 @@ def combat_phase(match: Match, side: str) -> Flow:
             if chosen:
                 opts.append(
                     Option(
-                        "resolve",
+                        DONE,
                         "Resolve the attack",
                         odds_text(match, side, hid, [match.state.pieces[pid] for pid in chosen]),
                     )
@@ -63,7 +63,7 @@ def combat_phase(match: Match, side: str) -> Flow:
                 kind="select_attacker",
                 context={"target": hid},
             )
-            if add == "resolve":
+            if add == DONE:
                 break
             chosen.append(str(add))
         attacked.add(hid)

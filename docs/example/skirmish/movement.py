@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.board.hexgrid import Hex
 from tabletop.core.board.movement import adjacent_hexes, can_move, reachable
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import DONE, Option, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -31,9 +31,9 @@ def movement_phase(match: Match, side: str) -> Flow:
             return None
         opts = [Option(p.id, f"{g.piece_label(p)} at {p.location}") for p in movable]
         pick = yield choose(
-            side, "Move which unit?", "3.1", [*opts, Option("done", "End movement")], kind="select_unit"
+            side, "Move which unit?", "3.1", [*opts, Option(DONE, "End movement")], kind="select_unit"
         )
-        if pick == "done":
+        if pick == DONE:
             return None
         piece = match.state.pieces[str(pick)]
         dest = yield choose(

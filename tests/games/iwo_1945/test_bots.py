@@ -3,7 +3,7 @@ of 6.0 (Move, Regroup, Attack) from the USMC view alone."""
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Decision, choose
+from tabletop.core.engine.decisions import DONE, Decision, choose
 from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import positions as P
 from tabletop.games.iwo_1945.bots import HeuristicBot, reroll_plan
@@ -33,7 +33,7 @@ def test_6_0_bot_moves_a_fresh_regiment_towards_the_fighting() -> None:
     put_regiment(m, "4/23", "airfield_3", cohesion=3)  # next to The Gorge, too worn to attack
     put_regiment(m, "5/26", "mt_suribachi", cohesion=12)  # four arrows away
     bot = HeuristicBot(seed=1)
-    assert bot.choose(m.view(P.USMC), _menu("move", "regroup", "end")) == "move"
+    assert bot.choose(m.view(P.USMC), _menu("move", "regroup", DONE)) == "move"
     assert bot.plan == {"kind": "move", "regiment": "5/26", "dest": "the_neck"}
 
 
@@ -44,7 +44,7 @@ def test_6_0_bot_attacks_with_a_fresh_regiment_in_reach() -> None:
     put_regiment(m, "4/23", "airfield_3", cohesion=11)
     put_regiment(m, "5/26", "mt_suribachi", cohesion=12)
     bot = HeuristicBot(seed=1)
-    assert bot.choose(m.view(P.USMC), _menu("attack", "move", "regroup", "end")) == "attack"
+    assert bot.choose(m.view(P.USMC), _menu("attack", "move", "regroup", DONE)) == "attack"
     assert bot.plan == {"kind": "attack", "regiment": "4/23", "target": "the_gorge"}
 
 
@@ -56,7 +56,7 @@ def test_6_0_bot_regroups_rather_than_wasting_its_action() -> None:
     put_regiment(m, "5/26", "the_neck", cohesion=6)  # fit neither to attack nor to move up
     put_regiment(m, "4/23", "mt_suribachi", cohesion=9)  # behind it, no vacant way forward
     bot = HeuristicBot(seed=1)
-    assert bot.choose(m.view(P.USMC), _menu("move", "regroup", "end")) == "regroup"
+    assert bot.choose(m.view(P.USMC), _menu("move", "regroup", DONE)) == "regroup"
     assert bot.plan == {"kind": "regroup", "regiment": "5/26"}
 
 

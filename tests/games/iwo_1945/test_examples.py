@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import Iwo1945
 from tabletop.games.iwo_1945 import positions as P
@@ -22,7 +23,7 @@ def test_6_0_attack_example_cohesion_dice_rerolls_and_exhaustion() -> None:
     put_japanese(m, "field_1", 3)
     give_hand(m)
     script(m, [6, 5, 4, 3, 1, 1, 3, 1, 5, 4])
-    drive(m, attack(m, "3/9", "field_1"), [1, 1, "roll", "stop"])
+    drive(m, attack(m, "3/9", "field_1"), [1, 1, "roll", DONE])
     assert P.cohesion(m, "3/9") == 4
     assert len(P.japanese_at(m, "field_1")) == 2
     assert len(P.regiment_markers(m, "3/9")) == 3
@@ -66,7 +67,7 @@ def test_10_0_setup_landing_and_first_turn() -> None:
     assert "bad_weather#1" in m.state.decks["usmc"].pile("discard")
     assert [len(P.regiment_markers(m, r)) for r in ("3/3", "3/9", "3/21", "4/23")] == [2, 3, 1, 3]
     assert [P.cohesion(m, r) for r in ("3/3", "3/9", "3/21", "4/23")] == [11, 9, 12, 12]
-    for v in ("card:command_coordination#1", "attack", "3/3", "the_neck", "stop"):
+    for v in ("card:command_coordination#1", "attack", "3/3", "the_neck", DONE):
         m.decide(v)
     assert P.cohesion(m, "3/3") == 10 and len(P.japanese_at(m, "the_neck")) == 2
     for v in ("attack", "3/9", "the_neck"):
@@ -75,7 +76,7 @@ def test_10_0_setup_landing_and_first_turn() -> None:
     for answer in (1, 1, "roll"):
         m.decide(answer)
     assert P.cohesion(m, "3/9") == 7
-    for v in ("stop", "advance"):
+    for v in (DONE, "advance"):
         m.decide(v)
     assert P.regiment_pos(m, "3/9") == "the_neck" and P.control(m, "the_neck") == P.USMC
     for v in ("place_new_wave", "4/24", "red_beach"):
@@ -84,9 +85,9 @@ def test_10_0_setup_landing_and_first_turn() -> None:
     m.decide("card:fighting_seabees#1")
     m.decide("3/9")
     assert P.cohesion(m, "3/9") == 10
-    assert m.pending is not None and m.pending.values == ["end"]
+    assert m.pending is not None and m.pending.values == [DONE]
     assert m.state.decks["usmc"].pile("hand:USMC") == []
-    m.decide("end")
+    m.decide(DONE)
     # 6.0: the Japanese AI turn follows (no USMC card to offer), then round 2's USMC turn
     assert m.log.of_kind("japanese_card") and m.state.turn == 2 and m.state.phase == "usmc"
     assert m.pending is not None and m.pending.kind == "usmc_turn"

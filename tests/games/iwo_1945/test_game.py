@@ -40,7 +40,7 @@ def test_registered_and_playable() -> None:
     """3.0/6.0: the game is registered, version 1.0.0, solitaire with the USMC the human side."""
     g = load_game("iwo_1945")
     assert g.info.playable and g.info.solitaire and g.info.human_side == "USMC"
-    assert g.info.version == "1.0.0"
+    assert g.info.version == "1.1.0"
     assert {o.id for o in g.info.options} >= {"japanese_cards", "landing_dice"}
 
 

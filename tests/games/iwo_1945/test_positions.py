@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tabletop.core.designer.testing import answer, check_dice_used, force, rolls, start
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.position import PositionError
 from tabletop.games.iwo_1945 import GAME
 from tabletop.games.iwo_1945 import positions as P
@@ -52,7 +53,7 @@ def test_6_0_advance_and_one_follower() -> None:
               pieces={**regiment("5/28", "turkey_knob", cohesion=10),
                       **regiment("4/23", "blue_beach", cohesion=10), **ija("airfield_3", 1)},
               forced=[force("6.0 5/28 attack on Airfield 3", 6, 6, 4, 4, 4)])
-    answer(m, "attack", "5/28", "airfield_3", "roll", "stop", "advance", "4/23")
+    answer(m, "attack", "5/28", "airfield_3", "roll", DONE, "advance", "4/23")
     assert P.regiment_pos(m, "5/28") == "airfield_3" and P.regiment_pos(m, "4/23") == "turkey_knob"
     assert P.cohesion(m, "5/28") == 9 and P.cohesion(m, "4/23") == 10
     assert P.control(m, "airfield_3") == P.USMC

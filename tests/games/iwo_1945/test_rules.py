@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.match import Match
 from tabletop.games.iwo_1945 import GAME, actions, attacks, cards, japanese_turn, usmc_turn
 from tabletop.games.iwo_1945 import cohesion as coh
@@ -153,7 +154,7 @@ def test_3_0_attacker_cannot_use_its_own_bunker() -> None:
     put_japanese(m, "airfield_2", 3)
     put_cube(m, "bunker", "field_1")
     script(m, [1, 1, 2, 4, 4])
-    drive(m, attacks.attack(m, "3/9", "airfield_2"), ["stop"])
+    drive(m, attacks.attack(m, "3/9", "airfield_2"), [DONE])
     assert len(P.regiment_markers(m, "3/9")) == 2 and P.bunker_at(m, "field_1") is not None
 
 
@@ -640,7 +641,7 @@ def test_7_0_full_control_ends_the_game_with_a_card_bonus() -> None:
     m.pending = None
     m._advance(None, first=True)
     while m.pending is not None:
-        m.decide("end" if m.pending.is_legal("end") else m.pending.values[0])
+        m.decide(DONE if m.pending.is_legal(DONE) else m.pending.values[0])
     assert m.result is not None and m.result.scores["japanese_cards_left"] == left
     assert m.result.scores["usmc_vp"] == 20 + left
 
@@ -723,14 +724,14 @@ def test_6_0_advance_follower_has_not_acted_and_then_has() -> None:
     put_japanese(m, "airfield_3", 1)
     m.state.vars["turn"]["used"] = ["4/23", "5/28"]
     script(m, [6, 6, 4, 4, 4])
-    seen = decisions_of(m, attacks.attack(m, "5/28", "airfield_3"), ["stop", "advance"])
+    seen = decisions_of(m, attacks.attack(m, "5/28", "airfield_3"), [DONE, "advance"])
     assert seen[-1].kind == "follow" and "4/23" not in seen[-1].values
     assert "4/25" in seen[-1].values
     m = board(**{"5_28": ("turkey_knob", 10), "4_25": ("airfield_2", 10)})
     put_japanese(m, "airfield_3", 1)
     m.state.vars["turn"]["used"] = ["5/28"]
     script(m, [6, 6, 4, 4, 4])
-    drive(m, attacks.attack(m, "5/28", "airfield_3"), ["stop", "advance", "4/25"])
+    drive(m, attacks.attack(m, "5/28", "airfield_3"), [DONE, "advance", "4/25"])
     assert P.regiment_pos(m, "4/25") == "turkey_knob"
     assert "4/25" in m.state.vars["turn"]["used"] and "4/25" not in actions.fresh(m)
 
@@ -797,19 +798,19 @@ def test_6_0_cards_may_be_played_during_an_attack_at_the_reroll_decision() -> No
     (moh,) = give_hand(m, "medal_of_honor")
     script(m, [1, 1, 6, 5, 2, 6, 5])
     drive(m, attacks.attack(m, "3/9", "the_neck"),
-          ["roll", f"card:{moh}", 1, 1, "roll", "stop"])
+          ["roll", f"card:{moh}", 1, 1, "roll", DONE])
     assert P.cohesion(m, "3/9") == 9 and len(P.japanese_at(m, "the_neck")) == 1
     m = board(**{"3_9": ("red_beach", 2)})
     put_japanese(m, "the_neck", 3)
     (fs,) = give_hand(m, "fighting_seabees")
     script(m, [1, 1, 6, 5, 2, 6, 5, 6])
     seen = decisions_of(m, attacks.attack(m, "3/9", "the_neck"), [])
-    assert seen[-1].kind == "attack_dice" and seen[-1].values == ["stop", f"card:{fs}"]
+    assert seen[-1].kind == "attack_dice" and seen[-1].values == [DONE, f"card:{fs}"]
     m = board(**{"3_9": ("red_beach", 2)})
     put_japanese(m, "the_neck", 3)
     (fs,) = give_hand(m, "fighting_seabees")
     script(m, [1, 1, 6, 5, 2, 6, 5, 6])
-    drive(m, attacks.attack(m, "3/9", "the_neck"), [f"card:{fs}", "3/9", 1, 1, "roll", "stop"])
+    drive(m, attacks.attack(m, "3/9", "the_neck"), [f"card:{fs}", "3/9", 1, 1, "roll", DONE])
     assert P.cohesion(m, "3/9") == 3 and len(P.japanese_at(m, "the_neck")) == 1
 
 
@@ -833,7 +834,7 @@ def test_7_0_full_control_ends_the_game_at_end_of_turn_or_immediately() -> None:
         put_japanese(m, "the_neck", 1)
         script(m, [6, 6, 4, 4, 4])
         seen = decisions_of(m, usmc_turn.usmc_turn(m),
-                            ["attack", "3/9", "the_neck", "stop", "advance"])
+                            ["attack", "3/9", "the_neck", DONE, "advance"])
         assert P.usmc_controls_all(m)
         assert (seen[-1].kind == "usmc_turn") == more, option
 
@@ -850,7 +851,7 @@ def test_6_0_usmc_discards_option_any_number_during_the_turn() -> None:
     m = new_match(usmc_discards="any")
     empty_board(m)
     a, b = give_hand(m, "dig_in", "sherman_tanks")
-    drive(m, usmc_turn.usmc_turn(m), [f"discard:{a}", f"discard:{b}", "end"])
+    drive(m, usmc_turn.usmc_turn(m), [f"discard:{a}", f"discard:{b}", DONE])
     assert cards.hand(m) == []
 
 

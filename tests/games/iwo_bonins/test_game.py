@@ -43,7 +43,7 @@ def test_registered_and_playable() -> None:
     """1.0, 3.0: registered, playable, solitaire with the US the human side."""
     g = load_game("iwo_bonins")
     assert g.info.playable and g.info.solitaire and g.info.human_side == c.US
-    assert g.info.version == "1.0.1"
+    assert g.info.version == "1.1.0"
 
 
 def test_conformance() -> None:

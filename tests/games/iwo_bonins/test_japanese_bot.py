@@ -5,7 +5,7 @@ Each test names the section whose choice it checks.
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import DONE, Option, choose
 from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
 from tabletop.games.iwo_bonins import common as c
@@ -75,6 +75,6 @@ def test_bot_bombards_the_crowded_beach(jp_match: Build) -> None:
     put(m, "FT/23", "2513")
     put(m, "2/23", "1413")
     bot = JapaneseBot(c.JAPAN, 1)
-    d = choose(c.JAPAN, "try which hex?", "18.5", [Option("2513"), Option("1413"), Option("stop")],
+    d = choose(c.JAPAN, "try which hex?", "18.5", [Option("2513"), Option("1413"), Option(DONE)],
                kind="jp_bombard_hex")
     assert bot.choose(m.view(c.JAPAN), d) == "2513"

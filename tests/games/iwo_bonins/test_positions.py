@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tabletop.core.designer.testing import answer, check_dice_used, force, start, texts
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.position import PositionError
 from tabletop.core.engine.record import make_record, replay
@@ -81,7 +82,7 @@ def test_a_forced_roll_that_never_comes_up_fails_the_test_9_1() -> None:
     """The helpers: a forced 9.1 CRT roll with no attack made is left over, and the check
     says so."""
     m = start(GAME, **ATTACK, forced=[force("9.1 CRT", 6)])
-    answer(m, "end")
+    answer(m, DONE)
     with pytest.raises(AssertionError, match=r"9\.1 CRT"):
         check_dice_used(m)
 

@@ -11,7 +11,7 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from tabletop.core.designer.testing import run_procedure
-from tabletop.core.engine.decisions import Decision
+from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.dice import ScriptedDice
 from tabletop.core.engine.match import Match
 from tabletop.games.iwo_bonins import GAME
@@ -172,14 +172,14 @@ def test_second_phase_allowance_5_1_3() -> None:
 
 
 def test_phase_menu_and_end_5_1_1() -> None:
-    """5.1.1: the first movement phase offers landing (11.2) and movement and ends on "end";
+    """5.1.1: the first movement phase offers landing (11.2) and movement and ends on DONE;
     unused replacement steps are lost (11.5)."""
     m = us_match()
     put(m, "309", "0213")
     d = m.pending
     assert d is not None and d.kind == "movement_menu" and d.section == "5.1.1"
-    assert "end" in d.values and any(str(v).startswith("land:") for v in d.values)
-    m.decide("end")
+    assert DONE in d.values and any(str(v).startswith("land:") for v in d.values)
+    m.decide(DONE)
     # No attack is possible, so the first combat phase asks nothing: the second movement
     # phase (5.1.3) comes next.
     assert m.state.phase == "us_move_2" and m.pending is not None

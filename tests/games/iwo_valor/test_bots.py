@@ -119,12 +119,7 @@ def _even(h: str) -> bool:
 
 def _read_in_full(view: Mapping[str, Any]) -> _Board:
     """The board read from the view's ``pieces``, every place anew."""
-    places: dict[str, list[Mapping[str, Any]]] = {}
-    for p in view["pieces"]:
-        places.setdefault(str(p["location"]), []).append(p)
-    board = _Board()
-    board.read(places, None)
-    return board
+    return _Board().read({"pieces": view["pieces"]})
 
 
 def test_VII_A_the_board_read_place_by_place_agrees_with_a_full_read() -> None:
@@ -142,7 +137,7 @@ def test_VII_A_the_board_read_place_by_place_agrees_with_a_full_read() -> None:
         view = m.view(d.player)
         assert isinstance(view, View), type(view)
         if d.player == c.US:
-            since = bot._board.revision
+            since = bot._board.board.revision
             board = bot._read_board(view)
             read_in_part += since is not None and view.board_changes(since) is not None
             full = _read_in_full(view)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.decisions import DONE
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor import movement as mv
 
@@ -258,12 +259,12 @@ def test_V_M_a_unit_whose_every_reachable_hex_is_crowded_may_stay() -> None:
     for unit, h in zip(others, reach, strict=False):
         put(m, unit, h)
     d = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
-    assert d.options[0].value == mv.DONE and "Stay" in d.options[0].label
+    assert d.options[0].value == DONE and "Stay" in d.options[0].label
     assert [str(o.value) for o in d.options[1:]] == reach
     assert all(o.detail.get("crowded") for o in d.options[1:])
     m.state.pieces.move(others[0], c.AVAILABLE)  # one hex free again: no staying
     d = next(mv.move_one(m, m.state.pieces[INF], "IV.B.1"))
-    assert mv.DONE not in d.values
+    assert DONE not in d.values
 
 
 def test_VIII_E_flag_raised() -> None:
@@ -307,7 +308,7 @@ def test_V_L_reinforcements_move_the_turn_they_land() -> None:
     try:
         while True:
             if d.kind == "select_landing":
-                d = gen.send(INF if INF in d.values else mv.DONE)
+                d = gen.send(INF if INF in d.values else DONE)
             elif d.kind == "land":
                 d = gen.send(d.values[0])
             elif d.kind == "select_unit":
@@ -316,7 +317,7 @@ def test_V_L_reinforcements_move_the_turn_they_land() -> None:
             elif d.kind == "destination":
                 moved = True
                 start = m.state.pieces[INF].location
-                d = gen.send(next(v for v in d.values if v != mv.DONE))
+                d = gen.send(next(v for v in d.values if v != DONE))
             else:
                 raise AssertionError(d.kind)
     except StopIteration:

@@ -4,6 +4,7 @@ turn 3 (4.2) and never into a hex next to a US unit (9.1)."""
 
 from __future__ import annotations
 
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.match import Match
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
@@ -61,12 +62,12 @@ def test_4_3_9_1_japanese_bot_slips_away_from_turn_3() -> None:
         pick = bot.choose(m.view("Japan"), d)
         assert (pick == "j-cf-1") is moves
         if not moves:
-            assert pick == "end"
+            assert pick == DONE
             continue
         d = gen.send(pick)
         while d.kind == "move_step":
             step = bot.choose(m.view("Japan"), d)
-            if step == "stop":
+            if step == DONE:
                 break
             assert c.distance(str(step), "2727") > 1
             assert c.distance(str(step), "2727") >= c.distance(P_loc(m), "2727")

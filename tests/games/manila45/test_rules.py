@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import Piece
@@ -261,21 +262,21 @@ def test_8_1_8_2_one_unit_at_a_time_within_its_mp() -> None:
             m.state.pieces.move(p.id, c.US_DEAD)
     gen = movement_phase(m, "US")
     d = next(gen)
-    assert d.kind == "select_mover" and {"c-1-5", "c-2-5", "end"} <= set(map(str, d.values))
+    assert d.kind == "select_mover" and {"c-1-5", "c-2-5", DONE} <= set(map(str, d.values))
     d = gen.send("c-1-5")
     assert d.kind == "move_step" and d.context["mp"] == 16
-    assert all(o.detail["mp"] <= 16 for o in d.options if o.value != "stop")
+    assert all(o.detail["mp"] <= 16 for o in d.options if o.value != DONE)
     d = gen.send("2731")
     cost = step_cost(m, P(m, "c-1-5"), "2730", "2731", Crossing("x"))
     assert cost is not None and d.context["mp"] == 16 - cost
-    d = gen.send("stop")
+    d = gen.send(DONE)
     assert d.kind == "select_mover" and "c-1-5" not in d.values and "c-2-5" in d.values
     u = P(m, "c-2-5")
     m.state.pieces.move("c-2-5", "3226")
     assert step_cost(m, u, "3226", "3225", Crossing("x")) == 2
     costs = {n: step_cost(m, u, "3226", n, Crossing("x")) for n in c.neighbours("3226")}
     step = next(move_unit(m, u, 2, Crossing("3226")))
-    assert set(step.values) - {"stop"} == {n for n, k in costs.items() if k is not None and k <= 2}
+    assert set(step.values) - {DONE} == {n for n, k in costs.items() if k is not None and k <= 2}
     assert "3225" in step.values
     if all(k is None or k > 1 for k in costs.values()):  # with 1 MP nothing is payable
         with pytest.raises(StopIteration):
@@ -463,7 +464,7 @@ def test_10_4_one_division_a_fire() -> None:
     d = gen.send({"fire": "3225"})
     assert {"c-1-5", "i-1-129", "x-44tk"} <= set(map(str, d.values))
     d = gen.send("c-1-5")
-    assert "i-1-129" not in d.values and "x-44tk" in d.values and "resolve" in d.values
+    assert "i-1-129" not in d.values and "x-44tk" in d.values and DONE in d.values
     m2 = position({"j-cf-1": "3225"}, {"c-1-5": near[0], "i-1-129": near[1], "x-44tk": near[2]})
     gen = offensive_fire_phase(m2, "US")
     next(gen)
@@ -496,7 +497,7 @@ def test_10_19_bridge_demolition() -> None:
     m = position({"j-cf-1": "3722", "j-cf-2": "3722"}, {"c-1-5": "3723"}, turn=3)
     m.script_dice([1])
     run_procedure(offensive_fire_phase(m, "Japan"),
-                  [{"bridge": "3722-3723"}, "j-cf-1", "j-cf-2", "end"])
+                  [{"bridge": "3722-3723"}, "j-cf-1", "j-cf-2", DONE])
     assert "3722-3723" in m.state.vars[c.V_DEMOLISHED]
     assert step_cost(m, P(m, "c-1-5"), "3723", "3722", Crossing("x")) is None
 
@@ -509,7 +510,7 @@ def test_10_21_structure_demolition_10_23_air() -> None:
         m.state.pieces.move(p.id, c.AIR_READY)
     assert can_fire_at(m, P(m, "air-1"), "3030")
     m.script_dice([1])
-    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-1-5", "end"])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-1-5", DONE])
     assert "3225" in m.state.vars[c.V_RUBBLE]
 
 
@@ -518,7 +519,7 @@ def _demolition_drm(us: dict[str, str], target: str, answers: list[str], roll: i
     (placed as given, turn 3, one Japanese unit far away), the die scripted to ``roll``."""
     m = position({"j-cf-1": "3030"}, us, turn=3)
     m.script_dice([roll])
-    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": target}, *answers, "end"])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": target}, *answers, DONE])
     [fire] = [e for e in m.log if e.kind == "fire"]
     assert fire.data["target"] == target and fire.data["firers"] == answers
     return int(fire.data["drm"])
@@ -580,11 +581,11 @@ def test_10_21_demolition_drm_adjacent_mixed_and_not_adjacent() -> None:
     # 8 factors on the <=9 column: E on a modified 1 or less, so the +1 decides a roll of 1
     m = position({"j-cf-1": "3030"}, {"c-61fa": "3228"}, turn=3)
     m.script_dice([1])
-    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", DONE])
     assert "3225" not in m.state.vars[c.V_RUBBLE]
     m = position({"j-cf-1": "3030"}, {"c-61fa": "3226"}, turn=3)
     m.script_dice([1])
-    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", "end"])
+    run_procedure(offensive_fire_phase(m, "US"), [{"demolish": "3225"}, "c-61fa", DONE])
     assert "3225" in m.state.vars[c.V_RUBBLE]
 
 
