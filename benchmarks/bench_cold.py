@@ -8,7 +8,7 @@ Every figure is a fresh child process, timed after one warm-up run (so the opera
 file cache and Python's bytecode cache are warm, as they are for anyone who runs tabletop
 twice): the median and the least wall-clock seconds and CPU seconds (user + system, of the
 child) over N runs. CPU is the steadier figure on a shared machine; the load average is
-printed with the figures. The goals of issue 11: `list` and `--version` under 0.3 s, a game's
+printed with the figures. The goals: `list` and `--version` under 0.3 s, a game's
 data under 0.1 s.
 
 A game's data load is ``Game.load_data()`` (every data file read, validated and cross-checked)
