@@ -14,7 +14,7 @@ from typing import Any
 
 from .data import load_model
 from .errors import DataError
-from .hexgrid import DIRECTIONS, Hex, HexGrid, HexSide, InvalidHexError
+from .hexgrid import DIRECTIONS, Hex, HexGrid, HexSide, InvalidHexError, line, within
 from .mapdata import BoxSpec, FeatureType, HexMapSpec, LabelSpec, TerrainType
 
 _EMPTY: frozenset[str] = frozenset()
@@ -73,6 +73,11 @@ class HexMap:
         self._neighbor_ids: dict[str, tuple[str, ...]] = {
             self._labels[i]: tuple(self._labels[j] for _, j in row)
             for i, row in enumerate(self.adjacency)}
+        self._passable_ids: dict[str, tuple[str, ...]] = {
+            a: tuple(b for b in row if not self.terrain_types[self._terrain[self._index[self._by_id[b]]]]
+                     .prohibited) for a, row in self._neighbor_ids.items()}
+        # ids_within's answers, made when first asked (the map never changes)
+        self._within: dict[tuple[str, int], tuple[str, ...]] = {}
 
         self._sides: dict[HexSide, frozenset[str]] = {}
         for k, side_spec in enumerate(spec.hexsides):
@@ -83,6 +88,10 @@ class HexMap:
         for side, feats in self._sides.items():
             i, j = self._index[side.a], self._index[side.b]
             self._side_at[i, j] = self._side_at[j, i] = feats
+        # and by the two hexes' printed ids, both ways (id_hexside_features)
+        self._side_ids: dict[tuple[str, str], frozenset[str]] = {}
+        for (i, j), feats in self._side_at.items():
+            self._side_ids[self._labels[i], self._labels[j]] = feats
         for k, lab in enumerate(spec.labels):
             if lab.at not in self._by_id:
                 raise DataError(f"{source}: labels.{k}.at: {lab.at!r} is not a hex of the map "
@@ -166,6 +175,61 @@ class HexMap:
         except (KeyError, TypeError):
             self.hex(hex_id)  # raises the usual message for an unknown id
             raise  # pragma: no cover - hex() raised already
+
+    # --- hexes by printed id: what the rules ask of places ----------------------------------
+
+    def is_hex_id(self, place: object) -> bool:
+        """Whether a place is the printed id of a hex of this map (rather than a box, a
+        track or the place off the board): what rules ask of a piece's location."""
+        return place in self._by_id
+
+    def passable_neighbor_ids(self, hex_id: str) -> tuple[str, ...]:
+        """:meth:`neighbor_ids` less the hexes of prohibited terrain (all-sea, say): where a
+        unit in the hex could ever step, in direction order."""
+        try:
+            return self._passable_ids[hex_id]
+        except (KeyError, TypeError):
+            self.hex(hex_id)  # raises the usual message for an unknown id
+            raise  # pragma: no cover - hex() raised already
+
+    def id_distance(self, a: str, b: str) -> int:
+        """The hex distance between two hexes given by printed id (steps from ``a`` to ``b``,
+        counting the target hex but not the origin: a range)."""
+        by_id = self._by_id
+        try:
+            aq, ar = by_id[a]
+            bq, br = by_id[b]
+        except (KeyError, TypeError):
+            self.hex(a), self.hex(b)  # raises the usual message for an unknown id
+            raise  # pragma: no cover - hex() raised already
+        dq, dr = aq - bq, ar - br
+        return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+
+    def id_line(self, a: str, b: str) -> list[tuple[str, ...]]:
+        """:func:`~.hexgrid.line` between two hexes given by printed id, as printed ids: the
+        hexes a centre-to-centre line crosses from ``a`` to ``b`` inclusive, one a step, or
+        two (ascending) where it runs along the hexside between them."""
+        return [tuple(map(self.label, step)) for step in line(self.hex(a), self.hex(b))]
+
+    def ids_within(self, hex_id: str, radius: int) -> tuple[str, ...]:
+        """The printed ids of the hexes of this map within ``radius`` hexes of a hex given by
+        id (itself included), in axial order (:func:`~.hexgrid.within`); kept once asked."""
+        key = (hex_id, radius)
+        found = self._within.get(key)
+        if found is None:
+            index, labels = self._index, self._labels
+            found = tuple(labels[index[x]] for x in within(self.hex(hex_id), radius) if x in index)
+            self._within[key] = found
+        return found
+
+    def id_hexside_features(self, a: str, b: str) -> frozenset[str]:
+        """:meth:`hexside_features` of two adjacent hexes given by printed id."""
+        found = self._side_ids.get((a, b))
+        if found is not None:
+            return found
+        if b in self._neighbor_ids.get(a, ()):
+            return _EMPTY
+        return self.hexside_features(self.hex(a), self.hex(b))  # raises: unknown, not adjacent
 
     def is_edge(self, h: Hex) -> bool:
         """Whether a hex of the map is a map-edge hex: one of its six neighbours is off it."""

@@ -49,7 +49,7 @@ class Tuning:
 _MISSING = object()
 
 _IS_HEX: dict[str, bool] = {}
-"""Place -> whether it is a map hex (common.is_hex), filled as places are met."""
+"""Place -> whether it is a map hex (the map's is_hex_id), filled as places are met."""
 
 
 class _Board:
@@ -73,9 +73,10 @@ class _Board:
     def marine_steps(self) -> int:
         """The steps of the Marine battalions on the map or available to land (11.4)."""
         if self._marine_steps is None:
+            on_map = c.components().map.is_hex_id
             self._marine_steps = sum(
                 p["steps"] for p in self.us.values()
-                if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+                if p["kind"] == "marine" and (on_map(p["location"]) or p["location"] == c.AVAILABLE))
         return self._marine_steps
 
     def read(self, view: Mapping[str, Any]) -> _Board:
@@ -140,7 +141,7 @@ class _Board:
             return False
         on_map = _IS_HEX.get(loc)
         if on_map is None:
-            on_map = _IS_HEX[loc] = c.is_hex(loc)
+            on_map = _IS_HEX[loc] = c.components().map.is_hex_id(loc)
         if not on_map:
             return False
         self.jp_hexes.add(loc)

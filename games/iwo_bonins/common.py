@@ -94,9 +94,6 @@ def reset_phase_vars(match: Match) -> None:
 
 # -- pieces and places ------------------------------------------------------------------
 
-def is_hex(location: str) -> bool:
-    """True when a place is a map hex (a four-digit id) rather than a box."""
-    return len(location) == 4 and location.isdigit()
 
 
 def place_name(location: str) -> str:
@@ -169,7 +166,7 @@ class Board:
                     and _members_stand(pieces, side, CLOCK.since(held[2]), held[4]):
                 _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), held[3], held[4])
                 return held[3]
-        found = tuple(p for p in pieces.select(side=side) if is_hex(p.location))
+        found = tuple(p for p in pieces.select(side=side) if components().map.is_hex_id(p.location))
         if self.clock == CLOCK.now:
             _ON_MAP[side] = (pieces, stamp, CLOCK.mark(), found, frozenset(p.id for p in found))
         return found
@@ -245,9 +242,9 @@ def _members_stand(pieces: Pieces, side: str, changed: list[Piece | Any] | None,
     still of the side and on the map exactly when it is among them."""
     if changed is None:
         return False
-    holds = pieces.holds
+    holds, on_map = pieces.holds, components().map.is_hex_id
     return not any(isinstance(e, Piece) and (e.side == side or e.id in ids) and holds(e)
-                   and (e.side != side or is_hex(e.location) != (e.id in ids)) for e in changed)
+                   and (e.side != side or on_map(e.location) != (e.id in ids)) for e in changed)
 _KEPT_BY_SIDE: dict[tuple[str, str], tuple[Pieces, tuple[int, int], Any]] = {}
 """(question, side) -> (the pieces, the side's stamp, the answer): Board.of_side's answers."""
 _BOARD: list[Board] = []  # the board of the latest revision asked for (one match at a time)

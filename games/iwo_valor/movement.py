@@ -65,7 +65,7 @@ def terrain_costs(kind: str, areas: tuple[str, ...], open_1220: bool) -> MoveCos
     """V.G-J (and XI.C's area limit): the fixed terrain a unit kind may cross, compiled once:
     no all-sea hex, no Ridge hexside, for armour no Slope hexside and no Bloody Gorge."""
     m = c.components().map
-    lbl = c.hid_of
+    lbl = c.components().map.label
 
     def enter(h: Hex) -> float | None:
         hid = lbl(h)
@@ -127,10 +127,10 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
     m = c.components().map
     zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
     closed = s.derive(("closed", p.kind == "hq", class1),
-                      lambda: {c.hx(h) for h in closed_hexes(match, p, s)})
+                      lambda: {c.components().map.hex(h) for h in closed_hexes(match, p, s)})
     ezoc = c.zoc_hexes(tuple(s.jp))
     costs = terrain_costs(p.kind, areas, match.state.turn > 7)
-    reach = reachable(m, c.hx(p.location), math.inf, costs,
+    reach = reachable(m, c.components().map.hex(p.location), math.inf, costs,
                       enemy=closed, ezoc=ezoc,
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
                       max_hexes=max_hexes)
@@ -343,7 +343,7 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
                      _unfired(match, p, s, fired), class1)
     if not layers[2]:
         return None
-    return LayeredReach(c.hx(p.location), layers, armour, narrow)
+    return LayeredReach(c.components().map.hex(p.location), layers, armour, narrow)
 
 
 class _ByFire(dict[int, Option]):
@@ -393,7 +393,7 @@ def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
     pos, idx = masks.positions, c.hex_index()
     row = bytearray(len(masks.hex_at))
     for h in unfired:
-        for x in c.within2(h):
+        for x in c.components().map.ids_within(h, 2):
             row[pos[idx[x]]] += 1
     return bytes(row)
 
@@ -407,7 +407,7 @@ def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
         return s.near
     out = dict(s.near)
     for h in silent:
-        for x in c.within2(h):
+        for x in c.components().map.ids_within(h, 2):
             out[x] -= 1
     return out
 
@@ -501,7 +501,8 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         if answer == DONE:
             return
         first = False
-        path = [c.hid_of(h) for h in reach.path_to(c.hx(str(answer)))]
+        m = c.components().map
+        path = [m.label(h) for h in reach.path_to(m.hex(str(answer)))]
         before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
         yield from walk(match, unit, path, section)
         if not c.on_island(unit):
@@ -535,8 +536,9 @@ def arrive(match: Match, unit: Piece) -> Procedure[None]:
     record = FireRecord(match.state.vars[c.V_FIRED])
     s = c.Situation.of(match)
     jp = s.jp  # only those within two hexes can fire: the others are not asked
-    watchers = {jp[h]: c.hx(h) for h in c.within2(unit.location) if h in jp}
-    for jid in firers_at(watchers, c.hx(unit.location), 2, exclude=record.fired_at(unit.id)):
+    m = c.components().map
+    watchers = {jp[h]: m.hex(h) for h in m.ids_within(unit.location, 2) if h in jp}
+    for jid in firers_at(watchers, m.hex(unit.location), 2, exclude=record.fired_at(unit.id)):
         if not c.on_island(unit):
             return
         record.record(jid, unit.id)
@@ -615,9 +617,9 @@ def landings(match: Match) -> Procedure[list[str]]:
     landed: list[str] = []
     comp = c.components()
     if match.state.turn == 1:
-        for unit in sorted((p for p in match.state.pieces if p.side == c.US and c.is_hex(p.location)
+        for unit in sorted((p for p in match.state.pieces if p.side == c.US and comp.map.is_hex_id(p.location)
                             and not c.is_land(p.location)), key=lambda p: p.location):
-            near = [h for h in c.neighbours(unit.location) if c.attr(h, "beach")]
+            near = [h for h in comp.map.passable_neighbor_ids(unit.location) if c.attr(h, "beach")]
             options = beach_options(match, unit, near) or [Option(h, h) for h in sorted(near)]
             answer = yield choose(c.US, f"Second wave: land {unit.id} in which adjacent beach hex?",
                                   "IV.B.2", options, kind="land", context={"unit": unit.id})

@@ -46,7 +46,7 @@ def step_cost(match: Match, piece: Piece, a: str, b: str, cross: Crossing) -> in
     cost = c.ENTER_COST[c.terrain(b)]  # 8.5
     if b in match.state.vars[c.V_RUBBLE]:
         cost += 1  # 8.12
-    feats = c.side_features(a, b)
+    feats = components().hexmap.id_hexside_features(a, b)
     if feats & RIVERS:
         is_amtrac = c.has(piece, "amtrac")
         helped = cross.amtrac and a == cross.start
@@ -96,7 +96,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
     while True:
         here = piece.location
         opts: list[Option] = [Option("stop", "stop here")]
-        for n in c.neighbours(here):
+        for n in components().hexmap.neighbor_ids(here):
             cost = step_cost(match, piece, here, n, cross)
             if cost is not None and cost <= left:
                 opts.append(Option(n, f"{n} ({c.terrain(n)}, {cost} MP)", detail={"mp": cost}))
@@ -111,7 +111,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
         dest = str(to)
         cost = step_cost(match, piece, here, dest, cross)
         assert cost is not None
-        crossed_river = bool(c.side_features(here, dest) & RIVERS)
+        crossed_river = bool(components().hexmap.id_hexside_features(here, dest) & RIVERS)
         if crossed_river and cross.amtrac and here == cross.start and not c.bridged(
                 match, here, dest, piece.side) and not c.has(piece, "amtrac"):
             match.state.vars[c.V_AMTRAC] = "crossing"
@@ -142,7 +142,8 @@ def _mark_pontoon_use(match: Match, a: str, b: str) -> None:
 
 def river_sides(hex_id: str) -> list[str]:
     """The neighbours of a hex across a river hexside."""
-    return [n for n in c.neighbours(hex_id) if c.side_features(hex_id, n) & RIVERS]
+    hm = components().hexmap
+    return [n for n in hm.neighbor_ids(hex_id) if hm.id_hexside_features(hex_id, n) & RIVERS]
 
 
 # -- 8.9 pontoon bridges -------------------------------------------------------------------
@@ -231,7 +232,7 @@ def _amtrac_can_help(match: Match, piece: Piece, starts: dict[str, str],
 # -- 8.10 coastal movement -------------------------------------------------------------------
 
 def _near_japanese(match: Match, hex_id: str) -> bool:
-    return any(c.sides_present(match, n) & {JAPAN} for n in c.neighbours(hex_id))
+    return any(c.sides_present(match, n) & {JAPAN} for n in components().hexmap.neighbor_ids(hex_id))
 
 
 def _coastal_options(match: Match, amtrac_start: dict[str, str]) -> list[Option]:

@@ -42,7 +42,7 @@ def test_three_southernmost_S_units_XI_C() -> None:
     """XI.C: 0816, 0818 and 1019 are the three southernmost Southern deployment hexes."""
     from tabletop.games.iwo_valor.mapbuilder import uv
 
-    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: uv(c.hx(h))[0])
+    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: uv(COMP.map.hex(h))[0])
     assert set(south[:3]) == {"0816", "0818", "1019"}
 
 
@@ -74,8 +74,8 @@ def test_beaches_and_waves_III_4() -> None:
         assert len(hexes) == 17 and len(waves) == 17
         for w in waves:
             assert not c.is_land(w)
-            assert any(c.attr(n, "beach") == beach for n in c.components().map.neighbors(c.hx(w))
-                       for n in [c.hid_of(n)] if c.is_land(n))
+            assert any(c.attr(n, "beach") == beach for n in COMP.map.neighbors(COMP.map.hex(w))
+                       for n in [COMP.map.label(n)] if c.is_land(n))
     assert 2 * 17 >= sum(1 for u in COMP.marines if u.entry == 1) == 33
 
 
