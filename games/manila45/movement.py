@@ -3,8 +3,9 @@
 
 A movement phase is a loop: pick a unit (8.1: one at a time, never a stack, 8.4), then step
 it hex by hex until it stops or runs out of movement points (8.2); each step's options are
-the neighbours it may enter now — in-hex costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7,
-8.11, never all-sea (8.13) or an enemy hex (8.14), never into an illegal stack (6.4).
+the first steps of the core's movement search, the neighbours it may enter now — in-hex
+costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7, 8.11, never all-sea (8.13) or an enemy
+hex (8.14), never into an illegal stack (6.4).
 Japanese static units never move (8.3). On turn 1 the US movement phase is the map entry:
 division by division, XIV Corps last at half movement (3.4, 3.5, 5.4).
 """
@@ -14,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabletop.core.decisions import Option, choose
+from tabletop.core.hexgrid import Hex
 from tabletop.core.match import Match, Procedure
+from tabletop.core.movement import first_steps
 from tabletop.core.pieces import Piece
 
 from . import common as c
@@ -90,16 +93,22 @@ def _leave(match: Match, piece: Piece) -> None:
 
 def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure[None]:
     """8.1-8.14: step one unit hex by hex, each step paid in full from what is left (8.2);
-    9.1 defensive fire after every hex entered."""
+    9.1 defensive fire after every hex entered. Each step's menu is the first step of the
+    core's movement search (:func:`~tabletop.core.movement.first_steps`) with
+    :func:`step_cost` for the price of a step."""
     left = mp
     private = piece.side == JAPAN
+    hm = components().hexmap
+    label = hm.label
+
+    def step(a: Hex, b: Hex) -> int | None:
+        return step_cost(match, piece, label(a), label(b), cross)
     while True:
         here = piece.location
         opts: list[Option] = [Option("stop", "stop here")]
-        for n in components().hexmap.neighbor_ids(here):
-            cost = step_cost(match, piece, here, n, cross)
-            if cost is not None and cost <= left:
-                opts.append(Option(n, f"{n} ({c.terrain(n)}, {cost} MP)", detail={"mp": cost}))
+        for h, mp_cost in first_steps(hm, hm.hex(here), left, step):  # 8.2: paid in full
+            n = label(h)
+            opts.append(Option(n, f"{n} ({c.terrain(n)}, {mp_cost} MP)", detail={"mp": mp_cost}))
         if len(opts) == 1:
             return
         to = yield choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
