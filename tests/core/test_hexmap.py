@@ -202,7 +202,7 @@ def test_hex_questions_by_id_refuse_unknown_ids_and_non_adjacent_pairs(island: H
     share no hexside."""
     for ask in (lambda: island.id_distance("0909", "0101"), lambda: island.ids_within("x", 1),
                 lambda: island.passable_neighbor_ids("0909"), lambda: island.id_line("0101", "0909")):
-        with pytest.raises(InvalidHexError, match="0909|'x'"):
+        with pytest.raises(InvalidHexError, match=r"0909|'x'"):
             ask()
     with pytest.raises(ValueError):
         island.id_hexside_features("0101", "0303")
