@@ -1,4 +1,5 @@
-"""Speed of the hex core on a 40x35 map: distance, line of fire and 16-MP reachability.
+"""Speed of the hex core on a 40x35 map: distance, line of fire and 16-MP reachability
+(by cost tables, a cost function, and on bit masks where every step costs one hex).
 
 Run by hand (``python benchmarks/bench_hex.py``); it prints figures and asserts nothing.
 Times are CPU time of this process, so other work on the machine moves them less.
@@ -15,6 +16,7 @@ from tabletop.core.hexgrid import Hex, distance, line
 from tabletop.core.hexmap import HexMap
 from tabletop.core.mapdata import FeatureType, HexMapSpec, HexsideSpec, HexSpec, TerrainType
 from tabletop.core.movement import MoveCosts, adjacent_hexes, reachable
+from tabletop.core.supply import StepMasks, step_table
 
 COLUMNS, ROWS = 40, 35
 ALLOWANCE = 16
@@ -145,6 +147,22 @@ def main() -> None:
         reachable(hexmap, start, ALLOWANCE, costs, max_hexes=5)
         times.append(time.process_time() - t0)
     print(f"reachability, 16 MP, max 5 hexes: {statistics.mean(times) * 1e3:8.3f} ms mean")
+
+    # Every step of the clear map costs one: the same searches as "all clear", a layer of
+    # hexes at a time on bit masks (the Hex sets made bits on each call, as reachable does).
+    masks = StepMasks(clear_map, step_table(clear_map, lambda a, b: clear_costs(a, b) is not None))
+    times, unit_sizes = [], []
+    for start in rng.sample(clear_hexes, 300):
+        enemy = {h for h in rng.sample(clear_hexes, 30) if h != start}
+        ezoc = adjacent_hexes(clear_map, enemy)
+        t0 = time.process_time()
+        reach = reachable(clear_map, start, ALLOWANCE, masks, enemy=enemy, ezoc=ezoc,
+                          zoc_stops=True, zoc_to_zoc=False)
+        times.append(time.process_time() - t0)
+        unit_sizes.append(len(reach))
+    print(f"reachability, 16 hexes, bit masks: {statistics.mean(times) * 1e3:7.3f} ms mean, "
+          f"{max(times) * 1e3:.3f} ms worst, {statistics.mean(unit_sizes):.0f} hexes reached "
+          f"(all clear as above, every step one hex: StepMasks)")
 
 
 if __name__ == "__main__":

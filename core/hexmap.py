@@ -160,6 +160,10 @@ class HexMap:
     def __repr__(self) -> str:
         return f"<HexMap {self.name!r} {self.grid!r}>"
 
+    def __reduce__(self) -> tuple[Callable[[HexMapSpec, str], HexMap], tuple[HexMapSpec, str]]:
+        """Pickled (and deep-copied) as its spec and source: the tables are made again."""
+        return (_rebuild, (self.spec, self.source))
+
     # --- hexes and ids -------------------------------------------------------------------
 
     def _no_hex(self, hex_id: str) -> Hex:
@@ -350,3 +354,8 @@ class HexMap:
         except ValueError:
             raise DataError(f"{self.source}: {where}: hexes {a_id} and {b_id} are not "
                             f"adjacent, so they share no hexside") from None
+
+
+def _rebuild(spec: HexMapSpec, source: str) -> HexMap:
+    """A pickled map made again from its spec (:meth:`HexMap.__reduce__`)."""
+    return HexMap(spec, source=source)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +208,16 @@ def test_hex_questions_by_id_refuse_unknown_ids_and_non_adjacent_pairs(island: H
             ask()
     with pytest.raises(ValueError):
         island.id_hexside_features("0101", "0303")
+
+
+def test_a_map_pickles_and_copies_whole_with_its_lookups(island: HexMap) -> None:
+    """A map (whose questions by id are kept lookups) pickles and deep-copies to a map that
+    answers them alike."""
+    for copy_ in (pickle.loads(pickle.dumps(island)), copy.deepcopy(island)):
+        assert copy_.source == island.source and copy_.ids() == island.ids()
+        assert copy_.id_distance("0101", "0605") == island.id_distance("0101", "0605")
+        assert copy_.neighbor_ids("0303") == island.neighbor_ids("0303")
+        assert copy_.label(copy_.hex("0203")) == "0203"
 
 
 @given(st.sampled_from(["odd", "even"]), st.integers(1, 8), st.integers(1, 8))
