@@ -242,9 +242,9 @@ class Situation:
         if _LAST.pieces is pieces and _LAST.clock == CLOCK.now and _LAST.situation is not None:
             return _LAST.situation
         s = cls()
-        jp, marine_hexes = s.jp, s.marine_hexes
+        jp, marine_hexes, on_map = s.jp, s.marine_hexes, components().map.is_hex_id
         for p in pieces.select(side=JAPAN):
-            if components().map.is_hex_id(p.location):
+            if on_map(p.location):
                 jp[p.location] = p.id
         island = _ISLAND or _island()
         for p in pieces.select(side=US):

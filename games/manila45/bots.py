@@ -463,9 +463,10 @@ def _best_bank(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[s
     pontoon bridge leads nearest the enemy (by straight distance across)."""
     reach = _path_field((here,), crossings)
     best: tuple[int, int, str] | None = None
+    neighbours, features = components().hexmap.neighbor_ids, components().hexmap.id_hexside_features
     for h, steps in reach.items():
-        for n in components().hexmap.neighbor_ids(h):
-            if "major_river" in components().hexmap.id_hexside_features(h, n) and n not in reach:
+        for n in neighbours(h):
+            if "major_river" in features(h, n) and n not in reach:
                 key = (min(_hex_distance(n, e) for e in enemy), steps, h)
                 if best is None or key < best:
                     best = key
@@ -487,13 +488,14 @@ def _path_field(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[
     demolished, pontoons = set(crossings[0]), set(crossings[1])
     dist = {h: 0 for h in enemy}
     frontier = list(enemy)
+    neighbours, features = components().hexmap.neighbor_ids, components().hexmap.id_hexside_features
     while frontier:
         nxt = []
         for h in frontier:
-            for n in components().hexmap.neighbor_ids(h):
+            for n in neighbours(h):
                 if n in dist or c.terrain(n) == "sea":
                     continue
-                feats = components().hexmap.id_hexside_features(h, n)
+                feats = features(h, n)
                 if "major_river" in feats:
                     key = c.side_key(h, n)
                     if not (("bridge" in feats and key not in demolished) or key in pontoons):

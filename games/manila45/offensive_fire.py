@@ -55,12 +55,13 @@ def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True
     past the wall: option ``indirect_wall``, :func:`common.indirect_lof`)."""
     if c.has(piece, "air"):
         return regular  # 10.23: infinite range, regular fires only
-    if not components().hexmap.is_hex_id(piece.location):
+    hm = components().hexmap
+    if not hm.is_hex_id(piece.location):
         return False
     if (piece.side == US and match.state.turn <= 2 and c.has(piece, "field_artillery")
             and c.terrain(target) in URBANISH):
         return False  # 5.4
-    d = components().hexmap.id_distance(piece.location, target)
+    d = hm.id_distance(piece.location, target)
     if d < 1 or d > c.counter(piece).range:
         return False
     if d == 1 or c.has_lof(match, piece.location, target):
