@@ -148,8 +148,9 @@ def main() -> None:
         times.append(time.process_time() - t0)
     print(f"reachability, 16 MP, max 5 hexes: {statistics.mean(times) * 1e3:8.3f} ms mean")
 
-    # Every step of the clear map costs one: the same searches as "all clear", a layer of
-    # hexes at a time on bit masks (the Hex sets made bits on each call, as reachable does).
+    # Every step of the clear map costs one: searches like "all clear" (other starts and
+    # enemy units), a layer of hexes at a time on bit masks (the Hex sets made bits on each
+    # call, as reachable does).
     masks = StepMasks(clear_map, step_table(clear_map, lambda a, b: clear_costs(a, b) is not None))
     times, unit_sizes = [], []
     for start in rng.sample(clear_hexes, 300):
@@ -162,7 +163,7 @@ def main() -> None:
         unit_sizes.append(len(reach))
     print(f"reachability, 16 hexes, bit masks: {statistics.mean(times) * 1e3:7.3f} ms mean, "
           f"{max(times) * 1e3:.3f} ms worst, {statistics.mean(unit_sizes):.0f} hexes reached "
-          f"(all clear as above, every step one hex: StepMasks)")
+          f"(the clear map, every step one hex: StepMasks)")
 
 
 if __name__ == "__main__":
