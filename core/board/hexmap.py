@@ -7,18 +7,35 @@ neighbour tables, so that searches such as :mod:`movement` work on plain integer
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..engine.data import load_model
 from ..engine.errors import DataError
-from .hexgrid import DIRECTIONS, Hex, HexGrid, HexSide, InvalidHexError
+from .hexgrid import DIRECTIONS, Hex, HexGrid, HexSide, InvalidHexError, line, within
 from .mapdata import BoxSpec, FeatureType, HexMapSpec, LabelSpec, TerrainType
 
 _EMPTY: frozenset[str] = frozenset()
 _NO_ATTRS: Mapping[str, Any] = MappingProxyType({})
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Table(dict[_K, _V]):
+    """A table read through its ``__getitem__`` (a C-level lookup: the rules ask thousands
+    of times a game), a key it does not hold answered by ``missing`` (which may raise)."""
+
+    __slots__ = ("_missing",)
+
+    def __init__(self, table: Mapping[_K, _V], missing: Callable[[_K], _V]) -> None:
+        super().__init__(table)
+        self._missing = missing
+
+    def __missing__(self, key: _K) -> _V:
+        return self._missing(key)
 
 
 class HexMap:
@@ -26,7 +43,34 @@ class HexMap:
 
     Build one with :meth:`from_spec` or :meth:`load`. Hexes are :class:`~.hexgrid.Hex`
     values; printed ids ``XXYY`` convert with :meth:`hex` and :meth:`label`.
+
+    Rules name hexes by printed id and ask the same few questions of them thousands of
+    times a game, so these are answered by id too, each a C-level lookup of a table made
+    with the map, or kept as first asked (the map never changes), so that no game keeps
+    copies of its own (the attributes below, and :meth:`id_line`).
     """
+
+    hex: Callable[[str], Hex]
+    """The hex of a printed id; InvalidHexError if it is malformed or not on this map."""
+    label: Callable[[Hex], str]
+    """The printed id ``XXYY`` of a hex (of the map, or just off it)."""
+    is_hex_id: Callable[[object], bool]
+    """Whether a place is the printed id of a hex of this map (rather than a box, a track or
+    the place off the board): what rules ask of a piece's location."""
+    neighbor_ids: Callable[[str], tuple[str, ...]]
+    """The printed ids of the on-map neighbours of a hex given by its id, in direction order
+    (the same hexes as :meth:`neighbors`)."""
+    passable_neighbor_ids: Callable[[str], tuple[str, ...]]
+    """:attr:`neighbor_ids` less the hexes of prohibited terrain (all-sea, say): where a unit
+    in the hex could ever step, in direction order."""
+    id_distance: Callable[[str, str], int]
+    """The hex distance between two hexes given by printed id (steps from the first to the
+    second, counting the target hex but not the origin: a range)."""
+    ids_within: Callable[[str, int], tuple[str, ...]]
+    """The printed ids of the hexes of this map within a radius of a hex given by id (itself
+    included), in axial order (:func:`~.hexgrid.within`)."""
+    id_hexside_features: Callable[[str, str], frozenset[str]]
+    """:meth:`hexside_features` of two adjacent hexes given by printed id."""
 
     def __init__(self, spec: HexMapSpec, *, source: str = "<map>") -> None:
         self.spec = spec
@@ -73,6 +117,17 @@ class HexMap:
         self._neighbor_ids: dict[str, tuple[str, ...]] = {
             self._labels[i]: tuple(self._labels[j] for _, j in row)
             for i, row in enumerate(self.adjacency)}
+        passable = {a: tuple(b for b in row if not self.terrain_types[
+                        self._terrain[self._index[self._by_id[b]]]].prohibited)
+                    for a, row in self._neighbor_ids.items()}
+        self.hex = _Table(self._by_id, self._no_hex).__getitem__
+        self.label = _Table(dict(zip(hexes, self._labels, strict=True)), self.grid.label).__getitem__
+        self.is_hex_id = self._by_id.__contains__
+        self.neighbor_ids = _Table(self._neighbor_ids, self._unknown_id).__getitem__
+        self.passable_neighbor_ids = _Table(passable, self._unknown_id).__getitem__
+        self.id_distance = lru_cache(maxsize=None)(self._id_distance)
+        self.ids_within = lru_cache(maxsize=None)(self._ids_within)
+        self.id_hexside_features = lru_cache(maxsize=None)(self._id_hexside_features)
 
         self._sides: dict[HexSide, frozenset[str]] = {}
         for k, side_spec in enumerate(spec.hexsides):
@@ -83,6 +138,10 @@ class HexMap:
         for side, feats in self._sides.items():
             i, j = self._index[side.a], self._index[side.b]
             self._side_at[i, j] = self._side_at[j, i] = feats
+        # and by the two hexes' printed ids, both ways (id_hexside_features)
+        self._side_ids: dict[tuple[str, str], frozenset[str]] = {}
+        for (i, j), feats in self._side_at.items():
+            self._side_ids[self._labels[i], self._labels[j]] = feats
         for k, lab in enumerate(spec.labels):
             if lab.at not in self._by_id:
                 raise DataError(f"{source}: labels.{k}.at: {lab.at!r} is not a hex of the map "
@@ -101,24 +160,24 @@ class HexMap:
     def __repr__(self) -> str:
         return f"<HexMap {self.name!r} {self.grid!r}>"
 
+    def __reduce__(self) -> tuple[Callable[[HexMapSpec, str], HexMap], tuple[HexMapSpec, str]]:
+        """Pickled (and deep-copied) as its spec and source: the tables are made again."""
+        return (_rebuild, (self.spec, self.source))
+
     # --- hexes and ids -------------------------------------------------------------------
 
-    def hex(self, hex_id: str) -> Hex:
-        """The hex of a printed id; InvalidHexError if it is malformed or not on this map."""
-        try:
-            return self._by_id[hex_id]
-        except (KeyError, TypeError):
-            pass
+    def _no_hex(self, hex_id: str) -> Hex:
+        """:attr:`hex` of an id the map does not hold: the one clear message."""
         try:
             self.grid.parse(hex_id)  # every on-grid hex is in _by_id, so this raises
         except InvalidHexError as exc:
             raise InvalidHexError(f"map {self.name!r}: {exc}") from None
         raise InvalidHexError(f"map {self.name!r}: no hex {hex_id}")  # pragma: no cover
 
-    def label(self, h: Hex) -> str:
-        """The printed id ``XXYY`` of a hex."""
-        i = self._index.get(h)
-        return self._labels[i] if i is not None else self.grid.label(h)
+    def _unknown_id(self, hex_id: str) -> tuple[str, ...]:
+        """A question by id of an id the map does not hold: :attr:`hex`'s message."""
+        self.hex(hex_id)
+        raise AssertionError(hex_id)  # pragma: no cover - hex() raised already
 
     def hexes(self) -> tuple[Hex, ...]:
         """Every hex of the map in label order."""
@@ -158,14 +217,36 @@ class HexMap:
         """The on-map neighbours of a hex, in direction order."""
         return [self._hexes[j] for _, j in self.adjacency[self.index(h)]]
 
-    def neighbor_ids(self, hex_id: str) -> tuple[str, ...]:
-        """The printed ids of the on-map neighbours of a hex given by its id, in direction
-        order (the same hexes as :meth:`neighbors`)."""
+    # --- hexes by printed id (the attributes above answer through these) ----------------
+
+    def _id_distance(self, a: str, b: str) -> int:
+        by_id = self._by_id
         try:
-            return self._neighbor_ids[hex_id]
+            aq, ar = by_id[a]
+            bq, br = by_id[b]
         except (KeyError, TypeError):
-            self.hex(hex_id)  # raises the usual message for an unknown id
+            self.hex(a), self.hex(b)  # raises the usual message for an unknown id
             raise  # pragma: no cover - hex() raised already
+        dq, dr = aq - bq, ar - br
+        return (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+
+    def _ids_within(self, hex_id: str, radius: int) -> tuple[str, ...]:
+        index, labels = self._index, self._labels
+        return tuple(labels[index[x]] for x in within(self.hex(hex_id), radius) if x in index)
+
+    def _id_hexside_features(self, a: str, b: str) -> frozenset[str]:
+        found = self._side_ids.get((a, b))
+        if found is not None:
+            return found
+        if b in self._neighbor_ids.get(a, ()):
+            return _EMPTY
+        return self.hexside_features(self.hex(a), self.hex(b))  # raises: unknown, not adjacent
+
+    def id_line(self, a: str, b: str) -> list[tuple[str, ...]]:
+        """:func:`~.hexgrid.line` between two hexes given by printed id, as printed ids: the
+        hexes a centre-to-centre line crosses from ``a`` to ``b`` inclusive, one a step, or
+        two (ascending) where it runs along the hexside between them."""
+        return [tuple(map(self.label, step)) for step in line(self.hex(a), self.hex(b))]
 
     def is_edge(self, h: Hex) -> bool:
         """Whether a hex of the map is a map-edge hex: one of its six neighbours is off it."""
@@ -277,3 +358,8 @@ class HexMap:
         except ValueError:
             raise DataError(f"{self.source}: {where}: hexes {a_id} and {b_id} are not "
                             f"adjacent, so they share no hexside") from None
+
+
+def _rebuild(spec: HexMapSpec, source: str) -> HexMap:
+    """A pickled map made again from its spec (:meth:`HexMap.__reduce__`)."""
+    return HexMap(spec, source=source)

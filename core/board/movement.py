@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import math
 import sys
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from heapq import heappop, heappush
+from itertools import compress
+from typing import NamedTuple, TypedDict, Unpack
 
 from ..engine.errors import TabletopError
 from .hexgrid import Hex, HexSide, direction_to
 from .hexmap import HexMap
+from .supply import StepMasks
 
 CostFn = Callable[[Hex, Hex], float | None]
 """The cost of one step between adjacent hexes, or None if the step is not allowed."""
@@ -274,41 +278,248 @@ class Reach:
                             f"{self._hexmap.label(self.start)}") from None
 
 
-def reachable(
-    hexmap: HexMap,
-    start: Hex,
-    allowance: float,
-    cost: MoveCosts | CostFn,
-    *,
-    enemy: Collection[Hex] = (),
-    ezoc: Collection[Hex] = (),
-    zoc_stops: bool = True,
-    zoc_to_zoc: bool = True,
-    must_stop: Collection[Hex] = (),
-    can_end: Callable[[Hex], bool] | None = None,
-    max_hexes: int | None = None,
-    minimum_move: bool = False,
-) -> Reach:
-    """Every hex a unit at ``start`` can end its move in with ``allowance`` movement points.
+class StepLayers(NamedTuple):
+    """What :func:`step_layers` finds: the hexes each layer goes on from (bits of the masks'
+    layout; ``exits[k]`` are the hexes of layer ``k`` a unit may leave), every hex reached
+    (map indices, in index order), the hexes moved to reach each, the EZOC's bits, whether
+    a unit may step from one EZOC hex straight into another, and the layer of each bit
+    place, one byte a place (0 where not reached; None when a move may be too long for a
+    byte), from which :meth:`StepReach.pick` reads tables laid out by bit place."""
 
-    - ``cost``: the price of each step, a :class:`MoveCosts` (fast) or a function of the
-      two hexes; None prohibits the step. ``allowance`` may be ``math.inf`` for "any
-      number of hexes".
-    - ``enemy``: hexes never entered. ``ezoc``: hexes in an enemy zone of control.
-    - ``zoc_stops``: a unit that enters an EZOC hex must stop there.
+    exits: list[int]
+    order: list[int]
+    moved: list[int]
+    ezoc: int
+    zoc_to_zoc: bool
+    by_bit: bytes | None
+
+
+def step_layers(masks: StepMasks, start: int, *, enemy: int = 0, ezoc: int = 0, must_stop: int = 0,
+                zoc_stops: bool = True, zoc_to_zoc: bool = True, limit: int | None = None) -> StepLayers:
+    """:func:`reachable`'s search where every allowed step (``masks``' step table) costs one,
+    from the hex of index ``start``, with the rules' hex sets as bits of the masks' layout
+    (:meth:`~.supply.StepMasks.bits`) and ``limit`` the most hexes moved: a breadth-first
+    search a whole layer of hexes at a time (a dozen integer operations a layer). It finds
+    what the cost-ordered search finds: each hex at its fewest hexes moved. A caller that
+    keeps its hex sets as bits calls it directly; :func:`reachable` does with a
+    :class:`~.supply.StepMasks` for ``cost``."""
+    after, spread, every = masks.after, masks.spread, masks.every
+    bit = 1 << masks.positions[start]
+    open_ = every & ~enemy & ~bit
+    not_zoc = every & ~ezoc
+    go_on_from = every & ~must_stop & (not_zoc if zoc_stops else every)  # (whole masks: faster)
+    go_on = bit  # a unit may leave the stopping hex it begins in
+    most = limit if limit is not None else len(masks.positions)
+    exits: list[int] = []
+    layers: list[int] = []  # the hexes first reached by each move of one more hex
+    planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
+    k = 0
+    while go_on and k < most:
+        exits.append(go_on)
+        k += 1
+        if zoc_to_zoc:
+            layer = after(go_on)
+        else:
+            free = go_on & not_zoc
+            layer = after(free) if free else 0
+            if free != go_on:
+                layer |= after(go_on & ezoc) & not_zoc
+        layer &= open_
+        if not layer:
+            break
+        open_ ^= layer
+        layers.append(layer)
+        b, bits = 0, k if k < 256 else 0
+        while bits:
+            if bits & 1:
+                planes[b] |= layer
+            bits >>= 1
+            b += 1
+        go_on = layer & go_on_from
+    hex_at = masks.hex_at
+    by_bit: bytes | None = None
+    if k < 256:
+        # each hex's count, one byte a hex in bit order: not 0 exactly where a hex was
+        # reached (the start is not), so the bytes pick the hexes out and, less their 0s,
+        # are the counts in the same order
+        counts = 0
+        for b, plane in enumerate(planes):
+            if plane:
+                counts |= int.from_bytes(spread(plane), "little") << b
+        by_bit = counts.to_bytes(len(hex_at), "little")
+        order = list(compress(hex_at, by_bit))
+        moved = list(by_bit.translate(None, b"\0"))
+    else:  # more hexes than a byte counts: a layer at a time
+        union = 0
+        for layer in layers:
+            union |= layer
+        order = list(compress(hex_at, spread(union)))
+        by_hex: dict[int, int] = {}
+        for count, layer in enumerate(layers, 1):
+            by_hex.update(dict.fromkeys(masks.indices(layer), count))
+        moved = [by_hex[i] for i in order]
+    return StepLayers(exits, order, moved, ezoc, zoc_to_zoc, by_bit)
+
+
+class StepReach(Reach):
+    """:func:`reachable`'s answer from :func:`step_layers` (every step costs one hex): the
+    same hexes, costs (hexes moved) and order; the path to a hex is found when asked, as
+    the cost-ordered search would have it: each hex reached from the lowest-indexed hex of
+    the layer before that could step into it (that search settles a layer's hexes in index
+    order and keeps the first parent that reaches a hex at its cost).
+
+    The unit may end in every hex reached; the core's table of ends is made only when one
+    of :class:`Reach`'s readers asks for it. The layers may be shared (kept by a caller for
+    the same question asked again): nothing here changes them."""
+
+    __slots__ = ("_found", "_made", "_masks")
+
+    def __init__(self, masks: StepMasks, start: Hex, found: StepLayers) -> None:
+        self._hexmap = masks.hexmap
+        self.start = start
+        self._parent: list[int] = []
+        self._stride = 1
+        self._masks = masks
+        self._found = found
+        self._made: dict[Hex, tuple[float, int]] | None = None
+
+    @property
+    def _ends(self) -> dict[Hex, tuple[float, int]]:
+        """The table of ends (hex -> (hexes moved, index)), in index order: made once, when
+        first asked."""
+        if self._made is None:
+            hexes = self._hexmap.hexes()
+            found = self._found
+            self._made = {hexes[i]: (k, i) for i, k in zip(found.order, found.moved, strict=True)}
+        return self._made
+
+    @_ends.setter
+    def _ends(self, ends: dict[Hex, tuple[float, int]]) -> None:
+        self._made = ends
+
+    def __len__(self) -> int:
+        return len(self._found.order)
+
+    def indices(self) -> list[int]:
+        """The map indices of the hexes the unit may end in, in index (id) order (the
+        caller must not change the list)."""
+        return self._found.order
+
+    def moved(self) -> list[int]:
+        """The hexes moved to reach each hex of :meth:`indices`, in the same order (the
+        caller must not change the list)."""
+        return self._found.moved
+
+    def pick(self, row: bytes) -> bytes:
+        """A table of one byte a bit place of the masks' layout (:attr:`~.supply.StepMasks.hex_at`'s
+        order), read at the hexes reached, in :meth:`indices`' order."""
+        by_bit = self._found.by_bit
+        if by_bit is not None:
+            return bytes(compress(row, by_bit))
+        pos = self._masks.positions
+        return bytes(row[pos[i]] for i in self._found.order)
+
+    def path_to(self, dest: Hex) -> list[Hex]:
+        """The cheapest path from the start to ``dest``, both included (as the core's)."""
+        m, found = self._hexmap, self._found
+        order = found.order
+        i = m.index(dest) if dest in m else -1
+        at = bisect_left(order, i)  # (the hexes reached are in index order)
+        if i < 0 or at == len(order) or order[at] != i:
+            self._end(dest)  # raises the core's error
+        cost = found.moved[at]
+        hexes, pos, table = m.hexes(), self._masks.positions, self._masks.steps
+        ezoc, exits, no_zoc_to_zoc = found.ezoc, found.exits, not found.zoc_to_zoc
+        path = [hexes[i]]
+        for k in range(int(cost) - 1, -1, -1):
+            layer = exits[k]
+            into_zoc = no_zoc_to_zoc and ezoc >> pos[i] & 1
+            best = -1
+            for j in m.neighbor_index[i]:
+                if j < 0 or not layer >> pos[j] & 1 or i not in table[j]:
+                    continue
+                if into_zoc and ezoc >> pos[j] & 1:
+                    continue  # never from one ZOC hex straight into another
+                if best < 0 or j < best:
+                    best = j
+            i = best
+            path.append(hexes[i])
+        path.reverse()
+        return path
+
+
+def _unit_costs(masks: StepMasks) -> CostFn:
+    """The step masks' table as a cost function: one for an allowed step, else None."""
+    index, table = masks.hexmap.index, masks.steps
+
+    def cost(a: Hex, b: Hex) -> float | None:
+        return 1 if index(b) in table[index(a)] else None
+    return cost
+
+
+class MoveRules(TypedDict, total=False):
+    """The movement rules of :func:`reachable`, :func:`can_move` and :func:`first_steps`, all
+    given by keyword and all optional (the default in brackets):
+
+    - ``enemy``: hexes never entered [none]. ``ezoc``: hexes in an enemy zone of control [none].
+    - ``zoc_stops``: a unit that enters an EZOC hex must stop there [True].
     - ``zoc_to_zoc=False``: a unit may never step directly from one EZOC hex to another
       (with ``zoc_stops`` this only matters for a unit that begins in an EZOC); after a
-      non-EZOC hex it continues normally.
-    - ``must_stop``: hexes that end the move when entered.
+      non-EZOC hex it continues normally [True: it may].
+    - ``must_stop``: hexes that end the move when entered [none].
     - ``can_end(h)``: whether the unit may end in ``h`` (stacking): it may still pass
-      through hexes where it may not end.
-    - ``max_hexes``: the most hexes it may enter ("one hex only").
+      through hexes where it may not end [None: anywhere].
+    - ``max_hexes``: the most hexes it may enter ("one hex only") [None: no limit].
     - ``minimum_move``: a unit with any allowance may always move one hex, whatever the
-      cost, if the step is otherwise allowed; it spends all its points doing so.
+      cost, if the step is otherwise allowed; it spends all its points doing so [False].
     """
+
+    enemy: Collection[Hex]
+    ezoc: Collection[Hex]
+    zoc_stops: bool
+    zoc_to_zoc: bool
+    must_stop: Collection[Hex]
+    can_end: Callable[[Hex], bool] | None
+    max_hexes: int | None
+    minimum_move: bool
+
+
+def _max_hexes(rules: MoveRules) -> int | None:
+    """The rules' hex limit, refused when negative."""
+    max_hexes = rules.get("max_hexes")
     if max_hexes is not None and max_hexes < 0:
         raise MoveError(f"max_hexes must not be negative, got {max_hexes}")
+    return max_hexes
+
+
+def reachable(hexmap: HexMap, start: Hex, allowance: float, cost: MoveCosts | StepMasks | CostFn,
+              **rules: Unpack[MoveRules]) -> Reach:
+    """Every hex a unit at ``start`` can end its move in with ``allowance`` movement points,
+    under the :class:`MoveRules` given by keyword.
+
+    ``cost`` is the price of each step: a :class:`MoveCosts` (fast), a
+    :class:`~.supply.StepMasks` when every allowed step costs one (the fastest: a layer of
+    hexes at a time, :func:`step_layers`), or a function of the two hexes; None prohibits
+    the step. ``allowance`` may be ``math.inf`` for "any number of hexes".
+    """
+    max_hexes = _max_hexes(rules)
+    enemy, ezoc, must_stop = rules.get("enemy", ()), rules.get("ezoc", ()), rules.get("must_stop", ())
+    zoc_stops, zoc_to_zoc = rules.get("zoc_stops", True), rules.get("zoc_to_zoc", True)
+    can_end, minimum_move = rules.get("can_end"), rules.get("minimum_move", False)
     start_i = hexmap.index(start)
+    if isinstance(cost, StepMasks):
+        if cost.hexmap is not hexmap:
+            raise MoveError(f"the step masks are of map {cost.hexmap.name!r}, not {hexmap.name!r}")
+        if can_end is None and not minimum_move:
+            bits = cost.bits
+            most = None if allowance >= _INF else max(math.floor(allowance), 0)
+            if max_hexes is not None:
+                most = max_hexes if most is None else min(most, max_hexes)
+            found = step_layers(cost, start_i, enemy=bits(hexmap.indices(enemy)),
+                                ezoc=bits(hexmap.indices(ezoc)), must_stop=bits(hexmap.indices(must_stop)),
+                                zoc_stops=zoc_stops, zoc_to_zoc=zoc_to_zoc, limit=most)
+            return StepReach(cost, start, found)
+        cost = _unit_costs(cost)
     n = len(hexmap)
     flags = bytearray(_zone_flags(hexmap, enemy, ezoc, must_stop, zoc_stops))
     flags[start_i] &= ~_STOP  # a unit that begins in a stopping hex may still leave it
@@ -443,46 +654,52 @@ def _zone_flags(hexmap: HexMap, enemy: Collection[Hex], ezoc: Collection[Hex],
     return made
 
 
-def can_move(
-    hexmap: HexMap,
-    start: Hex,
-    allowance: float,
-    cost: MoveCosts | CostFn,
-    *,
-    enemy: Collection[Hex] = (),
-    ezoc: Collection[Hex] = (),
-    zoc_stops: bool = True,
-    zoc_to_zoc: bool = True,
-    must_stop: Collection[Hex] = (),
-    can_end: Callable[[Hex], bool] | None = None,
-    max_hexes: int | None = None,
-    minimum_move: bool = False,
-) -> bool:
+def first_steps(hexmap: HexMap, start: Hex, allowance: float, cost: MoveCosts | StepMasks | CostFn,
+                **rules: Unpack[MoveRules]) -> list[tuple[Hex, float]]:
+    """The hexes one step from ``start`` that :func:`reachable` with the same arguments
+    enters, with what each step costs, in direction order: the first step of the search,
+    for games that move a unit a hex at a time (a menu of the next hex) and for
+    :func:`can_move`. A hex where the unit may not end (``can_end``) is still listed: the
+    unit may pass through it."""
+    max_hexes = _max_hexes(rules)
+    if max_hexes == 0 or allowance < 0:
+        return []
+    enemy, ezoc = rules.get("enemy", ()), rules.get("ezoc", ())
+    from_ezoc = not rules.get("zoc_to_zoc", True) and start in ezoc
+    any_cost = rules.get("minimum_move", False) and allowance > 0
+    limit = allowance if allowance < _INF else sys.float_info.max
+    hexes = hexmap.hexes()
+    firsts: Iterable[tuple[Hex, float | None]]
+    if isinstance(cost, MoveCosts):  # the allowed steps from its table, in the same order
+        firsts = [(hexes[j], e + x) for _, j, e, x in cost.steps()[hexmap.index(start)]]
+    elif isinstance(cost, StepMasks):
+        allowed = cost.steps[hexmap.index(start)]
+        firsts = [(hexes[j], 1) for j in hexmap.neighbor_index[hexmap.index(start)] if j in allowed]
+    else:
+        firsts = ((h, cost(start, h)) for h in hexmap.neighbors(start))
+    out: list[tuple[Hex, float]] = []
+    for h, step in firsts:
+        if h in enemy or (from_ezoc and h in ezoc) or step is None:
+            continue
+        if step < 0:
+            raise MoveError(f"negative movement cost {step} from {hexmap.label(start)} to "
+                            f"{hexmap.label(h)}")
+        if step <= limit or any_cost:
+            out.append((h, step))
+    return out
+
+
+def can_move(hexmap: HexMap, start: Hex, allowance: float, cost: MoveCosts | StepMasks | CostFn,
+             **rules: Unpack[MoveRules]) -> bool:
     """Whether :func:`reachable` with the same arguments finds any hex: the question "may
-    this unit move at all?" asked of every unit to build a menu. Answered from the start's
-    neighbours when one of them is a legal first step and a legal end (the usual case);
-    otherwise by the whole search."""
-    if max_hexes is not None and max_hexes < 0:
-        raise MoveError(f"max_hexes must not be negative, got {max_hexes}")
-    if max_hexes != 0 and allowance >= 0:
-        from_ezoc = not zoc_to_zoc and start in ezoc
-        limit = allowance if allowance < _INF else sys.float_info.max
-        firsts: Iterable[tuple[Hex, float | None]]
-        if isinstance(cost, MoveCosts):  # the allowed steps from its table, in the same order
-            hexes = hexmap.hexes()
-            firsts = [(hexes[j], e + x) for _, j, e, x in cost.steps()[hexmap.index(start)]]
-        else:
-            firsts = ((h, cost(start, h)) for h in hexmap.neighbors(start))
-        for h, step in firsts:
-            if h in enemy or (from_ezoc and h in ezoc):
-                continue
-            if step is None or step < 0:
-                continue  # a negative cost is left to the search to report
-            if (step <= limit or (minimum_move and allowance > 0)) and (can_end is None or can_end(h)):
-                return True
-    return len(reachable(hexmap, start, allowance, cost, enemy=enemy, ezoc=ezoc, zoc_stops=zoc_stops,
-                         zoc_to_zoc=zoc_to_zoc, must_stop=must_stop, can_end=can_end,
-                         max_hexes=max_hexes, minimum_move=minimum_move)) > 0
+    this unit move at all?" asked of every unit to build a menu. Answered from the
+    :func:`first_steps` when one of them is a legal end (the usual case); otherwise by the
+    whole search."""
+    can_end = rules.get("can_end")
+    for h, _ in first_steps(hexmap, start, allowance, cost, **rules):
+        if can_end is None or can_end(h):
+            return True
+    return len(reachable(hexmap, start, allowance, cost, **rules)) > 0
 
 
 def _reachable_fast(hexmap: HexMap, start: Hex, start_i: int, allowance: float, cost: MoveCosts,

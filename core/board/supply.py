@@ -267,9 +267,12 @@ class StepMasks:
     in one direction are that set shifted by a constant and masked, a whole breadth-first
     round in a dozen integer operations whatever the number of hexes."""
 
-    __slots__ = ("_at", "_dirs", "_n", "every", "positions")
+    __slots__ = ("_at", "_dirs", "_n", "every", "hexmap", "positions", "steps")
 
     def __init__(self, hexmap: HexMap, steps: Sequence[Sequence[int]]) -> None:
+        #: the map and the step table compiled (``steps[i]``: the hexes hex ``i`` may step into)
+        self.hexmap = hexmap
+        self.steps: tuple[frozenset[int], ...] = tuple(frozenset(row) for row in steps)
         hexes = hexmap.hexes()
         q0 = min(h.q for h in hexes) if hexes else 0
         r0 = min(h.r for h in hexes) if hexes else 0

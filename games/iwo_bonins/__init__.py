@@ -270,7 +270,7 @@ class Bonins(PhasedGame):
         marines = [p for p in pieces if p.side == c.US and p.kind == "marine"]
         eliminated = sum(1 for p in marines if p.location == c.US_ELIMINATED)
         reduced = sum(1 for p in marines if p.steps == 1 and p.max_steps == 2
-                      and (c.is_hex(p.location) or p.location == c.AVAILABLE))
+                      and (c.components().map.is_hex_id(p.location) or p.location == c.AVAILABLE))
         remaining = max(0, last_turn(match) - match.state.turn)
         return {"eliminated_battalions": eliminated, "reduced_battalions": reduced,
                 "turns_remaining": remaining,
@@ -325,7 +325,7 @@ class Bonins(PhasedGame):
         comp = c.components()
         beaches = set(c.landing_beach_hexes(match))
         for loc in match.state.pieces.occupied():
-            if not c.is_hex(loc):
+            if not c.components().map.is_hex_id(loc):
                 continue
             here = c.units_at(match, loc)
             us = [p for p in here if p.side == c.US]

@@ -50,10 +50,6 @@ class Tuning:
 
 _MISSING = object()
 
-_IS_HEX: dict[str, bool] = {}
-"""Place -> whether it is a map hex (common.is_hex), filled as places are met."""
-
-
 class _Board(PlaceIndex):
     """The bot's index of the pieces a view shows, kept from one decision to the next place
     by place (:class:`~tabletop.core.engine.boardreader.PlaceIndex`): US pieces by place (its reader's
@@ -75,9 +71,10 @@ class _Board(PlaceIndex):
     def marine_steps(self) -> int:
         """The steps of the Marine battalions on the map or available to land (11.4)."""
         if self._marine_steps is None:
+            on_map = c.components().map.is_hex_id
             self._marine_steps = sum(
                 p["steps"] for here in self.us_at.values() for p in here
-                if p["kind"] == "marine" and (c.is_hex(p["location"]) or p["location"] == c.AVAILABLE))
+                if p["kind"] == "marine" and (on_map(p["location"]) or p["location"] == c.AVAILABLE))
         return self._marine_steps
 
     def read(self, view: Mapping[str, Any]) -> _Board:
@@ -109,10 +106,7 @@ class _Board(PlaceIndex):
                 break
         else:
             return
-        on_map = _IS_HEX.get(place)
-        if on_map is None:
-            on_map = _IS_HEX[place] = c.is_hex(place)
-        if not on_map:
+        if not c.components().map.is_hex_id(place):
             return
         self.jp_hexes.add(place)
         self._jp_changed = True

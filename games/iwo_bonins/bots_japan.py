@@ -63,8 +63,6 @@ def _beach_hexes() -> tuple[Hex, ...]:
     return tuple(comp.map.hex(h) for h in comp.hexes_where() if comp.hex_attrs[h].beach)
 
 
-def _hex(hex_id: str) -> Hex:
-    return c.components().map.hex(hex_id)
 
 
 def _priority(hex_id: str) -> int:
@@ -74,7 +72,7 @@ def _priority(hex_id: str) -> int:
 
 
 def _nearest(hex_id: str, targets: list[Hex] | tuple[Hex, ...]) -> int:
-    h = _hex(hex_id)
+    h = c.components().map.hex(hex_id)
     return min((distance(h, t) for t in targets), default=99)
 
 
@@ -92,9 +90,10 @@ class JapaneseBot(KindBot):
         pieces = view.get("pieces", [])
         assert isinstance(pieces, list)
         out = []
+        m = c.components().map
         for p in pieces:
-            if isinstance(p, Mapping) and p.get("side") == c.US and c.is_hex(str(p.get("location", ""))):
-                out.append(_hex(str(p["location"])))
+            if isinstance(p, Mapping) and p.get("side") == c.US and m.is_hex_id(str(p.get("location", ""))):
+                out.append(m.hex(str(p["location"])))
         return out
 
     @staticmethod

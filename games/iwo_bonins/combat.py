@@ -156,8 +156,9 @@ def _defender_items(match: Match, defender: Piece) -> KindItems:
 
 def _unknown_kinds(pieces: Pieces) -> Counter[DefenderKind]:
     """14.2: the kinds of the units the US cannot see, in the order the units come."""
+    on_map = c.components().map.is_hex_id
     return Counter(_kind(p) for p in pieces.select(side=c.JAPAN)
-                   if ((c.is_dug_in(p) and c.is_hex(p.location)) or p.location == c.CONTAINER))
+                   if ((c.is_dug_in(p) and on_map(p.location)) or p.location == c.CONTAINER))
 
 
 def outcome_odds(attack: int, tank_attacks: list[int], line: str,
@@ -681,7 +682,7 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
                     yield from c.retreat(match, group, int(effect[1]), "9.3")
         elif effect == "Ae":
             for p in attackers:
-                if c.is_hex(p.location):
+                if c.components().map.is_hex_id(p.location):
                     c.eliminate_us(match, p, "9.2.1", "Ae result")
         elif effect == "AA" and vacated and not c.units_at(match, hex_id, c.JAPAN):
             yield from advance(match, hex_id, groups)
@@ -693,8 +694,8 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
 def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Piece]) -> Procedure[None]:
     """9.2.1 (A), 12.3: one attacking unit loses a step, the player choosing which; an
     attacking tank shot at by anti-tank fire takes the first loss."""
-    alive = [p for p in attackers if c.is_hex(p.location)]
-    first = [p for p in must_lose if c.is_hex(p.location)]
+    alive = [p for p in attackers if c.components().map.is_hex_id(p.location)]
+    first = [p for p in must_lose if c.components().map.is_hex_id(p.location)]
     if first:
         c.us_step_loss(match, first[0], "12.3", "a tank attacking an anti-tank unit takes the loss")
         must_lose.remove(first[0])

@@ -96,9 +96,6 @@ def reset_phase_vars(match: Match) -> None:
 
 # -- pieces and places ------------------------------------------------------------------
 
-def is_hex(location: str) -> bool:
-    """True when a place is a map hex (a four-digit id) rather than a box."""
-    return len(location) == 4 and location.isdigit()
 
 
 def place_name(location: str) -> str:
@@ -181,6 +178,7 @@ class Board:
                     and _members_stand(pieces, side, clock.since(held[1]), held[3]):
                 on_map[side] = (stamp, clock.mark(), held[2], held[3])
                 return held[2]
+        is_hex = components().map.is_hex_id
         found = tuple(p for p in pieces.select(side=side) if is_hex(p.location))
         if current:
             on_map[side] = (stamp, clock.mark(), found, frozenset(p.id for p in found))
@@ -287,9 +285,9 @@ def _members_stand(pieces: Pieces, side: str, changed: list[Piece | Any] | None,
     still of the side and on the map exactly when it is among them."""
     if changed is None:
         return False
-    holds = pieces.holds
+    holds, on_map = pieces.holds, components().map.is_hex_id
     return not any(isinstance(e, Piece) and (e.side == side or e.id in ids) and holds(e)
-                   and (e.side != side or is_hex(e.location) != (e.id in ids)) for e in changed)
+                   and (e.side != side or on_map(e.location) != (e.id in ids)) for e in changed)
 
 
 def board(match: Match) -> Board:

@@ -46,7 +46,7 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
     origin = piece.location
     what = "DRIP" if in_place else "DR"
     who = ju.shown(piece)
-    if not c.is_hex(origin):
+    if not c.components().map.is_hex_id(origin):
         raise ValueError(f"15.3: {piece.id} is not on the map ({origin!r}) and cannot redeploy")
     if c.in_suribachi_sector(origin):
         ju.reveal(piece)
@@ -357,7 +357,7 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
                                                 [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
                                                 kind="banzai_result", context={"hex": target})))
         yield from apply_defender_effect(match, effect, target, defenders)
-    if c.is_hex(piece.location):
+    if c.components().map.is_hex_id(piece.location):
         c.eliminate_jp(match, piece, "15.5", "a Banzai unit is eliminated whatever the result")
     return None
 

@@ -195,7 +195,7 @@ def replaceable(match: Match) -> list[Piece]:
             continue  # 11.6: one step a turn for an eliminated two-step unit
         rebuild = p.location == c.US_ELIMINATED
         repair = p.steps < p.max_steps and (p.location == c.AVAILABLE or (
-            c.is_hex(p.location) and p.id in v[c.V_REPAIRABLE]
+            c.components().map.is_hex_id(p.location) and p.id in v[c.V_REPAIRABLE]
             and p.id not in v[c.V_MOVED]))  # 11.7: it may not move in the phase of replacement
         if rebuild or repair:
             out.append(p)

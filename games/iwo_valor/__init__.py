@@ -318,12 +318,12 @@ class Valor(PhasedGame):
         for p in match.state.pieces:
             if p.side not in c.SIDES:
                 continue
-            at_sea = c.is_hex(p.location) and not c.is_land(p.location)
+            at_sea = c.components().map.is_hex_id(p.location) and not c.is_land(p.location)
             waiting = at_sea and p.side == c.US and match.state.turn == 1 \
                 and c.attr(p.location, "second_wave")
             if at_sea and not waiting:
                 problems.append(f"V.G: {p.id} is on an all-sea hex {p.location}")
-            placed = c.is_hex(p.location)
+            placed = c.components().map.is_hex_id(p.location)
             lo = 1 if placed else 0
             if not lo <= p.steps <= p.max_steps or (p.side == c.JAPAN and not 2 <= p.max_steps <= 4):
                 problems.append(f"II.C: {p.id} has {p.steps} of {p.max_steps} steps")

@@ -217,7 +217,7 @@ class _Board(PlaceIndex):
         self._jp_moved = self._heads_moved = True
 
     def drop(self, place: str) -> None:
-        if not c.is_hex(place):
+        if not c.components().map.is_hex_id(place):
             return
         self._jp_moved |= self.jp_n.pop(place, None) is not None
         self._heads_moved |= self.hq_at.pop(place, None) is not None
@@ -227,7 +227,7 @@ class _Board(PlaceIndex):
 
     def add(self, place: str, pieces: Sequence[Mapping[str, Any]]) -> None:
         loc = place
-        if not c.is_hex(loc):
+        if not c.components().map.is_hex_id(loc):
             return
         japan, marines = c.JAPAN, c.US
         land = c.is_land(loc)
@@ -265,7 +265,7 @@ class _Board(PlaceIndex):
         """The pieces in map hexes, in the view's order (places sorted, each stack top
         first)."""
         if self.on_map is None:
-            at, is_hex = self.at, c.is_hex
+            at, is_hex = self.at, c.components().map.is_hex_id
             self.on_map = [p for loc in sorted(at) if is_hex(loc) for p in at[loc]]
         return self.on_map
 
@@ -412,9 +412,9 @@ class HeuristicMarines(KindBot):
         nearest = self._nearest(jp)
         if self._bands is None:
             gaps: dict[str, int] = {}  # a hex -> its gap, if two or less
-            dist = c.dist
+            dist = c.components().map.id_distance
             for j in set(nearest.targets):
-                for x in c.within2(j):
+                for x in c.components().map.ids_within(j, 2):
                     gap = dist(x, j)
                     if gap < gaps.get(x, 3):
                         gaps[x] = gap
@@ -492,7 +492,7 @@ class HeuristicMarines(KindBot):
         if me is not None and me["side"] == c.JAPAN:
             gone = None  # never the Marines' bot's question: read the pieces as they stand
         else:
-            gone = loc if held.get(loc) == 1 and c.is_hex(loc) else ""
+            gone = loc if held.get(loc) == 1 and c.components().map.is_hex_id(loc) else ""
         base = probes.get(gone) if gone is not None else None
         if base is None:
             base = c.Situation()
@@ -527,11 +527,11 @@ class HeuristicMarines(KindBot):
                 for y in {*old, *inf}:
                     delta = inf.get(y, 0) - old.get(y, 0)
                     if delta:
-                        for j in c.within2(y):
+                        for j in c.components().map.ids_within(y, 2):
                             if j in rings:
                                 rings[j] += delta
             else:
-                rings = {j: sum(inf.get(x, 0) for x in c.within2(j)) for j in jp}
+                rings = {j: sum(inf.get(x, 0) for x in c.components().map.ids_within(j, 2)) for j in jp}
             self._ring_key, self._rings = (board, key), (rings, inf)  # kept while the board stands
             self._fronts = {}
         rings, inf = self._rings
@@ -539,7 +539,7 @@ class HeuristicMarines(KindBot):
         ask = (here if here in inf else "", turn, division)
         found = self._fronts.get(ask)
         if found is None:
-            near_here = set(c.within2(here)) if here in inf else set()
+            near_here = set(c.components().map.ids_within(here, 2)) if here in inf else set()
             if self._scoring[:2] != (key, turn):  # once a turn while the units stand
                 self._scoring = (key, turn, frozenset(j for j in jp if self._scores(j, turn)))
             scoring = self._scoring[2]
@@ -611,7 +611,8 @@ class HeuristicMarines(KindBot):
         comp = c.components()
 
         def threat(beach: str) -> int:
-            return sum(1 for b in comp.hexes_where("beach", beach) for j in jp if c.dist(b, j) <= 3)
+            dist = comp.map.id_distance
+            return sum(1 for b in comp.hexes_where("beach", beach) for j in jp if dist(b, j) <= 3)
         return min(self._values(decision), key=lambda b: (threat(str(b)), str(b)))
 
     @handles("wave")
@@ -628,8 +629,9 @@ class HeuristicMarines(KindBot):
         jp = self._jp_hexes(view)
         occupied = {str(p["location"]) for p in view["pieces"] if p["side"] == c.US}
         opts = [o for o in decision.options if str(o.value) not in occupied] or list(decision.options)
-        return min(opts, key=lambda o: (min((c.dist(str(o.value), j) for j in jp), default=0) < 2,
-                                        -min((c.dist(str(o.value), j) for j in jp), default=0) * 0,
+        dist = c.components().map.id_distance
+        return min(opts, key=lambda o: (min((dist(str(o.value), j) for j in jp), default=0) < 2,
+                                        -min((dist(str(o.value), j) for j in jp), default=0) * 0,
                                         str(o.value))).value
 
     # -- planning -----------------------------------------------------------------------------
@@ -702,7 +704,7 @@ class HeuristicMarines(KindBot):
         def can_close(o: Option) -> bool:  # a free hex next to the enemy where Supply holds
             unit, loc = str(o.value), o.label.rsplit(" ", 1)[-1]
             supplied: Callable[[str], bool] | None = None
-            for h in c.neighbours(loc):
+            for h in c.components().map.passable_neighbor_ids(loc):
                 if h in jp or "infantry" in us.get(h, []) or nearest(h) != 1:
                     continue
                 if supplied is None:
@@ -798,7 +800,8 @@ class HeuristicMarines(KindBot):
 
             # else the second rank: two hexes off, next to Marines in contact (their link)
             def links(h: str) -> int:
-                return -sum(1 for x in c.neighbours(h) if x in us and nearest(x) == 1)
+                return -sum(1 for x in c.components().map.passable_neighbor_ids(h)
+                            if x in us and nearest(x) == 1)
             pick = first([(links(h), f, k, h) for h, (f, k) in info.items()
                           if h in two and f <= INF_FIRE])
             if pick is not None:
@@ -871,7 +874,7 @@ class HeuristicMarines(KindBot):
         within5 = (5).__ge__
 
         def most(o: Option) -> int:  # the value if it supplied every company within five
-            near = map(within5, map(c.dist, locs, repeat(str(o.value))))
+            near = map(within5, map(c.components().map.id_distance, locs, repeat(str(o.value))))
             return sum(compress(weights, near)) - 4 * fire(o) - pull * far(o)
         # the least score: (1, 0, 0, hex) unless the HQ may go there (then its value first)
         ranked = sorted(((most(o), o) for o in opts if d(o) >= 2), key=lambda t: -t[0])

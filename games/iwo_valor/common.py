@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from tabletop.core.board.fog import reveal_near
-from tabletop.core.board.hexgrid import Hex, distance, within
+from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
@@ -87,32 +87,12 @@ def reset_phase_vars(match: Match) -> None:
 
 # -- places and pieces -------------------------------------------------------------------
 
-@lru_cache(maxsize=4096)
-def is_hex(location: str) -> bool:
-    """True when a place is a map hex (a four-digit id) rather than a box (kept: asked of
-    the same few places over and over)."""
-    return len(location) == 4 and location.isdigit()
 
 
-@cache
-def _ids() -> tuple[dict[Hex, str], dict[str, Hex]]:
-    m = components().map
-    labels = {h: m.label(h) for h in m.hexes()}
-    return labels, {v: k for k, v in labels.items()}
 
 
-@cache
-def hx(hex_id: str) -> Hex:
-    """The Hex of a printed id (cached; an id off the map raises, uncached)."""
-    try:
-        return _ids()[1][hex_id]
-    except KeyError:
-        return components().map.hex(hex_id)
 
 
-def hid_of(h: Hex) -> str:
-    """The printed id of a hex (cached)."""
-    return _ids()[0][h]
 
 
 @cache
@@ -134,7 +114,7 @@ def is_land(hex_id: str) -> bool:
 
 
 def on_island(p: Piece) -> bool:
-    """Whether a unit is on a land hex of the island (:func:`is_hex` and :func:`is_land` of
+    """Whether a unit is on a land hex of the island (a hex of the map, :func:`is_land`, of
     its place, read from one set: asked of every unit at every decision)."""
     return p.location in _island()
 
@@ -142,7 +122,7 @@ def on_island(p: Piece) -> bool:
 @cache
 def _island() -> frozenset[str]:
     """The land hexes' ids (worked out once: the map is loaded on first use)."""
-    return frozenset(label for label in _ids()[1] if is_hex(label) and is_land(label))
+    return frozenset(label for label in components().map.ids() if is_land(label))
 
 
 def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
@@ -156,7 +136,7 @@ def marines(match: Match, *, kind: str | None = None) -> list[Piece]:
 
 def japanese(match: Match) -> list[Piece]:
     """The Japanese units on the map, in registry order."""
-    return [p for p in match.state.pieces.select(side=JAPAN) if is_hex(p.location)]
+    return [p for p in match.state.pieces.select(side=JAPAN) if components().map.is_hex_id(p.location)]
 
 
 def units_at(match: Match, hex_id: str, side: str | None = None) -> list[Piece]:
@@ -211,26 +191,12 @@ def level(hex_id: str) -> int:
     return int(attr(hex_id, "level", 1))
 
 
-@cache
-def dist(a: str, b: str) -> int:
-    """Hexes between two hex centres."""
-    return distance(hx(a), hx(b))
 
 
-@cache
-def hexside(a: str, b: str) -> frozenset[str]:
-    """The features of the hexside between two adjacent hexes (ridge, slope)."""
-    return components().map.hexside_features(hx(a), hx(b))
 
 
-@cache
-def neighbours(hex_id: str) -> tuple[str, ...]:
-    """The land hexes next to a hex (cached)."""
-    m = components().map
-    return tuple(m.label(n) for n in m.neighbors(m.hex(hex_id)) if not m.is_prohibited(n))
 
 
-_neighbours = neighbours
 
 
 # -- the position at a moment: what ZOC, supply and fire read ----------------------------
@@ -269,9 +235,9 @@ class Situation:
     def _build(cls, pieces: Pieces) -> Situation:
         """The situation of these pieces, worked out afresh (see :meth:`of`)."""
         s = cls()
-        jp, marine_hexes = s.jp, s.marine_hexes
+        jp, marine_hexes, on_map = s.jp, s.marine_hexes, components().map.is_hex_id
         for p in pieces.select(side=JAPAN):
-            if is_hex(p.location):
+            if on_map(p.location):
                 jp[p.location] = p.id
         island = _island()
         for p in pieces.select(side=US):
@@ -336,40 +302,32 @@ def zones(jp_hexes: tuple[str, ...]) -> tuple[set[str], dict[str, int]]:
     only when a unit is lost); the caller must not change them."""
     zoc: set[str] = set()
     near: dict[str, int] = {}
+    m = components().map
+    passable, ids_within = m.passable_neighbor_ids, m.ids_within
     for hid in jp_hexes:
-        zoc.update(_neighbours(hid))
-        for x in _within2(hid):
+        zoc.update(passable(hid))
+        for x in ids_within(hid, 2):
             near[x] = near.get(x, 0) + 1
     return zoc, near
 
 
-@cache
-def within2(hex_id: str) -> tuple[str, ...]:
-    """The on-map hexes within two hexes (one intervening hex) of a hex (cached)."""
-    m = components().map
-    h = m.hex(hex_id)
-    return tuple(m.label(x) for x in within(h, 2) if x in m)
 
 
-_within2 = within2
 
 
-@cache
-def within2_hexes(hex_id: str) -> tuple[Hex, ...]:
-    """:func:`within2` as Hexes, in the same order."""
-    return tuple(hx(x) for x in _within2(hex_id))
 
 
 @lru_cache(maxsize=64)
 def hexes_within2(hex_ids: tuple[str, ...]) -> frozenset[Hex]:
     """Every hex within two hexes of one of these (kept for the next asks)."""
-    return frozenset(x for h in hex_ids for x in within2_hexes(h))
+    m = components().map
+    return frozenset(m.hex(x) for h in hex_ids for x in m.ids_within(h, 2))
 
 
 @lru_cache(maxsize=16)
 def zoc_hexes(jp_hexes: tuple[str, ...]) -> frozenset[Hex]:
     """The ZOC of :func:`zones` as Hexes."""
-    return frozenset(hx(h) for h in zones(jp_hexes)[0])
+    return frozenset(components().map.hex(h) for h in zones(jp_hexes)[0])
 
 
 # -- stepping rules shared by movement and supply (V, VII.A) -------------------------------
@@ -388,7 +346,7 @@ def _terrain_step(armour: bool, narrow: tuple[tuple[str, ...], bool], a: str, b:
     """V.G-J, XI.C: :func:`may_step` for armour or not, in the Narrow Game's areas."""
     if not is_land(b):
         return False
-    side = hexside(a, b)
+    side = components().map.id_hexside_features(a, b)
     if "ridge" in side:  # V.H
         return False
     if armour and ("slope" in side or b in GORGE_SET):  # V.I, V.J
@@ -403,15 +361,15 @@ GORGE_SET = frozenset(("2732", "2733", "2831", "2832"))
 @cache
 def hex_index() -> dict[str, int]:
     """Each hex id's index in the map's tables."""
-    m = components().map
-    return {label: m.index(h) for h, label in _ids()[0].items()}
+    return {label: i for i, label in enumerate(components().map.ids())}
 
 
 @cache
 def terrain_steps(armour: bool, narrow: tuple[tuple[str, ...], bool]) -> tuple[tuple[int, ...], ...]:
     """:func:`may_step` compiled for the whole map (a step table of core.supply)."""
-    lbl = _ids()[0]
-    return step_table(components().map, lambda a, b: _terrain_step(armour, narrow, lbl[a], lbl[b]))
+    m = components().map
+    lbl = m.label
+    return step_table(m, lambda a, b: _terrain_step(armour, narrow, lbl(a), lbl(b)))
 
 
 @cache
@@ -450,8 +408,8 @@ def hex_bits() -> dict[str, int]:
 
 @cache
 def within2_bits(hex_id: str) -> int:
-    """:func:`within2` as a bit mask."""
-    return hexes_bits(within2(hex_id))
+    """The hexes within two hexes of a hex (the map's ``ids_within``) as a bit mask."""
+    return hexes_bits(components().map.ids_within(hex_id, 2))
 
 
 @lru_cache(maxsize=64)
@@ -497,7 +455,7 @@ def _within_bits(sources: tuple[str, ...], radius: int) -> int:
     layout): all that a path of at most ``radius`` hexes to one of them may enter."""
     idx = hex_index()
     m = components().map
-    near = {x for h in sources if h in idx for x in within(hx(h), radius) if x in m}
+    near = {x for h in sources if h in idx for x in within(m.hex(h), radius) if x in m}
     return step_masks(False, ((), False)).bits(m.index(x) for x in near)
 
 
@@ -552,7 +510,8 @@ def supply_path(match: Match, s: Situation, start: str, sources: Iterable[str], 
     situation and the terrain are compiled once (:meth:`Situation.path_sets`, :func:`terrain_steps`)
     and the core's search walks them."""
     blocked, dead_ends, costly = s.path_sets()
-    return trace_indexed(components().map, hx(start), [hx(x) for x in sources],
+    m = components().map
+    return trace_indexed(m, m.hex(start), [m.hex(x) for x in sources],
                          steps=terrain_steps(unit_kind == "armour", _narrow(match)), blocked=blocked,
                          dead_ends=dead_ends, costly=costly, costly_limit=1, costly_sources=False,
                          max_length=max_length)
@@ -674,7 +633,7 @@ def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Pie
     """III.3: a Marine unit within two hexes turns Japanese units face-up, for good (the
     core's search of every place is made only when a hidden unit stands within two hexes)."""
     stack = match.state.pieces.stack
-    if not any(p.hidden and p.side != US for x in within2(hex_id) for p in stack(x)):
+    if not any(p.hidden and p.side != US for x in components().map.ids_within(hex_id, 2) for p in stack(x)):
         return []
     m = components().map
     found = reveal_near(match.state.pieces, m, m.hex(hex_id), 2, observer=US)

@@ -58,7 +58,8 @@ def spotted(match: Match, hex_id: str) -> bool:
     beach = match.state.vars[c.V_BEACH]
     if not beach:
         return False
-    return any(c.dist(hex_id, b) <= 3 for b in c.components().hexes_where("beach", beach))
+    comp = c.components()
+    return any(comp.map.id_distance(hex_id, b) <= 3 for b in comp.hexes_where("beach", beach))
 
 
 def clamp(value: int) -> int:
@@ -251,8 +252,8 @@ def fire_range(match: Match) -> int:
 def regular_targets(match: Match, jp: Piece, s: c.Situation) -> list[str]:
     """IX.C: the hexes with Marine units a Japanese unit may fire at."""
     reach = fire_range(match)  # 1 or 2: the hexes to look at are within two
-    return sorted(h for h in c.within2(jp.location)
-                  if h in s.marine_hexes and c.dist(h, jp.location) <= reach)
+    return sorted(h for h in c.components().map.ids_within(jp.location, 2)
+                  if h in s.marine_hexes and c.components().map.id_distance(h, jp.location) <= reach)
 
 
 def regular_fire(match: Match) -> Procedure[None]:

@@ -106,8 +106,8 @@ def attack_pairs(match: Match, announced: list[tuple[str, str]]) -> list[tuple[P
     for p in c.marines(match, kind="infantry"):
         if p.id in done:
             continue
-        for h in c.neighbours(p.location):
-            if h in s.jp and "ridge" not in c.hexside(p.location, h):
+        for h in c.components().map.passable_neighbor_ids(p.location):
+            if h in s.jp and "ridge" not in c.components().map.id_hexside_features(p.location, h):
                 out.append((p, h))
     return out
 
@@ -159,7 +159,7 @@ def attack_option(match: Match, p: Piece, h: str, supplied: bool = True) -> Opti
 def armour_can_support(match: Match, tank: Piece, attacker: Piece, target: str) -> bool:
     """VIII.A: same division, no slope hexside, not against Bloody Gorge."""
     return (tank.attrs["division"] == attacker.attrs["division"]
-            and "slope" not in c.hexside(attacker.location, target)
+            and "slope" not in c.components().map.id_hexside_features(attacker.location, target)
             and target not in c.GORGE_SET)
 
 
@@ -192,7 +192,8 @@ def resolve_attack(match: Match, attacker_id: str, target: str,
     adjacent."""
     p = match.state.pieces[attacker_id]
     s = c.Situation.of(match)
-    if not c.on_island(p) or target not in s.jp or target not in c.neighbours(p.location):
+    if (not c.on_island(p) or target not in s.jp
+            or target not in c.components().map.passable_neighbor_ids(p.location)):
         return
     if not c.is_supplied(match, p, s):
         match.emit("no_attack", "VIII.A", f"{p.id} is not Supplied and cannot attack {target}", unit=p.id)

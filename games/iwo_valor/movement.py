@@ -16,14 +16,14 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Iterable
-from functools import cache, lru_cache, reduce
-from itertools import compress
-from operator import getitem, or_
+from functools import cache, lru_cache
+from operator import getitem
 from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex, HexSide
-from tabletop.core.board.movement import MoveCosts, Reach, reachable
+from tabletop.core.board.movement import MoveCosts, Reach, StepLayers, StepReach, reachable, step_layers
 from tabletop.core.board.opportunity import FireRecord, firers_at
+from tabletop.core.board.supply import StepMasks
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -65,7 +65,7 @@ def terrain_costs(kind: str, areas: tuple[str, ...], open_1220: bool) -> MoveCos
     """V.G-J (and XI.C's area limit): the fixed terrain a unit kind may cross, compiled once:
     no all-sea hex, no Ridge hexside, for armour no Slope hexside and no Bloody Gorge."""
     m = c.components().map
-    lbl = c.hid_of
+    lbl = c.components().map.label
 
     def enter(h: Hex) -> float | None:
         hid = lbl(h)
@@ -127,62 +127,28 @@ def _destinations(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...]
     m = c.components().map
     zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
     closed = s.derive(("closed", p.kind == "hq", class1),
-                      lambda: {c.hx(h) for h in closed_hexes(match, p, s)})
+                      lambda: {c.components().map.hex(h) for h in closed_hexes(match, p, s)})
     ezoc = c.zoc_hexes(tuple(s.jp))
     costs = terrain_costs(p.kind, areas, match.state.turn > 7)
-    reach = reachable(m, c.hx(p.location), math.inf, costs,
+    reach = reachable(m, c.components().map.hex(p.location), math.inf, costs,
                       enemy=closed, ezoc=ezoc,
                       zoc_stops=False, zoc_to_zoc=False, must_stop=zone,
                       max_hexes=max_hexes)
     return reach if len(reach) else None
 
 
-class LayeredReach(Reach):
+class LayeredReach(StepReach):
     """:func:`~tabletop.core.board.movement.reachable`'s answer for a move whose every step costs
-    one hex and that no hex limit bounds (:func:`_layered`), found a layer of hexes at a
-    time as bit masks (core.supply's :class:`~tabletop.core.board.supply.StepMasks`): the same
-    hexes, costs and order; the path to a hex is found when asked, as the core's search
-    would have it: each hex reached from the lowest-indexed hex of the layer before that
-    could step into it (the core settles a layer's hexes in index order and keeps the first
-    parent that reaches a hex at its cost).
+    one hex and that no hex limit bounds (:func:`_layered`): the core's search a layer of
+    hexes at a time (:func:`~tabletop.core.board.movement.step_layers`, :class:`StepReach`), with
+    the destination menu made with it (:func:`_layers`). The unit may end in every hex it
+    reaches (stacking binds only at the end of the phase, V.M)."""
 
-    It holds the search's every hex reached (:func:`_layers`, shared with other answers and
-    never changed): the unit may end in each (stacking binds only at the end of the phase,
-    V.M); the core's table of ends is made only when one of the core's readers asks for it."""
+    __slots__ = ("_fire", "_menu")
 
-    __slots__ = ("_exits", "_ezoc", "_fire", "_made", "_menu", "_moved", "_order", "_pos", "_table")
-
-    def __init__(self, start: Hex, layers: Layers,
-                 armour: bool, narrow: tuple[tuple[str, ...], bool]) -> None:
-        self._hexmap = c.components().map
-        self.start = start
-        self._parent: list[int] = []
-        self._stride = 1
-        self._exits, self._order, self._moved, self._ezoc, self._fire, self._menu = layers
-        self._made: dict[Hex, tuple[float, int]] | None = None
-        self._pos = c.step_masks(armour, narrow).positions
-        self._table = c.terrain_steps(armour, narrow)
-
-    @property
-    def _ends(self) -> dict[Hex, tuple[float, int]]:
-        """The core's table of ends (hex -> (hexes moved, index)), in index order: made once,
-        when first asked."""
-        if self._made is None:
-            hexes = self._hexmap.hexes()
-            self._made = {hexes[i]: (k, i) for i, k in zip(self._order, self._moved, strict=True)}
-        return self._made
-
-    @_ends.setter
-    def _ends(self, ends: dict[Hex, tuple[float, int]]) -> None:
-        self._made = ends
-
-    def __len__(self) -> int:
-        return len(self._order)
-
-    def indices(self) -> list[int]:
-        """The map indices of the hexes the unit may end in, in index (id) order (the
-        caller must not change the list)."""
-        return self._order
+    def __init__(self, masks: StepMasks, start: Hex, layers: Layers) -> None:
+        found, self._fire, self._menu = layers
+        super().__init__(masks, start, found)
 
     def menu(self, crowded: Iterable[str] = (), kind: str = "") -> list[Option]:
         """V.A, V.D, V.M: the destination menu (a new list): for each hex, in id order, its
@@ -193,39 +159,14 @@ class LayeredReach(Reach):
         order)."""
         options = self._menu.copy()
         if crowded:
-            order, moved, fire, idx, n = self._order, self._moved, self._fire, c.hex_index(), len(self._order)
+            order, moved, fire = self.indices(), self.moved(), self._fire
+            idx, n = c.hex_index(), len(order)
             for h in crowded:
                 i = idx[h]
                 k = bisect_left(order, i)
                 if k < n and order[k] == i:
                     options[k] = destination_option(h, moved[k], fire[k], kind)
         return options
-
-    def path_to(self, dest: Hex) -> list[Hex]:
-        """The cheapest path from the start to ``dest``, both included (as the core's)."""
-        m, order = self._hexmap, self._order
-        i = m.index(dest) if dest in m else -1
-        at = bisect_left(order, i)  # (the hexes reached are in index order)
-        if i < 0 or at == len(order) or order[at] != i:
-            self._end(dest)  # raises the core's error
-        cost = self._moved[at]
-        hexes, pos, table, ezoc, exits = m.hexes(), self._pos, self._table, self._ezoc, self._exits
-        path = [hexes[i]]
-        for k in range(int(cost) - 1, -1, -1):
-            layer = exits[k]
-            into_zoc = ezoc >> pos[i] & 1
-            best = -1
-            for j in m.neighbor_index[i]:
-                if j < 0 or not layer >> pos[j] & 1 or i not in table[j]:
-                    continue
-                if into_zoc and ezoc >> pos[j] & 1:
-                    continue  # VI.A: never from one ZOC hex straight into another
-                if best < 0 or j < best:
-                    best = j
-            i = best
-            path.append(hexes[i])
-        path.reverse()
-        return path
 
 
 @lru_cache(maxsize=64)
@@ -242,83 +183,34 @@ def _closed_bits(jp_hexes: tuple[str, ...], class1: tuple[str, ...]) -> int:
     return c.step_masks(False, ((), False)).bits([idx[h] for h in closed])
 
 
-Layers = tuple[list[int], list[int], list[int], int, bytes, list[Option]]
-"""What :func:`_layers` finds: the hexes each layer goes on from (bits), every hex reached
-(map indices, in order), the hexes moved to reach each, the ZOC's bits, the Japanese units
-that would fire in each (IX.A) and the destination menu (:meth:`LayeredReach.menu` before V.M's
+Layers = tuple[StepLayers, bytes, list[Option]]
+"""What :func:`_layers` finds: the core search's layers, the Japanese units that would fire
+in each hex reached (IX.A) and the destination menu (:meth:`LayeredReach.menu` before V.M's
 warnings; never changed)."""
 
 
 @lru_cache(maxsize=256)
 def _layers(start_i: int, armour: bool, narrow: tuple[tuple[str, ...], bool],
             jp_hexes: tuple[str, ...], unfired: tuple[str, ...], class1: tuple[str, ...]) -> Layers:
-    """The core search's layers (every step costs one hex) from the hex of index
-    ``start_i``: V.D, each move stops within two hexes of a Japanese unit that has not fired
-    at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a Japanese hex or a Class
-    2/3 position in a ZOC; VI.A, never from one ZOC hex straight into another. With the
-    menu of every hex reached (IX.A's fire counted in each entry): the Marine units are
-    read after (:meth:`LayeredReach.menu`, V.M), so the answer is kept for the moves to
-    come that see the same Japanese units (a unit moved back to where it stood, or
-    searched again after others moved)."""
+    """The core search's layers (every step costs one hex, :func:`~tabletop.core.board.movement.step_layers`)
+    from the hex of index ``start_i``: V.D, each move stops within two hexes of a Japanese
+    unit that has not fired at the unit (``unfired``'s hexes); V.B, V.F, VI.B, never into a
+    Japanese hex or a Class 2/3 position in a ZOC; VI.A, never from one ZOC hex straight
+    into another (V.E: entering a ZOC does not stop a move). With the menu of every hex
+    reached (IX.A's fire counted in each entry): the Marine units are read after
+    (:meth:`LayeredReach.menu`, V.M), so the answer is kept for the moves to come that see
+    the same Japanese units (a unit moved back to where it stood, or searched again after
+    others moved)."""
     masks = c.step_masks(armour, narrow)
-    after, spread = masks.after, masks.spread
-    stop = c.near_bits(unfired)
-    ezoc = c.zoc_bits(jp_hexes)
-    start = 1 << masks.positions[start_i]
-    every = masks.every
-    open_ = every & ~_closed_bits(jp_hexes, class1) & ~start
-    not_zoc, go_on_from = every & ~ezoc, every & ~stop  # (masks of whole numbers: faster)
-    go_on = start  # a unit may leave the stopping hex it begins in
-    exits: list[int] = []
-    layers: list[int] = []  # the hexes first reached by each move of one more hex
-    planes = [0] * 8  # the hexes reached by a move whose count of hexes has bit b set
-    k = 0
-    while go_on:
-        exits.append(go_on)
-        k += 1
-        free = go_on & not_zoc
-        layer = after(free) if free else 0
-        if free != go_on:
-            layer |= after(go_on & ezoc) & not_zoc
-        layer &= open_
-        if not layer:
-            break
-        open_ ^= layer
-        layers.append(layer)
-        b, bits = 0, k if k < 256 else 0
-        while bits:
-            if bits & 1:
-                planes[b] |= layer
-            bits >>= 1
-            b += 1
-        go_on = layer & go_on_from
-    hex_at = masks.hex_at
-    fire_at = _fire_bytes(unfired)
-    if k < 256:
-        # each hex's count, one byte a hex in bit order: not 0 exactly where a hex was
-        # reached (the start is not), so the bytes pick the hexes out and, less their 0s,
-        # are the counts in the same order
-        counts = 0
-        for b, plane in enumerate(planes):
-            if plane:
-                counts |= int.from_bytes(spread(plane), "little") << b
-        by_bit = counts.to_bytes(len(hex_at), "little")
-        order = list(compress(hex_at, by_bit))
-        ks = list(by_bit.translate(None, b"\0"))
-        fire = bytes(compress(fire_at, by_bit))
-    else:  # more hexes than a byte counts: a layer at a time
-        order = list(compress(hex_at, spread(reduce(or_, layers))))
-        by_hex: dict[int, int] = {}
-        for moved, layer in enumerate(layers, 1):
-            by_hex.update(dict.fromkeys(masks.indices(layer), moved))
-        ks = [by_hex[i] for i in order]
-        pos = masks.positions
-        fire = bytes(fire_at[pos[i]] for i in order)
+    found = step_layers(masks, start_i, enemy=_closed_bits(jp_hexes, class1), ezoc=c.zoc_bits(jp_hexes),
+                        must_stop=c.near_bits(unfired), zoc_stops=False, zoc_to_zoc=False)
+    fire = StepReach(masks, masks.hexmap.hex_at(start_i), found).pick(_fire_bytes(unfired))
     # the menu entries, found by the hex, the hexes moved, and the Japanese units that would
     # fire there (those that have not fired at the unit, IX.A): numbers below 256 and those
     # of the order, so no number is made for an entry
-    menu = list(map(getitem, map(getitem, map(_destination_table().__getitem__, order), ks), fire))
-    return exits, order, ks, ezoc, fire, menu
+    table = _destination_table()
+    menu = list(map(getitem, map(getitem, map(table.__getitem__, found.order), found.moved), fire))
+    return found, fire, menu
 
 
 def _unfired(match: Match, p: Piece, s: c.Situation,
@@ -341,9 +233,9 @@ def _layered(match: Match, p: Piece, s: c.Situation, fired: tuple[str, ...],
     armour, narrow = p.kind == "armour", (areas, match.state.turn > 7)
     layers = _layers(c.hex_index()[p.location], armour, narrow, tuple(s.jp),
                      _unfired(match, p, s, fired), class1)
-    if not layers[2]:
+    if not layers[0].order:
         return None
-    return LayeredReach(c.hx(p.location), layers, armour, narrow)
+    return LayeredReach(c.step_masks(armour, narrow), c.components().map.hex(p.location), layers)
 
 
 class _ByFire(dict[int, Option]):
@@ -393,7 +285,7 @@ def _fire_bytes(unfired: tuple[str, ...]) -> bytes:
     pos, idx = masks.positions, c.hex_index()
     row = bytearray(len(masks.hex_at))
     for h in unfired:
-        for x in c.within2(h):
+        for x in c.components().map.ids_within(h, 2):
             row[pos[idx[x]]] += 1
     return bytes(row)
 
@@ -407,7 +299,7 @@ def fire_counts(match: Match, p: Piece, s: c.Situation) -> dict[str, int]:
         return s.near
     out = dict(s.near)
     for h in silent:
-        for x in c.within2(h):
+        for x in c.components().map.ids_within(h, 2):
             out[x] -= 1
     return out
 
@@ -501,7 +393,8 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         if answer == DONE:
             return
         first = False
-        path = [c.hid_of(h) for h in reach.path_to(c.hx(answer))]
+        m = c.components().map
+        path = [m.label(h) for h in reach.path_to(m.hex(str(answer)))]
         before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
         yield from walk(match, unit, path, section)
         if not c.on_island(unit):
@@ -535,8 +428,9 @@ def arrive(match: Match, unit: Piece) -> Procedure[None]:
     record = FireRecord(match.state.vars[c.V_FIRED])
     s = c.Situation.of(match)
     jp = s.jp  # only those within two hexes can fire: the others are not asked
-    watchers = {jp[h]: c.hx(h) for h in c.within2(unit.location) if h in jp}
-    for jid in firers_at(watchers, c.hx(unit.location), 2, exclude=record.fired_at(unit.id)):
+    m = c.components().map
+    watchers = {jp[h]: m.hex(h) for h in m.ids_within(unit.location, 2) if h in jp}
+    for jid in firers_at(watchers, m.hex(unit.location), 2, exclude=record.fired_at(unit.id)):
         if not c.on_island(unit):
             return
         record.record(jid, unit.id)
@@ -615,9 +509,9 @@ def landings(match: Match) -> Procedure[list[str]]:
     landed: list[str] = []
     comp = c.components()
     if match.state.turn == 1:
-        for unit in sorted((p for p in match.state.pieces if p.side == c.US and c.is_hex(p.location)
+        for unit in sorted((p for p in match.state.pieces if p.side == c.US and comp.map.is_hex_id(p.location)
                             and not c.is_land(p.location)), key=lambda p: p.location):
-            near = [h for h in c.neighbours(unit.location) if c.attr(h, "beach")]
+            near = [h for h in comp.map.passable_neighbor_ids(unit.location) if c.attr(h, "beach")]
             options = beach_options(match, unit, near) or [Option(h, h) for h in sorted(near)]
             answer = yield from ask_str(choose(
                 c.US, f"Second wave: land {unit.id} in which adjacent beach hex?", "IV.B.2", options,

@@ -202,7 +202,7 @@ def very_short_setup(match: Match) -> Procedure[None]:
     match.state.vars[c.V_LANDED] = sorted(comp.hexes_where("beach", "minami"))
     match.state.vars[c.V_BEACH] = "minami"
     centre = comp.scenarios.very_short.centre
-    hexes = [h for h in c.within2(centre) if c.dist(h, centre) <= 1 and c.is_land(h)]
+    hexes = [h for h in comp.map.ids_within(centre, 1) if c.is_land(h)]
     units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),
                    key=lambda p: p.id)
     yield from _place(match, units, hexes, "XI.C", "Set up {unit} within one hex of 0709", stacking=False)

@@ -111,7 +111,8 @@ def infiltration(match: Match, count: int) -> Procedure[None]:
     match.emit("night", "IV.F.2", f"Japanese infiltration: {len(picked)} unit(s) attacked",
                units=[p.id for p in picked])
     for p in picked:
-        strong = any(q.steps > 2 for h in c.neighbours(p.location) for q in c.units_at(match, h, c.JAPAN))
+        strong = any(q.steps > 2 for h in c.components().map.passable_neighbor_ids(p.location)
+                     for q in c.units_at(match, h, c.JAPAN))
         roll = c.roll_2d6(match, "infiltration", "IX.D")
         result = roll - c.unit_fatigue(match, p) - (1 if strong else 0)
         lost = 1 if result <= 2 else 0
@@ -130,8 +131,8 @@ def banzai(match: Match) -> Procedure[None]:
     s = c.Situation.of(match)
     cands: list[tuple[Piece, list[tuple[int, Piece]]]] = []
     for jp in c.japanese(match):
-        targets = [q for h in c.neighbours(jp.location) for q in c.units_at(match, h, c.US)
-                   if q.kind == "infantry"]
+        targets = [q for h in c.components().map.passable_neighbor_ids(jp.location)
+                   for q in c.units_at(match, h, c.US) if q.kind == "infantry"]
         if targets:
             scored = [(modified_strength(match, REGULAR, c.strength(jp), q.location, jp.location, s)[0], q)
                       for q in targets]
@@ -180,7 +181,7 @@ def banzai(match: Match) -> Procedure[None]:
             yield from ambush(match, jp, target, [])
         elif result != "-":
             c.japanese_loses(match, jp, int(result), "IV.F.5")
-    if c.is_hex(jp.location) and c.on_island(target):
+    if c.components().map.is_hex_id(jp.location) and c.on_island(target):
         value, why = modified_strength(match, BANZAI, c.strength(jp), target.location, jp.location, s)
         steps = resolve(match, BANZAI, value, "IV.F.6", f"Banzai Charge ({why})")
         c.marine_loses(match, target, steps, "IV.F.6")

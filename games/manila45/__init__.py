@@ -215,7 +215,7 @@ class Manila45(PhasedGame):
         for p in match.state.pieces:
             if p.attrs.get("revealed") and p.hidden:
                 out.append(f"6.5: {p.id} was revealed and is face down again")
-            if c.is_hex(p.location) and c.terrain(p.location) == "sea":
+            if components().hexmap.is_hex_id(p.location) and c.terrain(p.location) == "sea":
                 out.append(f"8.13: {p.id} is on the all-sea hex {p.location}")
             if c.is_unit(p) and c.is_static(p) and "setup_hex" in p.attrs \
                     and p.location not in (p.attrs["setup_hex"], c.JP_DEAD):

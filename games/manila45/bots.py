@@ -44,10 +44,10 @@ def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
     airfields = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "airfield"
                  and c.is_setup_hex(hm.label(h))]
     urban = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "urban" and c.is_setup_hex(hm.label(h))]
-    core_urban = [h for h in urban if c.distance(h, "3822") <= 6]
+    core_urban = [h for h in urban if components().hexmap.id_distance(h, "3822") <= 6]
     nw_urban = [h for h in urban if c.is_north_west(h) and h not in core_urban]
     rng.shuffle(heavy)
-    heavy.sort(key=lambda h: (not c.inside_wall(h), c.distance(h, "3822") > 4))
+    heavy.sort(key=lambda h: (not c.inside_wall(h), components().hexmap.id_distance(h, "3822") > 4))
     rng.shuffle(core_urban)
     rng.shuffle(nw_urban)
     statics = [p for p in match.state.pieces if p.side == JAPAN and c.is_static(p)]
@@ -74,13 +74,13 @@ def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
                 break
     # Outposts: a few mobile units alone in cover far from the city and from each other,
     # which the US must hunt down before turn 10 (4.2).
-    far = [h for h in urban + heavy + airfields if c.distance(h, "3822") >= OUTPOST_AWAY]
+    far = [h for h in urban + heavy + airfields if components().hexmap.id_distance(h, "3822") >= OUTPOST_AWAY]
     rng.shuffle(far)
     outposts: list[str] = []
     for h in far:
         if len(outposts) >= OUTPOSTS:
             break
-        if all(c.distance(h, o) >= OUTPOST_APART for o in outposts) and count.get(h, 0) == 0:
+        if all(_hex_distance(h, o) >= OUTPOST_APART for o in outposts) and count.get(h, 0) == 0:
             outposts.append(h)
     for p, h in zip(mobiles, outposts, strict=False):
         put(p.id, h, False)
@@ -96,7 +96,7 @@ def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
 
 @cache
 def _hex_distance(a: str, b: str) -> int:
-    return c.distance(a, b)
+    return components().hexmap.id_distance(a, b)
 
 
 class HeuristicAgent(KindBot):
@@ -424,7 +424,7 @@ def _can_reach(uid: str, where: str, target: str, side: str, turn: int) -> int |
 
 @cache
 def _lof(a: str, b: str) -> bool:
-    return components().los.is_clear(c.hex_of(a), c.hex_of(b))
+    return components().los.is_clear(components().hexmap.hex(a), components().hexmap.hex(b))
 
 
 def _plan_fire(free: list[tuple[str, str]], target: str, side: str, turn: int
@@ -483,9 +483,10 @@ def _best_bank(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[s
     pontoon bridge leads nearest the enemy (by straight distance across)."""
     reach = _path_field((here,), crossings)
     best: tuple[int, int, str] | None = None
+    neighbours, features = components().hexmap.neighbor_ids, components().hexmap.id_hexside_features
     for h, steps in reach.items():
-        for n in c.neighbours(h):
-            if "major_river" in c.side_features(h, n) and n not in reach:
+        for n in neighbours(h):
+            if "major_river" in features(h, n) and n not in reach:
                 key = (min(_hex_distance(n, e) for e in enemy), steps, h)
                 if best is None or key < best:
                     best = key
@@ -507,13 +508,14 @@ def _path_field(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[
     demolished, pontoons = set(crossings[0]), set(crossings[1])
     dist = {h: 0 for h in enemy}
     frontier = list(enemy)
+    neighbours, features = components().hexmap.neighbor_ids, components().hexmap.id_hexside_features
     while frontier:
         nxt = []
         for h in frontier:
-            for n in c.neighbours(h):
+            for n in neighbours(h):
                 if n in dist or c.terrain(n) == "sea":
                     continue
-                feats = c.side_features(h, n)
+                feats = features(h, n)
                 if "major_river" in feats:
                     key = c.side_key(h, n)
                     if not (("bridge" in feats and key not in demolished) or key in pontoons):

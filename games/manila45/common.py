@@ -13,9 +13,8 @@ from collections.abc import Iterable
 from functools import cache
 from types import MappingProxyType
 
-from tabletop.core.board.hexgrid import Hex
 from tabletop.core.engine.match import Match
-from tabletop.core.engine.pieces import OFF_BOARD, Piece
+from tabletop.core.engine.pieces import Piece
 
 from .components import DIVISIONS, JAPAN, US, Counter, components
 
@@ -75,11 +74,6 @@ def is_unit(piece: Piece) -> bool:
     return piece.id in components().counters
 
 
-def is_hex(place: str) -> bool:
-    """Whether a place is a hex of the map (not a box, nor the off-board place of a position)."""
-    return not place.startswith("box:") and place != OFF_BOARD
-
-
 def units_at(match: Match, hex_id: str) -> list[Piece]:
     """The units in a hex, top first."""
     return [p for p in match.state.pieces.at(hex_id) if p.id in components().counters]
@@ -87,8 +81,9 @@ def units_at(match: Match, hex_id: str) -> list[Piece]:
 
 def units_on_map(match: Match, side: str) -> list[Piece]:
     """Every unit of a side on the map."""
-    return [p for p in match.state.pieces if p.side == side and is_hex(p.location)
-            and p.id in components().counters]
+    comp = components()
+    on_map, counters = comp.hexmap.is_hex_id, comp.counters
+    return [p for p in match.state.pieces if p.side == side and on_map(p.location) and p.id in counters]
 
 
 def enemy_in(match: Match, hex_id: str, side: str) -> bool:
@@ -127,7 +122,7 @@ def stacking_problems(match: Match) -> list[str]:
     """6.1-6.4 as an invariant: every hex holds a legal stack of one side."""
     out: list[str] = []
     for hex_id in match.state.pieces.occupied():
-        if not is_hex(hex_id):
+        if not components().hexmap.is_hex_id(hex_id):
             continue
         units = units_at(match, hex_id)
         if len({p.side for p in units}) > 1:
@@ -144,35 +139,12 @@ def stacking_problems(match: Match) -> list[str]:
 
 # -- map facts ------------------------------------------------------------------------------
 
-@cache
-def hex_of(hex_id: str) -> Hex:
-    """The hex of an id (cached)."""
-    return components().hexmap.hex(hex_id)
-
-
-@cache
-def label(h: Hex) -> str:
-    """The id of a hex (cached)."""
-    return components().hexmap.label(h)
-
-
-@cache
-def neighbours(hex_id: str) -> tuple[str, ...]:
-    """The ids of a hex's on-map neighbours."""
-    hm = components().hexmap
-    return tuple(hm.label(n) for n in hm.neighbors(hm.hex(hex_id)))
-
 
 @cache
 def terrain(hex_id: str) -> str:
     """A hex's in-hex terrain."""
-    return components().hexmap.terrain(hex_of(hex_id))
-
-
-@cache
-def side_features(a: str, b: str) -> frozenset[str]:
-    """The hexside features between two adjacent hexes."""
-    return components().hexmap.hexside_features(hex_of(a), hex_of(b))
+    hm = components().hexmap
+    return hm.terrain(hm.hex(hex_id))
 
 
 @cache
@@ -185,7 +157,8 @@ def side_key(a: str, b: str) -> str:
 @cache
 def is_coastal(hex_id: str) -> bool:
     """8.10: a land hex beside an all-sea hex."""
-    return components().hexmap.has_feature(hex_of(hex_id), "coast")
+    hm = components().hexmap
+    return hm.has_feature(hm.hex(hex_id), "coast")
 
 
 @cache
@@ -209,8 +182,8 @@ def _plateau_hexes() -> frozenset[str]:
     todo = list(start)
     while todo:
         cur = todo.pop()
-        for n in neighbours(cur):
-            if n in low or terrain(n) == "sea" or "contour" in side_features(cur, n):
+        for n in hm.neighbor_ids(cur):
+            if n in low or terrain(n) == "sea" or "contour" in hm.id_hexside_features(cur, n):
                 continue
             low.add(n)
             todo.append(n)
@@ -221,21 +194,15 @@ def _plateau_hexes() -> frozenset[str]:
 @cache
 def is_north_west(hex_id: str) -> bool:
     """4.3: north of the Pasig and west of the San Juan."""
-    return bool(components().hexmap.attr(hex_of(hex_id), "north_west"))
+    hm = components().hexmap
+    return bool(hm.attr(hm.hex(hex_id), "north_west"))
 
 
 @cache
 def inside_wall(hex_id: str) -> bool:
     """10.9: one of the four hexes inside the Intramuros wall."""
-    return bool(components().hexmap.attr(hex_of(hex_id), "intramuros"))
-
-
-@cache
-def distance(a: str, b: str) -> int:
-    """10.6: the range from a to b (the target counted, the firing hex not)."""
-    from tabletop.core.board.hexgrid import distance as hex_distance
-
-    return hex_distance(hex_of(a), hex_of(b))
+    hm = components().hexmap
+    return bool(hm.attr(hm.hex(hex_id), "intramuros"))
 
 
 def has_lof(match: Match, a: str, b: str) -> bool:
@@ -268,12 +235,14 @@ def line_clear(a: str, b: str, along: str, *, wall_only: bool = False) -> bool:
         los = comp.los_wall if along == "both" else comp.los_wall_either
     else:
         los = comp.los if along == "both" else comp.los_either
-    return los.is_clear(hex_of(a), hex_of(b))
+    hm = comp.hexmap
+    return los.is_clear(hm.hex(a), hm.hex(b))
 
 
 def bridge_intact(match: Match, a: str, b: str) -> bool:
     """8.7, 10.19: a printed bridge on the hexside, not demolished."""
-    return "bridge" in side_features(a, b) and side_key(a, b) not in match.state.vars[V_DEMOLISHED]
+    return ("bridge" in components().hexmap.id_hexside_features(a, b)
+            and side_key(a, b) not in match.state.vars[V_DEMOLISHED])
 
 
 def pontoon_on(match: Match, a: str, b: str) -> bool:
@@ -310,7 +279,7 @@ def is_setup_hex(hex_id: str) -> bool:
 
 
 def _edge_distance(hex_id: str) -> int:
-    return components().hexmap.edge_distance(hex_of(hex_id))
+    return components().hexmap.edge_distance(components().hexmap.hex(hex_id))
 
 
 def who(piece: Piece, viewer: str) -> str:

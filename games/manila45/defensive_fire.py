@@ -16,7 +16,7 @@ from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
 from . import common as c
-from .components import JAPAN
+from .components import JAPAN, components
 from .fire import Drm, odds_of_e, resolve, shown_chances, terrain_drms
 from .victory import eliminate
 
@@ -48,7 +48,7 @@ def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
     if not can_be_fired_on_defensively(mover):
         return False
     side = c.other(mover.side)
-    shooters = [p for n in c.neighbours(hex_id) for p in c.units_at(match, n)
+    shooters = [p for n in components().hexmap.neighbor_ids(hex_id) for p in c.units_at(match, n)
                 if p.side == side and can_fire_defensively(p)]  # 9.2, 9.4
     if not shooters:
         return False

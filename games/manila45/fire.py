@@ -35,7 +35,7 @@ def terrain_drms(match: Match, firer_hexes: Sequence[str], target_hex: str,
     elif kind == "heavy":
         out.append((3 if rubble else 2, "10.12", "target in a heavy structures hex"
                     + (" with rubble" if rubble else "")))
-    ground = [h for h in firer_hexes if c.is_hex(h)]
+    ground = [h for h in firer_hexes if components().hexmap.is_hex_id(h)]
     if ground:
         target_up = c.on_plateau_hex(target_hex)
         ups = [c.on_plateau_hex(h) for h in ground]

@@ -3,8 +3,9 @@
 
 A movement phase is a loop: pick a unit (8.1: one at a time, never a stack, 8.4), then step
 it hex by hex until it stops or runs out of movement points (8.2); each step's options are
-the neighbours it may enter now — in-hex costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7,
-8.11, never all-sea (8.13) or an enemy hex (8.14), never into an illegal stack (6.4).
+the first steps of the core's movement search, the neighbours it may enter now — in-hex
+costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7, 8.11, never all-sea (8.13) or an enemy
+hex (8.14), never into an illegal stack (6.4).
 Japanese static units never move (8.3). On turn 1 the US movement phase is the map entry:
 division by division, XIV Corps last at half movement (3.4, 3.5, 5.4).
 """
@@ -14,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from tabletop.core.board.hexgrid import Hex
+from tabletop.core.board.movement import first_steps
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -47,7 +50,7 @@ def step_cost(match: Match, piece: Piece, a: str, b: str, cross: Crossing) -> in
     cost = c.ENTER_COST[c.terrain(b)]  # 8.5
     if b in match.state.vars[c.V_RUBBLE]:
         cost += 1  # 8.12
-    feats = c.side_features(a, b)
+    feats = components().hexmap.id_hexside_features(a, b)
     if feats & RIVERS:
         is_amtrac = c.has(piece, "amtrac")
         helped = cross.amtrac and a == cross.start
@@ -91,16 +94,22 @@ def _leave(match: Match, piece: Piece) -> None:
 
 def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure[None]:
     """8.1-8.14: step one unit hex by hex, each step paid in full from what is left (8.2);
-    9.1 defensive fire after every hex entered."""
+    9.1 defensive fire after every hex entered. Each step's menu is the first step of the
+    core's movement search (:func:`~tabletop.core.board.movement.first_steps`) with
+    :func:`step_cost` for the price of a step."""
     left = mp
     private = piece.side == JAPAN
+    hm = components().hexmap
+    label = hm.label
+
+    def step(a: Hex, b: Hex) -> int | None:
+        return step_cost(match, piece, label(a), label(b), cross)
     while True:
         here = piece.location
         opts: list[Option] = [Option(DONE, "stop here")]
-        for n in c.neighbours(here):
-            cost = step_cost(match, piece, here, n, cross)
-            if cost is not None and cost <= left:
-                opts.append(Option(n, f"{n} ({c.terrain(n)}, {cost} MP)", detail={"mp": cost}))
+        for h, mp_cost in first_steps(hm, hm.hex(here), left, step):  # 8.2: paid in full
+            n = label(h)
+            opts.append(Option(n, f"{n} ({c.terrain(n)}, {mp_cost} MP)", detail={"mp": mp_cost}))
         if len(opts) == 1:
             return
         to = yield from ask_str(choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
@@ -112,7 +121,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
         dest = to
         cost = step_cost(match, piece, here, dest, cross)
         assert cost is not None
-        crossed_river = bool(c.side_features(here, dest) & RIVERS)
+        crossed_river = bool(components().hexmap.id_hexside_features(here, dest) & RIVERS)
         if crossed_river and cross.amtrac and here == cross.start and not c.bridged(
                 match, here, dest, piece.side) and not c.has(piece, "amtrac"):
             match.state.vars[c.V_AMTRAC] = "crossing"
@@ -143,7 +152,8 @@ def _mark_pontoon_use(match: Match, a: str, b: str) -> None:
 
 def river_sides(hex_id: str) -> list[str]:
     """The neighbours of a hex across a river hexside."""
-    return [n for n in c.neighbours(hex_id) if c.side_features(hex_id, n) & RIVERS]
+    hm = components().hexmap
+    return [n for n in hm.neighbor_ids(hex_id) if hm.id_hexside_features(hex_id, n) & RIVERS]
 
 
 # -- 8.9 pontoon bridges -------------------------------------------------------------------
@@ -232,7 +242,7 @@ def _amtrac_can_help(match: Match, piece: Piece, starts: dict[str, str],
 # -- 8.10 coastal movement -------------------------------------------------------------------
 
 def _near_japanese(match: Match, hex_id: str) -> bool:
-    return any(c.sides_present(match, n) & {JAPAN} for n in c.neighbours(hex_id))
+    return any(c.sides_present(match, n) & {JAPAN} for n in components().hexmap.neighbor_ids(hex_id))
 
 
 def _coastal_options(match: Match, amtrac_start: dict[str, str]) -> list[Option]:

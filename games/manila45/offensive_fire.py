@@ -44,7 +44,7 @@ def firing_units(match: Match, side: str) -> list[Piece]:
 def spotted(match: Match, target: str) -> bool:
     """11.2: a Japanese unit traces a normal line of fire to the hex within its own range."""
     for p in c.units_on_map(match, JAPAN):
-        d = c.distance(p.location, target)
+        d = components().hexmap.id_distance(p.location, target)
         if d <= c.counter(p).range and (d <= 1 or c.has_lof(match, p.location, target)):
             return True
     return False
@@ -55,12 +55,13 @@ def can_fire_at(match: Match, piece: Piece, target: str, *, regular: bool = True
     past the wall: option ``indirect_wall``, :func:`common.indirect_lof`)."""
     if c.has(piece, "air"):
         return regular  # 10.23: infinite range, regular fires only
-    if not c.is_hex(piece.location):
+    hm = components().hexmap
+    if not hm.is_hex_id(piece.location):
         return False
     if (piece.side == US and match.state.turn <= 2 and c.has(piece, "field_artillery")
             and c.terrain(target) in URBANISH):
         return False  # 5.4
-    d = c.distance(piece.location, target)
+    d = hm.id_distance(piece.location, target)
     if d < 1 or d > c.counter(piece).range:
         return False
     if d == 1 or c.has_lof(match, piece.location, target):
@@ -101,7 +102,7 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
     if match.state.turn >= 3:  # 5.4
         demolished = set(match.state.vars[c.V_DEMOLISHED])
         for side_ in components().hexmap.hexsides_with("bridge"):
-            key = c.side_key(c.label(side_.a), c.label(side_.b))
+            key = c.side_key(components().hexmap.label(side_.a), components().hexmap.label(side_.b))
             if key in demolished or key in attacked:
                 continue
             if any(can_fire_at_bridge(match, p, key) for p in shooters):
@@ -122,7 +123,7 @@ def demolition_reach(match: Match, side: str, shooters: Iterable[Piece]) -> set[
     out: set[str] = set()
     spotted_hexes: set[str] | None = None
     for p in shooters:
-        if c.has(p, "air") or not c.is_hex(p.location):
+        if c.has(p, "air") or not components().hexmap.is_hex_id(p.location):
             continue
         reach = c.counter(p).range
         if not c.has(p, "ifc"):
@@ -147,7 +148,7 @@ def _structures_seen(where: str, reach: int, along: str, line: str) -> frozenset
     a unit there sees: with a clear line of fire (``line="direct"``, 10.7-10.9; an adjacent
     hex always), with none needed (``"any"``, 11.2), or stopped only by the wall (``"wall"``,
     indirect fire under the option ``indirect_wall=stops``, 10.9)."""
-    centre = c.hex_of(where)
+    centre = components().hexmap.hex(where)
     by_hex = _structures_by_hex()
     if 3 * reach * (reach + 1) + 1 < len(by_hex):  # fewer hexes in range than structures
         near = [(h, by_hex[h]) for h in within(centre, reach) if h in by_hex]
@@ -220,11 +221,12 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
                        + " (before any close assault)") if kind == "fire" else ""
             opts.append(Option(DONE, f"resolve ({strength} factors)", chances))
         opts += [Option(p.id, f"{p.name} ({c.counter(p).fire}) in "
-                        f"{p.location if c.is_hex(p.location) else 'the air'}")
+                        f"{p.location if components().hexmap.is_hex_id(p.location) else 'the air'}")
                  for p in eligible if p not in group and _group_ok(group, p)]
         if not group and not opts:
             return
-        longest = max((c.distance(p.location, target) for p in group if c.is_hex(p.location)
+        hm = components().hexmap
+        longest = max((hm.id_distance(p.location, target) for p in group if hm.is_hex_id(p.location)
                        and kind == "fire"), default=1)
         band = 0 if longest <= 1 else 1 if longest <= 4 else 2  # 10.13
         pick = yield from ask_str(choose(side, f"10.4: add a unit to the fire at {target}, or resolve",
@@ -256,11 +258,11 @@ def _close_assaulters(match: Match, target: str, group: list[Piece]) -> list[Pie
     hexside between them (not an unbridged major river unless stacked with the 672nd)."""
     out = []
     for p in group:
-        if not c.is_hex(p.location) or not c.has(p, "cac"):
+        if not components().hexmap.is_hex_id(p.location) or not c.has(p, "cac"):
             continue
-        if c.distance(p.location, target) != 1:
+        if components().hexmap.id_distance(p.location, target) != 1:
             continue
-        feats = c.side_features(p.location, target)
+        feats = components().hexmap.id_hexside_features(p.location, target)
         if ("major_river" in feats and not c.bridged(match, p.location, target, p.side)
                 and not _with_amtrac(match, p)):
             continue
@@ -275,9 +277,9 @@ def _with_amtrac(match: Match, piece: Piece) -> bool:
 def offensive_drms(match: Match, side: str, target: str, group: list[Piece], defenders: list[Piece],
                    assault: list[Piece]) -> list[Drm]:
     """10.12-10.15, 10.22, 10.23: the DRM of a regular offensive fire."""
-    ground = [p for p in group if c.is_hex(p.location)]
+    ground = [p for p in group if components().hexmap.is_hex_id(p.location)]
     drms = terrain_drms(match, [p.location for p in ground], target, defenders, group)
-    longest = max((c.distance(p.location, target) for p in ground), default=0)
+    longest = max((components().hexmap.id_distance(p.location, target) for p in ground), default=0)
     if longest >= 5:
         drms.append((2, "10.13", "firing at a target five or more hexes away"))
     elif longest >= 2:
@@ -286,13 +288,13 @@ def offensive_drms(match: Match, side: str, target: str, group: list[Piece], def
         drms.append((1, "10.12", "aircraft firing within two hexes of a Japanese anti-aircraft unit"))
     total = sum(c.counter(p).fire for p in group)
     cac_adjacent = sum(c.counter(p).fire for p in ground
-                       if c.has(p, "cac") and c.distance(p.location, target) == 1)
+                       if c.has(p, "cac") and components().hexmap.id_distance(p.location, target) == 1)
     if cac_adjacent * 2 >= total and cac_adjacent > 0:
         drms.append((-1, "10.12", "half or more of the fire from adjacent CAC units"))
     if assault:
         worst = 0
         for p in assault:
-            feats = c.side_features(p.location, target)
+            feats = components().hexmap.id_hexside_features(p.location, target)
             if "minor_river" in feats and not c.bridged(match, p.location, target, p.side):
                 worst = max(worst, 2)
             elif feats & RIVERS:
@@ -311,17 +313,17 @@ def is_fga(match: Match, target: str, assault: list[Piece]) -> bool:
     if match.state.turn < 3 or c.terrain(target) not in URBANISH:
         return False
     hexes = {p.location for p in assault}
-    t = c.hex_of(target)
+    t = components().hexmap.hex(target)
     for h in hexes:
-        d = c.hex_of(h)
+        d = components().hexmap.hex(h)
         opposite = (2 * t.q - d.q, 2 * t.r - d.r)
-        if any((c.hex_of(x).q, c.hex_of(x).r) == opposite for x in hexes):
+        if any((components().hexmap.hex(x).q, components().hexmap.hex(x).r) == opposite for x in hexes):
             return True
     return False
 
 
 def _aa_near(match: Match, target: str) -> bool:
-    return any(c.has(p, "anti_aircraft") and c.distance(p.location, target) <= 2
+    return any(c.has(p, "anti_aircraft") and components().hexmap.id_distance(p.location, target) <= 2
                for p in c.units_on_map(match, JAPAN))
 
 
@@ -363,7 +365,7 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
     # for "immediately" (10.20); the voluntary advance after combat (10.17) is not offered.
     check_now(match)
     for p in assault:
-        if c.distance(p.location, target) != 1 or not c.can_stack(match, p, target):
+        if components().hexmap.id_distance(p.location, target) != 1 or not c.can_stack(match, p, target):
             continue
         go = yield choose(side, f"10.17: advance {p.name} into {target}?", "10.17",
                           [Option(True, "advance"), Option(False, "stay")],
@@ -400,7 +402,7 @@ def _structure_demolition(match: Match, side: str, target: str, group: list[Piec
     for p in group:
         if c.has(p, "combat_engineer"):
             drms.append((-2, "10.21", f"{p.name} is a combat engineer"))
-    if all(c.distance(p.location, target) != 1 for p in group):
+    if all(components().hexmap.id_distance(p.location, target) != 1 for p in group):
         drms.append((1, "10.21", "no firing unit is adjacent to the hex"))
     if c.terrain(target) == "heavy":
         drms.append((1, "10.21", "a heavy structures hex"))

@@ -9,7 +9,7 @@ from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 
 from . import common as c
-from .components import JAPAN, ORG_NAMES, ORGS, US
+from .components import JAPAN, ORG_NAMES, ORGS, US, components
 
 
 def reinforcement_phase(match: Match) -> Procedure[None]:
@@ -26,7 +26,8 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
         if not dead:
             continue  # 7.2: forfeit, never carried over
         hosts = sorted({p.location for p in c.units_on_map(match, US) if c.org(p) == org
-                        and not any(JAPAN in c.sides_present(match, n) for n in c.neighbours(p.location))})
+                        and not any(JAPAN in c.sides_present(match, n)
+                                    for n in components().hexmap.neighbor_ids(p.location))})
         hosts = [h for h in hosts if c.can_stack(match, dead[0], h)]
         if not hosts:
             match.emit("replacement", "7.3", f"{ORG_NAMES[org]}: no unit to receive a replacement; forfeit")

@@ -114,7 +114,7 @@ def _adjust(match: Match) -> Procedure[None]:
     """3.2: after taking the bot's set-up, move units one at a time until done."""
     pieces = match.state.pieces
     while True:
-        units = [p for p in pieces if p.side == JAPAN and c.is_hex(p.location)]
+        units = [p for p in pieces if p.side == JAPAN and components().hexmap.is_hex_id(p.location)]
         opts = [Option(DONE, "the set-up is complete")]
         opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
         pick = yield from ask_str(choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,

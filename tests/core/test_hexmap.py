@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop.core.board.hexgrid import Hex, HexSide, InvalidHexError, hex_neighbor
+from tabletop.core.board.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, line, within
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.board.mapdata import HexMapSpec
 from tabletop.core.engine.errors import DataError, TabletopError
@@ -170,6 +172,52 @@ def test_neighbour_tables_agree_with_the_grid(island: HexMap) -> None:
             assert j == (island.index(n) if n in island else -1)
         assert [island.hex_at(j) for _, j in island.adjacency[i]] == island.grid.neighbors(h)
     assert island.indices([island.hex("0101"), Hex(-9, 0), island.hex("0102")]) == [0, 1]
+
+
+def test_hex_questions_by_printed_id_agree_with_the_grid(island: HexMap) -> None:
+    """Every id helper answers what the Hex-based question answers, for every pair of hexes:
+    a hex of the map by id (never a box nor an off-map id), neighbours (all, and without
+    prohibited terrain), distance, the line between two hexes, the hexes within a radius,
+    and the features of the hexside between neighbours."""
+    ids = island.ids()
+    assert island.is_hex_id("0203") and not island.is_hex_id("dead") and not island.is_hex_id("0909")
+    for a in ids:
+        ha = island.hex(a)
+        assert island.passable_neighbor_ids(a) == tuple(
+            n for n in island.neighbor_ids(a) if not island.is_prohibited(island.hex(n)))
+        for radius in (0, 1, 2):
+            assert island.ids_within(a, radius) == tuple(
+                island.label(h) for h in within(ha, radius) if h in island)
+        for n in island.neighbor_ids(a):
+            assert island.id_hexside_features(a, n) == island.hexside_features(ha, island.hex(n))
+        for b in ids:
+            hb = island.hex(b)
+            assert island.id_distance(a, b) == distance(ha, hb)
+            assert island.id_line(a, b) == [tuple(island.label(h) for h in step) for step in line(ha, hb)]
+    assert "0101" not in island.passable_neighbor_ids("0102")  # all-sea
+    assert island.id_hexside_features("0303", "0304") == frozenset({"river", "bridge"})
+    assert island.id_line("0301", "0501") == [("0301",), ("0401", "0402"), ("0501",)]
+
+
+def test_hex_questions_by_id_refuse_unknown_ids_and_non_adjacent_pairs(island: HexMap) -> None:
+    """An id not on the map gets the map's one clear message; hexes that are not neighbours
+    share no hexside."""
+    for ask in (lambda: island.id_distance("0909", "0101"), lambda: island.ids_within("x", 1),
+                lambda: island.passable_neighbor_ids("0909"), lambda: island.id_line("0101", "0909")):
+        with pytest.raises(InvalidHexError, match=r"0909|'x'"):
+            ask()
+    with pytest.raises(ValueError):
+        island.id_hexside_features("0101", "0303")
+
+
+def test_a_map_pickles_and_copies_whole_with_its_lookups(island: HexMap) -> None:
+    """A map (whose questions by id are kept lookups) pickles and deep-copies to a map that
+    answers them alike."""
+    for copy_ in (pickle.loads(pickle.dumps(island)), copy.deepcopy(island)):
+        assert copy_.source == island.source and copy_.ids() == island.ids()
+        assert copy_.id_distance("0101", "0605") == island.id_distance("0101", "0605")
+        assert copy_.neighbor_ids("0303") == island.neighbor_ids("0303")
+        assert copy_.label(copy_.hex("0203")) == "0203"
 
 
 @given(st.sampled_from(["odd", "even"]), st.integers(1, 8), st.integers(1, 8))

@@ -42,10 +42,7 @@ from tabletop.core.engine.match import Game
 # dicts, lists or sets (to become tuples, frozensets or MappingProxyType). This list may only
 # shrink: a name found that is not here fails the check, and so does a name here that is no
 # longer found (remove it, and the game once it has none left).
-STILL_TO_MIGRATE: dict[str, frozenset[str]] = {
-    # the bots' board index (to be read from the board reader in core)
-    "tabletop.games.iwo_bonins": frozenset({"bots:_IS_HEX"}),
-}
+STILL_TO_MIGRATE: dict[str, frozenset[str]] = {}
 
 _MUTABLE = (dict, list, set, bytearray, deque)
 _DESCRIPTORS = (property, staticmethod, classmethod, MemberDescriptorType, GetSetDescriptorType,

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 from tabletop.core.board.hexgrid import Hex, HexSide, InvalidHexError, distance, hex_neighbor, within
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.board.mapdata import HexMapSpec
-from tabletop.core.board.movement import MoveCosts, MoveError, Reach, adjacent_hexes, can_move, reachable
+from tabletop.core.board.movement import (
+    MoveCosts,
+    MoveError,
+    Reach,
+    adjacent_hexes,
+    can_move,
+    first_steps,
+    reachable,
+)
+from tabletop.core.board.supply import StepMasks, step_table
 from tabletop.core.engine.errors import TabletopError
 
 N, NE, SE, S, SW, NW = range(6)
@@ -451,7 +460,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-def run(sc: dict[str, Any], cost: MoveCosts | Callable[[Hex, Hex], float | None], *,
+def run(sc: dict[str, Any], cost: MoveCosts | StepMasks | Callable[[Hex, Hex], float | None], *,
         minimum_move: bool = False) -> Reach:
     """reachable() on a scenario."""
     return reachable(sc["m"], sc["start"], sc["allowance"], cost, enemy=sc["enemy"],
@@ -561,6 +570,52 @@ def test_can_move_says_whether_the_reach_is_empty(sc: dict[str, Any], minimum_mo
                         ezoc=sc["ezoc"], zoc_stops=sc["zoc_stops"], zoc_to_zoc=sc["zoc_to_zoc"],
                         must_stop=sc["must_stop"], can_end=sc["can_end"].__contains__,
                         max_hexes=sc["max_hexes"], minimum_move=minimum_move) == (len(reach) > 0)
+
+
+def unit_masks(m: HexMap, costs: MoveCosts) -> StepMasks:
+    """The steps a cost table allows, as step masks (every allowed step then costs one)."""
+    return StepMasks(m, step_table(m, lambda a, b: costs(a, b) is not None))
+
+
+@given(scenarios(), st.booleans())
+def test_unit_step_masks_search_like_a_cost_function_of_one_a_step(sc: dict[str, Any],
+                                                                    minimum_move: bool) -> None:
+    """Movement search on step masks (every allowed step costs one hex, searched a layer of
+    hexes at a time): the same hexes, costs, order and paths as the cost-ordered search
+    with a cost function of one a step, under every rule (enemy hexes, zones of control
+    and their policies, stopping hexes, a hex limit; where a unit may end and a minimum
+    move by the cost-ordered search itself)."""
+    costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
+    masks = unit_masks(sc["m"], costs)
+    ones = {**sc, "allowance": sc["allowance"] if sc["allowance"] < 4 else math.inf}
+    for case in (ones, {**ones, "can_end": set(sc["m"])}):
+        layered = run(case, masks, minimum_move=minimum_move)
+        plain = run(case, lambda a, b: 1 if costs(a, b) is not None else None, minimum_move=minimum_move)
+        assert layered.costs == plain.costs
+        assert list(layered) == list(plain)
+        assert all(layered.path_to(h) == plain.path_to(h) for h in layered)
+        assert layered.costs_by_id() == plain.costs_by_id()
+
+
+@given(scenarios(), st.booleans())
+def test_first_steps_are_the_one_hex_moves_of_the_search(sc: dict[str, Any], minimum_move: bool) -> None:
+    """first_steps lists, in direction order and by any cost form, the neighbours the search
+    enters from the start with their step costs: what a one-hex move with no end rule
+    reaches."""
+    costs = terrain_costs(sc["m"], minor_river=1, major_river=None, contour=1)
+    m, start = sc["m"], sc["start"]
+    rules: dict[str, Any] = {k: sc[k] for k in ("enemy", "ezoc", "zoc_stops", "zoc_to_zoc", "must_stop",
+                                                "max_hexes")}
+    one_hex = 0 if sc["max_hexes"] == 0 else 1
+    one = reachable(m, start, sc["allowance"], costs, **{**rules, "max_hexes": one_hex},
+                    minimum_move=minimum_move)
+    for cost in (costs, lambda a, b: costs(a, b)):
+        steps = first_steps(m, start, sc["allowance"], cost, **rules, minimum_move=minimum_move)
+        assert [h for h, _ in steps] == [h for h in m.neighbors(start) if h in one]
+        assert all(c == costs(start, h) for h, c in steps)
+    masks = unit_masks(m, costs)
+    assert [h for h, _ in first_steps(m, start, sc["allowance"], masks, **rules)] == [
+        h for h in m.neighbors(start) if h in run({**sc, "max_hexes": one_hex, "can_end": set(m)}, masks)]
 
 
 @given(scenarios(), scenarios())

@@ -69,7 +69,8 @@ def test_before_suribachi_beaches_automatic_then_sweep_down(jp_match: Build) -> 
     assert targets[1].startswith("16.2: marker on landing beach hex 2412")
     assert "2313 skipped: roll 4" in texts(m, "jp_target_skip")[0]
     # markers go back to the pool
-    assert not [p for p in m.state.pieces if p.kind == "bombardment" and c.is_hex(p.location)]
+    on_map = c.components().map.is_hex_id
+    assert not [p for p in m.state.pieces if p.kind == "bombardment" and on_map(p.location)]
 
 
 def test_sweep_order_descending_before_suribachi(jp_match: Build) -> None:

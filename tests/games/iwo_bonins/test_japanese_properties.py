@@ -57,7 +57,7 @@ def check(m: Match, suribachi_before: set[str]) -> None:
     japanese = [p for p in m.state.pieces if p.side == c.JAPAN]
     assert len(japanese) == 48
     for p in japanese:
-        if c.is_hex(p.location):
+        if c.components().map.is_hex_id(p.location):
             assert comp.hex_attrs[p.location].deploy is not None, f"14.5: {p.id} on {p.location}"
             if c.in_suribachi_sector(p.location):
                 assert p.id in suribachi_before, f"17.0: {p.id} redeployed to Suribachi"
@@ -88,7 +88,7 @@ def test_redeploy_keeps_the_invariants(jp_match: Build) -> None:
         random_position(m, rng)
         before = {p.id for p in c.units(m, c.JAPAN) if c.in_suribachi_sector(p.location)}
         for p in rng.sample(c.units(m, c.JAPAN), 5):
-            if c.is_hex(p.location):
+            if c.components().map.is_hex_id(p.location):
                 drive_first(m, redeploy(m, p, in_place=rng.random() < 0.5, section="test"))
                 check(m, before)
 

@@ -52,7 +52,7 @@ def test_board_answers_equal_fresh_ones(scenario: str, bot: str, seed: int) -> N
             assert stamp[0] == full[0]
             assert held is None or full == held[0] or stamp != held[1]
             stamps[side] = (full, stamp)
-            on_map = tuple(p for p in mine if c.is_hex(p.location))
+            on_map = tuple(p for p in mine if c.components().map.is_hex_id(p.location))
             assert board.on_map(side) == on_map
             assert all(a is b for a, b in zip(board.on_map(side), on_map, strict=True))
             assert board.hex_ids(side) == frozenset(p.location for p in on_map)
@@ -74,12 +74,13 @@ def _defenders_by_hex(m: Match) -> list[str]:
     attackers = set(m.state.vars[c.V_ATTACKERS])
     by_any: set[str] = set()
     by_tanks: set[str] = set()
-    for hid in {p.location for p in m.state.pieces.select(side=c.US) if c.is_hex(p.location)}:
+    on_map = c.components().map.is_hex_id
+    for hid in {p.location for p in m.state.pieces.select(side=c.US) if on_map(p.location)}:
         able = K._attacking(m, hid, beach, attackers, True)
         if able:
             (by_tanks if all(c.is_tank(p) for p in able) else by_any).update(
                 c.components().map.neighbor_ids(hid))
-    return [p.id for p in m.state.pieces.select(side=c.JAPAN) if c.is_hex(p.location)
+    return [p.id for p in m.state.pieces.select(side=c.JAPAN) if c.components().map.is_hex_id(p.location)
             and p.id not in done and (p.location in by_any
                                       or (p.location in by_tanks and K.tanks_may_attack(p.location)))]
 
@@ -106,7 +107,7 @@ def test_may_end_equals_may_stack(scenario: str, bot: str, seed: int) -> None:
     for m in _decisions(scenario, bot, seed):
         if m.pending is None or m.pending.kind != "movement_menu":
             continue
-        occupied = [h for h in m.state.pieces.occupied() if c.is_hex(h)]
+        occupied = [h for h in m.state.pieces.occupied() if c.components().map.is_hex_id(h)]
         for p in mv.movable(m):
             can_end: Callable[..., bool] = mv._may_end(m, p)
             for hid in occupied:

@@ -16,6 +16,8 @@ from tabletop.core.engine.views import View
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Board, _Gaps
 
+MAP = c.components().map  # the printed map, whose hexes the tests name by id
+
 JP_HEX = "1025"
 
 
@@ -27,7 +29,7 @@ def _company(unit: str, hex_id: str) -> dict[str, Any]:
 
 def _view(fatigue: int) -> dict[str, Any]:
     """Three companies of 1/23 and two of 2/23 next to one Japanese unit."""
-    around = c.neighbours(JP_HEX)
+    around = MAP.passable_neighbor_ids(JP_HEX)
     units = ("A/1/23/4", "B/1/23/4", "C/1/23/4", "E/2/23/4", "F/2/23/4")
     pieces = [{"id": "jp", "location": JP_HEX, "side": c.JAPAN, "kind": "unit", "attrs": {}},
               *(_company(u, h) for u, h in zip(units, around, strict=False))]
@@ -67,7 +69,7 @@ def test_IV_G_the_units_that_score_stay_open_to_companies() -> None:
 
 def _by_gap(targets: tuple[str, ...], hexes: list[str], key: Callable[[str], Any]) -> str | None:
     """The least of ``hexes`` by (hexes to the nearest target, key), by a scan of each."""
-    return min(hexes, key=lambda h: (min(c.dist(h, j) for j in targets), key(h)), default=None)
+    return min(hexes, key=lambda h: (min(MAP.id_distance(h, j) for j in targets), key(h)), default=None)
 
 
 def test_V_A_the_destination_search_by_gap_agrees_with_a_scan_of_every_hex() -> None:
@@ -93,7 +95,7 @@ def test_V_A_a_gap_read_from_rings_of_hexes_is_the_hex_distance() -> None:
     hexes grown around the units (``_Gaps``): on this map, a whole rectangle of hexes, it is
     the hex distance, for every pair of hexes, and for several units the least of theirs."""
     every = sorted(c.hex_index())
-    at = {h: c.hx(h) for h in every}
+    at = {h: MAP.hex(h) for h in every}
     for source in every:
         gaps = _Gaps((source,))
         assert [gaps(h) for h in every] == [distance(at[source], at[h]) for h in every], source
@@ -102,7 +104,7 @@ def test_V_A_a_gap_read_from_rings_of_hexes_is_the_hex_distance() -> None:
         targets = tuple(rng.sample(every, rng.randint(2, 8)))
         gaps = _Gaps(targets)
         for h in rng.sample(every, 200):
-            assert gaps(h) == min(c.dist(h, j) for j in targets)
+            assert gaps(h) == min(MAP.id_distance(h, j) for j in targets)
     with pytest.raises(ValueError):
         _Gaps(())("0304")
 

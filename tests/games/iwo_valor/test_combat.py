@@ -10,6 +10,8 @@ from tabletop.games.iwo_valor import marine_combat as mc
 
 from .helpers import empty_match, put
 
+MAP = c.components().map  # the printed map, whose hexes the tests name by id
+
 INF, INF2, INF_OTHER_BN, TANK, HQ = "A/1/23/4", "B/1/23/4", "E/2/23/4", "A/4TK", "HQ/4"
 J = "0922"
 
@@ -123,8 +125,8 @@ def test_VIII_C_attack_strength() -> None:
 
 def test_VIII_A_ridge_blocks_attacks() -> None:
     """VIII.A: no Marine attack across a Ridge hexside of Mount Suribachi."""
-    sides = [(s.a, s.b) for s, f in c.components().map.hexsides().items() if "ridge" in f]
-    a, b = (c.hid_of(x) for x in sides[0])
+    sides = [(s.a, s.b) for s, f in MAP.hexsides().items() if "ridge" in f]
+    a, b = (MAP.label(x) for x in sides[0])
     m = empty_match()
     put(m, "A/312", a)
     put(m, INF, b)

@@ -41,7 +41,7 @@ def test_named_hexes_II_B_V_J_VIII_E_IV_G_XI_C() -> None:
 
 def test_three_southernmost_S_units_XI_C() -> None:
     """XI.C: 0816, 0818 and 1019 are the three southernmost Southern deployment hexes."""
-    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: iwo_valor_map.uv(c.hx(h))[0])
+    south = sorted(COMP.hexes_where("deploy", "S"), key=lambda h: iwo_valor_map.uv(COMP.map.hex(h))[0])
     assert set(south[:3]) == {"0816", "0818", "1019"}
 
 
@@ -73,8 +73,7 @@ def test_beaches_and_waves_III_4() -> None:
         assert len(hexes) == 17 and len(waves) == 17
         for w in waves:
             assert not c.is_land(w)
-            assert any(c.attr(i, "beach") == beach for n in c.components().map.neighbors(c.hx(w))
-                       for i in [c.hid_of(n)] if c.is_land(i))
+            assert any(c.attr(i, "beach") == beach for i in COMP.map.neighbor_ids(w) if c.is_land(i))
     assert 2 * 17 >= sum(1 for u in COMP.marines if u.entry == 1) == 33
 
 

@@ -14,12 +14,14 @@ from tabletop.games.iwo_valor import movement as mv
 
 from .helpers import empty_match, put
 
+MAP = c.components().map  # the printed map, whose hexes the tests name by id
+
 INF, INF2, TANK, HQ = "A/1/23/4", "B/1/23/4", "A/4TK", "HQ/4"
 
 
 def dests(m, unit: str) -> set[str]:  # type: ignore[no-untyped-def]
     reach = mv.destinations(m, m.state.pieces[unit])
-    return set() if reach is None else {c.hid_of(h) for h in reach}
+    return set() if reach is None else {MAP.label(h) for h in reach}
 
 
 J = "0922"  # a Japanese hex with no defensive position within two hexes
@@ -68,10 +70,10 @@ def test_V_E_no_zoc_to_zoc_and_V_B_no_enemy_hex() -> None:
     put(m, INF, "0921")
     m.state.vars[c.V_FIRED] = {INF: ["A/310"]}
     reach = mv.destinations(m, m.state.pieces[INF])
-    assert reach is not None and c.hx(J) not in reach
-    zoc = set(c.neighbours(J))
+    assert reach is not None and MAP.hex(J) not in reach
+    zoc = set(MAP.passable_neighbor_ids(J))
     for h in reach:
-        path = [c.hid_of(x) for x in reach.path_to(h)]
+        path = [MAP.label(x) for x in reach.path_to(h)]
         assert not any(a in zoc and b in zoc for a, b in itertools.pairwise(path))
 
 
@@ -89,7 +91,7 @@ def test_V_C_hq_not_into_zoc_without_infantry() -> None:
 def test_V_F_class_2_position_in_zoc_closed() -> None:
     """V.F, VI.B: a vacant Class 2/3 position in a Japanese ZOC may not be entered."""
     m = empty_match()
-    assert c.attr("1627", "position") == 2 and "1627" in c.neighbours("1626")
+    assert c.attr("1627", "position") == 2 and "1627" in MAP.passable_neighbor_ids("1626")
     put(m, "A/310", "1628")
     put(m, INF, "1626")
     m.state.vars[c.V_FIRED] = {INF: ["A/310"]}
@@ -106,11 +108,11 @@ def test_V_G_to_V_J_terrain() -> None:
     inf, tank = dests(m, INF), dests(m, TANK)
     assert all(c.is_land(h) for h in inf | tank)
     assert "0304" in inf and "0304" not in tank  # a slope hexside into the summit
-    ridge = [(s.a, s.b) for s, f in c.components().map.hexsides().items() if "ridge" in f]
+    ridge = [(s.a, s.b) for s, f in MAP.hexsides().items() if "ridge" in f]
     assert ridge
     for a, b in ridge:  # V.H: a ridge hexside is crossed by no move of one hex
         m2 = empty_match(turn=3)
-        put(m2, INF, c.hid_of(a))
+        put(m2, INF, MAP.label(a))
         reach = mv.destinations(m2, m2.state.pieces[INF])
         if reach is not None and b in reach:
             assert len(reach.path_to(b)) > 2
@@ -200,8 +202,8 @@ def test_IV_B_2_landing_roll() -> None:
         assert p.max_steps - p.steps == lost, (dice, hid)
         assert hid in m.state.vars[c.V_LANDED]
     m = empty_match(turn=3, dice=[1, 1])
-    for jid, near in zip(("A/310", "B/310"), [h for h in c.within2(minami) if c.is_land(h) and h != minami],
-                         strict=False):
+    around = [h for h in MAP.ids_within(minami, 2) if c.is_land(h) and h != minami]
+    for jid, near in zip(("A/310", "B/310"), around, strict=False):
         put(m, jid, near)
     p = m.state.pieces[INF]
     run_procedure(mv.place_on_beach(m, p, minami))
@@ -283,20 +285,20 @@ def test_part_V_hq_moves_five_hexes_V_A_path_without_skipping() -> None:
     m = empty_match()
     put(m, HQ, "0512")
     put(m, INF, "0512")
-    far = {h: c.dist("0512", h) for h in dests(m, INF)}
+    far = {h: MAP.id_distance("0512", h) for h in dests(m, INF)}
     assert max(far.values()) > 5
-    assert max(c.dist("0512", h) for h in dests(m, HQ)) <= 5
+    assert max(MAP.id_distance("0512", h) for h in dests(m, HQ)) <= 5
     reach = mv.destinations(m, m.state.pieces[INF])
     assert reach is not None
     target = max(far, key=lambda h: (far[h], h))
-    path = [c.hid_of(h) for h in reach.path_to(c.hx(target))]
-    assert all(b in c.neighbours(a) for a, b in itertools.pairwise(path))
+    path = [MAP.label(h) for h in reach.path_to(MAP.hex(target))]
+    assert all(b in MAP.passable_neighbor_ids(a) for a, b in itertools.pairwise(path))
     run_procedure(mv.walk(m, m.state.pieces[INF], path, "IV.B.1"))
     event = next(e for e in reversed(m.log) if e.kind == "move")
     assert event.data["path"] == path and event.section == "V.A"
     hq = m.state.pieces[HQ]
-    run_procedure(mv.walk(m, hq, ["0512", *c.neighbours("0512")[:1]], "IV.B.1"))
-    assert max(c.dist(hq.location, h) for h in dests(m, HQ)) <= 4  # one of five used
+    run_procedure(mv.walk(m, hq, ["0512", *MAP.passable_neighbor_ids("0512")[:1]], "IV.B.1"))
+    assert max(MAP.id_distance(hq.location, h) for h in dests(m, HQ)) <= 4  # one of five used
 
 
 def test_V_L_reinforcements_move_the_turn_they_land() -> None:
@@ -331,7 +333,7 @@ def test_part_VI_zoc_six_hexes_not_sea_VI_E_no_added_effect() -> None:
     m = empty_match()
     put(m, "A/310", J)
     s = c.Situation.of(m)
-    assert s.zoc == set(c.neighbours(J)) and all(c.is_land(h) for h in s.zoc)
+    assert s.zoc == set(MAP.passable_neighbor_ids(J)) and all(c.is_land(h) for h in s.zoc)
     cmap = c.components().map
     coast = next(h for h in c.components().hexes_where("beach", "minami")
                  if any(not c.is_land(cmap.label(n)) for n in cmap.neighbors(cmap.hex(h))))
@@ -344,13 +346,13 @@ def test_part_VI_zoc_six_hexes_not_sea_VI_E_no_added_effect() -> None:
     put(m3, "A/310", J)
     put(m3, INF, "0921")
     m3.state.vars[c.V_FIRED] = {INF: ["A/310", "B/310"]}
-    other = next(h for h in c.neighbours("0921") if h in c.neighbours(J))
+    other = next(h for h in MAP.passable_neighbor_ids("0921") if h in MAP.passable_neighbor_ids(J))
     put(m3, "B/310", other)
     both = c.Situation.of(m3)
-    assert "0921" in set(c.neighbours(J)) & set(c.neighbours(other))
+    assert "0921" in set(MAP.passable_neighbor_ids(J)) & set(MAP.passable_neighbor_ids(other))
     free = [h for h in dests(m3, INF) if h not in both.zoc]
     assert free
-    assert any(h in c.neighbours("0921") for h in free)  # one step out of both ZOCs
+    assert any(h in MAP.passable_neighbor_ids("0921") for h in free)  # one step out of both ZOCs
 
 
 def test_VI_C_VI_D_supply_paths_and_zoc() -> None:
@@ -358,11 +360,11 @@ def test_VI_C_VI_D_supply_paths_and_zoc() -> None:
     ZOC hex."""
     m = empty_match()
     put(m, "A/310", J)
-    zoc = c.neighbours(J)
-    a = next(h for h in zoc if c.dist(h, J) == 1)
+    zoc = MAP.passable_neighbor_ids(J)
+    a = next(h for h in zoc if MAP.id_distance(h, J) == 1)
     s = c.Situation.of(m)
     assert c.supply_path(m, s, a, [a], "infantry", 5) is not None  # trivially at the source
-    beyond = [h for h in c.neighbours(a) if h not in zoc and h != J]
+    beyond = [h for h in MAP.passable_neighbor_ids(a) if h not in zoc and h != J]
     assert c.supply_path(m, s, beyond[0], [a], "infantry", 5) is None  # VI.C: empty ZOC hex
     put(m, INF, a)
     s = c.Situation.of(m)
@@ -379,9 +381,9 @@ def test_VII_A_supply_for_every_hex_at_once_agrees_with_each_supply_path(seed: i
     land hex, each kind of unit, each path length the rules use, in the Narrow Game too."""
     rng = random.Random(seed)
     m = empty_match()
-    land = [c.hid_of(h) for h in c.components().map.hexes() if c.is_land(c.hid_of(h))]
+    land = [MAP.label(h) for h in MAP.hexes() if c.is_land(MAP.label(h))]
     centre = rng.choice(land)  # a crowded front: units in the hexes around one
-    area = [h for h in land if c.dist(h, centre) <= 7]
+    area = [h for h in land if MAP.id_distance(h, centre) <= 7]
     spots = rng.sample(area, min(len(area), 60))
     japanese = [p.id for p in m.state.pieces if p.side == c.JAPAN][:12]
     marines = [p.id for p in m.state.pieces if p.side == c.US and p.kind != "hq"][:38]
@@ -416,9 +418,9 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
 
     rng = random.Random(seed)
     m = empty_match(turn=8 if seed == 4 else 5)
-    land = [c.hid_of(h) for h in c.components().map.hexes() if c.is_land(c.hid_of(h))]
+    land = [MAP.label(h) for h in MAP.hexes() if c.is_land(MAP.label(h))]
     centre = rng.choice(land)
-    area = [h for h in land if c.dist(h, centre) <= 8]
+    area = [h for h in land if MAP.id_distance(h, centre) <= 8]
     spots = rng.sample(area, min(len(area), 50))
     japanese = [p.id for p in m.state.pieces if p.side == c.JAPAN][:14]
     marines = [p.id for p in m.state.pieces if p.side == c.US and p.kind != "hq"][:36]
@@ -433,14 +435,14 @@ def test_part_V_layered_destinations_are_the_core_search_s(seed: int) -> None:
     for p in c.marines(m):
         for fired in ((), tuple(sorted(s.jp.values()))[: rng.randint(1, 4)]):
             zone = c.hexes_within2(tuple(h for h, jid in s.jp.items() if jid not in fired))
-            jp_hexes = {c.hx(h) for h in s.jp}
+            jp_hexes = {MAP.hex(h) for h in s.jp}
 
             def can_end(h: Hex, jp_hexes: set[Hex] = jp_hexes) -> bool:
                 return h not in jp_hexes
 
-            core = reachable(c.components().map, c.hx(p.location), math.inf,
+            core = reachable(c.components().map, MAP.hex(p.location), math.inf,
                              mv.terrain_costs(p.kind, areas, m.state.turn > 7),
-                             enemy={c.hx(h) for h in mv.closed_hexes(m, p, s)},
+                             enemy={MAP.hex(h) for h in mv.closed_hexes(m, p, s)},
                              ezoc=c.zoc_hexes(tuple(s.jp)), zoc_stops=False, zoc_to_zoc=False,
                              must_stop=zone, can_end=can_end)
             ours = mv._layered(m, p, s, fired, areas, class1)
@@ -480,11 +482,11 @@ def test_VII_A_the_HQ_hex_ends_the_path_it_is_not_passed_through() -> None:
     an HQ that also stands two hexes off; without that hex it is not."""
     m = empty_match()
     put(m, "A/310", J)
-    land = [h for h in c.within2(J) if c.is_land(h)]
-    layout = next((a, r, h) for a in land if c.dist(a, J) == 1
-                  for r in c.neighbours(a) if c.is_land(r) and c.dist(r, J) == 2
-                  for h in c.neighbours(r) if c.is_land(h) and c.dist(h, J) == 2
-                  and c.dist(h, a) == 2)
+    land = [h for h in MAP.ids_within(J, 2) if c.is_land(h)]
+    layout = next((a, r, h) for a in land if MAP.id_distance(a, J) == 1
+                  for r in MAP.passable_neighbor_ids(a) if c.is_land(r) and MAP.id_distance(r, J) == 2
+                  for h in MAP.passable_neighbor_ids(r) if c.is_land(h) and MAP.id_distance(h, J) == 2
+                  and MAP.id_distance(h, a) == 2)
     a, r, h = layout
     attacker, relay = put(m, INF, a), put(m, INF2, r)
     put(m, HQ, h)

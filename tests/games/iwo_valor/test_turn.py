@@ -12,6 +12,8 @@ from tabletop.games.iwo_valor import common as c
 
 from .helpers import empty_match, put
 
+MAP = c.components().map  # the printed map, whose hexes the tests name by id
+
 INF, INF2, TANK, HQ = "A/1/23/4", "B/1/23/4", "A/4TK", "HQ/4"
 J = "0922"
 
@@ -267,7 +269,7 @@ def test_XI_C_very_short_game() -> None:
     m = Match(GAME, scenario=c.VERY_SHORT, seed=1)
     assert sorted(p.location for p in c.japanese(m)) == ["0305", "0403", "0506"]
     assert m.state.turn == 2
-    assert all(c.dist(str(o.value), "0709") <= 1 for o in m.pending.options)  # type: ignore[union-attr]
+    assert all(MAP.id_distance(str(o.value), "0709") <= 1 for o in m.pending.options)  # type: ignore[union-attr]
     assert "RECONSTRUCTED" in GAME.info.scenario(c.VERY_SHORT).name
 
 

@@ -15,6 +15,7 @@ from tabletop.games.manila45.bots import (
     _crossings,
     heuristic_setup,
 )
+from tabletop.games.manila45.components import components
 from tabletop.games.manila45.movement import movement_phase
 from tabletop.games.manila45.setup import check_setup_mapping
 
@@ -32,7 +33,8 @@ def test_3_2_4_3_bot_setup_is_legal_holds_the_north_west_and_sets_outposts() -> 
         count: dict[str, int] = {}
         for h in setup.values():
             count[h] = count.get(h, 0) + 1
-        alone_far = [h for h, n in count.items() if n == 1 and c.distance(h, "3822") >= OUTPOST_AWAY]
+        distance = components().hexmap.id_distance
+        alone_far = [h for h, n in count.items() if n == 1 and distance(h, "3822") >= OUTPOST_AWAY]
         assert len(alone_far) >= OUTPOSTS
 
 
@@ -69,10 +71,11 @@ def test_4_3_9_1_japanese_bot_slips_away_from_turn_3() -> None:
             step = bot.choose(m.view("Japan"), d)
             if step == DONE:
                 break
-            assert c.distance(str(step), "2727") > 1
-            assert c.distance(str(step), "2727") >= c.distance(P_loc(m), "2727")
+            distance = components().hexmap.id_distance
+            assert distance(str(step), "2727") > 1
+            assert distance(str(step), "2727") >= distance(P_loc(m), "2727")
             d = gen.send(step)
-        assert c.distance(P_loc(m), "2727") > 3
+        assert components().hexmap.id_distance(P_loc(m), "2727") > 3
 
 
 def P_loc(m: Match) -> str:

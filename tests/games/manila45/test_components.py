@@ -69,7 +69,7 @@ def test_intramuros_wall_10_9() -> None:
     inside = {"3821", "3822", "3921", "3922"}
     assert {h for h in ("3821", "3822", "3921", "3922", "3720", "4022") if c.inside_wall(h)} == inside
     for h in inside:
-        for n in c.neighbours(h):
+        for n in components().hexmap.neighbor_ids(h):
             assert ("wall" in hm.hexside_features(hx(h), hx(n))) == (n not in inside)
 
 
@@ -87,8 +87,8 @@ def test_rivers_and_bridges_8_7() -> None:
     pasig_bridges = [s for s in hm.hexsides_with("bridge")
                      if "major_river" in hm.hexside_features(s.a, s.b)]
     assert len(pasig_bridges) == 4
-    assert "major_river" in c.side_features("3822", "3823")
-    assert "minor_river" in c.side_features("2523", "2623")
+    assert "major_river" in components().hexmap.id_hexside_features("3822", "3823")
+    assert "minor_river" in components().hexmap.id_hexside_features("2523", "2623")
 
 
 def test_counter_mix_2_4() -> None:

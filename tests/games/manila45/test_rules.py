@@ -11,6 +11,7 @@ from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import Piece
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
+from tabletop.games.manila45.components import components
 from tabletop.games.manila45.defensive_fire import defensive_fire
 from tabletop.games.manila45.movement import Crossing, allowance, movable, step_cost
 from tabletop.games.manila45.offensive_fire import (
@@ -274,7 +275,7 @@ def test_8_1_8_2_one_unit_at_a_time_within_its_mp() -> None:
     u = P(m, "c-2-5")
     m.state.pieces.move("c-2-5", "3226")
     assert step_cost(m, u, "3226", "3225", Crossing("x")) == 2
-    costs = {n: step_cost(m, u, "3226", n, Crossing("x")) for n in c.neighbours("3226")}
+    costs = {n: step_cost(m, u, "3226", n, Crossing("x")) for n in components().hexmap.neighbor_ids("3226")}
     step = next(move_unit(m, u, 2, Crossing("3226")))
     assert set(step.values) - {DONE} == {n for n, k in costs.items() if k is not None and k <= 2}
     assert "3225" in step.values
@@ -366,7 +367,7 @@ def test_10_6_10_7_range_and_line_of_fire() -> None:
     """10.6 range counts the target, not the firer; 10.7 adjacent fire always allowed; 10.8
     urban blocks; 11.1-11.2 US indirect fire ignores blocking terrain."""
     m = position({"j-cf-1": "2919"}, {"x-44tk": "2921", "x-465fa": "2925"})
-    assert c.distance("2921", "2919") == 2
+    assert components().hexmap.id_distance("2921", "2919") == 2
     tank = P(m, "x-44tk")
     assert can_fire_at(m, tank, "2919") == c.has_lof(m, "2921", "2919")
     assert can_fire_at(m, P(m, "x-465fa"), "2919")  # indirect, range 14
@@ -375,8 +376,8 @@ def test_10_6_10_7_range_and_line_of_fire() -> None:
 def test_10_9_wall_stops_fire() -> None:
     """10.9: fire through the wall stops in the hex right across it."""
     m = position({}, {})
-    assert c.has_lof(m, "3720", "3821") or c.distance("3720", "3821") == 1
-    assert not c.has_lof(m, "3720", "3921") or c.distance("3720", "3921") == 1
+    assert c.has_lof(m, "3720", "3821") or components().hexmap.id_distance("3720", "3821") == 1
+    assert not c.has_lof(m, "3720", "3921") or components().hexmap.id_distance("3720", "3921") == 1
 
 
 @pytest.mark.parametrize("reading", ["ignored", "stops"])
@@ -391,8 +392,8 @@ def test_10_9_11_2_indirect_fire_and_the_wall(reading: str) -> None:
     m = position({"j-cf-1": "3922", "j-s-120a": "3822", "j-cf-2": "3617"},
                  {"x-465fa": "3618", "c-1-5": "3518"}, options={"indirect_wall": reading})
     gun, us_gun = P(m, "j-s-120a"), P(m, "x-465fa")
-    assert c.distance("3618", "3922") == 6 and not c.has_lof(m, "3618", "3922")
-    assert c.distance("3822", "3618") == 5 and not c.has_lof(m, "3822", "3618")
+    assert components().hexmap.id_distance("3618", "3922") == 6 and not c.has_lof(m, "3618", "3922")
+    assert components().hexmap.id_distance("3822", "3618") == 5 and not c.has_lof(m, "3822", "3618")
     assert can_fire_at(m, us_gun, "3922") is not stops
     assert can_fire_at(m, us_gun, "3821")  # the first hex beyond the wall
     fires = {o.value.get("fire") for o in targets(m, "US", [us_gun]) if isinstance(o.value, dict)}
@@ -457,7 +458,7 @@ def test_10_2_10_5_offensive_fire_phase() -> None:
 def test_10_4_one_division_a_fire() -> None:
     """10.4: units fire alone or in groups at one hex; US divisional units firing together
     belong to one division; XIV Corps units join any group."""
-    near = [n for n in c.neighbours("3225") if c.terrain(n) != "sea"]
+    near = [n for n in components().hexmap.neighbor_ids("3225") if c.terrain(n) != "sea"]
     m = position({"j-cf-1": "3225"}, {"c-1-5": near[0], "i-1-129": near[1], "x-44tk": near[2]})
     gen = offensive_fire_phase(m, "US")
     next(gen)
@@ -534,7 +535,7 @@ def test_10_21_units_not_adjacent_may_demolish() -> None:
     from tabletop.games.manila45.offensive_fire import demolition_reach, structure_hexes
 
     m = position({"j-cf-1": "3030"}, {"c-61fa": "3228", "c-1-5": "2720"}, turn=3)
-    assert c.distance("3228", "3225") == 3 and c.terrain("3225") == "urban"
+    assert components().hexmap.id_distance("3228", "3225") == 3 and c.terrain("3225") == "urban"
     m.state.vars[c.V_RUBBLE].append("3226")
     shooters = [P(m, "c-61fa"), P(m, "c-1-5")]
     offered = {o.value["demolish"] for o in targets(m, "US", shooters)
@@ -543,9 +544,9 @@ def test_10_21_units_not_adjacent_may_demolish() -> None:
     assert offered == {h for h in structure_hexes()
                        if h not in ("3226", "3030") and not c.units_at(m, h)
                        and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
-    assert any(c.distance("3228", h) > 4 for h in offered)  # the gun's whole range (10)
+    assert any(components().hexmap.id_distance("3228", h) > 4 for h in offered)  # the gun's whole range (10)
     assert demolition_reach(m, "US", [P(m, "c-1-5")]) == {
-        h for h in c.neighbours("2720") if c.terrain(h) in ("urban", "heavy")}
+        h for h in components().hexmap.neighbor_ids("2720") if c.terrain(h) in ("urban", "heavy")}
 
 
 @pytest.mark.parametrize("reading", ["ignored", "stops"])
@@ -565,7 +566,7 @@ def test_10_21_demolitions_offered_are_the_hexes_units_could_fire_at(side: str, 
                if isinstance(o.value, dict) and "demolish" in o.value}
     assert offered == {h for h in structure_hexes() if not c.units_at(m, h)
                        and any(can_fire_at(m, p, h, regular=False) for p in shooters)}
-    assert any(c.distance(p.location, h) > 1 for h in offered for p in shooters)
+    assert any(components().hexmap.id_distance(p.location, h) > 1 for h in offered for p in shooters)
 
 
 def test_10_21_demolition_drm_adjacent_mixed_and_not_adjacent() -> None:
@@ -601,7 +602,7 @@ def test_10_18_close_assault_across_rivers() -> None:
     assert across_bridge == [P(m, "c-2-5")]
     drms = offensive_drms(m, "US", "3722", across_bridge, c.units_at(m, "3722"), across_bridge)
     assert (1, "10.12", "close assault across a bridge or with the 672nd") in drms
-    assert "minor_river" in c.side_features("2624", "2524")
+    assert "minor_river" in components().hexmap.id_hexside_features("2624", "2524")
     assert not c.bridged(m, "2624", "2524", "US")
     cav = [P(m, "c-1-7")]
     minor = offensive_drms(m, "US", "2524", cav, c.units_at(m, "2524"), cav)

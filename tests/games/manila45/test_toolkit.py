@@ -29,8 +29,8 @@ def layout(*, north_west: bool = True, **moves: str) -> dict[str, str]:
     the first in the north-west unless ``north_west`` is false (4.3); then the named units
     moved (unit id with '-' written '_')."""
     edges = entry_hexes("37id") + entry_hexes("11ab")
-    far = sorted(h for h in map(c.label, components().hexmap.hexes())
-                 if is_setup_hex(h) and min(c.distance(h, e) for e in edges) > 4)
+    far = sorted(h for h in components().hexmap.ids()
+                 if is_setup_hex(h) and min(components().hexmap.id_distance(h, e) for e in edges) > 4)
     hexes = [h for h in far if c.is_north_west(h)][:1 if north_west else 0] \
         + [h for h in far if not c.is_north_west(h)]
     units = sorted(u for u, counter in components().counters.items() if counter.side == JAPAN)
