@@ -10,6 +10,7 @@ same cheapest paths and the same deterministic tie-breaking.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 from bisect import bisect_left
@@ -648,8 +649,11 @@ def _zone_flags(hexmap: HexMap, enemy: Collection[Hex], ezoc: Collection[Hex],
         flags[i] |= _STOP
     made = bytes(flags)
     if key is not None:
+        # a table is a function of its key alone, so matches in other threads may share it;
+        # two of them dropping the oldest at once must not fail, whichever wins
         if len(_ZONES) >= _ZONES_KEPT:
-            del _ZONES[next(iter(_ZONES))]
+            with contextlib.suppress(RuntimeError, StopIteration):
+                _ZONES.pop(next(iter(_ZONES)), None)
         _ZONES[key] = made
     return made
 
