@@ -152,3 +152,16 @@ def test_piece_is_kept_unchanged_by_drawing() -> None:
     before = piece.to_json()
     CounterArt().face(piece, "A/1 6", "#3b6fb6")
     assert piece.to_json() == before
+
+
+def test_validate_checks_the_counter_art_file(tmp_path: Path) -> None:
+    """`tabletop validate` reads counter_art.yaml against its model: a good one is named ok,
+    a bad one is refused naming the file and the field."""
+    from tabletop.core.designer.validation import validate_file
+
+    good = ROOT / "docs" / "example" / "skirmish" / "data" / ART_FILE
+    assert validate_file(good, {}).endswith("ok (CounterArt)")
+    bad = tmp_path / ART_FILE
+    bad.write_text("back: {text: '????'}\n")
+    with pytest.raises(DataError, match=r"counter_art\.yaml: back\.text"):
+        validate_file(bad, {})
