@@ -161,7 +161,8 @@ def _document(width: float, height: float, body: _Doc, *, title: str) -> str:
             f'font-family="{FONT}">')
     defs = (
         "<defs>"
-        "<style>g.fan{display:none}g.counter:hover>g.fan,g.counter.open>g.fan{display:inline}</style>"
+        "<style>g.fan{display:none;pointer-events:none}g.counter:hover>g.fan{display:inline}"
+        "g.counter.open>g.fan{display:inline;pointer-events:auto}</style>"
         '<pattern id="facedown" patternUnits="userSpaceOnUse" width="5" height="5" '
         'patternTransform="rotate(45)"><rect width="2.2" height="5" fill="#000000" '
         'fill-opacity="0.22"/></pattern>'
