@@ -104,14 +104,18 @@ def test_status_reduced_and_symbol_are_drawn_on_the_counter() -> None:
 
 
 def test_face_down_units_show_the_games_back_and_stacks_open_as_a_fan() -> None:
-    """As US, a Bonins Japanese unit is the "?" back, unnamed; a stack carries its depth and
-    a fan of every counter in it, the face-down ones unnamed there too."""
+    """As US, a Bonins Japanese unit is the "?" back in Japan's colour whatever its command,
+    unnamed; a stack carries its depth and a fan of every counter in it, the face-down ones
+    unnamed there too."""
     game = load_game("iwo_bonins")
     match = Match(game, seed=1, scenario="two_player")
     svg = render_match(match, hidden_from="US")
     root = ET.fromstring(svg)
     down = [g for g in root.iter() if "face-down" in (g.get("class") or "").split()]
     assert down and all(g.get("data-piece") is None for g in down)
+    # the back is the side's colour: a formation's colour would tell which command it hides
+    backs = {g.find("s:rect[@class='chit']", NS).get("fill") for g in down}  # type: ignore[union-attr]
+    assert backs == {game_art(game).sides["Japan"].fill}
     stacks = [g for g in root.iter() if g.get("data-depth")]
     assert stacks  # the US bombardment markers (3.5), alike, stand as one stack of 11
     for stack in stacks:

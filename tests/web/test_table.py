@@ -1,9 +1,10 @@
 """The table as a player sees it in a 1400×900 browser window, for every game: at the start
 and after ten decisions taken by clicking, every counter on the places of the pending
-decision is at least 28 px across, the view shows those places, and no place name or label
-covers a counter. Screenshots of each are taken (to ``docs/screenshots/`` when
-``TABLETOP_DOC_SCREENSHOTS`` is set, the pictures the docs show); for Valor of Arms the time
-an answer takes to draw is printed (see docs/benchmarks.md).
+decision is at least 28 px across (with no such places, every counter in view), the view
+shows those places, and no place name or label covers a counter. Screenshots of each are
+taken (to ``docs/screenshots/`` when ``TABLETOP_DOC_SCREENSHOTS`` is set, the pictures the
+docs show); for Valor of Arms the time an answer takes to draw is printed (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -52,12 +53,16 @@ MEASURE = """() => {
       }
     }
   }
-  const seen = targets.some((t) => {
-    const r = t.getBoundingClientRect();
+  const inView = (r) => {
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     return x >= board.left && x <= board.right && y >= board.top && y <= board.bottom;
-  });
-  return {targets: targets.length, widths, overlaps, seen};
+  };
+  const seen = targets.some((t) => inView(t.getBoundingClientRect()));
+  // with no places to decide on, the counters the view shows are the ones to read
+  const shown = counters.filter((c) => inView(chit(c)))
+    .map((c) => [c.dataset.piece || c.dataset.at || '?', chit(c).width]);
+  return {targets: targets.length, widths: targets.length ? widths : shown, overlaps, seen,
+          shown: shown.length};
 }"""
 
 DRAWN = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
@@ -93,6 +98,8 @@ def _check_table(page: Any, when: str) -> dict[str, Any]:
     assert not got["overlaps"], f"{when}: labels over counters: {got['overlaps'][:8]}"
     if got["targets"]:
         assert got["seen"], f"{when}: none of the decision's places is in view"
+    else:
+        assert got["shown"], f"{when}: no counter in view"
     return got
 
 

@@ -432,7 +432,9 @@ class _Counters:
         doc.close("g")
 
     def _back_fill(self, piece: Piece) -> str:
-        return self.art.back.fill or self.art.colours(piece, self.color(piece.side)).fill
+        """The colour of a face-down counter: the back's, else its side's (never its
+        formation's, which would tell what the back hides)."""
+        return self.art.back.fill or self.color(piece.side)
 
     def _chit(self, doc: _Doc, piece: Piece, cx: float, cy: float, c: float) -> None:
         """One counter's square and what is printed on it (face-down: the game's back)."""

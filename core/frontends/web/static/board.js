@@ -149,13 +149,39 @@ export class Board {
   start() {
     this.fit();
     const map = this.svg && this.svg.querySelector("g.map");
-    if (!map || !map.getBBox) return;
-    const own = map.transform && map.transform.baseVal.consolidate();
-    const b = map.getBBox();
-    const bottom = b.y + b.height + (own ? own.matrix.f : 0) + 20;
-    if (bottom > this.full.y && bottom < this.full.y + this.full.h * 0.75) {
-      this.apply({ ...this.full, h: bottom - this.full.y });
+    if (map && map.getBBox) {
+      const own = map.transform && map.transform.baseVal.consolidate();
+      const b = map.getBBox();
+      const bottom = b.y + b.height + (own ? own.matrix.f : 0) + 20;
+      if (bottom > this.full.y && bottom < this.full.y + this.full.h * 0.75) {
+        this.apply({ ...this.full, h: bottom - this.full.y });
+      }
     }
+    this.readable();
+  }
+
+  // With no places to follow yet, a first view in which the board's counters can be read:
+  // when the whole picture draws them under READABLE px, zoom to that size, centred on the
+  // counters on the board (not those in the boxes of the key's column).
+  readable() {
+    if (!this.svg) return;
+    const chits = [...this.svg.querySelectorAll(`g.counter > ${CHIT}`)]
+      .filter((n) => !n.closest("g.fan") && !n.closest("g.box:not(.placed)"));
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, chit = Infinity;
+    for (const node of chits) {
+      const b = this.unitBox(node);
+      if (!b) continue;
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.h);
+      chit = Math.min(chit, b.w);
+    }
+    if (!Number.isFinite(chit)) return;
+    const need = READABLE / chit;
+    if (this.scale() >= need) return;
+    const rect = this.svg.getBoundingClientRect();
+    const w = rect.width / need;
+    const h = rect.height / need;
+    this.apply({ x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, w, h });
   }
 
   apply(box) {
