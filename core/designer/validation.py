@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from ..board.counters import ART_FILE, CounterArt
 from ..board.mapdata import AreaMapSpec, HexMapSpec
 from ..engine.data import read_data_file, validate
 from ..engine.errors import DataError, TabletopError
@@ -29,6 +30,7 @@ def data_models() -> dict[str, type[BaseModel]]:
 
     models["SectionsFile"] = SectionsFile
     models["Position"] = Position
+    models["CounterArt"] = CounterArt
     try:
         from ..engine.tables import TableSpec
 
@@ -76,7 +78,7 @@ def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None, *
         return validate_position(path, data, game)
     if extra is None:
         extra = _models_of_folder_game(path)
-    model = extra.get(path.name) or guess_model(data)
+    model = extra.get(path.name) or (CounterArt if path.name == ART_FILE else None) or guess_model(data)
     if model is None:
         return f"{path}: parsed (no model known for it; checked by the game's own loader)"
     spec = validate(model, data, source=str(path))

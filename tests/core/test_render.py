@@ -215,8 +215,10 @@ def test_hidden_pieces_are_face_down_without_values() -> None:
     down = [g for g in root.iter() if "face-down" in (g.get("class") or "").split()]
     assert len(down) == 2  # the hidden unit on the map and the one in the cup
     assert [g.findall("s:rect", NS)[0].get("fill") for g in down] == ["#c8a23c", "#c8a23c"]
+    shown = all_text(root) + " ".join(v for e in root.iter() for k, v in e.attrib.items()
+                                      if k.startswith("data-"))
     for secret in ("9-8-7", "SNLF", "j1", "6-6-6", "145"):
-        assert secret not in text
+        assert secret not in shown
     assert "2-4-2" in texts(root)  # the face-up eliminated piece still shows
 
 
@@ -256,14 +258,21 @@ def test_areamap_svg_has_every_position_and_an_arrow_per_connection() -> None:
     by_ends = {e.get("data-between"): e for e in arrows}
     assert by_ends["neck-field"].get("marker-start") is None and by_ends["neck-field"].get("marker-end")
     assert by_ends["beach-neck"].get("marker-start") and by_ends["beach-neck"].get("marker-end")
-    assert "1/23 4-3-4" in texts(root, "piece")
+    beach = root.find(".//s:g[@data-area='beach']", NS)
+    assert beach is not None
+    counter = beach.find(".//s:g[@data-piece='m1']", NS)
+    assert counter is not None and "counter" in (counter.get("class") or "").split()
+    assert [t.text for t in counter.iterfind("s:text", NS)] == ["1/23", "4-3-4"]
     assert "Dead pile" in texts(root)
 
 
 def test_areamap_svg_hides_hidden_pieces() -> None:
-    """A hidden piece in a position is listed face-down, without its label."""
+    """A hidden piece in a position is a face-down counter, without its label."""
     text = svg.render_areamap(areamap(), [piece("j1", "japan", "peak", "SNLF", (9, 8, 7), hidden=True)])
-    assert "face-down japan piece" in texts(parse(text), "piece")
+    peak = parse(text).find(".//s:g[@data-area='peak']", NS)
+    assert peak is not None
+    down = [g for g in peak.iter() if "face-down" in (g.get("class") or "").split()]
+    assert len(down) == 1 and down[0].get("data-piece") is None
     assert "9-8-7" not in text and "SNLF" not in text
 
 
@@ -336,7 +345,7 @@ def test_render_game_picks_the_renderer() -> None:
     assert not [g for g in root.iter() if "counter" in (g.get("class") or "")]
     area = parse(svg.render_game(AreaGame(), Match(AreaGame(), seed=1), hidden_from="us"))
     assert "Green Beach" in texts(area, "area-name")
-    assert "face-down japan piece" in texts(area, "piece")
+    assert [g for g in area.iter() if "face-down" in (g.get("class") or "").split()]
 
 
 # --- ASCII ------------------------------------------------------------------------------------
@@ -349,9 +358,9 @@ def test_ascii_hexmap_lines_headers_and_markers() -> None:
     text = ascii_render.render_hexmap(m, pieces())
     lines = text.split("\n")
     legend = 3  # terrain, features, pieces
-    assert len(lines) == 1 + 2 * 3 + legend
-    assert lines[0].split() == ["01", "02", "03", "04"]
-    assert lines[1].startswith("01 ~~~~~")  # row 1, column 01 (unshifted): sea
+    assert len(lines) == 2 + 2 * 3 + legend
+    assert lines[0].split() == ["01", "03"] and lines[1].split() == ["02", "04"]
+    assert lines[2].startswith("01 ~~~~~")  # row 1, column 01 (unshifted): sea
     letters = side_letters(["us", "japan"])
     assert f" {letters['us']}3" in text  # the stack of three in 0401
     assert f" {letters['us']} " in text and f" {letters['japan']} " in text
@@ -359,11 +368,24 @@ def test_ascii_hexmap_lines_headers_and_markers() -> None:
     assert lines[-3].startswith("terrain: ")
 
 
+def test_ascii_column_numbers_stand_over_their_own_hexes() -> None:
+    """Each column's number is centred over that column's five-character cells: on the first
+    header line for the columns of the upper text line, on the second for the shifted ones."""
+    m = hexmap()
+    lines = ascii_render.render_hexmap(m, ids=True).split("\n")
+    for head, row_line in ((lines[0], lines[2]), (lines[1], lines[3])):
+        assert head.split()
+        for number in head.split():
+            middle = head.index(number) + 0.5
+            cell = row_line.index(f"{number}01")  # the column's cell in row 01, its id drawn
+            assert abs(middle - (cell + 2)) <= 0.5, (number, head, row_line)
+
+
 def test_ascii_hexmap_offset_rows() -> None:
     """Shifted columns are on the lower line of each row, unshifted ones on the upper line."""
     m = hexmap()
     lines = ascii_render.render_hexmap(m).split("\n")
-    row2_upper, row2_lower = lines[3], lines[4]
+    row2_upper, row2_lower = lines[4], lines[5]
     assert row2_upper.startswith("02 ")
     # Column 03 (odd, unshifted) with its hill sits on the upper line; 02 (even) below.
     assert row2_upper[3 + 2 * 3:3 + 2 * 3 + 5] == "..^.."
@@ -376,11 +398,11 @@ def test_ascii_window_and_piece_char() -> None:
     m = hexmap()
     text = ascii_render.render_hexmap(m, pieces(), window=((2, 3), (2, 3)), piece_char=lambda p: "@")
     lines = text.split("\n")
-    assert lines[0].split() == ["02", "03"]
-    assert len(lines) == 1 + 2 * 2 + 3
+    assert lines[0].split() == ["03"] and lines[1].split() == ["02"]
+    assert len(lines) == 2 + 2 * 2 + 3
     assert "@" in text
     around = ascii_render.render_hexmap(m, window=("0101", 1)).split("\n")
-    assert around[0].split() == ["01", "02"]
+    assert around[0].split() == ["01"] and around[1].split() == ["02"]
     with pytest.raises(TabletopError, match="0909"):
         ascii_render.render_hexmap(m, window=("0909", 1))
     with pytest.raises(TabletopError, match="no hex"):
@@ -405,7 +427,7 @@ def test_ascii_render_match() -> None:
     assert text.startswith("Map Test")
     assert "box Eliminated: J 309 2-4-2" in text and "box Cup: J face-down" in text
     small = ascii_render.render_match(match, window=("0202", 1))
-    assert small.split("\n")[1].split() == ["01", "02", "03"]
+    assert small.split("\n")[1].split() == ["01", "03"] and small.split("\n")[2].split() == ["02"]
     area = ascii_render.render_match(Match(AreaGame(), seed=1), player="us")
     assert "J face-down" in area and "[beach] Green Beach" in area
 
@@ -441,8 +463,9 @@ def test_box_cards_are_drawn_named_or_face_down_as_the_side_may_see() -> None:
 
 
 def test_boxes_with_a_place_are_drawn_on_an_area_board() -> None:
-    """A box with x, y (BoxSpec) is drawn on an area map's board, its like pieces counted
-    together and its cards listed; boxes without stay beside the map; x without y is refused."""
+    """A box with x, y (BoxSpec) is drawn on an area map's board, its like pieces stacked
+    as one counter with its depth and its cards listed; boxes without stay beside the map;
+    x without y is refused."""
     data = {**AREA_DATA, "boxes": [{"id": "box:dead", "name": "Dead pile", "x": 800, "y": 900},
                                   {"id": "box:cup", "name": "Cup", "blind": True}]}
     board = AreaMap(validate(AreaMapSpec, data, source="test"))
@@ -451,7 +474,10 @@ def test_boxes_with_a_place_are_drawn_on_an_area_board() -> None:
     placed = root.findall(".//s:g[@class='box placed']", NS)
     assert [g.get("data-box") for g in placed] == ["box:dead"]
     words = [t.text for t in placed[0].iterfind("s:text", NS)]
-    assert words == ["Dead pile", "IJA \u00d73", "\u25ad Snipers"]
+    assert words == ["Dead pile", "\u25ad Snipers"]
+    stacks = [g for g in placed[0].iterfind("s:g", NS) if "counter" in (g.get("class") or "")]
+    assert len(stacks) == 1 and stacks[0].get("data-depth") == "3"
+    assert [t.text for t in stacks[0].iterfind("s:text", NS)] == ["IJA"]
     side = [g.get("data-box") for g in root.iterfind(".//s:g[@class='box']", NS)]
     assert side == ["box:cup"]
     with pytest.raises(Exception, match="both x and y"):

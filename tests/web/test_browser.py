@@ -129,9 +129,12 @@ def _get(base: str, path: str, seat: str) -> dict[str, Any]:
 
 def click_map(page: Any, selector: str) -> None:
     """Click the middle of a map element as a person would (whatever lies on top of it)."""
+    page.mouse.move(1, 1)  # off the board: no stack stays opened by the last hover
     node = page.locator(selector).first
     node.wait_for(state="attached")
     node.scroll_into_view_if_needed()
+    if not in_view(page, node):  # the view follows the decision; the rest is a Fit away
+        page.locator("#zoom-fit").click()
     box = node.bounding_box()
     assert box, selector
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -206,6 +209,16 @@ def undo_save_reload_replay(page: Any, server: dict[str, Any], shots: Path, name
     return path
 
 
+def in_view(page: Any, node: Any) -> bool:
+    """Whether the middle of a map element is inside the board's window on the page."""
+    box, board = node.bounding_box(), page.locator("#board").bounding_box()
+    if not box or not board:
+        return False
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    return bool(board["x"] <= x <= board["x"] + board["width"]
+                and board["y"] <= y <= board["y"] + board["height"])
+
+
 def play_by_clicking(page: Any, seed: int, most: int, *, to_the_end: bool = True) -> int:
     """Play the seat's decisions as a person would, to the end of the game (or ``most``
     decisions when not ``to_the_end``): click one of the highlighted places or counters on
@@ -224,10 +237,13 @@ def play_by_clicking(page: Any, seed: int, most: int, *, to_the_end: bool = True
         if page.locator("#result").count():
             break
         version = page.evaluate("document.body.dataset.version")
+        page.mouse.move(1, 1)  # off the board: no stack stays opened by the last hover
         targets = page.locator("#board .target")
         if targets.count():
             node = targets.nth(rng.randrange(targets.count()))
             node.scroll_into_view_if_needed()
+            if not in_view(page, node):  # the view follows the decision; the rest is a Fit away
+                page.locator("#zoom-fit").click()
             box = node.bounding_box()
             assert box
             page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -348,7 +364,7 @@ def test_iwo_1945_attack_by_clicking_a_regiment_and_a_position(browser: Any, ser
     prompt(page, "action(s) left")
     page.locator("button.option", has_text="Attack").click()
     prompt(page, "Attack: which regiment?")
-    click_map(page, "g.piece-line.target")
+    click_map(page, "g.area g.counter.target")
     prompt(page, "attacks which position?")
     area = page.locator("g.area.target").first.get_attribute("data-area")
     click_map(page, f"g.area[data-area='{area}'] > rect:nth-of-type(2)")

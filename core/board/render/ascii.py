@@ -11,7 +11,9 @@ bricks. Each hex is a five-character cell::
     [ J ]   the centre of a window (``m HEX N``)
     0504%   with hex ids on demand: the id, then the terrain symbol
 
-Column numbers run along the top, row numbers down the left, and a legend follows. Every
+Column numbers run along the top (two lines: each number over its own column's cells, the
+upper line's columns first, the shifted columns' below), row numbers down the left, and a
+legend follows. Every
 symbol has one meaning: a terrain or feature symbol that would repeat another's (or one the
 map itself uses: digits, brackets, ``?``, ``*``, ``+``) is drawn with a spare symbol instead,
 and side letters avoid the map's symbols; the legend says which is which.
@@ -149,7 +151,8 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
                   letters: Mapping[str, str] | None = None, ids: bool = False) -> str:
     """The hex map (or a window of it) as terminal text, with a legend.
 
-    One header line of column numbers, two lines per map row, then the legend: a line for
+    Two header lines of column numbers (one when every column is on one line), two lines per
+    map row, then the legend: a line for
     terrain symbols, one for feature symbols (if the map has any), one for pieces (if any). Pieces
     are grouped by location, the first given being the top of its stack; a cell shows the
     top piece's marker (``piece_char``, by default its side's letter) and the stack size. A
@@ -166,11 +169,14 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
     grid = hexmap.grid
     width = GUTTER + PITCH * (c1 - c0) + CELL
 
-    header = [" "] * width
+    # each column's number over its own hexes: the columns of the upper text line numbered
+    # on the first header line, those of the lower (shifted) line on the second, each
+    # centred over its five-character cell
+    header = [[" "] * width, [" "] * width]
     for col in range(c0, c1 + 1):
         at = GUTTER + PITCH * (col - c0) + 1
-        header[at:at + 2] = f"{col:02d}"
-    lines = ["".join(header).rstrip()]
+        header[1 if grid.is_shifted(col) and c1 > c0 else 0][at:at + 3] = f"{col:02d}".center(3)
+    lines = ["".join(h).rstrip() for h in header if "".join(h).strip()]
     for row in range(r0, r1 + 1):
         upper = list(f"{row:02d} ".ljust(width))
         lower = [" "] * width

@@ -23,6 +23,7 @@ from ...engine.errors import TabletopError
 from ...engine.marks import MapMark
 from ...engine.pieces import Piece
 from ..areamap import AreaMap
+from ..counters import DEFAULT_ART, CounterArt, Face, fan_offsets, load_counter_art, split_label, symbol_svg
 from ..hexgrid import Hex, HexSide
 from ..hexmap import HexMap
 from ..mapdata import BoxSpec, FeatureType
@@ -56,13 +57,16 @@ ARROW_ONEWAY = "#7a1010"  # directed arrows
 PANEL_GAP = 26.0
 LEGEND_ROW = 19.0
 BOX_COUNTER = 34.0  # side of a counter drawn in an off-map box
+HEX_COUNTER = 1.14  # side of a counter on a hex, in hex sizes (34 at the default size 30)
+AREA_COUNTER = 34.0  # side of a counter in a position or a box drawn on an area map
 BOX_ROWS_SHOWN = 4  # rows of counters a box shows before "+N more"
 CARD_ROW = 20.0  # height of a card's row in an off-map box
 CARDS_SHOWN = 8  # cards a box lists before "+N more"
 AREA_BOX_WIDTH = 160.0
 PLACED_BOX_WIDTH = 150.0  # a box an area map draws on the board (BoxSpec x, y)
 PLACED_CARDS_SHOWN = 4  # card titles such a box lists before "+N more cards"
-AREA_LINES_SHOWN = 7  # pieces listed in a position before "+N more"
+AREA_ROWS_SHOWN = 3  # rows of counters a position shows before "+N more"
+AREA_TOP = 42.0  # a position's name and attributes, above its counters
 LONG_TEXT = 24  # attribute strings longer than this are named, not printed, in a position
 
 # Area attributes drawn as an icon (by feature symbol) rather than as text.
@@ -157,6 +161,8 @@ def _document(width: float, height: float, body: _Doc, *, title: str) -> str:
             f'font-family="{FONT}">')
     defs = (
         "<defs>"
+        "<style>g.fan{display:none;pointer-events:none}g.counter:hover>g.fan{display:inline}"
+        "g.counter.open>g.fan{display:inline;pointer-events:auto}</style>"
         '<pattern id="facedown" patternUnits="userSpaceOnUse" width="5" height="5" '
         'patternTransform="rotate(45)"><rect width="2.2" height="5" fill="#000000" '
         'fill-opacity="0.22"/></pattern>'
@@ -343,77 +349,176 @@ def _hexside_stroke(doc: _Doc, feature: FeatureType, p: Point, q: Point, toward:
 
 def _split_label(label: str) -> tuple[str, str]:
     """A counter label as a name line and a values line (``"1/23 4-3-4"`` -> both halves)."""
-    label = label.strip()
-    if " " not in label:
-        return ("", label)
-    name, values = label.rsplit(" ", 1)
-    return (name, values)
+    return split_label(label)
+
+
+Box = tuple[float, float, float, float]
+"""A rectangle as (x0, y0, x1, y1)."""
+
+
+def stack_groups(pieces: Sequence[Piece], counters: _Counters) -> list[list[Piece]]:
+    """Pieces of one place that look alike (same side, kind and printed face, or both
+    face-down) gathered into stacks, in the order first met: a position or box shows each
+    as one counter with its depth."""
+    groups: dict[tuple[Any, ...], list[Piece]] = {}
+    for p in pieces:
+        down = counters.face_down(p)
+        key = (True, p.side) if down else (False, p.side, p.kind, counters.label(p), p.face,
+                                           p.steps, tuple(sorted(map(str, p.attrs.items()))))
+        groups.setdefault(key, []).append(p)
+    return list(groups.values())
 
 
 class _Counters:
-    """Draws counters: side colours, labels, the face-down rule and stack counts."""
+    """Draws counters as printed chits: the game's counter art (colours of side and
+    formation, type symbol, designation, printed values, reduced band, status markers),
+    the face-down back, a stack's depth and, on hover or click, the stack opened as a fan."""
 
-    def __init__(self, *, label: PieceLabel, colors: Mapping[str, str], face_down: FaceDown) -> None:
+    def __init__(self, *, label: PieceLabel, colors: Mapping[str, str], face_down: FaceDown,
+                 art: CounterArt | None = None) -> None:
         self.label = label
-        self.colors = colors
+        self.art = art or DEFAULT_ART
+        self.colors = {**colors, **self.art.side_colours()}
         self.face_down = face_down
+        self.boxes: list[Box] = []  # the room each counter drawn takes (labels keep clear)
+        self.faces: dict[str, Face] = {}
 
     def color(self, side: str) -> str:
         """The counter colour of a side (grey for a side with none)."""
         return self.colors.get(side, "#9a9a9a")
 
-    def draw(self, doc: _Doc, stack: Sequence[Piece], cx: float, cy: float, c: float) -> None:
-        """The top piece of a stack as a counter of side ``c`` centred at (cx, cy)."""
+    def face(self, piece: Piece) -> Face:
+        """What the piece's face-up counter shows (worked out once a picture)."""
+        got = self.faces.get(piece.id)
+        if got is None:
+            got = self.faces[piece.id] = self.art.face(piece, self.label(piece), self.color(piece.side))
+        return got
+
+    def draw(self, doc: _Doc, stack: Sequence[Piece], cx: float, cy: float, c: float, *,
+             fan: bool = True) -> None:
+        """The top piece of a stack as a counter of side ``c`` centred at (cx, cy), its depth
+        shown; the stack's other counters in a fan that opens on hover or click."""
         piece = stack[0]
         count = len(stack)
         down = self.face_down(piece)
-        fill = self.color(piece.side)
-        ink = _text_on(fill)
         x0, y0 = cx - c / 2, cy - c / 2
         shown = [p.id for p in stack if not self.face_down(p)]
+        cls = "counter face-down" if down else "counter"
+        if count > 1:
+            cls += " stack"
         # data-pieces and data-at let an interactive page find every face-up piece of the
         # stack and the place under it (face-down pieces are never named)
-        doc.open("g", cls="counter face-down" if down else "counter",
-                 data_piece=None if down else piece.id,
-                 data_pieces=json.dumps(shown) if shown else None, data_at=piece.location)
+        doc.open("g", cls=cls, data_piece=None if down else piece.id,
+                 data_pieces=json.dumps(shown) if shown else None, data_at=piece.location,
+                 data_depth=count if count > 1 else None)
         doc.title(self._tooltip(stack))
+        fill = self._back_fill(piece) if down else self.face(piece).fill
         for k in range(min(count - 1, 2), 0, -1):
             off = k * c * 0.09
-            doc.el("rect", x=x0 + off, y=y0 + off, width=c, height=c, rx=c * 0.08, fill=fill,
-                   stroke=_darker(fill, 0.4), stroke_width=0.8)
-        doc.el("rect", x=x0, y=y0, width=c, height=c, rx=c * 0.08, fill=fill, stroke=_darker(fill, 0.4),
-               stroke_width=max(c * 0.03, 0.8),
-               stroke_dasharray=f"{_num(c * 0.1)},{_num(c * 0.06)}" if piece.hidden and not down else None)
-        if down:
-            doc.el("rect", x=x0, y=y0, width=c, height=c, rx=c * 0.08, fill="url(#facedown)")
-            doc.text(cx, cy + c * 0.17, "?", c * 0.5, font_weight="bold", fill=ink)
-        else:
-            self._face(doc, piece, cx, cy, c, ink)
+            doc.el("rect", x=x0 + off, y=y0 + off, width=c, height=c, rx=c * 0.07, fill=fill,
+                   stroke=_darker(fill, 0.4), stroke_width=0.8, cls="under")
+        self._chit(doc, piece, cx, cy, c)
         if count > 1:
             bx, by, r = x0 + c, y0, c * 0.22
+            doc.open("g", cls="depth")
             doc.el("circle", cx=bx, cy=by, r=r, fill="#ffffff", stroke=INK, stroke_width=0.8)
             doc.text(bx, by + r * 0.45, str(count), r * 1.25, font_weight="bold", fill=INK, cls="stack")
+            doc.close("g")
+        room = c * (0.09 * min(count - 1, 2))
+        self.boxes.append((x0 - c * 0.12, y0 - c * 0.24, x0 + c + max(room, c * 0.24 if count > 1 else 0,
+                                                                       c * 0.2), y0 + c + room + 1))
+        if fan and count > 1:
+            self._fan(doc, stack, cx, cy, c)
         doc.close("g")
 
-    def _face(self, doc: _Doc, piece: Piece, cx: float, cy: float, c: float, ink: str) -> None:
-        name, values = _split_label(self.label(piece))
-        if piece.is_reduced:
-            doc.el("rect", x=cx - c / 2 + c * 0.06, y=cy - c / 2 + c * 0.06, width=c * 0.88,
-                   height=c * 0.09, fill=ink, fill_opacity="0.55")
-        avail = c * 0.9
-        if name:
-            doc.text(cx, cy - c * 0.06, name, c * 0.24, width=avail, fill=ink)
-            doc.text(cx, cy + c * 0.32, values, c * 0.3, width=avail, font_weight="bold", fill=ink)
-        elif any(ch.isdigit() for ch in values):
-            doc.text(cx, cy + c * 0.11, values, c * 0.3, width=avail, font_weight="bold", fill=ink)
-        else:  # a marker's name alone ("Bombard")
-            doc.text(cx, cy + c * 0.09, values, c * 0.25, width=avail, fill=ink)
+    def _back_fill(self, piece: Piece) -> str:
+        """The colour of a face-down counter: the back's, else its side's (never its
+        formation's, which would tell what the back hides)."""
+        return self.art.back.fill or self.color(piece.side)
+
+    def _chit(self, doc: _Doc, piece: Piece, cx: float, cy: float, c: float) -> None:
+        """One counter's square and what is printed on it (face-down: the game's back)."""
+        x0, y0 = cx - c / 2, cy - c / 2
+        if self.face_down(piece):
+            fill = self._back_fill(piece)
+            ink = _text_on(fill)
+            doc.el("rect", x=x0, y=y0, width=c, height=c, rx=c * 0.07, fill=fill,
+                   stroke=_darker(fill, 0.4), stroke_width=max(c * 0.03, 0.8), cls="chit")
+            doc.el("rect", x=x0, y=y0, width=c, height=c, rx=c * 0.07, fill="url(#facedown)")
+            doc.text(cx, cy + c * 0.17, self.art.back.text, c * 0.5, font_weight="bold", fill=ink)
+            return
+        face = self.face(piece)
+        doc.el("rect", x=x0, y=y0, width=c, height=c, rx=c * 0.07, fill=face.fill,
+               stroke=_darker(face.fill, 0.4), stroke_width=max(c * 0.03, 0.8), cls="chit",
+               stroke_dasharray=f"{_num(c * 0.1)},{_num(c * 0.06)}" if piece.hidden else None)
+        avail = c * 0.92
+        if face.marker:
+            words = face.factors.split()
+            if len(face.factors) > 9 and len(words) > 1:
+                half = (len(words) + 1) // 2
+                lines = [" ".join(words[:half]), " ".join(words[half:])]
+            else:
+                lines = [face.factors]
+            for k, line in enumerate(lines):
+                doc.text(cx, cy + c * (0.09 - 0.13 * (len(lines) - 1) + 0.26 * k), line, c * 0.24,
+                         width=avail, font_weight="bold", fill=face.ink)
+            return
+        if face.reduced is not None:
+            doc.el("rect", x=x0 + c * 0.04, y=y0 + c * 0.03, width=c * 0.92, height=c * 0.08,
+                   fill=face.reduced.fill, cls="reduced")
+        if face.designation:
+            doc.text(cx, y0 + c * 0.3, face.designation, c * 0.22, width=avail, fill=face.ink)
+        bw, bh = c * 0.56, c * 0.28
+        doc.open("g", cls="symbol", data_symbol=face.symbol)
+        doc.parts.append(symbol_svg(face.symbol, cx - bw / 2, y0 + c * 0.36, bw, bh, INK,
+                                    text=face.symbol_text))
+        doc.close("g")
+        if face.factors:
+            doc.text(cx, y0 + c * 0.93, face.factors, c * 0.3, width=avail, font_weight="bold",
+                     fill=face.ink)
+        for k, status in enumerate(face.status[:3]):
+            m = c * 0.3
+            sx, sy = x0 + c - m * 0.4, y0 + c * 0.3 + k * m * 1.05
+            doc.open("g", cls="status", data_status=status.name)
+            doc.el("rect", x=sx, y=sy, width=m, height=m, rx=m * 0.15, fill=status.fill,
+                   stroke="#ffffff", stroke_width=max(m * 0.08, 0.5))
+            doc.text(sx + m / 2, sy + m * 0.72, status.mark, m * (0.72 if len(status.mark) == 1 else 0.5),
+                     font_weight="bold", fill=_text_on(status.fill))
+            doc.close("g")
+
+    def _fan(self, doc: _Doc, stack: Sequence[Piece], cx: float, cy: float, c: float) -> None:
+        """The stack opened: every counter of it side by side, top first (hidden until the
+        stack is hovered or clicked open)."""
+        offsets = fan_offsets(len(stack), c)
+        x1 = cx + max(dx for dx, _ in offsets) + c * 0.62
+        y1 = cy + max(dy for _, dy in offsets) + c * 0.62
+        doc.open("g", cls="fan")
+        doc.el("rect", x=cx + offsets[0][0] - c * 0.62, y=cy - c * 0.62,
+               width=x1 - (cx + offsets[0][0] - c * 0.62), height=y1 - (cy - c * 0.62), rx=c * 0.12,
+               fill="#fffdf6", fill_opacity="0.96", stroke="#6d6552", stroke_width=1, cls="fan-back")
+        for piece, (dx, dy) in zip(stack, offsets, strict=True):
+            down = self.face_down(piece)
+            doc.open("g", cls="fan-item face-down" if down else "fan-item",
+                     data_piece=None if down else piece.id)
+            doc.title(self._tooltip([piece]))
+            self._chit(doc, piece, cx + dx, cy + dy, c)
+            doc.close("g")
+        doc.close("g")
 
     def _tooltip(self, stack: Sequence[Piece]) -> str:
         shown = []
         for p in stack:
-            shown.append(f"face-down {p.side} piece" if self.face_down(p)
-                         else f"{self.label(p)} [{p.id}, {p.side}]" + (" (hidden)" if p.hidden else ""))
+            if self.face_down(p):
+                shown.append(f"face-down {p.side} piece")
+                continue
+            face = self.face(p)
+            extra = [face.type_name] if not face.marker else []
+            if face.reduced is not None:
+                extra.append(face.reduced.name)
+            extra += [s.name + (f" ({s.section})" if s.section else "") for s in face.status]
+            shown.append(f"{self.label(p)} [{p.id}, {p.side or 'marker'}]"
+                         + (f" ({', '.join(extra)})" if extra else "")
+                         + (" (hidden)" if p.hidden else ""))
         return f"{stack[0].location}: " + "; ".join(shown)
 
 
@@ -451,12 +556,13 @@ class _Panel:
         """An off-map box as a labelled rectangle holding its counters (each one on its own),
         then its cards, if the game shows any there (each a named card, or a face-down count)."""
         c = BOX_COUNTER
-        gap = 7.0
+        gap = 9.0
         per_row = max(1, int((self.width - gap) // (c + gap)))
         limit = per_row * BOX_ROWS_SHOWN
-        shown = list(pieces[:limit])
+        groups = stack_groups(pieces, counters)
+        shown = groups[:limit]
         rows = max(1, math.ceil(len(shown) / per_row)) if shown else 0
-        extra = 14.0 if len(pieces) > limit else 0.0
+        extra = 14.0 if len(groups) > limit else 0.0
         card_rows = _card_rows(cards)
         cards_h = len(card_rows) * CARD_ROW
         height = 26 + rows * (c + gap) + extra + cards_h + (4 if rows or cards_h else 6)
@@ -471,15 +577,15 @@ class _Panel:
             + (["blind"] if blind else []) + ([f"holds {capacity}"] if capacity is not None else [])
         info_text = " · ".join(info)
         d.text(self.x + 8, self.y + 17, name, 12, anchor="start", font_weight="bold",
-               width=self.width - 24 - 0.58 * 10 * len(info_text), fill=INK)
+               width=self.width - 24 - 0.58 * 10 * len(info_text), fill=INK, cls="box-name")
         d.text(self.x + self.width - 8, self.y + 17, info_text, 10, anchor="end", fill="#555555")
-        for k, piece in enumerate(shown):
+        for k, group in enumerate(shown):
             col, row = k % per_row, k // per_row
             cx = self.x + gap + c / 2 + col * (c + gap)
             cy = self.y + 26 + c / 2 + row * (c + gap)
-            counters.draw(d, [piece], cx, cy, c)
+            counters.draw(d, group, cx, cy, c)
         if extra:
-            d.text(self.x + 8, self.y + 26 + rows * (c + gap) + 6, f"+{len(pieces) - limit} more", 10,
+            d.text(self.x + 8, self.y + 26 + rows * (c + gap) + 6, f"+{len(groups) - limit} more", 10,
                    anchor="start", fill="#555555")
         top = self.y + 26 + rows * (c + gap) + extra
         for k, (text, face_up) in enumerate(card_rows):
@@ -556,7 +662,8 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
                   piece_label: PieceLabel | None = None, hex_size: float = 30,
                   show_ids: bool = True, side_colors: Mapping[str, str] | None = None,
                   face_down: FaceDown | None = None, subtitle: str | None = None,
-                  cards: BoxCards | None = None, marks: Sequence[MapMark] = ()) -> str:
+                  cards: BoxCards | None = None, marks: Sequence[MapMark] = (),
+                  art: CounterArt | None = None) -> str:
     """The whole hex map as an SVG document, with its legend, boxes and pieces (and the
     ``cards`` a game shows in its boxes, the ``marks`` its rules keep on the map).
 
@@ -570,7 +677,8 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     by_place = stacks(pieces)
     sides = sides_of(pieces, list(side_colors or {}))
     counters = _Counters(label=piece_label or default_piece_label,
-                         colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden)
+                         colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
+                         art=art)
     grid = hexmap.grid
     map_w, map_h = grid.pixel_size(s)
     ox, oy = MARGIN, MARGIN + TITLE_HEIGHT
@@ -584,15 +692,21 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     _heading(doc, title or hexmap.name, sub)
     doc.open("g", cls="map", transform=f"translate({_num(ox)},{_num(oy)})")
     doc.parts.extend(_map_layers(hexmap, s, show_ids))
+    under = len(doc.parts)
+    _draw_hex_names(doc, hexmap, s, by_place)
     doc.open("g", cls="pieces")
     for h in hexmap.hexes():
         stack = by_place.get(hexmap.label(h))
         if stack:
             cx, cy = grid.center(h, s)
-            counters.draw(doc, stack, cx, cy + s * 0.04, s * 1.14)
+            counters.draw(doc, stack, cx, cy + s * 0.04, s * HEX_COUNTER)
     doc.close("g")
     _draw_marks(doc, hexmap, marks, s)
     doc.close("g")
+    # place names go where no counter is, drawn under the pieces so an opened stack covers them
+    names = _Doc()
+    _draw_labels(names, hexmap, s, counters.boxes)
+    doc.parts[under:under] = names.parts
 
     panel = _Panel(ox + map_w + PANEL_GAP, oy - 6)
     _legend_hexmap(panel, hexmap, s)
@@ -613,7 +727,7 @@ _MAP_LAYERS: weakref.WeakKeyDictionary[HexMap, dict[tuple[float, bool], tuple[st
 
 
 def _map_layers(hexmap: HexMap, s: float, show_ids: bool) -> tuple[str, ...]:
-    """The map's own drawing (hexes, hexsides, features, place names), drawn once per map,
+    """The map's own drawing (hexes, hexsides, features), drawn once per map,
     hex size and id setting: a map does not change in play (what changes on it is pieces and
     game variables), and on a big sheet it is most of the picture's cost."""
     kept = _MAP_LAYERS.setdefault(hexmap, {})
@@ -623,7 +737,6 @@ def _map_layers(hexmap: HexMap, s: float, show_ids: bool) -> tuple[str, ...]:
         _draw_hexes(doc, hexmap, s, show_ids)
         _draw_hexsides(doc, hexmap, s)
         _draw_features(doc, hexmap, s)
-        _draw_labels(doc, hexmap, s)
         parts = kept[(s, show_ids)] = tuple(doc.parts)
     return parts
 
@@ -647,9 +760,20 @@ def _draw_hexes(doc: _Doc, hexmap: HexMap, s: float, show_ids: bool) -> None:
         if show_ids:
             doc.text(cx, cy - s * 0.6, hexmap.label(h), s * 0.26, cls="hex-id", fill=on,
                      fill_opacity="0.75")
+    doc.close("g")
+
+
+def _draw_hex_names(doc: _Doc, hexmap: HexMap, s: float, by_place: Mapping[str, list[Piece]]) -> None:
+    """The names printed in single hexes, at the foot of the hex; under a counter the name is
+    left out of the picture (the hex's tooltip still gives it), so it never covers one."""
+    doc.open("g", cls="hex-names", stroke="none")
+    for h in hexmap.hexes():
         name = hexmap.hex_name(h)
-        if name:
-            doc.text(cx, cy + s * 0.8, name, s * 0.22, width=s * 1.2, font_style="italic", fill=on)
+        if not name or by_place.get(hexmap.label(h)):
+            continue
+        cx, cy = hexmap.grid.center(h, s)
+        doc.text(cx, cy + s * 0.8, name, s * 0.22, width=s * 1.2, font_style="italic",
+                 fill=_text_on(hexmap.terrain_type(h).color), cls="hex-name")
     doc.close("g")
 
 
@@ -782,15 +906,58 @@ def _legend_marks(panel: _Panel, marks: Sequence[MapMark], s: float) -> None:
         panel.row(name, badge)
 
 
-def _draw_labels(doc: _Doc, hexmap: HexMap, s: float) -> None:
-    """The map's printed place names, centred on their hex, haloed so terrain never hides them."""
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _draw_labels(doc: _Doc, hexmap: HexMap, s: float, taken: Sequence[Box]) -> None:
+    """The map's printed place names, haloed so terrain never hides them, each placed where
+    it covers no counter: on its hex when that is clear, else at the nearest clear spot
+    around it (half a hex at a time), else smaller; never outside the map."""
+    map_w, map_h = hexmap.grid.pixel_size(s)
+    cell = s * 2.0
+    grid_boxes: dict[tuple[int, int], list[Box]] = {}
+
+    def add(box: Box) -> None:
+        for gx in range(int(box[0] // cell), int(box[2] // cell) + 1):
+            for gy in range(int(box[1] // cell), int(box[3] // cell) + 1):
+                grid_boxes.setdefault((gx, gy), []).append(box)
+
+    def clear(box: Box) -> bool:
+        for gx in range(int(box[0] // cell), int(box[2] // cell) + 1):
+            for gy in range(int(box[1] // cell), int(box[3] // cell) + 1):
+                if any(_overlaps(box, other) for other in grid_boxes.get((gx, gy), ())):
+                    return False
+        return True
+
+    for box in taken:
+        add(box)
+    steps = [(dx, dy) for dy in range(-4, 5) for dx in range(-4, 5)]
+    steps.sort(key=lambda d: (d[0] * 0.75) ** 2 + (d[1] * 0.45) ** 2)
     doc.open("g", cls="labels")
-    map_w, _ = hexmap.grid.pixel_size(s)
     for lab in hexmap.labels:
-        cx, cy = hexmap.grid.center(hexmap.hex(lab.at), s)
-        half = min(_fit(lab.text, s * 0.42, map_w, bold=True)[1] * 0.66 * len(lab.text), map_w) / 2
-        cx = min(max(cx, half), map_w - half)  # keep the whole label over the map
-        doc.text(cx, cy - s * 0.15, lab.text, s * 0.42, width=map_w, font_weight="bold", font_style="italic",
+        hx, hy = hexmap.grid.center(hexmap.hex(lab.at), s)
+        placed = None
+        for scale in (1.0, 0.8):
+            size = _fit(lab.text, s * 0.42 * scale, map_w, bold=True)[1]
+            half = min(0.7 * size * len(lab.text), map_w) / 2 + 1.5
+            for dx, dy in steps:
+                cx = min(max(hx + dx * s * 0.75, half), map_w - half)
+                cy = min(max(hy - s * 0.15 + dy * s * 0.45, size), map_h - size * 0.3)
+                box = (cx - half, cy - size * 1.0 - 1.5, cx + half, cy + size * 0.3 + 1.5)
+                if clear(box):
+                    placed = (cx, cy, size, box)
+                    break
+            if placed:
+                break
+        if placed is None:  # a sheet crowded all round: on its hex, as before
+            size = s * 0.42
+            half = min(0.7 * size * len(lab.text), map_w) / 2
+            cx = min(max(hx, half), map_w - half)
+            placed = (cx, hy - s * 0.15, size, (cx - half, hy - s * 0.15 - size, cx + half, hy))
+        cx, cy, size, box = placed
+        add(box)
+        doc.text(cx, cy, lab.text, size, width=map_w, font_weight="bold", font_style="italic",
                  fill="#1d1d40", stroke="#ffffff", stroke_width=s * 0.1, stroke_opacity="0.85",
                  paint_order="stroke", stroke_linejoin="round", cls="label")
     doc.close("g")
@@ -825,60 +992,108 @@ def _legend_hexmap(panel: _Panel, hexmap: HexMap, s: float) -> None:
 # --- area maps ------------------------------------------------------------------------------
 
 
-def _area_lines(stack: Sequence[Piece], counters: _Counters) -> list[tuple[str, str]]:
-    """(colour, text) for each piece listed in a position, with "+N more" past the limit."""
-    lines = []
-    for p in stack[:AREA_LINES_SHOWN]:
-        text = f"face-down {p.side} piece" if counters.face_down(p) else counters.label(p)
-        lines.append((counters.color(p.side), text))
-    if len(stack) > AREA_LINES_SHOWN:
-        lines.append(("", f"+{len(stack) - AREA_LINES_SHOWN} more"))
-    return lines
+AREA_GAP = 6.0  # between counters in a position
 
 
-def _box_lines(stack: Sequence[Piece], counters: _Counters, cards: Sequence[str] | int | None,
-               ) -> list[tuple[str, str]]:
-    """(colour, text) lines of a box drawn on the board: its pieces with like ones counted
-    together ("IJA ×6"), then its cards (titles, the first few, or a face-down count)."""
-    groups: dict[tuple[str, str], int] = {}  # in the order first met
-    for p in stack:
-        text = f"face-down {p.side} piece" if counters.face_down(p) else counters.label(p)
-        key = (counters.color(p.side), text)
-        groups[key] = groups.get(key, 0) + 1
-    lines = [(colour, text if n == 1 else f"{text} \u00d7{n}") for (colour, text), n in groups.items()]
+def _counter_grid(stack: Sequence[Piece], counters: _Counters, width: float,
+                  rows_shown: int) -> tuple[list[list[Piece]], int, int]:
+    """The stacks a position or board box shows as counters (like pieces gathered), how many
+    go in a row of ``width`` and how many of them are left out (past ``rows_shown`` rows)."""
+    groups = stack_groups(stack, counters)
+    per_row = max(1, int((width - AREA_GAP) // (AREA_COUNTER + AREA_GAP)))
+    limit = per_row * rows_shown
+    return groups[:limit], per_row, max(0, len(groups) - limit)
+
+
+def _grid_height(shown: int, per_row: int, more: int) -> float:
+    rows = math.ceil(shown / per_row) if shown else 0
+    return rows * (AREA_COUNTER + AREA_GAP) + (14.0 if more else 0.0)
+
+
+def _draw_counter_grid(doc: _Doc, groups: Sequence[list[Piece]], per_row: int, more: int,
+                       counters: _Counters, x0: float, y0: float) -> None:
+    """Counters in rows from (x0, y0), then "+N more" when some are left out."""
+    c = AREA_COUNTER
+    for k, group in enumerate(groups):
+        col, row = k % per_row, k // per_row
+        counters.draw(doc, group, x0 + AREA_GAP + c / 2 + col * (c + AREA_GAP),
+                      y0 + c / 2 + row * (c + AREA_GAP), c)
+    if more:
+        rows = math.ceil(len(groups) / per_row)
+        doc.text(x0 + AREA_GAP, y0 + rows * (c + AREA_GAP) + 8, f"+{more} more", 10.5,
+                 anchor="start", fill=INK)
+
+
+def _card_lines(cards: Sequence[str] | int | None) -> list[str]:
+    """The lines of a box drawn on the board's cards (titles, the first few, or a count)."""
     if isinstance(cards, int):
-        lines.append(("", cards_text(cards)))
-    elif cards:
-        lines += [("", f"\u25ad {card}") for card in cards[:PLACED_CARDS_SHOWN]]
-        if len(cards) > PLACED_CARDS_SHOWN:
-            lines.append(("", f"+{len(cards) - PLACED_CARDS_SHOWN} more cards"))
+        return [cards_text(cards)]
+    lines = [f"\u25ad {card}" for card in (cards or [])[:PLACED_CARDS_SHOWN]]
+    if cards and len(cards) > PLACED_CARDS_SHOWN:
+        lines.append(f"+{len(cards) - PLACED_CARDS_SHOWN} more cards")
     return lines
 
 
-def _placed_box_geometry(box: BoxSpec, lines: int, ox: float, oy: float) -> tuple[float, float, float, float]:
-    """Centre and half sizes of a box drawn on the board."""
+PLACED_TOP = 20.0  # a box drawn on the board: its name's band
+PLACED_INLINE = 2  # stacks a box drawn on the board shows beside its name, in one row
+PLACED_COUNTER = 28.0  # the side of those counters (a board's boxes stand close together)
+
+
+def _name_lines(name: str, width: float, size: float) -> list[str]:
+    """A name in at most two lines of ``width``, split at a space when one is too long."""
+    if 0.62 * size * len(name) <= width or " " not in name:
+        return [name]
+    words = name.split()
+    best = 1
+    for k in range(1, len(words)):
+        if 0.62 * size * len(" ".join(words[:k])) <= width:
+            best = k
+    return [" ".join(words[:best]), " ".join(words[best:])]
+
+
+def _placed_box_geometry(box: BoxSpec, stack: Sequence[Piece], counters: _Counters, cards: int,
+                         ox: float, oy: float) -> tuple[float, float, float, float]:
+    """Centre and half sizes of a box drawn on the board: one row (name, then its counters)
+    when it holds few stacks and no cards, else the name above rows of counters and cards."""
     assert box.x is not None and box.y is not None
-    return (ox + box.x, oy + box.y, PLACED_BOX_WIDTH / 2, (20 + 13 * lines) / 2)
+    groups = stack_groups(stack, counters)
+    if len(groups) <= PLACED_INLINE and not cards:
+        return (ox + box.x, oy + box.y, PLACED_BOX_WIDTH / 2, (PLACED_COUNTER + 6) / 2)
+    shown, per_row, more = _counter_grid(stack, counters, PLACED_BOX_WIDTH, 2)
+    height = PLACED_TOP + _grid_height(len(shown), per_row, more) + 13 * cards + 4
+    return (ox + box.x, oy + box.y, PLACED_BOX_WIDTH / 2, max(height, 26) / 2)
 
 
 def _draw_placed_box(doc: _Doc, box: BoxSpec, geo: tuple[float, float, float, float],
-                     lines: Sequence[tuple[str, str]], count: int) -> None:
-    """A box on the board: a small labelled rectangle (dashed when blind) listing its contents."""
+                     stack: Sequence[Piece], counters: _Counters, cards: Sequence[str]) -> None:
+    """A box on the board: a small labelled rectangle (dashed when blind) holding its counters
+    (like ones stacked) and listing its cards."""
     cx, cy, hw, hh = geo
     x0, y0 = cx - hw, cy - hh
     doc.open("g", cls="box placed", data_box=box.id)
-    doc.title(f"{box.name} [{box.id}]: {count} piece(s)" + "".join(f"; {t}" for c, t in lines if not c))
+    doc.title(f"{box.name} [{box.id}]: {len(stack)} piece(s)" + "".join(f"; {t}" for t in cards))
     doc.el("rect", x=x0, y=y0, width=2 * hw, height=2 * hh, rx=4, fill="#fbf9f2", fill_opacity="0.95",
            stroke="#6d6552", stroke_width=1.1, stroke_dasharray="5,3" if box.blind else None)
-    doc.text(x0 + 6, y0 + 13, box.name, 10, anchor="start", width=2 * hw - 12, font_weight="bold",
+    groups = stack_groups(stack, counters)
+    if len(groups) <= PLACED_INLINE and not cards:
+        c = PLACED_COUNTER
+        room = 2 * hw - 10 - PLACED_INLINE * (c + 4)
+        lines = _name_lines(box.name, room, 9.5)
+        for k, line in enumerate(lines):
+            doc.text(x0 + 5, cy + 3.5 + (k - (len(lines) - 1) / 2) * 11, line, 9.5, anchor="start",
+                     width=room, font_weight="bold", fill=INK, cls="box-name")
+        for k, group in enumerate(groups):
+            counters.draw(doc, group, x0 + 2 * hw - 4 - c / 2 - (len(groups) - 1 - k) * (c + 4), cy, c)
+        doc.close("g")
+        return
+    doc.text(x0 + 6, y0 + 14, box.name, 11, anchor="start", width=2 * hw - 12, font_weight="bold",
              fill=INK, cls="box-name")
-    for k, (color, text) in enumerate(lines):
-        ly = y0 + 18 + 13 * k
-        if color:
-            doc.el("rect", x=x0 + 6, y=ly + 2, width=8, height=8, rx=1.5, fill=color,
-                   stroke=_darker(color, 0.4), stroke_width=0.7)
-        doc.text(x0 + (18 if color else 8), ly + 10, text, 9.5, anchor="start", width=2 * hw - 24,
-                 fill=INK, cls="piece" if color else "card")
+    shown, per_row, more = _counter_grid(stack, counters, 2 * hw, 2)
+    _draw_counter_grid(doc, shown, per_row, more, counters, x0, y0 + PLACED_TOP)
+    top = y0 + PLACED_TOP + _grid_height(len(shown), per_row, more)
+    for k, text in enumerate(cards):
+        doc.text(x0 + 8, top + 10 + 13 * k, text, 10, anchor="start", width=2 * hw - 16,
+                 fill=INK, cls="card")
     doc.close("g")
 
 
@@ -893,7 +1108,7 @@ def _clip_to_box(cx: float, cy: float, hw: float, hh: float, dx: float, dy: floa
 def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str = "",
                    piece_label: PieceLabel | None = None, side_colors: Mapping[str, str] | None = None,
                    face_down: FaceDown | None = None, subtitle: str | None = None,
-                   cards: BoxCards | None = None) -> str:
+                   cards: BoxCards | None = None, art: CounterArt | None = None) -> str:
     """The area map as an SVG document: positions, arrows, pieces listed inside, boxes beside
     (with the ``cards`` a game shows in them).
 
@@ -905,13 +1120,16 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     by_place = stacks(pieces)
     sides = sides_of(pieces, list(side_colors or {}))
     counters = _Counters(label=piece_label or default_piece_label,
-                         colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden)
+                         colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
+                         art=art)
     pad = AREA_BOX_WIDTH / 2 + 14
     ox, oy = MARGIN + pad, MARGIN + TITLE_HEIGHT + 50
     geometry: dict[str, tuple[float, float, float, float]] = {}
     for area in areamap.spec.areas:
-        n = len(_area_lines(by_place.get(area.id, []), counters))
-        geometry[area.id] = (ox + area.x, oy + area.y, AREA_BOX_WIDTH / 2, (40 + 13 * n) / 2)
+        shown, per_row, more = _counter_grid(by_place.get(area.id, []), counters, AREA_BOX_WIDTH,
+                                             AREA_ROWS_SHOWN)
+        height = AREA_TOP + _grid_height(len(shown), per_row, more) + 4
+        geometry[area.id] = (ox + area.x, oy + area.y, AREA_BOX_WIDTH / 2, height / 2)
 
     doc = _Doc()
     _heading(doc, title or areamap.name, subtitle if subtitle is not None else
@@ -941,8 +1159,9 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     placed = [b for b in areamap.boxes.values() if b.x is not None]
     for box in placed:
         stack = by_place.get(box.id, [])
-        lines = _box_lines(stack, counters, cards.get(box.id))
-        _draw_placed_box(doc, box, _placed_box_geometry(box, len(lines), ox, oy), lines, len(stack))
+        card_lines = _card_lines(cards.get(box.id))
+        _draw_placed_box(doc, box, _placed_box_geometry(box, stack, counters, len(card_lines), ox, oy),
+                         stack, counters, card_lines)
 
     panel = _Panel(MARGIN + 1000 + 2 * pad + PANEL_GAP, MARGIN + TITLE_HEIGHT - 6)
     _legend_area(panel, areamap)
@@ -1004,17 +1223,10 @@ def _draw_area(doc: _Doc, areamap: AreaMap, area_id: str, geo: tuple[float, floa
     if number is not None:
         doc.el("circle", cx=x0, cy=y0, r=10, fill="#ffffff", stroke=INK, stroke_width=1.2)
         doc.text(x0, y0 + 4, str(number), 11, font_weight="bold", fill=INK)
-    doc.text(x0 + 7, y0 + 31, _area_attr_text(area_id, area.attrs), 9.5, anchor="start",
-             width=2 * hw - 14, fill=_text_on(fill), fill_opacity="0.8")
-    for k, (color, text) in enumerate(_area_lines(stack, counters)):
-        ly = y0 + 40 + 13 * k
-        face_up = k < min(len(stack), AREA_LINES_SHOWN) and not counters.face_down(stack[k])
-        doc.open("g", cls="piece-line", data_piece=stack[k].id if face_up else None)
-        if color:
-            doc.el("rect", x=x0 + 7, y=ly + 2, width=9, height=9, rx=1.5, fill=color,
-                   stroke=_darker(color, 0.4), stroke_width=0.7)
-        doc.text(x0 + 20, ly + 10, text, 10, anchor="start", width=2 * hw - 26, fill=INK, cls="piece")
-        doc.close("g")
+    doc.text(x0 + 7, y0 + 34, _area_attr_text(area_id, area.attrs), 11, anchor="start",
+             width=2 * hw - 14, fill=_text_on(fill), fill_opacity="0.85", cls="area-sub")
+    shown, per_row, more = _counter_grid(stack, counters, 2 * hw, AREA_ROWS_SHOWN)
+    _draw_counter_grid(doc, shown, per_row, more, counters, x0, y0 + AREA_TOP)
     doc.close("g")
 
 
@@ -1050,11 +1262,13 @@ def _legend_area(panel: _Panel, areamap: AreaMap) -> None:
 
 
 def _render_places(pieces: Sequence[Piece], *, title: str, subtitle: str | None,
-                   colors: Mapping[str, str], face_down: FaceDown, piece_label: PieceLabel) -> str:
+                   colors: Mapping[str, str], face_down: FaceDown, piece_label: PieceLabel,
+                   art: CounterArt | None = None) -> str:
     """A board-less picture: every place with its counters, for games that draw no map."""
     by_place = stacks(pieces)
     sides = sides_of(pieces, list(colors))
-    counters = _Counters(label=piece_label, colors=assign_side_colors(sides, colors), face_down=face_down)
+    counters = _Counters(label=piece_label, colors=assign_side_colors(sides, colors), face_down=face_down,
+                         art=art)
     doc = _Doc()
     _heading(doc, title, subtitle or "no map: pieces by place")
     panel = _Panel(MARGIN, MARGIN + TITLE_HEIGHT, 520)
@@ -1082,24 +1296,33 @@ def _match_title(match: Match, hidden_from: str | None) -> tuple[str, str]:
 
 def render_board(board: Any, pieces: Sequence[Piece], *, title: str, subtitle: str | None,
                  piece_label: PieceLabel, side_colors: Mapping[str, str], face_down: FaceDown,
-                 cards: BoxCards | None = None, marks: Sequence[MapMark] = ()) -> str:
+                 cards: BoxCards | None = None, marks: Sequence[MapMark] = (),
+                 art: CounterArt | None = None) -> str:
     """Draw whatever a game's ``board()`` returned (HexMap, AreaMap or None) with the pieces
-    (and the cards the game shows in the board's boxes, the marks on a hex map)."""
+    (and the cards the game shows in the board's boxes, the marks on a hex map) as counters
+    in the game's counter ``art``."""
     if isinstance(board, HexMap):
         return render_hexmap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                             side_colors=side_colors, face_down=face_down, cards=cards, marks=marks)
+                             side_colors=side_colors, face_down=face_down, cards=cards, marks=marks,
+                             art=art)
     if isinstance(board, AreaMap):
         return render_areamap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                              side_colors=side_colors, face_down=face_down, cards=cards)
+                              side_colors=side_colors, face_down=face_down, cards=cards, art=art)
     if board is None:
         return _render_places(pieces, title=title, subtitle=subtitle, colors=side_colors,
-                              face_down=face_down, piece_label=piece_label)
+                              face_down=face_down, piece_label=piece_label, art=art)
     raise TabletopError(f"cannot draw a board of type {type(board).__name__}; "
                         f"expected a HexMap, an AreaMap or None")
 
 
+def game_art(game: Game) -> CounterArt:
+    """A game's counter art (its ``data/counter_art.yaml``; the default art without one)."""
+    return load_counter_art(game.data_dir())
+
+
 def render_match(match: Match, *, hidden_from: str | None = None) -> str:
-    """A match's position as SVG, on the map its game's ``board(match)`` gives.
+    """A match's position as SVG, on the map its game's ``board(match)`` gives, the pieces
+    drawn in the game's counter art.
 
     With ``hidden_from`` set to a side, the picture is that side's view: other sides'
     hidden pieces are face-down. Without it every piece is face-up (hidden ones outlined
@@ -1108,18 +1331,20 @@ def render_match(match: Match, *, hidden_from: str | None = None) -> str:
     game = match.game
     title, subtitle = _match_title(match, hidden_from)
     pieces = match_pieces(match)
-    colors = assign_side_colors(sides_of(pieces, game.info.players))
+    art = game_art(game)
+    colors = assign_side_colors(sides_of(pieces, game.info.players), art.side_colours())
     return render_board(game.board(match), pieces, title=title, subtitle=subtitle,
                         piece_label=game.piece_label, side_colors=colors,
                         face_down=face_down_in_view(match, hidden_from),
                         cards=game.box_cards(match, hidden_from),
-                        marks=game.map_marks(match, hidden_from))
+                        marks=game.map_marks(match, hidden_from), art=art)
 
 
 def render_game(game: Game, match: Match | None = None, *, hidden_from: str | None = None) -> str:
     """A game's map as SVG: with a match's pieces when given, else the bare map."""
     if match is not None:
         return render_match(match, hidden_from=hidden_from)
-    colors = assign_side_colors(list(game.info.players))
+    art = game_art(game)
+    colors = assign_side_colors(list(game.info.players), art.side_colours())
     return render_board(game.board(None), [], title=game.info.title, subtitle=None,
-                        piece_label=game.piece_label, side_colors=colors, face_down=is_hidden)
+                        piece_label=game.piece_label, side_colors=colors, face_down=is_hidden, art=art)

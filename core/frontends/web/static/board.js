@@ -1,8 +1,15 @@
 // The board: the game's own SVG made interactive — zoom and pan, the options that name a
 // hex, area, box or piece highlighted, and a click on them reported as the options it picks.
+// The view opens on, and follows, the places of the pending decision, zoomed so that every
+// counter there is at least READABLE pixels across; "Fit" shows the whole map. Hovering a
+// stack shows its counters fanned out (a view only: clicks go through it); a click on a
+// stack that picks nothing keeps it open, and a counter in the open fan picks that unit.
 
 const TARGET_ATTRS = ["hex", "area", "box", "piece"];
 const SVGNS = "http://www.w3.org/2000/svg";
+export const READABLE = 32; // px across a counter of the decision's places is drawn at least
+const MAX_ZOOM = 1.6; // screen px per map unit the view zooms in to at most when it need not
+const CHIT = "rect.chit";
 
 export class Board {
   constructor(container, { onPick } = {}) {
@@ -38,14 +45,103 @@ export class Board {
     this.svg.removeAttribute("width");
     this.svg.removeAttribute("height");
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    // place names stay on top of the counters, and never catch a click
+    // place names never catch a click (they are drawn clear of the counters)
     const labels = this.svg.querySelector("g.labels");
-    if (labels && labels.parentNode) {
-      labels.parentNode.appendChild(labels);
-      labels.style.pointerEvents = "none";
-    }
+    if (labels) labels.style.pointerEvents = "none";
+    // an opened stack comes to the front, so its fan covers its neighbours
+    this.svg.addEventListener("pointerover", (e) => this.raise(e.target));
+    this.focused = null;
     if (keep && old.w === this.full.w && old.h === this.full.h) this.apply(this.box);
     else this.start();
+  }
+
+  raise(node) {
+    const stack = node && node.closest ? node.closest("g.counter.stack") : null;
+    if (!stack || !stack.parentNode || stack.parentNode.lastElementChild === stack) return;
+    stack.parentNode.appendChild(stack);
+    const place = stack.parentNode.closest("g.area, g.box");
+    if (place && place.parentNode && place.parentNode.lastElementChild !== place) place.parentNode.appendChild(place);
+  }
+
+  // The map box of an element, in the picture's own units.
+  unitBox(node) {
+    const r = node.getBoundingClientRect();
+    const m = this.svg.getScreenCTM();
+    if (!m || (!r.width && !r.height)) return null;
+    const inv = m.inverse();
+    const p = this.svg.createSVGPoint();
+    p.x = r.left;
+    p.y = r.top;
+    const a = p.matrixTransform(inv);
+    p.x = r.right;
+    p.y = r.bottom;
+    const b = p.matrixTransform(inv);
+    return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(b.x - a.x), h: Math.abs(b.y - a.y) };
+  }
+
+  // The elements of the pending decision's places: the highlighted hexes, positions, boxes
+  // and counters (not those in a closed fan).
+  focusNodes() {
+    if (!this.svg) return [];
+    return [...this.svg.querySelectorAll(".target")].filter((n) => !n.closest("g.fan"));
+  }
+
+  // Zoom and pan to the decision's places: all of them in view when they fit at a size where
+  // every counter there is READABLE px across, else centred on them at that size. Nothing
+  // moves when they are already in view at that size (unless ``force``).
+  focus(force = false) {
+    const nodes = this.focusNodes();
+    if (!nodes.length || !this.full) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let chit = Infinity;
+    for (const node of nodes) {
+      const b = this.unitBox(node);
+      if (!b) continue;
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.h);
+    }
+    if (!Number.isFinite(x0)) return;
+    for (const rect of this.placeCounters(nodes)) {
+      const b = this.unitBox(rect);
+      if (b && b.w > 0) chit = Math.min(chit, b.w);
+    }
+    if (!Number.isFinite(chit)) chit = 34;
+    const rect = this.svg.getBoundingClientRect();
+    if (!rect.width || !rect.height) return;
+    const need = READABLE / chit; // screen px per unit so the smallest counter is readable
+    const pad = 40;
+    const fit = Math.min(rect.width / (x1 - x0 + 2 * pad), rect.height / (y1 - y0 + 2 * pad));
+    const now = this.scale();
+    const inView = this.box && x0 >= this.box.x && y0 >= this.box.y &&
+      x1 <= this.box.x + this.box.w && y1 <= this.box.y + this.box.h;
+    if (!force && inView && now >= need) return;
+    const k = Math.max(need, Math.min(fit, Math.max(MAX_ZOOM, need)));
+    const w = rect.width / k;
+    const h = rect.height / k;
+    this.apply({ x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, w, h });
+  }
+
+  // Screen pixels per picture unit at the present zoom.
+  scale() {
+    if (!this.svg || !this.box) return 1;
+    const rect = this.svg.getBoundingClientRect();
+    return Math.min(rect.width / this.box.w, rect.height / this.box.h);
+  }
+
+  // The counters (their squares) standing on the decision's places, or being them.
+  placeCounters(nodes) {
+    const places = new Set();
+    const out = new Set();
+    for (const node of nodes) {
+      for (const key of ["hex", "area", "box"]) if (node.dataset[key] !== undefined) places.add(node.dataset[key]);
+      if (node.matches("g.counter")) out.add(node.querySelector(`:scope > ${CHIT}`));
+      for (const rect of node.querySelectorAll(`g.counter > ${CHIT}`)) if (!rect.closest("g.fan")) out.add(rect);
+    }
+    for (const counter of this.svg.querySelectorAll("g.counter[data-at]")) {
+      if (places.has(counter.dataset.at) && !counter.closest("g.fan")) out.add(counter.querySelector(`:scope > ${CHIT}`));
+    }
+    out.delete(null);
+    return [...out];
   }
 
   // The first view of a picture: all of it, unless the column beside a hex map (key and
@@ -53,13 +149,39 @@ export class Board {
   start() {
     this.fit();
     const map = this.svg && this.svg.querySelector("g.map");
-    if (!map || !map.getBBox) return;
-    const own = map.transform && map.transform.baseVal.consolidate();
-    const b = map.getBBox();
-    const bottom = b.y + b.height + (own ? own.matrix.f : 0) + 20;
-    if (bottom > this.full.y && bottom < this.full.y + this.full.h * 0.75) {
-      this.apply({ ...this.full, h: bottom - this.full.y });
+    if (map && map.getBBox) {
+      const own = map.transform && map.transform.baseVal.consolidate();
+      const b = map.getBBox();
+      const bottom = b.y + b.height + (own ? own.matrix.f : 0) + 20;
+      if (bottom > this.full.y && bottom < this.full.y + this.full.h * 0.75) {
+        this.apply({ ...this.full, h: bottom - this.full.y });
+      }
     }
+    this.readable();
+  }
+
+  // With no places to follow yet, a first view in which the board's counters can be read:
+  // when the whole picture draws them under READABLE px, zoom to that size, centred on the
+  // counters on the board (not those in the boxes of the key's column).
+  readable() {
+    if (!this.svg) return;
+    const chits = [...this.svg.querySelectorAll(`g.counter > ${CHIT}`)]
+      .filter((n) => !n.closest("g.fan") && !n.closest("g.box:not(.placed)"));
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, chit = Infinity;
+    for (const node of chits) {
+      const b = this.unitBox(node);
+      if (!b) continue;
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.h);
+      chit = Math.min(chit, b.w);
+    }
+    if (!Number.isFinite(chit)) return;
+    const need = READABLE / chit;
+    if (this.scale() >= need) return;
+    const rect = this.svg.getBoundingClientRect();
+    const w = rect.width / need;
+    const h = rect.height / need;
+    this.apply({ x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, w, h });
   }
 
   apply(box) {
@@ -128,13 +250,17 @@ export class Board {
       }
     }
     if (!this.svg) return;
-    for (const node of this.svg.querySelectorAll(".target, .hover")) node.classList.remove("target", "hover");
+    for (const node of this.svg.querySelectorAll(".target, .hover, .fan-target")) node.classList.remove("target", "hover", "fan-target");
     for (const node of this.svg.querySelectorAll("g.highlights")) node.remove();
     const overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "highlights");
     overlay.style.pointerEvents = "none";
     for (const node of this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")) {
       if (!this.ids(node).some((id) => this.byTarget.has(id))) continue;
+      if (node.closest("g.fan")) { // a unit in a stack's fan: marked, but not a place to go to
+        node.classList.add("fan-target");
+        continue;
+      }
       node.classList.add("target");
       if (node.tagName.toLowerCase() === "polygon") {
         const copy = node.cloneNode(false);
@@ -145,6 +271,12 @@ export class Board {
     }
     const pieces = this.svg.querySelector("g.pieces");
     if (overlay.childNodes.length && pieces && pieces.parentNode) pieces.parentNode.insertBefore(overlay, pieces);
+    // follow the decision: a new set of places is brought into view, readable
+    const key = [...this.byTarget.keys()].sort().join("\u0000");
+    if (key && key !== this.focused) {
+      this.focused = key;
+      this.focus();
+    }
   }
 
   // The ids an element itself names: a place, a box, a piece, or every face-up piece of a
@@ -157,9 +289,15 @@ export class Board {
     return out;
   }
 
-  // The target ids under a click: the element itself and everything it sits in or on.
+  // The target ids under a click: the element itself and everything it sits in or on; a
+  // unit in an opened stack's fan is itself alone.
   idsAt(node) {
     const ids = new Set();
+    const item = node.closest ? node.closest("g.fan-item") : null;
+    if (item) {
+      if (item.dataset.piece) ids.add(item.dataset.piece);
+      return ids;
+    }
     for (let n = node; n && n !== this.container; n = n.parentNode) {
       if (!n.dataset) continue;
       for (const a of TARGET_ATTRS) if (n.dataset[a] !== undefined) ids.add(n.dataset[a]);
@@ -176,10 +314,20 @@ export class Board {
       this.dragged = false;
       return;
     }
-    const ids = this.idsAt(e.target);
-    const picked = [];
-    for (const id of ids) for (const opt of this.byTarget.get(id) || []) if (!picked.includes(opt)) picked.push(opt);
+    const picks = (ids) => {
+      const out = [];
+      for (const id of ids) for (const opt of this.byTarget.get(id) || []) if (!out.includes(opt)) out.push(opt);
+      return out;
+    };
+    let picked = picks(this.idsAt(e.target));
+    // a unit in an opened fan that no option names: the click is on its stack and place
+    if (!picked.length && e.target.closest && e.target.closest("g.fan-item")) {
+      picked = picks(this.idsAt(e.target.closest("g.fan").parentNode));
+    }
+    const stack = e.target.closest ? e.target.closest("g.counter.stack") : null;
+    for (const open of this.svg ? this.svg.querySelectorAll("g.counter.open") : []) if (open !== stack) open.classList.remove("open");
     if (picked.length) this.onPick(picked, e);
+    else if (stack && !e.target.closest("g.fan")) stack.classList.toggle("open"); // a click opens a stack
   }
 
   // The elements of the map these ids name (to show which a listed option would pick).
@@ -187,6 +335,6 @@ export class Board {
     if (!this.svg || !ids || !ids.length) return [];
     const want = new Set(ids);
     return [...this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")]
-      .filter((node) => this.ids(node).some((id) => want.has(id)));
+      .filter((node) => !node.closest("g.fan") && this.ids(node).some((id) => want.has(id)));
   }
 }

@@ -237,6 +237,7 @@ document.getElementById("status-btn").addEventListener("click", showStatus);
 document.getElementById("zoom-in").addEventListener("click", () => board.zoom(1 / 1.4));
 document.getElementById("zoom-out").addEventListener("click", () => board.zoom(1.4));
 document.getElementById("zoom-fit").addEventListener("click", () => board.fit());
+document.getElementById("zoom-focus").addEventListener("click", () => board.focus(true));
 document.getElementById("fade").addEventListener("change", (e) => document.getElementById("board").classList.toggle("faded", e.target.checked));
 document.getElementById("curtain-go").addEventListener("click", () => {
   shownSide = state.side;
