@@ -387,13 +387,12 @@ def last_turn(match: Match) -> int:
 
 def choose_beachhead(match: Match) -> Procedure[str]:
     """3.3: before setting up, the US chooses the western or eastern beaches."""
-    from tabletop.core.engine.decisions import Option, choose
+    from tabletop.core.engine.decisions import Option, ask_str, choose
 
-    answer = yield choose(c.US, "Invade which side of the island?", "3.3",
-                          [Option("east", "East beaches (Green, Red, Yellow, Blue)"),
-                           Option("west", "West beaches (Purple, Orange, White, Brown)")],
-                          kind="beachhead")
-    return str(answer)
+    return (yield from ask_str(choose(c.US, "Invade which side of the island?", "3.3",
+                                      [Option("east", "East beaches (Green, Red, Yellow, Blue)"),
+                                       Option("west", "West beaches (Purple, Orange, White, Brown)")],
+                                      kind="beachhead")))
 
 
 GAME = Bonins()

@@ -394,7 +394,7 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
             return
         first = False
         m = c.components().map
-        path = [m.label(h) for h in reach.path_to(m.hex(str(answer)))]
+        path = [m.label(h) for h in reach.path_to(m.hex(answer))]
         before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
         yield from walk(match, unit, path, section)
         if not c.on_island(unit):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from tabletop.core.engine import odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import DONE, Option, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -165,10 +165,10 @@ def step_loss(match: Match, side: str, candidates: list[str]) -> Flow:
         return None
     pick = alive[0]
     if len(alive) > 1:
-        pick = str((yield choose(side, "Which unit takes the step loss?", "5.4",
-                                 [Option(pid, c.game(match).piece_label(pieces[pid]))
-                                  for pid in alive],
-                                 kind="take_loss")))
+        pick = yield from ask_str(choose(side, "Which unit takes the step loss?", "5.4",
+                                         [Option(pid, c.game(match).piece_label(pieces[pid]))
+                                          for pid in alive],
+                                         kind="take_loss"))
     piece = pieces[pick]
     match.state.vars["lost"][side] += 1
     if piece.steps > 1:

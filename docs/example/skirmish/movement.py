@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.board.hexgrid import Hex
 from tabletop.core.board.movement import adjacent_hexes, can_move, reachable
-from tabletop.core.engine.decisions import DONE, Option, choose
+from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -30,29 +30,29 @@ def movement_phase(match: Match, side: str) -> Flow:
         if not movable:
             return None
         opts = [Option(p.id, f"{g.piece_label(p)} at {p.location}") for p in movable]
-        pick = yield choose(
+        pick = yield from ask_str(choose(
             side, "Move which unit?", "3.1", [*opts, Option(DONE, "End movement")], kind="select_unit"
-        )
+        ))
         if pick == DONE:
             return None
-        piece = match.state.pieces[str(pick)]
-        dest = yield choose(
+        piece = match.state.pieces[pick]
+        dest = yield from ask_str(choose(
             side,
             f"Move {piece.name} from {piece.location} to?",
             "3.1",
             destinations(match, piece, rules),
             kind="select_hex",
             context={"unit": piece.id},
-        )
+        ))
         frm = piece.location
-        match.state.pieces.move(piece.id, str(dest))
+        match.state.pieces.move(piece.id, dest)
         moved.add(piece.id)
         unseen = (side,) if piece.hidden else ()  # 4.1: the other side sees a hidden unit move
         match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm,
                    to=dest, visible_to=unseen,
                    mask=f"a hidden {side} unit moves {frm} -> {dest}" if unseen else "")
         if side == "Blue":
-            c.reveal_adjacent(match, str(dest))
+            c.reveal_adjacent(match, dest)
 
 
 def zoc_rules(g: Skirmish, enemy: frozenset[Hex]) -> dict[str, Any]:
