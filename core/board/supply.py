@@ -20,6 +20,7 @@ made only as far as the hexes asked about need).
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 
@@ -362,15 +363,18 @@ class SupplySearch:
     questions asked of it need: a hex found supplied after some rounds is supplied (each
     round only adds hexes), so "is this hex supplied?" is answered by the first round that
     reaches it, and only a hex never reached needs the whole search. Kept, it goes on from
-    where it stopped for the next question."""
+    where it stopped for the next question. A kept search may be shared by matches played in
+    other threads (a game keeps it for a situation, not for a match): its rounds are made
+    under its own lock, so two questions at once never make the same round twice."""
 
-    __slots__ = ("_costly_limit", "_d", "_dear", "_level", "_limit", "_masks", "_plain",
+    __slots__ = ("_costly_limit", "_d", "_dear", "_level", "_limit", "_lock", "_masks", "_plain",
                  "_unseen", "done", "found")
 
     def __init__(self, masks: StepMasks, targets: Iterable[int], *, blocked: int = 0,
                  dead_ends: int = 0, costly: int = 0, costly_limit: int = 0,
                  max_length: int | None = None, costly_sources: bool = True) -> None:
         self._masks = masks
+        self._lock = threading.Lock()
         self._costly_limit = costly_limit
         #: the hexes found supplied so far (bits of the masks' layout), and whether that is all
         self.found = masks.bits(targets)
@@ -393,6 +397,10 @@ class SupplySearch:
 
     def step(self) -> None:
         """One more round of the search (none once it is done)."""
+        with self._lock:
+            self._step()
+
+    def _step(self) -> None:
         if self.done:
             return
         level, before = self._level, self._masks._before
@@ -424,12 +432,16 @@ class SupplySearch:
     def reaches(self, bits: int) -> bool:
         """Whether any hex of ``bits`` (a mask of the layout) is supplied: the search goes
         on only until one is found, or to its end."""
-        while not self.found & bits and not self.done:
-            self.step()
-        return bool(self.found & bits)
+        if self.found & bits:  # what is found stays found
+            return True
+        with self._lock:
+            while not self.found & bits and not self.done:
+                self._step()
+            return bool(self.found & bits)
 
     def finish(self) -> int:
         """Every hex supplied (bits of the layout): the search made to its end."""
-        while not self.done:
-            self.step()
-        return self.found
+        with self._lock:
+            while not self.done:
+                self._step()
+            return self.found

@@ -493,3 +493,45 @@ def test_VII_A_the_HQ_hex_ends_the_path_it_is_not_passed_through() -> None:
     assert c.is_supplied(m, attacker)
     m.state.pieces.move(relay.id, c.AVAILABLE)
     assert not c.is_supplied(m, attacker)
+
+
+def test_vii_a_a_kept_supply_search_asked_from_eight_threads_answers_as_one_alone() -> None:
+    """VII.A: the supply search a situation keeps (shared by every match that sees the same
+    paths, in whatever thread) answers each hex as a search asked alone does, however the
+    questions of eight threads interleave."""
+    import sys
+    import threading
+
+    from tabletop.core.board.supply import SupplySearch
+
+    masks = c.step_masks(False, ((), False))
+    land = sorted(c.components().map.index(MAP.hex(h)) for h in MAP.ids() if c.is_land(h))
+    sources = land[:1]
+
+    def fresh() -> SupplySearch:
+        return SupplySearch(masks, sources, costly_limit=1, costly_sources=False)
+
+    alone = fresh()
+    expected = [alone.reaches(masks.bits([i])) for i in land]
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(5):
+            shared = fresh()
+            answers: list[list[bool]] = [[] for _ in range(8)]
+
+            def ask(k: int, search: SupplySearch = shared,
+                    answers: list[list[bool]] = answers) -> None:
+                order = land if k % 2 else land[::-1]
+                got = {i: search.reaches(masks.bits([i])) for i in order}
+                answers[k] = [got[i] for i in land]
+
+            threads = [threading.Thread(target=ask, args=(k,)) for k in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert all(a == expected for a in answers)
+            assert shared.finish() == alone.finish()
+    finally:
+        sys.setswitchinterval(before)
