@@ -162,6 +162,51 @@ def check_decision_kinds(game: Game, asked: Mapping[str, Iterable[str]] | None =
     assert not problems, "; ".join(problems)
 
 
+def check_forks(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | None = None,
+                agents: Mapping[str, str] | None = None, ahead: int = 2, every: int = 1,
+                max_decisions: int | None = None) -> dict[str, int]:
+    """Fork matches of ``game`` (its default bots, or ``agents``: side -> agent name) at every
+    ``every``-th decision and hold each fork to the original: the same pending decision,
+    state hash and log, and the same hashes over the next ``ahead`` decisions taken alike
+    by both (:meth:`~tabletop.core.engine.match.Match.fork`). A decision marked resumable
+    whose resume point does not ask it again fails at once (``strict``). Returns how many
+    forks were made each way (``resume``, ``snapshot``, ``replay``), for a test to see
+    that a game's decisions are resumable and a benchmark to say so."""
+    from tabletop.core.engine.registry import make_agent
+
+    made = {"resume": 0, "snapshot": 0, "replay": 0}
+    for seed in seeds:
+        match = Match(game, seed=seed, scenario=scenario)
+        sides = {side: make_agent(game, side, (agents or {}).get(side) or game.default_bot(side), seed)
+                 for side in game.info.players}
+        hashes = [match.state_hash()]
+        while match.pending is not None and (max_decisions is None
+                                             or len(match.decisions) < max_decisions):
+            decision = match.pending
+            match.decide(sides[decision.player].choose(match.view(decision.player), decision))
+            hashes.append(match.state_hash())
+        answers, logged = match.decisions, [e.to_json() for e in match.log]
+        again = Match(game, seed=seed, scenario=scenario)
+        for taken, value in enumerate(answers):
+            if taken % every == 0:
+                where = f"{game.info.id} seed {seed} decision {taken + 1}"
+                twin = again.fork(strict=True)
+                made[twin.forked_by.split()[0]] += 1
+                if twin.pending != again.pending or twin.state_hash() != hashes[taken]:
+                    raise AssertionError(f"{where}: the fork ({twin.forked_by}) is not at the "
+                                         "same decision and state")
+                if [e.to_json() for e in twin.log] != logged[:len(twin.log)] \
+                        or len(twin.log) != len(again.log):
+                    raise AssertionError(f"{where}: the fork's log ({twin.forked_by}) differs")
+                for step in range(taken, min(taken + ahead, len(answers))):
+                    twin.decide(answers[step])
+                    if twin.state_hash() != hashes[step + 1]:
+                        raise AssertionError(f"{where}: the fork ({twin.forked_by}) diverged "
+                                             f"from the match at decision {step + 1}")
+            again.decide(value)
+    return made
+
+
 def run_procedure(gen: Generator[Decision, JSON, T], answers: Sequence[JSON] = ()) -> T:
     """Run one rule procedure, answering its decisions in order; returns its value.
 

@@ -44,6 +44,25 @@ _SETTERS = tuple(getattr(Option, f.name).__set__ for f in fields(Option))
 """Each field's slot setter, in field order (Option.__init__)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """Where a game's flow can be entered again to ask a decision once more, from the state
+    as it stands when the decision is asked: the entry (a phase id for a
+    :class:`~.match.PhasedGame`, or any id the game's :meth:`~.match.Game.resume_flow` knows)
+    and the flow's own facts it needs to ask it (small JSON: the unit being moved, the hexes
+    attacked), which are no part of the state.
+
+    A decision that carries one (:attr:`Decision.resume`) promises that
+    ``game.resume_flow(match, point)``, run on a copy of the state, rolls no die, logs
+    nothing, changes nothing and asks this same decision first; :meth:`~.match.Match.fork`
+    relies on it (and checks the decision asked), and the fork conformance check
+    (:func:`~tabletop.core.designer.testing.check_forks`) holds every game to it.
+    """
+
+    entry: str
+    args: JSON = None
+
+
 @dataclass(slots=True)
 class Decision:
     """A choice the engine waits for: the player, a prompt, the rule, the legal options.
@@ -59,7 +78,10 @@ class Decision:
     kind: str = ""
     context: dict[str, Any] = field(default_factory=dict)
     private: bool = False  # the choice is hidden from the other players (e.g. a secret set-up)
-    _keys: dict[Any, int] | None = field(default=None, repr=False)
+    #: where the flow may be entered again to ask this decision (see :class:`ResumePoint`);
+    #: None: a fork replays the decisions since the match's last snapshot instead
+    resume: ResumePoint | None = field(default=None, compare=False)
+    _keys: dict[Any, int] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.options:
@@ -126,15 +148,24 @@ def options_from(values: Iterable[JSON], label: Any = None) -> tuple[Option, ...
 
 
 def choose(player: str, prompt: str, section: str, options: Iterable[Option | JSON], *,
-           kind: str = "", context: dict[str, Any] | None = None, private: bool = False) -> Decision:
+           kind: str = "", context: dict[str, Any] | None = None, private: bool = False,
+           resume: ResumePoint | None = None) -> Decision:
     """Build a decision from options or bare values (a bare value is its own label).
 
     A ``private`` decision is shown only to its player, and its answer is logged for them only.
+    ``resume`` says where the flow may be entered again to ask it (:class:`ResumePoint`).
     """
     opts = tuple(options)
     if not _JUST_OPTIONS.issuperset(map(type, opts)):  # else already options, as they come
         opts = tuple(o if isinstance(o, Option) else Option(o, str(o)) for o in opts)
-    return Decision(player, prompt, section, opts, kind, context or {}, private)
+    return Decision(player, prompt, section, opts, kind, context or {}, private, resume)
+
+
+def resumable(decision: Decision, entry: str, args: JSON = None) -> Decision:
+    """``decision``, marked as one the game's flow can ask again from ``entry`` with ``args``
+    (:class:`ResumePoint`): ``yield resumable(choose(...), "us_move", {"unit": unit.id})``."""
+    decision.resume = ResumePoint(entry, args)
+    return decision
 
 
 def ask_str(decision: Decision) -> Generator[Decision, JSON, str]:

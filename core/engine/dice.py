@@ -9,6 +9,7 @@ source with faces in order, whatever the roll is for.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import random
@@ -441,6 +442,22 @@ class Dice:
     def pool(self, count: int, sides: int = 6, *, purpose: str, section: str = "") -> DicePool:
         """Roll a pool of dice that can then be kept, set aside and rerolled."""
         return DicePool(self, sides, list(self.roll(count, sides, purpose=purpose, section=section)))
+
+    def copy(self) -> Dice:
+        """An equal source that rolls the same faces from here on, sharing nothing that
+        changes with this one (its generator's state copied; forced rolls and stacked
+        shuffles with what they have used), reporting to no listener."""
+        twin = copy.copy(self)
+        twin.listener = None
+        if self._stream is not None:
+            twin._stream = random.Random()
+            twin._stream.setstate(self._stream.getstate())
+        twin.forced = copy.deepcopy(self.forced)
+        twin.stacked = copy.deepcopy(self.stacked)
+        script = getattr(self, "script", None)
+        if script is not None:
+            twin.script = list(script)  # type: ignore[attr-defined]
+        return twin
 
     def at_decision(self, index: int) -> None:
         """Told, before a decision's consequences are played, how many decisions have been

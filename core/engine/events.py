@@ -152,6 +152,13 @@ class EventLog:
         events.append(event)
         return event
 
+    def copy(self, upto: int | None = None) -> EventLog:
+        """A log of the same events (the first ``upto`` of them when given), appended to
+        apart from this one; the events themselves are shared: they never change."""
+        twin = EventLog()
+        twin._events = self._events.copy() if upto is None else self._events[:upto]
+        return twin
+
     def __len__(self) -> int:
         return len(self._events)
 

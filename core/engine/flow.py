@@ -73,13 +73,16 @@ def enter_phase(match: Match, phase: PhaseSpec) -> None:
 def run_turns(match: Match, sequence: SequenceOfPlay, handlers: Mapping[str, PhaseHandler], *,
               last_turn: Callable[[Match], int] | None = None,
               check_end: Callable[[Match], Result | None] | None = None,
-              start_turn: int | None = None, start_phase: str | None = None) -> Flow:
+              start_turn: int | None = None, start_phase: str | None = None,
+              within: bool = False) -> Flow:
     """Run every phase of every turn in order; return the result once the game ends.
 
     ``last_turn`` may shorten or lengthen the game as it goes (e.g. reserves committed);
     ``check_end`` is asked after every phase and ends the game when it returns a result.
     ``start_turn`` and ``start_phase`` start the loop part-way (a match from a position):
-    the phases before ``start_phase`` in ``start_turn`` are skipped.
+    the phases before ``start_phase`` in ``start_turn`` are skipped. ``within``: the flow
+    is resumed inside ``start_phase``, already begun (a fork, :meth:`~.match.Match.fork`),
+    so that phase is not entered again (no phase event) before its handler runs.
     """
     missing = [p.id for p in sequence.phases if p.id not in handlers]
     if missing:
@@ -93,6 +96,14 @@ def run_turns(match: Match, sequence: SequenceOfPlay, handlers: Mapping[str, Pha
                 if phase.id != skip_to:
                     continue
                 skip_to = None
+                if within:
+                    within = False
+                    result = yield from handlers[phase.id](match)
+                    if result is None and check_end is not None:
+                        result = check_end(match)
+                    if result is not None:
+                        return result
+                    continue
             enter_phase(match, phase)
             result = yield from handlers[phase.id](match)
             if result is None and check_end is not None:

@@ -9,6 +9,7 @@ the decisions taken; replaying them reproduces every event and the final state h
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -21,7 +22,7 @@ from pydantic import BaseModel
 
 from .. import engine_version
 from .canonical import JSON, digest, dumps, thaw
-from .decisions import Decision, Option
+from .decisions import Decision, Option, ResumePoint
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
 from .errors import DataError, GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
@@ -207,6 +208,37 @@ class Game:
         raise TabletopError(f"game {self.info.id} declares no entry point {entry!r}")
         yield  # pragma: no cover - makes this a generator
 
+    def resume_flow(self, match: Match, point: ResumePoint) -> Flow:
+        """The game's flow entered again at a decision marked resumable
+        (:attr:`~.decisions.Decision.resume`), ``match`` holding a copy of the state as it
+        stood when that decision was asked: it must ask that decision first, rolling, logging
+        and changing nothing before. :meth:`Match.resumed` gives the flow the point's
+        ``args`` where it reads them. A game whose decisions carry no resume point needs
+        none; a fork then replays the decisions since the last snapshot."""
+        raise TabletopError(f"game {self.info.id} has no resume point {point.entry!r}")
+        yield  # pragma: no cover - makes this a generator
+
+    def determinize(self, match: Match, side: str, rng: random.Random) -> Match:
+        """A fork of ``match`` in which everything hidden from ``side`` (face-down pieces'
+        identities, secret piles' order and contents) is drawn again, consistently with what
+        ``side`` sees: what a search on that side's behalf may play on. The default
+        (:func:`~.determinize.determinize`) shuffles hidden identities among the pieces that
+        look alike to ``side`` and shuffles the piles secret from it; a game overrides this
+        only where its rules constrain what may be where."""
+        from .determinize import determinize
+
+        return determinize(match, side, rng)
+
+    def evaluate(self, match: Match, side: str) -> float:
+        """How good ``match`` stands for ``side``, from -1 (lost) to 1 (won): the end of a
+        search's rollout cut short. A finished match scores its result (a draw 0); else, by
+        default, the evaluation the game declares in its ``data/ai.yaml``
+        (:mod:`~.ai`), or 0 when it declares none."""
+        result = match.result
+        if result is not None:
+            return 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
+        return 0.0
+
     def places(self, match: Match) -> Collection[str] | None:
         """Every place a piece may stand (hexes, areas, boxes), to check positions; None
         accepts any. The neutral off-board place (``pieces.OFF_BOARD``) is always valid."""
@@ -367,6 +399,25 @@ def announced_game(game_id: str, title: str, players: tuple[str, ...], rulebook:
     return Announced()
 
 
+SNAPSHOT_EVERY = 32
+"""A match keeps a snapshot of its state at a resumable decision (one that carries a
+:class:`~.decisions.ResumePoint`) when this many decisions have been taken since the last:
+an undo or a fork where no resume point serves replays fewer than about this many."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A match as it stood at a resumable decision: how many decisions were taken, copies of
+    the state and dice (never changed: a match starting from it copies them again), the
+    log's length, and where the flow is entered again."""
+
+    at: int
+    state: State
+    dice: Dice
+    log_size: int
+    point: ResumePoint
+
+
 class _MatchEnded(Exception):
     """Raised inside a flow by :meth:`Match.end` to stop the game at once."""
 
@@ -456,7 +507,7 @@ class PhasedGame(Game):
         return (yield from self.turns(match))
 
     def turns(self, match: Match, *, start_turn: int | None = None,
-              start_phase: str | None = None) -> Flow:
+              start_phase: str | None = None, within: bool = False) -> Flow:
         """Every phase of every turn in order (:func:`~.flow.run_turns`), each between
         :meth:`begin_phase` and :meth:`end_phase`; from ``start_turn`` and ``start_phase``
         for a position, else from :meth:`first_turn`."""
@@ -466,7 +517,8 @@ class PhasedGame(Game):
             play = handlers[phase.id]
 
             def run(m: Match) -> Flow:
-                self.begin_phase(m, phase)
+                if m.resuming is None or m.resuming.entry != phase.id:
+                    self.begin_phase(m, phase)  # not again in a phase resumed within
                 result = yield from play(m)
                 self.end_phase(m, phase)
                 return result
@@ -478,7 +530,7 @@ class PhasedGame(Game):
             last_turn=self.last_turn,
             check_end=self.check_end,
             start_turn=self.first_turn(match) if start_turn is None else start_turn,
-            start_phase=start_phase))
+            start_phase=start_phase, within=within))
 
     def entry_points(self) -> tuple[EntryPoint, ...]:
         """The beginning of each phase of the sequence of play, by its id."""
@@ -489,6 +541,16 @@ class PhasedGame(Game):
         ``entry`` (``start`` is :meth:`play`)."""
         return (yield from self.turns(match, start_turn=max(self.first_turn(match), match.state.turn),
                                       start_phase=entry))
+
+    def resume_flow(self, match: Match, point: ResumePoint) -> Flow:
+        """The turns resumed within phase ``point.entry`` of the state's turn, already begun
+        (neither entered nor begun again): its handler runs from its start and reads
+        ``match.resumed(phase_id)`` to go back to the decision it asked. A game whose
+        opening asks decisions resumes those itself (an entry that is no phase id)."""
+        if point.entry not in {p.id for p in self.sequence.phases}:
+            return (yield from super().resume_flow(match, point))
+        return (yield from self.turns(match, start_turn=match.state.turn,
+                                      start_phase=point.entry, within=True))
 
 
 class Match:
@@ -553,6 +615,13 @@ class Match:
         self.shared_board = SharedBoard(
             None if type(self.game).stack_view is Game.stack_view else self.game.stack_view)
         self._secrets: dict[str, tuple[int, Any, dict[str, str]]] = {}  # see _secrets_of
+        #: the resume point a fork's flow is entered at, until the flow takes its args
+        self.resuming: ResumePoint | None = None
+        self._snapshots: list[Snapshot] = []  # see _keep_snapshot
+        #: how this match was made by :meth:`fork`: "resume" (the state copied, the flow
+        #: entered again at the decision), "snapshot N" (from the snapshot at decision N, the
+        #: decisions since replayed), "replay" (from the start); "" when not a fork
+        self.forked_by = ""
         check_game_data(self.game)  # bad data is one message, not an error in the set-up
         self.game.setup(self)
         if position is None or position.start == START:
@@ -677,11 +746,117 @@ class Match:
         flow = self._flow
         assert flow is not None
         try:
-            self.pending = next(flow) if first else flow.send(value)
+            pending = self.pending = next(flow) if first else flow.send(value)
         except StopIteration as stop:
             self._finish(stop.value if isinstance(stop.value, Result) else None)
+            return
         except _MatchEnded as ended:
             self._finish(ended.result)
+            return
+        if pending.resume is not None:
+            kept = self._snapshots
+            if not kept or len(self.decisions) - kept[-1].at >= SNAPSHOT_EVERY:
+                self._keep_snapshot(pending.resume)
+
+    # -- snapshots and forks -----------------------------------------------------------
+    def _keep_snapshot(self, point: ResumePoint) -> None:
+        """Keep a copy of the state at the pending decision, which the flow can be entered
+        at again (``point``): what forks, undos and restarts start from."""
+        self._snapshots.append(Snapshot(len(self.decisions), self.state.copy(), self.dice.copy(),
+                                        len(self.log), point))
+
+    def resumed(self, entry: str) -> JSON:
+        """The args of the resume point the flow is being entered at again when its entry
+        is ``entry`` (a phase handler asks with its phase id as it starts), taken once;
+        None when the flow is not being resumed there (it runs from the start)."""
+        point = self.resuming
+        if point is None or point.entry != entry:
+            return None
+        self.resuming = None
+        return point.args
+
+    def fork(self, *, strict: bool = False) -> Match:
+        """An independent match at the same decision: the same state, dice, log and record,
+        sharing nothing that changes with this one, so that the same answers (and so the
+        same dice) give the same states, and a change to one never reaches the other.
+
+        When the pending decision can be asked again (it carries a
+        :class:`~.decisions.ResumePoint`), the fork is a copy of the state and the flow
+        entered there; else it starts from the last snapshot and replays the decisions
+        since (with none, from the start). :attr:`forked_by` says which. A resume point
+        that does not ask the decision again is the game's fault: ``strict`` raises
+        TabletopError naming it (the fork conformance check), else the fork replays."""
+        decision = self.pending
+        if decision is not None and decision.resume is not None:
+            twin = self._twin(self.state.copy(), self.dice.copy(), len(self.log),
+                              len(self.decisions))
+            if twin._enter(decision.resume, decision):
+                twin.forked_by = "resume"
+                return twin
+            if strict:
+                raise TabletopError(
+                    f"{self.game.info.id}: the flow entered again at {decision.resume} does not "
+                    f"ask {decision.prompt!r} ({decision.section}, decision "
+                    f"{len(self.decisions) + 1}) without rolling, logging or changing anything first")
+        return self._rewound(len(self.decisions))
+
+    def _twin(self, state: State, dice: Dice, log_size: int, taken: int) -> Match:
+        """A match with this one's header, game and these copies, the first ``taken``
+        decisions and ``log_size`` events of this one, and no flow yet."""
+        twin = Match.__new__(Match)
+        for name in ("game", "scenario", "seed", "options", "dice_script", "free_undo",
+                     "undos_past_chance", "forced", "position", "edited_from", "flow_start",
+                     "_version"):
+            setattr(twin, name, getattr(self, name))
+        twin.state, twin.dice = state, dice
+        dice.listener = _roll_listener(twin)
+        twin.log = self.log.copy(log_size)
+        twin.decisions = self.decisions[:taken]
+        twin.pending = None
+        twin.result = None
+        twin._flow = None
+        twin.shared_board = SharedBoard(
+            None if type(self.game).stack_view is Game.stack_view else self.game.stack_view)
+        twin._secrets = {}
+        twin.resuming = None
+        twin.forked_by = ""
+        twin._snapshots = [s for s in self._snapshots if s.at <= taken]
+        return twin
+
+    def _enter(self, point: ResumePoint, expected: Decision | None) -> bool:
+        """Enter the game's flow again at ``point`` (:meth:`Game.resume_flow`); True when it
+        asks ``expected`` first (any decision when None), having rolled, logged and changed
+        nothing: the game kept the promise of its resume point."""
+        before = (len(self.log), self.dice.rolls, self.state.pieces.clock.now)
+        self.resuming = point
+        self._flow = self.game.resume_flow(self, point)
+        try:
+            self._advance(None, first=True)
+        except TabletopError:
+            return False
+        finally:
+            self.resuming = None
+        asked = self.pending
+        return (asked is not None and (expected is None or asked == expected)
+                and before == (len(self.log), self.dice.rolls, self.state.pieces.clock.now))
+
+    def _rewound(self, taken: int) -> Match:
+        """A new match at the moment the first ``taken`` decisions of this one were taken:
+        from the last snapshot at or before it, the decisions since replayed (from the
+        start when no snapshot serves)."""
+        for snap in reversed(self._snapshots):
+            if snap.at > taken:
+                continue
+            twin = self._twin(snap.state.copy(), snap.dice.copy(), snap.log_size, snap.at)
+            if twin._enter(snap.point, None):
+                for value in self.decisions[snap.at:taken]:
+                    twin.decide(value)
+                twin.forked_by = f"snapshot {snap.at}"
+                return twin
+        fresh = self._replayed(self.decisions[:taken])
+        fresh._snapshots = [s for s in fresh._snapshots if s.at <= taken]
+        fresh.forked_by = "replay"
+        return fresh
 
     def _finish(self, result: Result | None) -> None:
         self.pending = None
@@ -794,8 +969,7 @@ class Match:
                 raise TabletopError(f"cannot undo {count} decision(s): {why} stands "
                                     f"(at most {most} decision(s) can be undone now)")
             self.undos_past_chance += 1
-        fresh = self._replayed(self.decisions[:keep])
-        self._take_over(fresh)
+        self._take_over(self._rewound(keep))
 
     def undo_limit(self, *, by: Collection[str] | None = None) -> tuple[int, str]:
         """How many decisions an honest undo must keep, and what fixes that limit.
@@ -821,7 +995,7 @@ class Match:
                 floor, why = taken, f"the {event.kind} after decision {taken}{said}"
         if floor == len(self.decisions):
             return floor, why
-        probe = self._replayed(self.decisions[:floor])
+        probe = self._rewound(floor)
         before = probe.secrets(who)
         for n in range(floor, len(self.decisions)):
             probe.decide(self.decisions[n])
@@ -862,7 +1036,8 @@ class Match:
 
     def _take_over(self, other: Match) -> None:
         self._version += other._version + 1
-        for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow"):
+        for name in ("dice", "state", "log", "decisions", "pending", "result", "_flow",
+                     "_snapshots"):
             setattr(self, name, getattr(other, name))
         self.dice.listener = _roll_listener(self)
 

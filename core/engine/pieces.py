@@ -8,6 +8,7 @@ position takes a piece away without putting it in any box the rules read).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -223,6 +224,57 @@ class Piece:
     def from_json(cls, data: dict[str, Any]) -> Piece:
         """Rebuild a piece from :meth:`to_json` output."""
         return cls(**data)
+
+    def _twin(self, touch: Callable[[Piece | Attrs], int]) -> Piece:
+        """An equal piece for another registry (:meth:`Pieces.copy`), stamped by ``touch``:
+        its status copied (lists and dicts in it too), its printed ``values`` shared (they
+        are printed on the counter: nothing changes them)."""
+        twin = object.__new__(Piece)
+        setter = object.__setattr__
+        setter(twin, "id", self.id)
+        setter(twin, "kind", self.kind)
+        setter(twin, "side", self.side)
+        setter(twin, "name", self.name)
+        setter(twin, "location", self.location)
+        setter(twin, "face", self.face)
+        setter(twin, "steps", self.steps)
+        setter(twin, "max_steps", self.max_steps)
+        setter(twin, "values", self.values)
+        setter(twin, "hidden", self.hidden)
+        attrs = Attrs(self.attrs)
+        for key, value in attrs.items():
+            if type(value) not in _ATOMS:
+                dict.__setitem__(attrs, key, copy_json(value))
+        attrs._touch = touch
+        attrs.revision = self.attrs.revision  # type: ignore[attr-defined]  # an Attrs
+        setter(twin, "attrs", attrs)
+        setter(twin, "revision", self.revision)
+        setter(twin, "_touch", touch)
+        return twin
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+"""The types of JSON values that are their own copy."""
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON-like value sharing no list, dict or set with it (tuples and frozen
+    values kept as they are when they hold no list or dict): much faster than
+    ``copy.deepcopy`` for the small values of a state."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else copy_json(v) for v in value]
+    if kind is tuple:
+        return tuple(copy_json(v) for v in value)
+    if kind is set:
+        return {copy_json(v) for v in value}
+    if kind is frozenset:
+        return value
+    return copy.deepcopy(value)
 
 
 _HIDDEN = attrgetter("hidden")
@@ -482,6 +534,29 @@ class Pieces:
         reg._moves_from = reg.layout  # stamped all at once: nothing to tell before
         return reg
 
+    def copy(self) -> Pieces:
+        """An equal registry sharing no piece, stack or status with this one, with a clock of
+        its own (counting on from this one's count, its journal starting empty): what a
+        state's copy holds (:meth:`~.state.State.copy`)."""
+        twin = Pieces.__new__(Pieces)
+        clock = twin.clock = RevisionClock()
+        clock.now = self.clock.now
+        clock._dropped = self.clock.mark()  # what came before is not told
+        touch = clock.touch
+        twins = {pid: piece._twin(touch) for pid, piece in self._by_id.items()}
+        twin.layout = self.layout
+        twin.stamps = self.stamps.copy()
+        twin._moves = []
+        twin._moves_from = self.clock.now  # nothing before the copy is told (places_since)
+        twin._by_id = twins
+        twin._order = self._order.copy()
+        twin._at = {loc: [twins[p.id] for p in stack] for loc, stack in self._at.items()}
+        twin._by_kind = {kind: [twins[p.id] for p in ps] for kind, ps in self._by_kind.items()}
+        twin._by_side = {side: [twins[p.id] for p in ps] for side, ps in self._by_side.items()}
+        twin._groups = {}
+        twin._hidden = {}
+        return twin
+
     def check(self) -> list[str]:
         """Consistency problems: a piece in no place or two, a stack naming an unknown piece,
         a piece whose kind or side changed after it was added."""
@@ -589,6 +664,13 @@ class Deck:
     def all_cards(self) -> list[str]:
         """Every card of the deck, whatever pile it is in."""
         return [c for cards in self.piles.values() for c in cards]
+
+    def copy(self) -> Deck:
+        """An equal deck sharing no pile with this one."""
+        twin = Deck.__new__(Deck)
+        twin.id = self.id
+        twin.piles = {name: cards.copy() for name, cards in self.piles.items()}
+        return twin
 
     def to_json(self) -> dict[str, JSON]:
         """The deck as plain JSON."""

