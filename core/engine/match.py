@@ -409,13 +409,14 @@ an undo or a fork where no resume point serves replays fewer than about this man
 class Snapshot:
     """A match as it stood at a resumable decision: how many decisions were taken, copies of
     the state and dice (never changed: a match starting from it copies them again), the
-    log's length, and where the flow is entered again."""
+    log's length, where the flow is entered again and the decision it asks there."""
 
     at: int
     state: State
     dice: Dice
     log_size: int
     point: ResumePoint
+    decision: Decision
 
 
 class _MatchEnded(Exception):
@@ -762,8 +763,9 @@ class Match:
     def _keep_snapshot(self, point: ResumePoint) -> None:
         """Keep a copy of the state at the pending decision, which the flow can be entered
         at again (``point``): what forks, undos and restarts start from."""
+        assert self.pending is not None
         self._snapshots.append(Snapshot(len(self.decisions), self.state.copy(), self.dice.copy(),
-                                        len(self.log), point))
+                                        len(self.log), point, self.pending))
 
     def resumed(self, entry: str) -> JSON:
         """The args of the resume point the flow is being entered at again when its entry
@@ -848,7 +850,7 @@ class Match:
             if snap.at > taken:
                 continue
             twin = self._twin(snap.state.copy(), snap.dice.copy(), snap.log_size, snap.at)
-            if twin._enter(snap.point, None):
+            if twin._enter(snap.point, snap.decision):
                 for value in self.decisions[snap.at:taken]:
                     twin.decide(value)
                 twin.forked_by = f"snapshot {snap.at}"

@@ -147,12 +147,13 @@ class Skirmish(PhasedGame):
         match.state.vars["lost"] = {s: 0 for s in SIDES}
 
     def phase_handlers(self) -> dict[str, PhaseHandler]:
-        """2.0 The four phases of a turn (a position may start at any of them)."""
+        """2.0 The four phases of a turn (a position may start at any of them, and a fork
+        may enter any of them again at any decision: each handler knows its phase id)."""
         return {
-            "blue_move": lambda m: movement_phase(m, "Blue"),
-            "blue_combat": lambda m: combat_phase(m, "Blue"),
-            "red_move": lambda m: movement_phase(m, "Red"),
-            "red_combat": lambda m: combat_phase(m, "Red"),
+            "blue_move": lambda m: movement_phase(m, "Blue", "blue_move"),
+            "blue_combat": lambda m: combat_phase(m, "Blue", "blue_combat"),
+            "red_move": lambda m: movement_phase(m, "Red", "red_move"),
+            "red_combat": lambda m: combat_phase(m, "Red", "red_combat"),
         }
 
     def last_turn(self, match: Match) -> int:

@@ -3,12 +3,12 @@ resolved on the CRT at once (5.3) with its step losses (5.4)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine import odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -19,56 +19,75 @@ if TYPE_CHECKING:
     from . import Skirmish
 
 
-def combat_phase(match: Match, side: str) -> Flow:
-    """5.1-5.2 Declare attacks one at a time: the hex, then the attackers, then resolve."""
+def combat_phase(match: Match, side: str, phase: str) -> Flow:
+    """5.1-5.2 Declare attacks one at a time: the hex, then the attackers, then resolve.
+
+    Each question can be asked again from the state and what the phase has done so far
+    (the hexes attacked, the units used, the attack being declared or resolved): a fork
+    enters the phase ``phase`` again there (:meth:`~tabletop.core.engine.match.Match.resumed`).
+    """
     g = c.game(match)
-    attacked: set[str] = set()
-    used: set[str] = set()
+    back: Any = match.resumed(phase) or {}
+    attacked: set[str] = set(back.get("attacked", ()))
+    used: set[str] = set(back.get("used", ()))
+
+    def here(**more: JSON) -> ResumePoint:
+        return ResumePoint(phase, {"attacked": sorted(attacked), "used": sorted(used), **more})
+
     while True:
-        found = targets(match, side, attacked, used)
-        if not found:
-            return None
-        opts = [Option(hid, f"attack {hid}", odds_text(match, side, hid, attackers),
-                       odds_detail(match, side, hid, attackers))
-                for hid, attackers in found.items()]
-        target = yield choose(
-            side,
-            "Attack which hex?",
-            "5.1",
-            [*opts, Option(DONE, "No more attacks")],
-            kind="select_target",
-        )
-        if target == DONE:
-            return None
-        hid = str(target)
-        chosen: list[str] = []
-        while True:
-            pool = [p for p in eligible(match, side, hid, used) if p.id not in chosen]
-            opts = [Option(p.id, f"add {g.piece_label(p)}") for p in pool]
-            if chosen:
-                opts.append(
-                    Option(
-                        DONE,
-                        "Resolve the attack",
-                        odds_text(match, side, hid, [match.state.pieces[pid] for pid in chosen]),
-                    )
+        if "loss" in back:  # back in the middle of a resolution (5.4)
+            yield from resolve(match, side, back["target"], back["chosen"], here, back["loss"])
+        else:
+            hid = back.get("target")
+            if hid is None:
+                found = targets(match, side, attacked, used)
+                if not found:
+                    return None
+                opts = [Option(hid, f"attack {hid}", odds_text(match, side, hid, attackers),
+                               odds_detail(match, side, hid, attackers))
+                        for hid, attackers in found.items()]
+                target = yield choose(
+                    side,
+                    "Attack which hex?",
+                    "5.1",
+                    [*opts, Option(DONE, "No more attacks")],
+                    kind="select_target",
+                    resume=here(),
                 )
-            if not pool:
-                break
-            add = yield choose(
-                side,
-                f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}",
-                "5.2",
-                opts,
-                kind="select_attacker",
-                context={"target": hid},
-            )
-            if add == DONE:
-                break
-            chosen.append(str(add))
-        attacked.add(hid)
-        used.update(chosen)
-        yield from resolve(match, side, hid, chosen)
+                if target == DONE:
+                    return None
+                hid = str(target)
+            chosen: list[str] = list(back.get("chosen", ()))
+            back = {}
+            while True:
+                pool = [p for p in eligible(match, side, hid, used) if p.id not in chosen]
+                opts = [Option(p.id, f"add {g.piece_label(p)}") for p in pool]
+                if chosen:
+                    opts.append(
+                        Option(
+                            DONE,
+                            "Resolve the attack",
+                            odds_text(match, side, hid, [match.state.pieces[pid] for pid in chosen]),
+                        )
+                    )
+                if not pool:
+                    break
+                add = yield choose(
+                    side,
+                    f"Attackers against {hid}: {', '.join(chosen) or 'none yet'}",
+                    "5.2",
+                    opts,
+                    kind="select_attacker",
+                    context={"target": hid},
+                    resume=here(target=hid, chosen=list(chosen)),
+                )
+                if add == DONE:
+                    break
+                chosen.append(str(add))
+            attacked.add(hid)
+            used.update(chosen)
+            yield from resolve(match, side, hid, chosen, here)
+        back = {}
         result = g.check_end(match)  # 6.1-6.2 at once, mid-phase
         if result is not None:
             match.end(result)
@@ -131,34 +150,46 @@ def odds_text(match: Match, side: str, hid: str, attackers: list[Piece]) -> str:
     return f"diff {diff:+d} on {line}{', across a stream' if shift else ''}: " + odds.describe(words)
 
 
-def resolve(match: Match, side: str, hid: str, chosen: list[str]) -> Flow:
-    """5.3-5.4 Roll on the CRT and apply the result, owners choosing step losses."""
+def resolve(match: Match, side: str, hid: str, chosen: list[str],
+            here: Callable[..., ResumePoint], loss: JSON = None) -> Flow:
+    """5.3-5.4 Roll on the CRT and apply the result, owners choosing step losses. ``loss``
+    goes back to a step loss of a resolution already rolled (``[result, the side that
+    takes it]``); ``here`` marks the step-loss questions so."""
     pieces = match.state.pieces
-    for p in pieces.at(hid):
-        if p.hidden:
-            p.hidden = False
-            match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
-    attackers = [pieces[pid] for pid in chosen]
-    diff, line, shift = attack_terms(match, hid, attackers)
-    roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
-    result = c.game(match).crt.lookup(diff, roll, line=line, shift=shift)
-    stream = ", stream" if shift else ""
-    text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
-    unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
-    match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
-               visible_to=unseen, mask=text if unseen else "")
-    if result in ("A1", "EX"):
-        yield from step_loss(match, side, chosen)
+    if loss is None:
+        for p in pieces.at(hid):
+            if p.hidden:
+                p.hidden = False
+                match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+        attackers = [pieces[pid] for pid in chosen]
+        diff, line, shift = attack_terms(match, hid, attackers)
+        roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
+        result = c.game(match).crt.lookup(diff, roll, line=line, shift=shift)
+        stream = ", stream" if shift else ""
+        text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
+        unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
+        match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
+                   visible_to=unseen, mask=text if unseen else "")
+        stage = ""
+    else:
+        result, stage = loss
+    enemy = c.enemy_of(side)
+    if result in ("A1", "EX") and stage != enemy:
+        yield from step_loss(match, side, chosen,
+                             here(target=hid, chosen=chosen, loss=[result, side]))
     if result in ("D1", "EX"):
-        yield from step_loss(match, c.enemy_of(side), list(pieces.ids_at(hid)))
+        yield from step_loss(match, enemy, list(pieces.ids_at(hid)),
+                             here(target=hid, chosen=chosen, loss=[result, enemy]))
     if result == "DE":
         for pid in list(pieces.ids_at(hid)):
             c.eliminate(match, pieces[pid], "5.4")
     return None
 
 
-def step_loss(match: Match, side: str, candidates: list[str]) -> Flow:
-    """5.4 The owner picks which unit loses a step."""
+def step_loss(match: Match, side: str, candidates: list[str],
+              resume: ResumePoint | None = None) -> Flow:
+    """5.4 The owner picks which unit loses a step (``resume``: where the question can be
+    asked again)."""
     pieces = match.state.pieces
     alive = [pid for pid in candidates if pieces[pid].location != ELIMINATED]
     if not alive:
@@ -168,7 +199,7 @@ def step_loss(match: Match, side: str, candidates: list[str]) -> Flow:
         pick = yield from ask_str(choose(side, "Which unit takes the step loss?", "5.4",
                                          [Option(pid, c.game(match).piece_label(pieces[pid]))
                                           for pid in alive],
-                                         kind="take_loss"))
+                                         kind="take_loss", resume=resume))
     piece = pieces[pick]
     match.state.vars["lost"][side] += 1
     if piece.steps > 1:

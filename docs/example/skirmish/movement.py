@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.board.hexgrid import Hex
 from tabletop.core.board.movement import adjacent_hexes, can_move, reachable
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -20,21 +20,30 @@ if TYPE_CHECKING:
     from . import Skirmish
 
 
-def movement_phase(match: Match, side: str) -> Flow:
-    """3.1 Move units one at a time: pick a unit, then its destination."""
+def movement_phase(match: Match, side: str, phase: str) -> Flow:
+    """3.1 Move units one at a time: pick a unit, then its destination.
+
+    Each question can be asked again from the state and the units moved so far (a fork
+    enters the phase ``phase`` again there: :meth:`~tabletop.core.engine.match.Match.resumed`).
+    """
     g = c.game(match)
-    moved: set[str] = set()
+    back: Any = match.resumed(phase) or {}
+    moved: set[str] = set(back.get("moved", ()))
     rules = move_rules(match, side)  # the same for every unit of the phase
     while True:
-        movable = [p for p in c.on_map(match, side) if p.id not in moved and may_move(g, p, rules)]
-        if not movable:
-            return None
-        opts = [Option(p.id, f"{g.piece_label(p)} at {p.location}") for p in movable]
-        pick = yield from ask_str(choose(
-            side, "Move which unit?", "3.1", [*opts, Option(DONE, "End movement")], kind="select_unit"
-        ))
-        if pick == DONE:
-            return None
+        pick = back.get("unit")
+        if pick is None:
+            movable = [p for p in c.on_map(match, side)
+                       if p.id not in moved and may_move(g, p, rules)]
+            if not movable:
+                return None
+            opts = [Option(p.id, f"{g.piece_label(p)} at {p.location}") for p in movable]
+            pick = yield from ask_str(choose(
+                side, "Move which unit?", "3.1", [*opts, Option(DONE, "End movement")],
+                kind="select_unit", resume=ResumePoint(phase, {"moved": sorted(moved)})))
+            if pick == DONE:
+                return None
+        back = {}
         piece = match.state.pieces[pick]
         dest = yield from ask_str(choose(
             side,
@@ -43,6 +52,7 @@ def movement_phase(match: Match, side: str) -> Flow:
             destinations(match, piece, rules),
             kind="select_hex",
             context={"unit": piece.id},
+            resume=ResumePoint(phase, {"moved": sorted(moved), "unit": piece.id}),
         ))
         frm = piece.location
         match.state.pieces.move(piece.id, dest)
