@@ -405,6 +405,11 @@ SNAPSHOT_EVERY = 32
 an undo or a fork where no resume point serves replays fewer than about this many."""
 
 
+SNAPSHOTS_KEPT = 64
+"""The most snapshots a match keeps: past it, every other one of the older half is dropped,
+so a long game keeps them dense near its end and sparse near its start."""
+
+
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """A match as it stood at a resumable decision: how many decisions were taken, copies of
@@ -764,8 +769,12 @@ class Match:
         """Keep a copy of the state at the pending decision, which the flow can be entered
         at again (``point``): what forks, undos and restarts start from."""
         assert self.pending is not None
-        self._snapshots.append(Snapshot(len(self.decisions), self.state.copy(), self.dice.copy(),
-                                        len(self.log), point, self.pending))
+        kept = self._snapshots
+        kept.append(Snapshot(len(self.decisions), self.state.copy(), self.dice.copy(),
+                             len(self.log), point, self.pending))
+        if len(kept) > SNAPSHOTS_KEPT:  # thin the older half: undo goes back mostly a little
+            half = len(kept) // 2
+            kept[:half] = kept[:half:2]
 
     def resumed(self, entry: str) -> JSON:
         """The args of the resume point the flow is being entered at again when its entry
