@@ -30,7 +30,7 @@ from tabletop.core.engine.record import read_record, replay, write_save
 from tabletop.core.engine.registry import load_game, make_agent
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_ratio import openspiel_per_move, openspiel_tictactoe, playable_games  # noqa: E402
+from bench_ratio import openspiel_per_move, openspiel_tictactoe, playable_games
 
 GOALS = {"iwo_bonins": 50, "iwo_1945": 50, "iwo_valor": 150, "manila45": 150}
 """The most tic-tac-toe moves a fork may cost, median and 95th percentile."""
