@@ -369,6 +369,14 @@ class Game:
             lines.append("Score: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in fields.items()))
         return lines
 
+    def phase_name(self, phase_id: str) -> str:
+        """The name a player reads for a phase (or step) id of the state: the printed name
+        of the entry point of that id, else the id in words ("jp_move" -> "jp move")."""
+        for entry in self.entry_points():
+            if entry.id == phase_id and entry.description:
+                return entry.description
+        return phase_id.replace("_", " ")
+
     def guide(self) -> str:
         """The player's guide in our own words (``guide.md`` beside the game's module): how a
         turn goes, how to win, the rulebook's terms; empty if the game has none."""

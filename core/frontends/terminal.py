@@ -261,7 +261,8 @@ class TerminalSession:
         """Print the prompt and the page of options being shown, grouped by place."""
         state = self.match.state
         self.say("")
-        self.say(f"Turn {state.turn} {state.phase} — {decision.player}: {decision.prompt}  "
+        phase = f" · {self.match.game.phase_name(state.phase)}" if state.phase else ""
+        self.say(f"Turn {state.turn}{phase} — {decision.player}: {decision.prompt}  "
                  f"(rule {decision.section})")
         order = sorted(range(len(decision.options)), key=lambda i: self._keys[i])
         groups = [self.group_of(decision.options[i]) for i in range(len(decision.options))]

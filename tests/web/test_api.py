@@ -256,3 +256,38 @@ def test_several_matches_run_at_once(client: TestClient) -> None:
     # a seat of one match is no seat of another
     res = client.get(f"/api/matches/{b['id']}", headers={"X-Seat": tok})
     assert res.status_code == 403
+
+
+def test_the_bot_decides_one_decision_or_the_rest_of_the_phase_for_a_seat(client: TestClient) -> None:
+    """The browser's "let the bot decide" (the terminal's b and b phase): the game's bot takes
+    the seat's decision, or every one of them until the phase ends; a stale version, another
+    side's turn or an unknown scope is refused and changes nothing."""
+    created = start(client, "skirmish", seed=3, sides={"Blue": "here", "Red": "bot:pusher"})
+    mid, tok = created["id"], seat_of(created, "Blue")
+    st = client.get(f"/api/matches/{mid}", headers={"X-Seat": tok}).json()
+    refused = client.post(f"/api/matches/{mid}/bot", headers={"X-Seat": tok},
+                          json={"version": st["version"], "scope": "game"})
+    assert refused.status_code == 400 and "scope" in refused.json()["error"]
+    stale = client.post(f"/api/matches/{mid}/bot", headers={"X-Seat": tok},
+                        json={"version": st["version"] + 5, "scope": "one"})
+    assert stale.status_code == 409
+    one = client.post(f"/api/matches/{mid}/bot", headers={"X-Seat": tok},
+                      json={"version": st["version"], "scope": "one"}).json()
+    assert one["version"] == st["version"] + 1
+    assert len(room_match(client, mid).decisions) == 1
+    phase = client.post(f"/api/matches/{mid}/bot", headers={"X-Seat": tok},
+                        json={"version": one["version"], "scope": "phase"}).json()
+    match = room_match(client, mid)
+    assert phase["version"] == one["version"] + 1 and len(match.decisions) > 1
+    assert match.state.phase != "blue_move" or match.pending is None or match.pending.player != "Blue"
+
+
+def test_the_score_is_the_victory_standing_in_words(client: TestClient) -> None:
+    """The Score dialog's data holds the game's victory standing in words (what the terminal's
+    v says), not raw game variables."""
+    created = start(client, "skirmish", seed=3, sides={"Blue": "here", "Red": "bot:pusher"})
+    mid, tok = created["id"], seat_of(created, "Blue")
+    status = client.get(f"/api/matches/{mid}/status", headers={"X-Seat": tok}).json()
+    match = room_match(client, mid)
+    assert status["standing"] == match.game.standing(match, "Blue")
+    assert status["standing"][0].startswith("If the game ended now")

@@ -332,6 +332,31 @@ def test_example_game_click_a_unit_then_a_hex(browser: Any, server: dict[str, An
     page.context.close()
 
 
+def test_the_bot_decides_for_the_player_and_the_score_reads_in_words(
+        browser: Any, server: dict[str, Any]) -> None:
+    """Skirmish: "Let the bot decide" takes the player's decision (a unit picked, its move
+    asked next), "Bot: rest of this phase" plays out Blue's movement; the log's groups are
+    headed by the phases' printed names; the Score dialog says who would win if the game
+    ended now, with no game variable's raw value."""
+    page = _page(browser)
+    start_here(page, server, "skirmish")
+    prompt(page, "Move which unit?")
+    page.locator("#bot-one").click()
+    prompt(page, " to?")
+    page.locator("#bot-phase").click()
+    page.locator("#log summary", has_text="Blue combat").first.wait_for(state="attached")
+    assert not any("_" in s for s in page.locator("#log summary").all_text_contents())
+    page.locator("#status-btn").click()
+    standing = page.locator("#standing")
+    standing.wait_for()
+    text = standing.inner_text()
+    assert text.startswith("If the game ended now"), text
+    body = page.locator("#status-body").inner_text()
+    assert "{" not in body and "_" not in body, body
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_bonins_solitaire_land_on_a_clicked_beach_hex(browser: Any, server: dict[str, Any],
                                                       shots: Path) -> None:
     """Bonins solitaire: choose the beaches by button (3.3), pick a battalion to land by clicking

@@ -43,7 +43,7 @@ class Copy:
 
 def whole_log(match: Match, side: str) -> list[dict[str, Any]]:
     """The side's log as the core masks it, as a page shows it."""
-    return [event_json(e) for e in match.log.visible(side)]
+    return [event_json(e, match.game) for e in match.log.visible(side)]
 
 
 def get(client: TestClient, mid: str, tok: str, copy: Copy) -> dict[str, Any]:

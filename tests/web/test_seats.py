@@ -56,7 +56,7 @@ def _play_and_watch(client: TestClient, mid: str, tokens: dict[str, str], decisi
             found = find_leaks(secrets, "the state", {k: v for k, v in answer.items() if k != "log"})
             found += find_leaks(secrets, "the status", status)
             assert not found, (viewer, found)
-            assert answer["log"] == [event_json(e) for e in match.log.visible(viewer)]
+            assert answer["log"] == [event_json(e, match.game) for e in match.log.visible(viewer)]
             still = {t: pid for t, pid in secrets.items()
                      if pid in hidden[viewer] and pid not in known[viewer]}
             for entry in answer["log"][mark[viewer]:]:

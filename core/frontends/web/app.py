@@ -11,6 +11,8 @@ origin; bounded bodies), and names a game only by its id in the :mod:`.catalogue
     POST /api/matches/resume                 resume a save file: save, sides
     GET  /api/matches/{id}[?known=V]         the match as the seat sees it ({"unchanged"} at V)
     POST /api/matches/{id}/decide            take an option: index, value, version
+    POST /api/matches/{id}/bot               the game's bot decides for the seat: version, scope
+                                             ("one": this decision; "phase": until the phase ends)
     POST /api/matches/{id}/undo              undo back to the seat's previous decision: version
          (these three take ?since=N&log=KEY: only the log's events from N on, see log_json)
     GET  /api/matches/{id}/status            score, tracks, victory, description
@@ -141,7 +143,9 @@ class WebApp:
             "id": room.id, "version": room.version, "game": info.id, "title": info.title,
             "scenario": info.scenario(match.scenario).name, "players": list(info.players),
             "who": room.who(), "seat": {"sides": list(seat.sides), "kind": seat.kind}, "side": side,
-            "turn": match.state.turn, "phase": match.state.phase, "svg": svg, "pending": decision,
+            "turn": match.state.turn, "phase": match.state.phase,
+            "phase_name": match.game.phase_name(match.state.phase) if match.state.phase else "",
+            "svg": svg, "pending": decision,
             "your_turn": pending is not None and pending.player in seat.sides,
             "result": match.result.to_json() if match.result else None,
             **log_json(room, side, since, key),
@@ -165,7 +169,8 @@ def log_json(room: Room, side: str, since: int | None, key: str | None) -> dict[
     ok = since is not None and key == now and 0 <= since <= len(room.match.log)
     start = since if ok and since is not None else 0
     events = seeing.visible_events(room.match, side, start)
-    return {"log": [seeing.event_json(e) for e in events], "log_from": start,
+    game = room.match.game
+    return {"log": [seeing.event_json(e, game) for e in events], "log_from": start,
             "log_next": events[-1].seq + 1 if events else start, "log_key": now}
 
 
@@ -281,6 +286,25 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None, *,
 
         return JSONResponse(await run_in_threadpool(work))
 
+    async def bot(request: Request) -> Response:
+        body = await read_json(request)
+        held = _log_params(request)
+
+        _needs(body, "version", "scope")
+
+        def work() -> dict[str, JSON]:
+            room, seat = _room_seat(request)
+            with room.lock:
+                before = room.version
+                try:
+                    room.bot_decides(seat, body.get("version"), body.get("scope"))
+                finally:
+                    if room.version != before:
+                        web.rooms.save(room)
+                return web.state(room, seat, *held)
+
+        return JSONResponse(await run_in_threadpool(work))
+
     async def undo(request: Request) -> Response:
         body = await read_json(request)
         held = _log_params(request)
@@ -356,6 +380,7 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None, *,
         Route("/api/matches/resume", _guard(resume), methods=["POST"]),
         Route("/api/matches/{mid}", _guard(state)),
         Route("/api/matches/{mid}/decide", _guard(decide), methods=["POST"]),
+        Route("/api/matches/{mid}/bot", _guard(bot), methods=["POST"]),
         Route("/api/matches/{mid}/undo", _guard(undo), methods=["POST"]),
         Route("/api/matches/{mid}/status", _guard(status)),
         Route("/api/matches/{mid}/record", _guard(download("record"))),

@@ -90,7 +90,7 @@ class Replay:
                 "scenario": match.scenario, "players": list(self.players), "side": side,
                 "step": step, "total": self.total, "turn": match.state.turn, "phase": match.state.phase,
                 "svg": seeing.board_svg(match, side),
-                "log": [seeing.event_json(e) for e in seeing.visible_events(match, side)],
+                "log": [seeing.event_json(e, self.game) for e in seeing.visible_events(match, side)],
                 "steps": self.steps_json(side), "pending": next_pending,
                 "result": match.result.to_json() if match.result else None,
                 "status": seeing.status_json(match, side),

@@ -73,6 +73,8 @@ class Room:
     version: int = 0  # bumped at every change; a page's decision must name the version it saw
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _agents: dict[str, Agent] = field(default_factory=dict, repr=False)
+    # the game's default bot a side, deciding for a person who asks it (bot_decides)
+    _helpers: dict[str, Agent] = field(default_factory=dict, repr=False)
     _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
     _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
 
@@ -165,6 +167,40 @@ class Room:
         self.match.decide_index(index)
         self.version += 1
         self.run_bots()
+
+    def bot_decides(self, seat: Seat, version: Any, scope: Any) -> int:
+        """Let the game's own bot for the seat's side take the seat's decision (``scope``
+        "one"), or every one of its decisions until the phase (or step) of the turn it is
+        asked in ends or another side must decide ("phase"): the terminal's ``b`` and ``b
+        phase``. Then the room's bots play on. Returns how many decisions the bot took."""
+        self._check_version(version)
+        if scope not in ("one", "phase"):
+            raise WebError(f"scope {scope!r} is not one of: one, phase")
+        match = self.match
+        pending = match.pending
+        if pending is None:
+            raise WebError("the match is over; there is no decision to take", 409)
+        if pending.player not in seat.sides:
+            raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        side = pending.player
+        helper = self._helpers.get(side)
+        if helper is None:
+            game = match.game
+            helper = self._helpers[side] = make_agent(game, side, game.default_bot(side),
+                                                      self.bot_seed)
+        state = match.state  # decisions change it in place
+        where = (state.turn, state.phase, state.step)
+        taken = 0
+        while taken < MAX_BOT_DECISIONS:
+            match.decide(helper.choose(match.view(side), pending))
+            taken += 1
+            pending = match.pending
+            if scope == "one" or pending is None or pending.player != side \
+                    or (state.turn, state.phase, state.step) != where:
+                break
+        self.version += 1
+        self.run_bots()
+        return taken
 
     def undo_steps(self, seat: Seat) -> int:
         """How many decisions an undo takes back: back to this seat's previous decision,

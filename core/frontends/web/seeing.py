@@ -18,7 +18,7 @@ from ...board.render.svg import render_match
 from ...engine.canonical import JSON, thaw
 from ...engine.decisions import Decision
 from ...engine.events import Event
-from ...engine.match import Match
+from ...engine.match import Game, Match
 
 # the clickable places and pieces of a board picture (see core.render.svg)
 _TARGET_ATTR = re.compile(r'data-(?:hex|area|box|piece)="([^"]*)"')
@@ -90,10 +90,13 @@ def decision_json(decision: Decision, targets: set[str],
     return out
 
 
-def event_json(event: Event) -> dict[str, JSON]:
-    """An event as a seat sees it: text, rule section, when, and who decided (no raw data)."""
+def event_json(event: Event, game: Game | None = None) -> dict[str, JSON]:
+    """An event as a seat sees it: text, rule section, when (the phase by its id, and by its
+    name when ``game`` is given), and who decided (no raw data)."""
     out: dict[str, JSON] = {"seq": event.seq, "kind": event.kind, "section": event.section,
                             "text": event.text, "turn": event.turn, "phase": event.phase}
+    if game is not None and event.phase:
+        out["phase_name"] = game.phase_name(event.phase)
     player = event.data.get("player") if event.kind == "decision" else None
     if isinstance(player, str):
         out["player"] = player
@@ -110,7 +113,8 @@ def status_json(match: Match, side: str | None) -> dict[str, JSON]:
     """Score and status on demand, from the side's view (None: the game master's): turn,
     phase, tracks, the game variables the game declares readable by the side
     (``Game.var_visibility``), the scenario, the game's description and, once over, the
-    result and score fields."""
+    result and score fields; ``standing``, the victory as it stands in the game's words
+    (``Game.standing``, the terminal's ``v``), as the side may know it."""
     info = match.game.info
     view = match.view(side)
     scenario = info.scenario(match.scenario)
@@ -121,6 +125,8 @@ def status_json(match: Match, side: str | None) -> dict[str, JSON]:
         "description": info.description,
         "rulebook": info.rulebook,
         "result": match.result.to_json() if match.result else None,
+        "standing": list(match.game.standing(match, side if side is not None
+                                             else (info.human_side or info.players[0]))),
     }
     if match.finished:
         out["summary"] = thaw(match.game.summary(match))

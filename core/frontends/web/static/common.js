@@ -103,7 +103,7 @@ export class LogView {
     for (const ev of events) {
       let g = this.groups[this.groups.length - 1];
       if (!g || g.turn !== ev.turn || g.phase !== ev.phase) {
-        g = { turn: ev.turn, phase: ev.phase, count: 0, deciders: [], mine: false,
+        g = { turn: ev.turn, phase: ev.phase, phaseName: ev.phase_name || ev.phase, count: 0, deciders: [], mine: false,
           summary: h("summary", {}), list: h("ol", { class: "events" }) };
         g.details = h("details", { class: "group" }, g.summary, g.list);
         this.groups.push(g);
@@ -121,7 +121,7 @@ export class LogView {
     }
     for (const g of grown) {
       const who = g.deciders.length ? ` · ${g.deciders.join(", ")}` : "";
-      g.summary.textContent = `Turn ${g.turn}${g.phase ? " · " + g.phase : ""}${who} — ${g.count} event${g.count === 1 ? "" : "s"}`;
+      g.summary.textContent = `Turn ${g.turn}${g.phase ? " · " + g.phaseName : ""}${who} — ${g.count} event${g.count === 1 ? "" : "s"}`;
       g.details.className = g.mine ? "group mine" : "group";
     }
   }
@@ -142,20 +142,19 @@ export class LogView {
   }
 }
 
-// Score, tracks and victory as a small table, for the status dialog.
+// The victory standing in the game's own words (the terminal's `v`), then the turn and the
+// tracks, for the status dialog.
 export function renderStatus(container, st) {
   container.replaceChildren();
+  const words = (k) => k.replace(/[_:]+/g, " ");
+  container.append(h("div", { class: "standing", id: "standing" }, (st.standing || []).map((line) => h("p", {}, line))));
   const rows = [];
   rows.push(["Scenario", `${st.scenario.name}${st.scenario.description ? " — " + st.scenario.description : ""}`]);
-  rows.push(["Turn", `${st.turn}${st.phase ? " · " + st.phase : ""}`]);
-  for (const [k, v] of Object.entries(st.tracks || {})) rows.push([`track ${k}`, JSON.stringify(v)]);
-  for (const [k, v] of Object.entries(st.vars || {})) rows.push([k, typeof v === "string" ? v : JSON.stringify(v)]);
-  if (st.result) {
-    rows.push(["Result", `${st.result.level}${st.result.winner ? " (" + st.result.winner + ")" : ""} — rule ${st.result.section}`]);
-    if (st.result.reason) rows.push(["Why", st.result.reason]);
-    for (const [k, v] of Object.entries(st.result.scores || {})) rows.push([k, JSON.stringify(v)]);
+  rows.push(["Turn", `${st.turn}`]);
+  for (const [k, v] of Object.entries(st.tracks || {})) {
+    const value = v && typeof v === "object" && "value" in v ? v.value : v;
+    rows.push([words(k), String(value)]);
   }
-  for (const [k, v] of Object.entries(st.summary || {})) rows.push([k, JSON.stringify(v)]);
   container.append(h("table", { class: "status" }, rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", {}, v)))));
   if (st.description) container.append(h("p", {}, st.description));
   if (st.rulebook) container.append(h("p", { class: "muted" }, `Victory conditions and every rule: ${st.rulebook}`));

@@ -112,6 +112,26 @@ function renderDecision(st) {
       onMap.map((o) => optionButton(o, true))));
   }
   if (buttons.length) box.append(h("div", { class: "options" }, buttons.map((o) => optionButton(o, false))));
+  box.append(h("div", { class: "botask" },
+    h("button", { type: "button", id: "bot-one", title: "the game's bot takes this decision for you (the terminal's b)", onclick: () => botDecides("one") }, "Let the bot decide"),
+    h("button", { type: "button", id: "bot-phase", title: "the game's bot takes your decisions until this phase of the turn ends (the terminal's b phase)", onclick: () => botDecides("phase") }, "Bot: rest of this phase")));
+}
+
+async function botDecides(scope) {
+  if (busy || !state) return;
+  busy = true;
+  closeMenu();
+  banner("");
+  document.body.classList.add("busy");
+  try {
+    render(await api(`${path}/bot?${since()}`, { method: "POST", seat, body: { version: state.version, scope } }));
+  } catch (err) {
+    banner(err.message);
+    if (err instanceof ApiError && err.status === 409) await load();
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
 }
 
 function optionButton(opt, onMap) {
@@ -145,7 +165,7 @@ function render(st) {
   document.getElementById("title").textContent = `${st.title} · ${st.scenario}`;
   const who = Object.entries(st.who).map(([s, w]) => `${s}: ${w === "here" ? "here" : w === "link" ? "seat link" : w}`).join(" · ");
   document.getElementById("where").textContent =
-    `you play ${st.seat.sides.join(" + ")} · turn ${st.turn}${st.phase ? " · " + st.phase : ""} · ${who}`;
+    `you play ${st.seat.sides.join(" + ")} · turn ${st.turn}${st.phase ? " · " + (st.phase_name || st.phase) : ""} · ${who}`;
   const undoBtn = document.getElementById("undo");
   undoBtn.disabled = !st.can_undo;
   for (const [id, kind] of [["save", "save"], ["record", "record"]]) {
