@@ -80,11 +80,14 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class ScenarioInfo:
-    """A scenario a game offers: its id, name, and a line about it."""
+    """A scenario a game offers: its id, name, a line about it, and the sides the rules
+    themselves play in it (``automatic``: they never decide, so no person takes their seat;
+    the solitaire opponent)."""
 
     id: str
     name: str
     description: str = ""
+    automatic: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,8 @@ class GameInfo:
     rulebook: str = ""
     solitaire: bool = False  # one side is run by the rules themselves
     human_side: str = ""  # the side a person plays by default
+    #: the scenario a new player is offered first (the shortest whole one); "" for the first
+    starter_scenario: str = ""
 
     def scenario(self, scenario_id: str | None) -> ScenarioInfo:
         """The scenario with this id (the first one when None), or a clear error."""

@@ -26,6 +26,7 @@ from tabletop.core.engine.match import (
     GameOption,
     Match,
     Result,
+    ScenarioInfo,
 )
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.visibility import PUBLIC
@@ -44,6 +45,9 @@ class Iwo1945(Game):
         playable=True,
         solitaire=True,
         human_side="USMC",
+        scenarios=(ScenarioInfo("standard", "Standard game",
+                                "You command the USMC; the Japanese are the card deck (8.0).",
+                                automatic=("Japan",)),),
         rulebook="Iwo Jima 1945 Rulebook",
         description="Command the USMC invasion of Iwo Jima against a card-driven Japanese AI.",
         options=(

@@ -55,7 +55,8 @@ class Bonins(PhasedGame):
         players=(c.US, c.JAPAN),
         scenarios=(
             ScenarioInfo("solitaire", "Solitaire (1.0)",
-                         "You are the US; the Japanese side follows rules 13.0-17.0."),
+                         "You are the US; the Japanese side follows rules 13.0-17.0.",
+                         automatic=("Japan",)),
             ScenarioInfo("two_player", "Two players (18.0)",
                          "A second player (or bot) commands the Japanese under 18.0."),
         ),

@@ -56,20 +56,24 @@ class Valor(PhasedGame):
         title="Iwo Jima: Valor of Arms",
         version=VERSION,
         players=(c.US, c.JAPAN),
+        starter_scenario=c.LOD,
         scenarios=(
             ScenarioInfo(c.FULL, "The 35-turn game (X)",
-                         "19 Feb - 25 Mar 1945: clear the island by the end of turn 35."),
-            ScenarioInfo(c.LOD, "Line of Departure (XI.A)", "Six turns; the schedule printed in XI.A."),
+                         "19 Feb - 25 Mar 1945: clear the island by the end of turn 35.",
+                         automatic=(c.JAPAN,)),
+            ScenarioInfo(c.LOD, "Line of Departure (XI.A)", "Six turns; the schedule printed in XI.A.",
+                         automatic=(c.JAPAN,)),
             ScenarioInfo(c.SANDS, "Sands of Iwo Jima (XI.B)",
-                         "Fourteen turns; the schedule printed in XI.B."),
+                         "Fourteen turns; the schedule printed in XI.B.", automatic=(c.JAPAN,)),
             ScenarioInfo(c.NARROW, "The Narrow Game (XI.C, S. V. Cole)",
                          "The 4th Division against the Southern and Eastern areas from turn 4; "
-                         "VP x 2.667 (the article's '2667') at the end."),
+                         "VP x 2.667 (the article's '2667') at the end.", automatic=(c.JAPAN,)),
             ScenarioInfo(c.VERY_SHORT, "The Very Short Game (XI.C, S. V. Cole) - partly RECONSTRUCTED",
                          "D/312, E/312, B/312 on Suribachi against the 28th Marines from turn 2, 2 "
                          "support points a turn, until the three are eliminated. Ours: the result "
                          "(the Japanese VP total, no victory level), the cap at turn 35, the beach "
-                         "the 28th landed on (Minami), no replacements; see docs/games/iwo_valor.md."),
+                         "the 28th landed on (Minami), no replacements; see docs/games/iwo_valor.md.",
+                         automatic=(c.JAPAN,)),
         ),
         options=(
             GameOption("regular_fire", "IV.C.4 says a Japanese unit with Marines 'within two hexes' "

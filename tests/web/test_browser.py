@@ -357,6 +357,37 @@ def test_the_bot_decides_for_the_player_and_the_score_reads_in_words(
     page.context.close()
 
 
+def test_the_home_page_offers_the_scenario_first_and_no_seat_to_a_side_the_rules_play(
+        browser: Any, server: dict[str, Any]) -> None:
+    """Home page: Valor of Arms offers its shortest whole scenario first; Iwo Jima 1945 and
+    solitaire Bonins give no seat to the Japanese, whom the rules play, while two-player
+    Bonins does; 1945's rule variants are folded under "Rule variants" in the rulebook's
+    words, not option ids."""
+    page = _page(browser)
+    page.goto(server["base"] + "/")
+    page.locator("body[data-ready]").wait_for()
+    valor = page.locator("form[data-game='iwo_valor']")
+    assert valor.locator("select[name=scenario]").input_value() == "line_of_departure"
+    assert valor.locator("label[data-seat='US']").is_visible()
+    assert valor.locator("label[data-seat='Japan']").is_hidden()
+    ia = page.locator("form[data-game='iwo_1945']")
+    assert ia.locator("label[data-seat='USMC']").is_visible()
+    assert ia.locator("label[data-seat='Japan']").is_hidden()
+    assert ia.locator("p[data-ruled='Japan']").is_visible()
+    variants = ia.locator("details.variants")
+    assert variants.locator("summary").inner_text() == "Rule variants"
+    assert not variants.evaluate("d => d.open")
+    folded = variants.text_content() or ""
+    assert "8.0 difficulty" in folded and "japanese_cards" not in folded
+    bonins = page.locator("form[data-game='iwo_bonins']")
+    assert bonins.locator("label[data-seat='US']").is_visible()
+    assert bonins.locator("label[data-seat='Japan']").is_hidden()
+    bonins.locator("select[name=scenario]").select_option("two_player")
+    assert bonins.locator("label[data-seat='Japan']").is_visible()
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_bonins_solitaire_land_on_a_clicked_beach_hex(browser: Any, server: dict[str, Any],
                                                       shots: Path) -> None:
     """Bonins solitaire: choose the beaches by button (3.3), pick a battalion to land by clicking

@@ -13,7 +13,7 @@ function sideSelect(game, side) {
 
 function sidesOf(form) {
   const sides = {};
-  for (const sel of form.querySelectorAll("select[data-side]")) sides[sel.dataset.side] = sel.value;
+  for (const sel of form.querySelectorAll("select[data-side]")) if (!sel.disabled) sides[sel.dataset.side] = sel.value;
   return sides;
 }
 
@@ -58,17 +58,34 @@ function gameCard(game) {
       h("h3", {}, game.title), h("p", { class: "muted" }, game.description || "Not yet playable."));
   }
   const form = h("form", { class: "game", "data-game": game.id });
+  // the scenario first, the one a new player is offered (the shortest) chosen
   const scenario = h("select", { name: "scenario" },
-    game.scenarios.map((s) => h("option", { value: s.id, title: s.description }, s.name)));
+    game.scenarios.map((s) => h("option", { value: s.id, title: s.description, selected: s.id === game.starter_scenario }, s.name)));
+  const about = h("p", { class: "muted scenario-about" });
+  // a side the rules play in the chosen scenario never decides: no seat to give
+  const seats = game.players.map((side) => h("label", { class: "seat", "data-seat": side }, `${side}: `, sideSelect(game, side)));
+  const ruled = game.players.map((side) => h("p", { class: "muted ruled", "data-ruled": side }, `${side}: played by the rules`));
+  const showScenario = () => {
+    const chosen = game.scenarios.find((s) => s.id === scenario.value) || game.scenarios[0];
+    about.textContent = chosen.description || "";
+    game.players.forEach((side, i) => {
+      const auto = (chosen.automatic || []).includes(side);
+      seats[i].hidden = auto;
+      seats[i].querySelector("select").disabled = auto;
+      ruled[i].hidden = !auto;
+    });
+  };
+  scenario.addEventListener("change", showScenario);
+  const variants = game.options.length ? h("details", { class: "variants" }, h("summary", {}, "Rule variants"),
+    game.options.map((opt) => h("label", { class: "variant", title: opt.id }, h("span", {}, opt.description), " ", optionInput(opt)))) : null;
   form.append(...[
     h("h3", {}, game.title),
     game.description ? h("p", { class: "muted" }, game.description) : null,
-    h("label", {}, "Scenario ", scenario),
-    game.players.map((side) => h("label", {}, `${side}: `, sideSelect(game, side))),
-    game.options.map((opt) => h("label", { title: opt.description }, `${opt.id} `, optionInput(opt),
-      h("span", { class: "muted" }, ` ${opt.description}`))),
+    h("label", {}, "Scenario ", scenario), about,
+    seats, ruled, variants,
     h("label", {}, "Seed ", h("input", { name: "seed", size: 8, placeholder: "random" })),
     h("button", { type: "submit", class: "start" }, "Start")].flat().filter(Boolean));
+  showScenario();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     banner("");
