@@ -18,7 +18,8 @@ def test_the_solitaire_opponents_are_declared_automatic() -> None:
     do not."""
     assert ("iwo_bonins", "solitaire") in SCENARIOS and ("iwo_bonins", "two_player") not in SCENARIOS
     assert ("iwo_1945", "standard") in SCENARIOS
-    assert {s for g, s in SCENARIOS if g == "iwo_valor"} == {s.id for s in load_game("iwo_valor").info.scenarios}
+    valor = {s.id for s in load_game("iwo_valor").info.scenarios}
+    assert {s for g, s in SCENARIOS if g == "iwo_valor"} == valor
     assert not any(g == "manila45" for g, _ in SCENARIOS)
 
 
