@@ -12,6 +12,7 @@ clickable (``tabletop serve``); a face-down piece is never named in them.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import weakref
@@ -88,14 +89,31 @@ def _num(x: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+@functools.cache
+def _attr_name(key: str) -> str:
+    """An attribute's SVG name from its keyword (``cls`` is ``class``, ``_`` is ``-``)."""
+    return "class" if key == "cls" else key.replace("_", "-")
+
+
+_SPECIAL = frozenset('&<>"')
+"""The characters an attribute value must escape."""
+
+
 def _attr_text(attrs: Mapping[str, Any]) -> str:
     parts = []
     for key, value in attrs.items():
         if value is None or value is False:
             continue
-        name = "class" if key == "cls" else key.replace("_", "-")
-        shown = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name}="{escape(shown, {chr(34): "&quot;"})}"')
+        kind = type(value)
+        if kind is float:
+            shown = _num(value)
+        elif kind is int:
+            shown = str(value)
+        else:
+            shown = str(value)
+            if not _SPECIAL.isdisjoint(shown):
+                shown = escape(shown, {'"': "&quot;"})
+        parts.append(f' {_attr_name(key)}="{shown}"')
     return "".join(parts)
 
 
