@@ -9,13 +9,16 @@ figures always add up to exactly 100%.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import TabletopError
+
+if TYPE_CHECKING:
+    from .decisions import Option
 
 K = TypeVar("K")
 
@@ -85,3 +88,27 @@ def describe_counts(counts: Mapping[str, int], total: int) -> str:
     shown = percents_counts(counts, total)
     return ", ".join(f"{name} {f'{shown[name]}%' if shown[name] else '<1%'}"
                      for name, n in counts.items() if n)
+
+
+def option_odds(options: Sequence[Option]) -> tuple[tuple[str, ...], list[tuple[int, dict[str, int]]]]:
+    """The odds of a decision's options as one table, shown once rather than under each
+    option: the results, in the order they first appear, and for each option that carries
+    its chances (``Option.detail["odds"]``: result -> chance), its index and its whole
+    percentages (adding up to 100; an option's chances are as exact as the floats it gives).
+    Empty when no option carries odds."""
+    results: dict[str, None] = {}
+    rows: list[tuple[int, dict[str, int]]] = []
+    for index, option in enumerate(options):
+        chances: Any = option.detail.get("odds") if option.detail else None
+        if not isinstance(chances, Mapping) or not chances:
+            continue
+        try:
+            counts = {str(k): round(float(v) * 1_000_000) for k, v in chances.items()}
+        except (TypeError, ValueError):
+            continue
+        whole = sum(counts.values())
+        if whole <= 0 or any(n < 0 for n in counts.values()):
+            continue
+        results.update(dict.fromkeys(k for k, n in counts.items() if n))
+        rows.append((index, {k: p for k, p in _whole_percents(counts, whole).items() if counts[k]}))
+    return tuple(results), rows

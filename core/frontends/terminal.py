@@ -26,6 +26,7 @@ from ..engine.decisions import Decision, Option
 from ..engine.errors import TabletopError
 from ..engine.events import Event
 from ..engine.match import Match
+from ..engine.odds import option_odds
 from .saves import autosave_dir, now_text, write_autosave
 
 HELP = """\
@@ -275,17 +276,37 @@ class TerminalSession:
         pages = max(1, -(-len(order) // PAGE_SIZE))
         self._page = min(self._page, pages - 1)
         shown = order[self._page * PAGE_SIZE:(self._page + 1) * PAGE_SIZE]
+        results, rows = option_odds(decision.options)
+        with_odds = {i for i, _ in rows}
         last_group: str | None = None
         for i in shown:
             if groups[i] != last_group and groups[i]:
                 self.say(f"   at {self.place_name(groups[i])}:")
             last_group = groups[i]
             opt = decision.options[i]
-            info = f"   [{opt.info}]" if opt.info else ""
+            # an option's odds are in the table below: its own line stays short
+            info = f"   [{opt.info}]" if opt.info and i not in with_odds else ""
             self.say(f"  {self._keys[i]:>3}. {opt.label or opt.value}{info}")
+        if rows:
+            self.say(self.odds_table(decision, results, [r for r in rows if r[0] in shown]))
         if pages > 1:
             self.say(f"  -- page {self._page + 1} of {pages} ({len(order)} options): n next page, "
                      "p previous; any number works on any page --")
+
+    def odds_table(self, decision: Decision, results: tuple[str, ...],
+                   rows: list[tuple[int, dict[str, int]]]) -> str:
+        """The odds of the options shown, once, as a table: a row an option (its number and
+        the start of its label), a column a result, whole percentages (``i N`` says more)."""
+        width = max(4, *(len(r) for r in results))
+        head = "   chances (%)" + " " * 18 + "".join(f"{r:>{width + 1}}" for r in results)
+        lines = [head]
+        for index, shown in rows:
+            opt = decision.options[index]
+            name = str(opt.label or opt.value)
+            name = name if len(name) <= 24 else name[:23] + "…"
+            cells = "".join(f"{(str(shown[r]) if r in shown else '-'):>{width + 1}}" for r in results)
+            lines.append(f"  {self._keys[index]:>3}. {name:<24}   {cells}")
+        return "\n".join(lines)
 
     def place_name(self, location: str) -> str:
         """A place as a player reads it: an area's or a box's printed name, else its id."""
@@ -312,6 +333,9 @@ class TerminalSession:
         lines = [f"{self._keys[index]}. {text}"]
         if opt.info:
             lines.append(f"   {opt.info}")
+        results, rows = option_odds((opt,))
+        if rows:
+            lines.append("   chances: " + ", ".join(f"{r} {rows[0][1][r]}%" for r in results))
         lines.append(f"   This answers \"{decision.prompt}\" ({self.match.game.cite(decision.section)}).")
         return "\n".join(lines)
 

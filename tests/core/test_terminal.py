@@ -388,3 +388,34 @@ def test_b_phase_stands_through_the_other_sides_decisions_at_a_hot_seat() -> Non
     parts = text.split("=== ")
     told = [p for p in parts if "(the bot is done" in p]
     assert len(told) == 1 and told[0].startswith("A to play") and m.state.turn == 2
+
+
+class OddsGame(PigGame):
+    """Pig whose first question offers two attacks with their odds (Option.detail) and a
+    plain option: the odds table's test game."""
+
+    def play(self, match: Match) -> Flow:
+        yield choose("A", "Attack which?", "5.1", [
+            Option("x", "attack the hill", "diff +1: eliminated 17%, retreat 33%, no effect 50%",
+                   {"odds": {"DE": 1 / 6, "DR": 1 / 3, "NE": 1 / 2}}),
+            Option("y", "attack the wood", "diff -1: retreat 25%, no effect 75%",
+                   {"odds": {"DR": 0.25, "NE": 0.75}}),
+            Option("done", "no attack")])
+        return Result(None, "draw", "5.1")
+
+
+def test_odds_are_shown_once_as_a_table_and_i_says_an_options_odds() -> None:
+    """The odds of a decision's options are one table (a row an option, a column a result)
+    under the menu, each option's line staying short; i N gives that option's odds text and
+    its chances."""
+    out = io.StringIO()
+    m = Match(OddsGame(), seed=1)
+    s = TerminalSession(m, {"A"}, read=reader(["i 1", "3"]), out=out)  # type: ignore[arg-type]
+    assert s.ask(m.pending) == 2  # type: ignore[arg-type]
+    text = out.getvalue()
+    menu = text.split("chances (%)")[0]
+    assert "eliminated 17%" not in menu and "1. attack the hill" in menu
+    table = text.split("chances (%)")[1].splitlines()
+    assert table[0].split() == ["DE", "DR", "NE"]
+    assert table[1].split()[-3:] == ["17", "33", "50"] and table[2].split()[-3:] == ["-", "25", "75"]
+    assert "eliminated 17%" in text and "chances: DE 17%, DR 33%, NE 50%" in text

@@ -291,3 +291,19 @@ def test_the_score_is_the_victory_standing_in_words(client: TestClient) -> None:
     match = room_match(client, mid)
     assert status["standing"] == match.game.standing(match, "Blue")
     assert status["standing"][0].startswith("If the game ended now")
+
+
+def test_a_decisions_odds_reach_the_page_once_as_a_table() -> None:
+    """The page's decision carries its options' odds once, as a table (the results, and a
+    row of whole percentages an option that has odds), for the browser to draw under the
+    options instead of repeating each option's odds line."""
+    from tabletop.core.engine.decisions import Option, choose
+    from tabletop.core.frontends.web.seeing import decision_json
+
+    decision = choose("A", "Attack which?", "5.1", [
+        Option("x", "attack the hill", "odds…", {"odds": {"DE": 1 / 6, "DR": 1 / 3, "NE": 1 / 2}}),
+        Option("done", "no attack")])
+    got = decision_json(decision, set())
+    assert got["odds"] == {"results": ["DE", "DR", "NE"],
+                           "rows": [{"index": 0, "percents": {"DE": 17, "DR": 33, "NE": 50}}]}
+    assert "odds" not in decision_json(choose("A", "Go?", "1", ["yes", "no"]), set())

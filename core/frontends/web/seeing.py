@@ -19,6 +19,7 @@ from ...engine.canonical import JSON, thaw
 from ...engine.decisions import Decision
 from ...engine.events import Event
 from ...engine.match import Game, Match
+from ...engine.odds import option_odds
 
 # the clickable places and pieces of a board picture (see core.render.svg)
 _TARGET_ATTR = re.compile(r'data-(?:hex|area|box|piece)="([^"]*)"')
@@ -87,6 +88,10 @@ def decision_json(decision: Decision, targets: set[str],
     out = decision.to_json()
     for opt, raw in zip(out["options"], decision.options, strict=True):
         opt["targets"] = option_targets(raw.value, raw.detail, targets, names)
+    results, rows = option_odds(decision.options)
+    if rows:  # the odds once, as a table (a row an option), not under every option
+        out["odds"] = {"results": list(results),
+                       "rows": [{"index": i, "percents": dict(p)} for i, p in rows]}
     return out
 
 

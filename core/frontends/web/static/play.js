@@ -103,6 +103,10 @@ function renderDecision(st) {
     h("span", { class: "who" }, p.player), " ", p.prompt, " ",
     h("span", { class: "sec", title: "rule section" }, `rule ${p.section}`)));
   p.options.forEach((o, i) => { o.index = i; o.version = st.version; });
+  // the odds once, as a compact table (a row an option, a column a result); an option's own
+  // line stays short, its full odds text on hover
+  const withOdds = new Set(((p.odds && p.odds.rows) || []).map((r) => r.index));
+  for (const o of p.options) o.short = withOdds.has(o.index);
   const onMap = p.options.filter((o) => o.targets && o.targets.length);
   const buttons = p.options.filter((o) => !o.targets || !o.targets.length);
   board.setTargets(onMap);
@@ -112,6 +116,17 @@ function renderDecision(st) {
       onMap.map((o) => optionButton(o, true))));
   }
   if (buttons.length) box.append(h("div", { class: "options" }, buttons.map((o) => optionButton(o, false))));
+  if (p.odds && p.odds.rows.length) {
+    const res = p.odds.results;
+    box.append(h("table", { class: "odds", id: "odds" },
+      h("caption", {}, "Chances of each result (%)"),
+      h("tr", {}, h("th", {}, ""), res.map((r) => h("th", {}, r))),
+      p.odds.rows.map((row) => {
+        const o = p.options[row.index];
+        return h("tr", { title: o.info || "" }, h("th", { class: "opt" }, o.label || JSON.stringify(o.value)),
+          res.map((r) => h("td", {}, r in row.percents ? String(row.percents[r]) : "–")));
+      })));
+  }
   box.append(h("div", { class: "botask" },
     h("button", { type: "button", id: "bot-one", title: "the game's bot takes this decision for you (the terminal's b)", onclick: () => botDecides("one") }, "Let the bot decide"),
     h("button", { type: "button", id: "bot-phase", title: "the game's bot takes your decisions until this phase of the turn ends (the terminal's b phase)", onclick: () => botDecides("phase") }, "Bot: rest of this phase")));
@@ -142,7 +157,7 @@ function optionButton(opt, onMap) {
     onclick: (e) => (confirmFirst ? pick([opt], e) : decide(opt)),
     onmouseenter: () => { for (const n of board.findAll(opt.targets)) n.classList.add("hover"); },
     onmouseleave: () => { for (const n of board.findAll(opt.targets)) n.classList.remove("hover"); },
-  }, opt.label || JSON.stringify(opt.value), opt.info ? h("span", { class: "info" }, opt.info) : null);
+  }, opt.label || JSON.stringify(opt.value), opt.info && !opt.short ? h("span", { class: "info" }, opt.info) : null);
 }
 
 function renderLinks(st) {
