@@ -587,7 +587,7 @@ _TURN = Path("japanese")
 
 
 def _japanese_card(inst: str) -> JapaneseCard:
-    """8.0: the printed card of a physical Japanese card id."""
+    """3.0: the printed card of a physical Japanese card id."""
     return comps().japanese_deck.card(card_id_of(inst))
 
 
