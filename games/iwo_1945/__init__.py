@@ -4,7 +4,8 @@ its AI activation deck (6.0), a rule of the game that needs no input.
 Rulebook: shared/rules/iwo_1945.txt. Rule modules by chapter: positions.py (2.0, 3.0),
 cohesion.py (4.0), setup.py (5.0 and the 6.0 Special Landing Phase), usmc_turn.py,
 cards.py, actions.py and attacks.py (6.0 USMC turn), japanese_turn.py (6.0 Japanese AI
-turn), victory.py (7.0), bots.py. docs/games/iwo_1945.md maps every rule to its code.
+turn), victory.py (7.0), bots.py; resume.py says where the flow is entered again at a
+decision (a fork). docs/games/iwo_1945.md maps every rule to its code.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import BaseModel
 
 from tabletop.core.board.areamap import AreaMap
 from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import (
     AgentFactory,
@@ -32,6 +34,13 @@ from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.visibility import PUBLIC
 
 from . import positions as P
+
+
+def _resuming(match: Match, entry: str) -> bool:
+    """Whether the flow is being entered again within the turn ``entry`` (its frames not
+    yet taken): the turn is under way, neither begun nor announced again."""
+    point = match.resuming
+    return point is not None and point.entry == entry
 
 
 class Iwo1945(Game):
@@ -135,26 +144,38 @@ class Iwo1945(Game):
     def rounds(self, match: Match, start: str | None = None) -> P.Flow:
         """6.0: round after round, a USMC turn then a Japanese AI turn, until 7.0 ends the
         game. ``start`` begins inside the current round (a position): at its ``usmc`` turn
-        or its ``japanese`` turn; None begins the next round."""
+        or its ``japanese`` turn; None begins the next round. A turn entered again at one of
+        its decisions (:meth:`resume_flow`) is not begun again (no phase event)."""
         from .japanese_turn import japanese_turn
         from .usmc_turn import usmc_turn
         from .victory import result
 
         while True:
             if start != "japanese":
-                if start is None:
-                    match.state.turn += 1
-                match.state.phase = "usmc"
-                match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
+                if not _resuming(match, "usmc"):
+                    if start is None:
+                        match.state.turn += 1
+                    match.state.phase = "usmc"
+                    match.emit("phase", "6.0", f"Round {match.state.turn}: USMC turn")
                 yield from usmc_turn(match, reentered=start == "usmc")
                 if P.usmc_controls_all(match):
                     return result(match, "the USMC controls every island position (7.0 #2)")
                 if not match.state.decks["japanese"].pile("draw"):
                     return result(match, "the USMC turn after the last Japanese card (7.0 #1)")
             start = None
-            match.state.phase = "japanese"
-            match.emit("phase", "6.0", f"Round {match.state.turn}: Japanese AI turn")
+            if not _resuming(match, "japanese"):
+                match.state.phase = "japanese"
+                match.emit("phase", "6.0", f"Round {match.state.turn}: Japanese AI turn")
             yield from japanese_turn(match)
+
+    def resume_flow(self, match: Match, point: ResumePoint) -> P.Flow:
+        """6.0: the rounds entered again at a decision of the state's round, within its USMC
+        turn (entry ``usmc``) or its Japanese AI turn (``japanese``); the turn goes back to
+        the decision from the point's frames (:mod:`.resume`). The Special Landing Phase
+        asks nothing."""
+        if point.entry not in ("usmc", "japanese"):
+            return (yield from super().resume_flow(match, point))
+        return (yield from self.rounds(match, point.entry))
 
     # -- positions: entry points, places, status ---------------------------------------------
     def entry_points(self) -> tuple[EntryPoint, ...]:

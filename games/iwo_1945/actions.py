@@ -37,6 +37,7 @@ from .positions import (
     suribachi_check,
     update_control,
 )
+from .resume import NOWHERE, Back, Frame, Path, step
 
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
@@ -157,39 +158,59 @@ def available(m: Match) -> list[str]:
 
 
 # -- the actions ----------------------------------------------------------------------------------
-def _pick_regiment(m: Match, kind: str) -> Flow:
+def _pick_regiment(m: Match, kind: str, at: Path) -> Flow:
     cands = actors(m, kind)
-    rid = yield from ask_str(choose(USMC, f"{TITLES[kind]}: which regiment?", "6.0",
-                                    [Option(r, label(r, m)) for r in cands], kind="select_regiment",
-                                    context={"action": kind}))
+    rid = yield from ask_str(at.mark(choose(
+        USMC, f"{TITLES[kind]}: which regiment?", "6.0",
+        [Option(r, label(r, m)) for r in cands], kind="select_regiment",
+        context={"action": kind}), _AT_REGIMENT))
     return rid
 
 
-def perform(m: Match, kind: str) -> Flow:
-    """6.0 Performing Actions: one action, by one regiment (a new wave by up to two)."""
+_AT_REGIMENT: Frame = {"at": "regiment"}
+"""An action at its choice of the regiment that takes it (6.0)."""
+
+
+def perform(m: Match, kind: str, *, at: Path = NOWHERE, back: Back = None) -> Flow:
+    """6.0 Performing Actions: one action, by one regiment (a new wave by up to two).
+    Entered again (``back``), the action is under way (counted, its regiment chosen when
+    the frame names it) and goes back to the decision it asked."""
     turn = _turn(m)
-    turn["taken"] += 1
-    turn.setdefault("kinds", []).append(kind)
-    m.emit("action", "6.0", f"USMC action {turn['taken']} of {turn['allow']}: {TITLES[kind]}",
-           action=kind)
+    frame, back = step(back)
+    if frame is None:
+        turn["taken"] += 1
+        turn.setdefault("kinds", []).append(kind)
+        m.emit("action", "6.0", f"USMC action {turn['taken']} of {turn['allow']}: {TITLES[kind]}",
+               action=kind)
+        frame = {}
     if kind == "place_new_wave":
-        yield from new_wave(m)
+        yield from new_wave(m, at=at.into(_AT_NEW_WAVE), back=back)
         return
-    rid = yield from _pick_regiment(m, kind)
-    turn["used"].append(rid)
+    rid = frame.get("rid")
+    if rid is None:
+        rid = yield from _pick_regiment(m, kind, at)
+        turn["used"].append(rid)
     if kind == "attack":
-        tg = attacks.targets(m, rid)
-        target = yield from ask_str(choose(
-            USMC, f"{rid} attacks which position?", "6.0",
-            [Option(p, _target_label(m, rid, p), attacks.odds_text(m, rid, p)) for p in tg],
-            kind="select_target", context={"regiment": rid}))
-        yield from attacks.attack(m, rid, target)
+        target = frame.get("target")
+        if target is None:
+            tg = attacks.targets(m, rid)
+            target = yield from ask_str(at.mark(choose(
+                USMC, f"{rid} attacks which position?", "6.0",
+                [Option(p, _target_label(m, rid, p), attacks.odds_text(m, rid, p)) for p in tg],
+                kind="select_target", context={"regiment": rid}), {"at": "target", "rid": rid}))
+        yield from attacks.attack(m, rid, target,
+                                  at=at.into({"at": "attack", "rid": rid, "target": target}),
+                                  back=back)
     elif kind == "move":
-        yield from move(m, rid)
+        yield from move(m, rid, at=at.into({"at": "move", "rid": rid}), back=back)
     elif kind == "rotate":
-        yield from rotate(m, rid)
+        yield from rotate(m, rid, at=at.into({"at": "rotate", "rid": rid}), back=back)
     else:
         regroup(m, rid)
+
+
+_AT_NEW_WAVE: Frame = {"at": "new_wave"}
+"""An action placing a new wave (6.0), in its own procedure."""
 
 
 def _target_label(m: Match, rid: str, pos: str) -> str:
@@ -200,23 +221,37 @@ def _target_label(m: Match, rid: str, pos: str) -> str:
             f"{attacks.base_dice(m, rid, pos)} dice)")
 
 
-def new_wave(m: Match) -> Flow:
-    """6.0 Place a new wave: up to 2 off-board regiments into vacant beaches, no cohesion cost."""
-    for n in range(2):
+def new_wave(m: Match, *, at: Path = NOWHERE, back: Back = None) -> Flow:
+    """6.0 Place a new wave: up to 2 off-board regiments into vacant beaches, no cohesion cost.
+    Entered again (``back``): at the landing its frame counts, its regiment chosen when the
+    frame names it."""
+    frame, _ = step(back)
+    for n in range(frame["n"] if frame else 0, 2):
         if not (reserves(m) and new_wave_beaches(m)):
             return
-        opts = [Option(r, f"{r} (cohesion {cohesion(m, r)})") for r in reserves(m)]
-        if n:
-            opts.insert(0, Option(DONE, "no second regiment"))
-        rid = yield from ask_str(choose(USMC, "New wave: which reserve regiment lands?", "6.0", opts,
-                                        kind="new_wave_regiment"))
-        if rid == DONE:
-            return
-        beach = yield from ask_str(choose(USMC, f"New wave: {rid} lands on which beach?", "6.0",
-                                          [Option(b, name(b)) for b in new_wave_beaches(m)],
-                                          kind="new_wave_beach", context={"regiment": rid}))
+        rid = frame.get("rid") if frame else None
+        frame = None
+        if rid is None:
+            opts = [Option(r, f"{r} (cohesion {cohesion(m, r)})") for r in reserves(m)]
+            if n:
+                opts.insert(0, Option(DONE, "no second regiment"))
+            rid = yield from ask_str(at.mark(choose(
+                USMC, "New wave: which reserve regiment lands?", "6.0", opts,
+                kind="new_wave_regiment"), {"at": "regiment", "n": n}))
+            if rid == DONE:
+                return
+        beach = yield from ask_str(at.mark(choose(
+            USMC, f"New wave: {rid} lands on which beach?", "6.0",
+            [Option(b, name(b)) for b in new_wave_beaches(m)],
+            kind="new_wave_beach", context={"regiment": rid}), {"at": "beach", "n": n, "rid": rid}))
         move_regiment(m, rid, beach, "6.0", "lands as a new wave")
         _turn(m)["used"].append(rid)
+
+
+_AT_DESTINATION: Frame = {"at": "destination"}
+"""A move at its choice of destination (6.0), its first step."""
+_AT_PARTNER: Frame = {"at": "partner"}
+"""A rotation at its choice of partner (6.0), its first step."""
 
 
 def regroup(m: Match, rid: str) -> None:
@@ -226,26 +261,32 @@ def regroup(m: Match, rid: str) -> None:
     coh.raised_exhausted(m, rid, "6.0", "regroup")
 
 
-def move(m: Match, rid: str) -> Flow:
+def move(m: Match, rid: str, *, at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Move: -1 cohesion, to an unoccupied position; then one adjacent non-exhausted
-    regiment may follow into the position left (daisy chain), also at -1 cohesion."""
-    src = regiment_pos(m, rid)
-    assert src is not None
-    dests = move_destinations(m, rid)
-    dest = yield from ask_str(choose(USMC, f"{rid} moves where?", "6.0", [Option(p, name(p)) for p in dests],
-                                     kind="select_destination", context={"regiment": rid}))
-    coh.reduce(m, rid, 1, "6.0", "move")
-    move_regiment(m, rid, dest, "6.0", "moves")
+    regiment may follow into the position left (daisy chain), also at -1 cohesion. Entered
+    again (``back``) at the follow, the regiment has moved from the frame's position."""
+    frame, _ = step(back)
+    if frame is None or frame["at"] != "follow":
+        src = regiment_pos(m, rid)
+        assert src is not None
+        dests = move_destinations(m, rid)
+        dest = yield from ask_str(at.mark(choose(
+            USMC, f"{rid} moves where?", "6.0", [Option(p, name(p)) for p in dests],
+            kind="select_destination", context={"regiment": rid}), _AT_DESTINATION))
+        coh.reduce(m, rid, 1, "6.0", "move")
+        move_regiment(m, rid, dest, "6.0", "moves")
+    else:
+        src = frame["src"]
     used = _turn(m)["used"]
     chain = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None and r != rid
              and r not in used and not is_exhausted(m, r) and cohesion(m, r) > 1
              and not is_infiltrated(m, r)]
     done = [rid]
     if chain:
-        f = yield from ask_str(choose(USMC, f"may one regiment follow into {name(src)} (-1 cohesion)?", "6.0",
-                                      [Option("none", "no one follows"),
-                                       *[Option(r, label(r, m)) for r in chain]], kind="follow",
-                                      context={"into": src}))
+        f = yield from ask_str(at.mark(choose(
+            USMC, f"may one regiment follow into {name(src)} (-1 cohesion)?", "6.0",
+            [Option("none", "no one follows"), *[Option(r, label(r, m)) for r in chain]],
+            kind="follow", context={"into": src}), {"at": "follow", "src": src}))
         if f != "none":
             coh.reduce(m, f, 1, "6.0", "daisy-chain move")
             move_regiment(m, f, src, "6.0", "follows (daisy chain)")
@@ -254,19 +295,25 @@ def move(m: Match, rid: str) -> Flow:
     coh.after_action(m, done, "after its move")
 
 
-def rotate(m: Match, rid: str) -> Flow:
+def rotate(m: Match, rid: str, *, at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Rotate Regiments: swap with a regiment in an adjacent position; one of the two,
     not an exhausted one, pays 1 cohesion and makes the exhaustion check (4.0); bunkers stay
-    (3.0)."""
-    partners = rotate_partners(m, rid)
-    other = yield from ask_str(choose(USMC, f"{rid} swaps with which regiment?", "6.0",
-                                      [Option(r, label(r, m)) for r in partners], kind="select_partner",
-                                      context={"regiment": rid}))
+    (3.0). Entered again (``back``) at the payer, the partner is the frame's."""
+    frame, _ = step(back)
+    other = frame.get("other") if frame else None
+    if other is None:
+        partners = rotate_partners(m, rid)
+        other = yield from ask_str(at.mark(choose(
+            USMC, f"{rid} swaps with which regiment?", "6.0",
+            [Option(r, label(r, m)) for r in partners], kind="select_partner",
+            context={"regiment": rid}), _AT_PARTNER))
     payers = [r for r in (rid, other) if not is_exhausted(m, r)]
     payer = payers[0]
     if len(payers) > 1:
-        payer = (yield from ask_str(choose(USMC, "which of the two pays 1 cohesion?", "6.0",
-                                           [Option(r, label(r, m)) for r in payers], kind="select_payer")))
+        payer = (yield from ask_str(at.mark(choose(
+            USMC, "which of the two pays 1 cohesion?", "6.0",
+            [Option(r, label(r, m)) for r in payers], kind="select_payer"),
+            {"at": "payer", "other": other})))
     coh.reduce(m, payer, 1, "6.0", "rotation")
     _turn(m)["used"].append(other)
     swap(m, rid, other)

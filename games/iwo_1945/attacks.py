@@ -38,6 +38,7 @@ from .positions import (
     remove_usmc_marker,
     update_control,
 )
+from .resume import NOWHERE, Back, Frame, Path, step
 
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
@@ -122,42 +123,61 @@ def _describe(faces: tuple[int, ...]) -> str:
             f"marker(s) lost, {o['cohesion_lost']} cohesion lost")
 
 
-def attack(m: Match, rid: str, target: str) -> Flow:
+def attack(m: Match, rid: str, target: str, *, at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Attack: the regiment's cohesion goes down 1, tactic cards may add dice, the dice
-    are rolled, rerolled at the player's choice, the keepers applied, then the advance."""
-    src = regiment_pos(m, rid)
-    assert src is not None
-    kind = attack_kind(m, rid, target)
-    what = "the infiltration cube in " if kind == "cube" else ""
-    m.emit("attack", "6.0", f"{rid} attacks {what}{name(target)} from {name(src)}",
-           regiment=rid, target=target, attack_kind=kind)
-    coh.reduce(m, rid, 1, "6.0", "attack")
-    n = base_dice(m, rid, target)
-    if n == MOUNTAIN_DICE:
-        m.emit("attack", "2.0", f"{name(target)} is a mountain position: {n} dice, not {BASE_DICE}")
+    are rolled, rerolled at the player's choice, the keepers applied, then the advance.
+    Entered again (``back``), the attack is under way from the frame's position: at a card
+    before the roll (its dice and free rerolls so far in the frame), at the rerolls or at
+    the advance."""
+    frame, back = step(back)
+    if frame is None:
+        src = regiment_pos(m, rid)
+        assert src is not None
+        kind = attack_kind(m, rid, target)
+        what = "the infiltration cube in " if kind == "cube" else ""
+        m.emit("attack", "6.0", f"{rid} attacks {what}{name(target)} from {name(src)}",
+               regiment=rid, target=target, attack_kind=kind)
+        coh.reduce(m, rid, 1, "6.0", "attack")
+        n = base_dice(m, rid, target)
+        if n == MOUNTAIN_DICE:
+            m.emit("attack", "2.0", f"{name(target)} is a mountain position: {n} dice, not {BASE_DICE}")
+        free = 0
+        stage = "card"
+    else:
+        src, kind, stage = frame["src"], frame["kind"], frame["at"]
+        n, free = frame.get("n", 0), frame.get("free", 0)
     ctx: dict[str, Any] = {"target": target, "kind": kind, "regiment": rid}
-    free = 0
-    while True:
+    while stage == "card":
         opts = cards.card_options(m, "attack", ctx)
         if not opts:
             break
-        v = yield from ask_str(choose(
+        v = yield from ask_str(at.mark(choose(
             USMC, f"{rid} attacks {name(target)} with {n} dice: play a card first?", "6.0",
             [Option("roll", f"roll the {n} dice"), *opts], kind="attack_card",
-            context={"dice": n, "target": target, "regiment": rid}))
+            context={"dice": n, "target": target, "regiment": rid}),
+            {"at": "card", "src": src, "kind": kind, "n": n, "free": free}))
         if v == "roll":
             break
-        mods = yield from cards.play(m, v[5:], "attack", ctx)
+        mods = yield from cards.play(m, v[5:], "attack", ctx)  # asks nothing (6.0: dice, rerolls)
         n += mods["dice"]
         free += mods["free"]
-    faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
-    faces = settle(m, faces, rid)
-    faces, free = yield from _rerolls(m, rid, target, faces, free, ctx)
-    o = outcome(faces)
-    m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
-           faces=sorted(faces), usmc_lost=o["usmc_lost"], cohesion_lost=o["cohesion_lost"],
-           japanese_lost=o["japanese_lost"])
-    yield from apply_result(m, rid, src, target, kind, faces)
+    if stage != "apply":
+        if stage != "dice":
+            faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
+            faces = settle(m, faces, rid)
+        else:
+            faces = []  # the rerolls' frame holds them
+        faces, free = yield from _rerolls(m, rid, target, faces, free, ctx, back=back, at=at.into(
+            {"at": "dice", "src": src, "kind": kind}))
+        back = None
+        o = outcome(faces)
+        m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
+               faces=sorted(faces), usmc_lost=o["usmc_lost"], cohesion_lost=o["cohesion_lost"],
+               japanese_lost=o["japanese_lost"])
+    else:
+        faces = []  # applied already: the advance is under way
+    yield from apply_result(m, rid, src, target, kind, faces, back=back, at=at.into(
+        {"at": "apply", "src": src, "kind": kind}))
 
 
 _REROLL_A: Mapping[int, Option] = MappingProxyType({f: Option(f, f"reroll a {f}") for f in REROLLABLE})
@@ -185,54 +205,66 @@ def _kept(left: dict[int, int]) -> list[int]:
 
 
 def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
-             ctx: dict[str, Any] | None = None) -> Flow:
+             ctx: dict[str, Any] | None = None, *, at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0: the player picks the dice to reroll (any 1, 2, 5 or 6, keepers included), each
     reroll costing 1 cohesion, until done or cohesion 1 (9.0 #6, #8). 6.0 Note: at each
     reroll decision a tactic card may be played "during" the attack (free rerolls, cohesion);
-    a regiment at 1 may still play one before it stops."""
+    a regiment at 1 may still play one before it stops. Entered again (``back``), the faces,
+    the free rerolls and the dice chosen so far are the frame's (or a card is being played)."""
     ctx = ctx if ctx is not None else {"target": target, "kind": attack_kind(m, rid, target),
                                        "regiment": rid}
-    while any(f in REROLLABLE for f in faces):
-        at_floor = cohesion(m, rid) <= 1 and free == 0
-        copts = cards.card_options(m, "reroll", ctx)
-        if at_floor and not copts:
-            m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
-            break
-        chosen: list[int] = []
-        shown = describe(faces)
-        stop = Option(DONE, "stop and apply: " + shown)
-        now = cohesion(m, rid)  # nothing changes it while the dice are chosen
-        cost = "free" if free else "costs 1 cohesion"
-        said = f"{rid}: {shown}; cohesion {now}" + (f", {free} free reroll(s)" if free else "")
-        while True:
-            left = _left(faces, chosen)
-            opts = []
-            if chosen:
-                taken = " ".join(map(str, chosen))
-                opts.append(Option("roll", f"reroll {taken} ({cost})",
-                                   reroll_odds_text(m, _kept(left), len(chosen), target,
-                                                    ctx["kind"])))
-            else:
-                opts.append(stop)
-            if not at_floor:
-                opts += [_REROLL_A[f] for f in REROLLABLE if f in left]
-            if chosen:
-                opts.append(_CANCEL)
-            else:
-                opts += copts
-            v = yield choose(USMC, said + (f"; to reroll: {taken}" if chosen else ""),
-                             "6.0", opts, kind="attack_dice",
-                             context={"faces": sorted(faces), "chosen": chosen, "free": free,
-                                      "cohesion": now, "target": target})
-            if not isinstance(v, int):  # stop, roll, cancel or a card; a number is a die
+    frame, back = step(back)
+    if frame is not None:
+        faces, free = list(frame["faces"]), frame["free"]
+    while frame is not None or any(f in REROLLABLE for f in faces):
+        if frame is not None and back is not None:
+            v = frame["v"]  # entered again inside the card this answer played
+            chosen: list[int] = []
+        else:
+            at_floor = cohesion(m, rid) <= 1 and free == 0
+            copts = cards.card_options(m, "reroll", ctx)
+            if at_floor and not copts:
+                m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
                 break
-            chosen.append(v)
+            chosen = list(frame["chosen"]) if frame is not None else []
+            shown = describe(faces)
+            stop = Option(DONE, "stop and apply: " + shown)
+            now = cohesion(m, rid)  # nothing changes it while the dice are chosen
+            cost = "free" if free else "costs 1 cohesion"
+            said = f"{rid}: {shown}; cohesion {now}" + (f", {free} free reroll(s)" if free else "")
+            while True:
+                left = _left(faces, chosen)
+                opts = []
+                if chosen:
+                    taken = " ".join(map(str, chosen))
+                    opts.append(Option("roll", f"reroll {taken} ({cost})",
+                                       reroll_odds_text(m, _kept(left), len(chosen), target,
+                                                        ctx["kind"])))
+                else:
+                    opts.append(stop)
+                if not at_floor:
+                    opts += [_REROLL_A[f] for f in REROLLABLE if f in left]
+                if chosen:
+                    opts.append(_CANCEL)
+                else:
+                    opts += copts
+                v = yield at.mark(choose(
+                    USMC, said + (f"; to reroll: {taken}" if chosen else ""), "6.0", opts,
+                    kind="attack_dice", context={"faces": sorted(faces), "chosen": chosen,
+                                                 "free": free, "cohesion": now, "target": target}),
+                    {"at": "dice", "faces": list(faces), "free": free, "chosen": list(chosen)})
+                if not isinstance(v, int):  # stop, roll, cancel or a card; a number is a die
+                    break
+                chosen.append(v)
+        frame = None
         if v == DONE:
             break
         if v == "cancel":
             continue
         if isinstance(v, str) and v.startswith("card:"):
-            mods = yield from cards.play(m, v[5:], "reroll", ctx)
+            mods = yield from cards.play(m, v[5:], "reroll", ctx, back=back, at=at.into(
+                {"at": "card", "faces": list(faces), "free": free, "v": v}))
+            back = None
             free += mods["free"]
             continue
         if free:
@@ -246,25 +278,34 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
     return faces, free
 
 
-def apply_result(m: Match, rid: str, src: str, target: str, kind: str, faces: list[int]) -> Flow:
+def apply_result(m: Match, rid: str, src: str, target: str, kind: str, faces: list[int], *,
+                 at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Applying the Result of USMC Attacks: keepers only (9.0 #7); the attacker may not
-    use a bunker (3.0); then the advance; the exhaustion check comes last."""
-    o = outcome(faces)
-    if kind == "cube":
-        if o["japanese_lost"]:
-            remove_cube(m, target)
-    else:
-        for _ in range(o["japanese_lost"]):
-            if is_japanese_occupied(m, target):
-                defender_loss(m, target, "6.0", f"{rid}'s attack")
-    for _ in range(o["usmc_lost"]):
-        remove_usmc_marker(m, rid, "6.0", "double 1s in its own attack")
-    if o["cohesion_lost"]:
-        coh.reduce(m, rid, o["cohesion_lost"], "6.0", "double 2s in its own attack")
-    update_control(m)
-    if kind == "markers" and regiment_pos(m, rid) == src and not is_japanese_occupied(m, target):
-        yield from advance(m, rid, src, target)
+    use a bunker (3.0); then the advance; the exhaustion check comes last. Entered again
+    (``back``), the result is applied and the advance under way."""
+    frame, back = step(back)
+    if frame is None:
+        o = outcome(faces)
+        if kind == "cube":
+            if o["japanese_lost"]:
+                remove_cube(m, target)
+        else:
+            for _ in range(o["japanese_lost"]):
+                if is_japanese_occupied(m, target):
+                    defender_loss(m, target, "6.0", f"{rid}'s attack")
+        for _ in range(o["usmc_lost"]):
+            remove_usmc_marker(m, rid, "6.0", "double 1s in its own attack")
+        if o["cohesion_lost"]:
+            coh.reduce(m, rid, o["cohesion_lost"], "6.0", "double 2s in its own attack")
+        update_control(m)
+    if frame is not None or (kind == "markers" and regiment_pos(m, rid) == src
+                             and not is_japanese_occupied(m, target)):
+        yield from advance(m, rid, src, target, at=at.into(_AT_ADVANCE), back=back)
     coh.after_action(m, [rid], "after its attack")
+
+
+_AT_ADVANCE: Frame = {"at": "advance"}
+"""The result of an attack applied, the advance under way (6.0)."""
 
 
 def remove_cube(m: Match, pos: str) -> None:
@@ -281,18 +322,23 @@ def remove_cube(m: Match, pos: str) -> None:
     update_control(m)
 
 
-def advance(m: Match, rid: str, src: str, target: str) -> Flow:
+def advance(m: Match, rid: str, src: str, target: str, *, at: Path = NOWHERE,
+            back: Back = None) -> Flow:
     """6.0 Advance After USMC Attacks: the attacker may enter the cleared position at no
     cohesion cost; then one non-exhausted regiment adjacent to the position it left, that
     has not acted this turn, may follow into it, also at no cost (it has then acted, as a
-    daisy-chain mover does); no further chain."""
-    v = yield choose(USMC, f"{name(target)} is cleared: advance {rid} into it?", "6.0",
-                     [Option("advance", f"advance {rid} into {name(target)}"),
-                      Option("stay", f"stay in {name(src)}")], kind="advance",
-                     context={"regiment": rid, "target": target})
-    if v != "advance":
-        return
-    move_regiment(m, rid, target, "6.0", "advances")
+    daisy-chain mover does); no further chain. Entered again (``back``) at the follow, the
+    attacker has advanced."""
+    frame, _ = step(back)
+    if frame is None or frame["at"] != "follow":
+        v = yield at.mark(choose(
+            USMC, f"{name(target)} is cleared: advance {rid} into it?", "6.0",
+            [Option("advance", f"advance {rid} into {name(target)}"),
+             Option("stay", f"stay in {name(src)}")], kind="advance",
+            context={"regiment": rid, "target": target}), _AT_ADVANCE)
+        if v != "advance":
+            return
+        move_regiment(m, rid, target, "6.0", "advances")
     turn = m.state.vars.get("turn") or {}
     used = turn.get("used", [])
     followers = [r for p in adjacent(src) if (r := regiment_at(m, p)) is not None
@@ -300,14 +346,18 @@ def advance(m: Match, rid: str, src: str, target: str) -> Flow:
                  and not is_infiltrated(m, r)]
     if not followers:
         return
-    f = yield from ask_str(choose(USMC, f"may one regiment follow into {name(src)}?", "6.0",
-                                  [Option("none", "no one follows"),
-                                   *[Option(r, label(r, m)) for r in followers]], kind="follow",
-                                  context={"into": src}))
+    f = yield from ask_str(at.mark(choose(
+        USMC, f"may one regiment follow into {name(src)}?", "6.0",
+        [Option("none", "no one follows"), *[Option(r, label(r, m)) for r in followers]],
+        kind="follow", context={"into": src}), _AT_FOLLOW))
     if f != "none":
         move_regiment(m, f, src, "6.0", "follows the advance")
         if "used" in turn:
             used.append(f)  # 6.0, 10.0: the follower has acted (no regiment twice)
+
+
+_AT_FOLLOW: Frame = {"at": "follow"}
+"""An advance made, at the choice of a regiment to follow it (6.0)."""
 
 
 # -- odds for the player -----------------------------------------------------------------

@@ -52,6 +52,7 @@ from .positions import (
     place_bunker,
     regiment_at,
 )
+from .resume import NOWHERE, Back, Frame, Path, step
 
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
@@ -163,29 +164,38 @@ def discard(m: Match, inst: str, section: str, why: str) -> None:
     m.emit("card", section, f"{title(inst)} is discarded ({why})", card=inst)
 
 
-def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) -> Flow:
+def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
+         at: Path = NOWHERE, back: Back = None) -> Flow:
     """3.0, 6.0: play a tactic card: to the discard pile, then carry out its effects.
 
     Returns (as the flow's value) the attack modifiers it gives: extra dice, free rerolls,
-    Japanese dice to reroll, cancellations.
+    Japanese dice to reroll, cancellations. Entered again (``back``) at the effect that
+    asked a decision, the card already played and the modifiers so far in its frame.
     """
     ctx = ctx or {}
     c = card(inst)
-    m.state.decks[DECK].move(inst, "discard")
     turn = m.state.vars.get("turn")
-    if turn is not None and moment in ("usmc_main", "attack", "reroll"):
-        turn["played"] = True
-    m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment)
-    mods: dict[str, int] = {"dice": 0, "free": 0, "japanese_rerolls": 0, "cancel": 0}
-    for eff in c.effects:
+    frame, back = step(back)
+    if frame is None:
+        m.state.decks[DECK].move(inst, "discard")
+        if turn is not None and moment in ("usmc_main", "attack", "reroll"):
+            turn["played"] = True
+        m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment)
+        mods: dict[str, int] = {"dice": 0, "free": 0, "japanese_rerolls": 0, "cancel": 0}
+        first = 0
+    else:
+        mods, first = dict(frame["mods"]), frame["effect"]
+    for i, eff in enumerate(c.effects):
+        if i < first:
+            continue
         if not _effect_applies(m, eff, moment, ctx):
             if not isinstance(eff, ExtraActions):
                 m.emit("card", "6.0", f"{c.title}: an effect ({eff.type}) cannot apply and is ignored")
             continue
         if isinstance(eff, RaiseCohesion):
-            yield from _raise(m, c, eff)
+            yield from _raise(m, c, eff, at.into({"at": "effect", "effect": i, "mods": dict(mods)}))
         elif isinstance(eff, PlaceBunker):
-            yield from _dig_in(m, c)
+            yield from _dig_in(m, c, at.into({"at": "effect", "effect": i, "mods": dict(mods)}))
         elif isinstance(eff, ExtraActions):
             assert turn is not None
             turn["free"] = turn["allow"] if eff.only else eff.regiments
@@ -207,15 +217,21 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None) ->
     return mods
 
 
-def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion) -> Flow:
-    """4.0, 9.0 #3: a card raises the cohesion of one regiment, or of all on the board."""
+_AT_CHOICE: Frame = {"at": "choice"}
+"""A card's effect at its one decision (the regiment or the position it applies to)."""
+
+
+def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion, at: Path = NOWHERE) -> Flow:
+    """4.0, 9.0 #3: a card raises the cohesion of one regiment, or of all on the board
+    (its decision is its first step: entered again, it is asked again)."""
     if eff.target == "all_on_board":
         targets = [r for r in on_board(m) if cohesion(m, r) < 12]
     else:
         cands = [r for r in on_board(m) if cohesion(m, r) < 12]
-        rid = yield from ask_str(choose(USMC, f"{c.title}: raise which regiment's cohesion by {eff.amount}?",
-                                        "4.0", [Option(r, label(r, m)) for r in cands], kind="card_regiment",
-                                        context={"card": c.id}))
+        rid = yield from ask_str(at.mark(choose(
+            USMC, f"{c.title}: raise which regiment's cohesion by {eff.amount}?", "4.0",
+            [Option(r, label(r, m)) for r in cands], kind="card_regiment",
+            context={"card": c.id}), _AT_CHOICE))
         targets = [rid]
     for rid in targets:
         coh.raise_(m, rid, eff.amount, "4.0", c.title)
@@ -223,11 +239,13 @@ def _raise(m: Match, c: UsmcCard, eff: RaiseCohesion) -> Flow:
             coh.raised_exhausted(m, rid, "4.0", f"raised by {c.title}")
 
 
-def _dig_in(m: Match, c: UsmcCard) -> Flow:
-    """3.0: a USMC card places a bunker in a USMC-occupied island position of the player's."""
+def _dig_in(m: Match, c: UsmcCard, at: Path = NOWHERE) -> Flow:
+    """3.0: a USMC card places a bunker in a USMC-occupied island position of the player's
+    (its decision is its first step: entered again, it is asked again)."""
     cands = bunker_targets(m)
-    pos = yield from ask_str(choose(USMC, f"{c.title}: place a bunker where?", "3.0",
-                                    [Option(p, f"{name(p)} ({regiment_at(m, p)})") for p in cands],
-                                    kind="card_position", context={"card": c.id}))
+    pos = yield from ask_str(at.mark(choose(
+        USMC, f"{c.title}: place a bunker where?", "3.0",
+        [Option(p, f"{name(p)} ({regiment_at(m, p)})") for p in cands],
+        kind="card_position", context={"card": c.id}), _AT_CHOICE))
     assert is_island(pos)
     place_bunker(m, pos, "3.0", c.title)

@@ -51,6 +51,7 @@ from .positions import (
     update_control,
     vacate_check,
 )
+from .resume import NOWHERE, Back, Frame, Path, step
 
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
@@ -143,27 +144,39 @@ def _threes(m: Match, faces: list[int], who: str, reroll: bool) -> list[int]:
     return faces
 
 
-def counter_battery(m: Match, faces: list[int], who: str, banzai: bool) -> Flow:
+def counter_battery(m: Match, faces: list[int], who: str, banzai: bool, *,
+                    at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Note, 3.0: a USMC card played after the Japanese dice are rolled may reroll some
-    of them; the new faces stand (3s again rerolled or removed by the chart)."""
+    of them; the new faces stand (3s again rerolled or removed by the chart). Entered again
+    (``back``), the faces are the frame's, and the card's rerolls and the dice chosen so
+    far when it is at the choice of the dice."""
+    frame, _ = step(back)
+    if frame is not None:
+        faces = list(frame["faces"])
     while True:
-        opts = cards.card_options(m, "counter")
-        if not opts or not faces:
-            return faces
         shown = " ".join(map(str, sorted(faces, reverse=True)))
-        v = yield from ask_str(choose(USMC, f"{who} rolled {shown}: play a card?", "6.0",
-                                      [Option("pass", "no card"), *opts], kind="counter_card",
-                                      context={"faces": sorted(faces)}))
-        if v == "pass":
-            return faces
-        mods = yield from cards.play(m, v[5:], "counter")
-        chosen: list[int] = []
-        for _ in range(mods["japanese_rerolls"]):
+        if frame is not None and frame["at"] == "die":
+            rerolls, chosen = frame["rerolls"], list(frame["chosen"])
+        else:
+            opts = cards.card_options(m, "counter")
+            if not opts or not faces:
+                return faces
+            v = yield from ask_str(at.mark(choose(
+                USMC, f"{who} rolled {shown}: play a card?", "6.0",
+                [Option("pass", "no card"), *opts], kind="counter_card",
+                context={"faces": sorted(faces)}), {"at": "card", "faces": list(faces)}))
+            if v == "pass":
+                return faces
+            mods = yield from cards.play(m, v[5:], "counter")  # asks nothing (3.0: rerolls)
+            rerolls, chosen = mods["japanese_rerolls"], []
+        frame = None
+        for _ in range(len(chosen), rerolls):
             left = Counter(faces) - Counter(chosen)
-            d = yield from ask_int(choose(
+            d = yield from ask_int(at.mark(choose(
                 USMC, f"reroll which Japanese die? (dice {shown})", "6.0",
                 [Option(0, "no more"), *[Option(f, f"reroll a {f}") for f in sorted(left)]],
-                kind="counter_die", context={"faces": sorted(faces), "chosen": chosen}))
+                kind="counter_die", context={"faces": sorted(faces), "chosen": chosen}),
+                {"at": "die", "faces": list(faces), "rerolls": rerolls, "chosen": list(chosen)}))
             if d == 0:
                 break
             chosen.append(d)
@@ -183,17 +196,24 @@ def _cohesion_hits(m: Match, rid: str, hits: int, who: str, section: str = "6.0"
         coh.exhaustion_check(m, rid, f"cohesion reduced by {who}")
 
 
-def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool = False) -> Flow:
+def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool = False,
+         at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Japanese Fire Attack chart: each 6 removes a USMC marker, each 5 or 4 costs 1
     cohesion, 3s are rerolled, each 2 cancels a 6, double 1s remove a Japanese marker from
-    the firing position (not against beaches); in the Special Landing Phase 1s do nothing."""
-    n = dice + (BEACH_BONUS if is_beach(target) and not landing else 0)
-    rid = regiment_at(m, target)
-    m.emit("japanese_attack", "6.0", f"{who}: fire attack from {name(src)} on {rid} in "
-           f"{name(target)} ({n} dice)", source=src, target=target, dice=n)
-    faces = roll_japanese(m, n, f"{who}: fire on {name(target)}")
+    the firing position (not against beaches); in the Special Landing Phase 1s do nothing.
+    Entered again (``back``), the dice are rolled and the USMC cards played on them."""
+    frame, back = step(back)
+    if frame is None:
+        n = dice + (BEACH_BONUS if is_beach(target) and not landing else 0)
+        rid = regiment_at(m, target)
+        m.emit("japanese_attack", "6.0", f"{who}: fire attack from {name(src)} on {rid} in "
+               f"{name(target)} ({n} dice)", source=src, target=target, dice=n)
+        faces = roll_japanese(m, n, f"{who}: fire on {name(target)}")
+    else:
+        faces = []  # the counter-battery's frame holds them
     if not landing:
-        faces = yield from counter_battery(m, faces, who, False)
+        faces = yield from counter_battery(m, faces, who, False, at=at.into(_AT_COUNTER),
+                                           back=back)
     c: Counter[int] = Counter(faces)
     losses = max(0, c[6] - c[2])
     hits = c[4] + c[5]
@@ -207,15 +227,21 @@ def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool 
     update_control(m)
 
 
-def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE) -> Flow:
+def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE, *,
+           at: Path = NOWHERE, back: Back = None) -> Flow:
     """6.0 Japanese Banzai chart (5 dice unless the card says otherwise): each 6 removes a
     USMC marker, each 5 or 4 costs 1 cohesion, 3s are removed, each 2 or 1 removes a
-    Japanese marker from the attackers."""
-    rid = regiment_at(m, target)
-    m.emit("japanese_attack", "6.0", f"{who}: Banzai attack from {name(src)} on {rid} in "
-           f"{name(target)} ({dice} dice)", source=src, target=target, dice=dice)
-    faces = roll_japanese(m, dice, f"{who}: Banzai on {name(target)}", reroll_threes=False)
-    faces = yield from counter_battery(m, faces, who, True)
+    Japanese marker from the attackers. Entered again (``back``), the dice are rolled and
+    the USMC cards played on them."""
+    frame, back = step(back)
+    if frame is None:
+        rid = regiment_at(m, target)
+        m.emit("japanese_attack", "6.0", f"{who}: Banzai attack from {name(src)} on {rid} in "
+               f"{name(target)} ({dice} dice)", source=src, target=target, dice=dice)
+        faces = roll_japanese(m, dice, f"{who}: Banzai on {name(target)}", reroll_threes=False)
+    else:
+        faces = []  # the counter-battery's frame holds them
+    faces = yield from counter_battery(m, faces, who, True, at=at.into(_AT_COUNTER), back=back)
     c: Counter[int] = Counter(faces)
     losses, hits, own = c[6], c[4] + c[5], c[1] + c[2]
     m.emit("japanese_attack", "6.0", f"{who}: {' '.join(map(str, sorted(faces, reverse=True)))}"
@@ -226,6 +252,10 @@ def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE) -
         if not remove_japanese_marker(m, src, "6.0", "Banzai 1 or 2"):
             break
     update_control(m)
+
+
+_AT_COUNTER: Frame = {"at": "counter"}
+"""A Japanese attack rolled, the USMC cards played on its dice (6.0 Note)."""
 
 
 def _apply_to_usmc(m: Match, target: str, losses: int, hits: int, who: str) -> None:
@@ -242,69 +272,110 @@ def _apply_to_usmc(m: Match, target: str, losses: int, hits: int, who: str) -> N
 
 
 # -- the card's effects ---------------------------------------------------------------------------
-def _cancelled(m: Match, kind: str, who: str) -> Flow:
-    """A USMC card (Star Shells) may cancel this effect before it is carried out."""
+def _cancelled(m: Match, kind: str, who: str, *, at: Path = NOWHERE) -> Flow:
+    """A USMC card (Star Shells) may cancel this effect before it is carried out (its
+    decision is its first step: entered again, it is asked again)."""
     opts = cards.card_options(m, "cancel", {"kind": kind})
     if not opts:
         return False
-    v = yield from ask_str(choose(USMC, f"{who} orders a {kind.replace('_', ' ')}: play a card to cancel it?",
-                                  "6.0", [Option("pass", "no card"), *opts], kind="cancel_card",
-                                  context={"effect": kind}))
+    v = yield from ask_str(at.mark(choose(
+        USMC, f"{who} orders a {kind.replace('_', ' ')}: play a card to cancel it?", "6.0",
+        [Option("pass", "no card"), *opts], kind="cancel_card", context={"effect": kind}),
+        _AT_CANCEL))
     if v == "pass":
         return False
-    mods = yield from cards.play(m, v[5:], "cancel", {"kind": kind})
+    mods = yield from cards.play(m, v[5:], "cancel", {"kind": kind})  # asks nothing
     if mods["cancel"]:
         m.emit("japanese_card", "6.0", f"{who}: the {kind.replace('_', ' ')} is cancelled")
         return True
     return False
 
 
+_AT_CANCEL: Frame = {"at": "cancel"}
+"""The choice of a card to cancel a Japanese effect (6.0)."""
+
+
 def _ignored(m: Match, who: str, what: str) -> None:
     m.emit("japanese_card", "6.0", f"{who}: {what} cannot be carried out and is ignored")
 
 
-def effect_fire(m: Match, eff: FireAttack, who: str) -> Flow:
-    """6.0 Fire Attack: ``count`` attacks down the attack priority list (islands first)."""
-    done: list[str] = []
+def effect_fire(m: Match, eff: FireAttack, who: str, *, at: Path = NOWHERE,
+                back: Back = None) -> Flow:
+    """6.0 Fire Attack: ``count`` attacks down the attack priority list (islands first).
+    Entered again (``back``) inside an attack, the positions attacked are the frame's."""
+    frame, back = step(back)
+    done: list[str] = list(frame["done"]) if frame else []
     want = len(beaches()) if eff.target == "each_beach" else eff.count
-    for _ in range(want):
-        order = [(t, s) for t, s in priority_targets(m, eff.target, adjacent_required=eff.adjacent,
-                                                     from_position=eff.from_position)
-                 if t not in done]
-        if not order:
-            if not done:
-                _ignored(m, who, "the fire attack (no USMC position in reach)")
-            return
-        target, src = order[0]
-        done.append(target)
-        yield from fire(m, src, target, eff.dice, who)
+    while frame is not None or len(done) < want:  # one attack a round (or none: over)
+        if frame is not None:
+            target, src = frame["target"], frame["src"]
+            frame = None
+        else:
+            order = [(t, s) for t, s in priority_targets(m, eff.target, adjacent_required=eff.adjacent,
+                                                         from_position=eff.from_position)
+                     if t not in done]
+            if not order:
+                if not done:
+                    _ignored(m, who, "the fire attack (no USMC position in reach)")
+                return
+            target, src = order[0]
+            done.append(target)
+        yield from fire(m, src, target, eff.dice, who, back=back, at=at.into(
+            {"at": "fire", "done": list(done), "target": target, "src": src}))
+        back = None
 
 
-def effect_fields(m: Match, eff: FieldsOfFire, who: str) -> Flow:
+def effect_fields(m: Match, eff: FieldsOfFire, who: str, *, at: Path = NOWHERE,
+                  back: Back = None) -> Flow:
     """6.0 Fields of Fire (ours): every Japanese-occupied position adjacent to the target
-    makes one fire attack on it."""
-    order = priority_targets(m, eff.target)
-    if not order:
-        _ignored(m, who, "fields of fire (no USMC position in reach)")
-        return
-    target = order[0][0]
-    for src in sorted([q for q in adjacent(target) if is_japanese_occupied(m, q)], key=priority):
-        if regiment_at(m, target) is None or not is_japanese_occupied(m, src):
-            break
-        yield from fire(m, src, target, eff.dice, who)
-
-
-def effect_banzai(m: Match, eff: Banzai, who: str) -> Flow:
-    """6.0 Banzai: only against USMC-occupied island positions, by attack priority."""
-    for _ in range(eff.count):
-        order = priority_targets(m, "island", adjacent_required=eff.adjacent)
+    makes one fire attack on it. Entered again (``back``) inside an attack, the target, the
+    firing positions and the attack under way are the frame's."""
+    frame, back = step(back)
+    if frame is None:
+        order = priority_targets(m, eff.target)
         if not order:
-            _ignored(m, who, "the Banzai attack (no USMC island position in reach)")
+            _ignored(m, who, "fields of fire (no USMC position in reach)")
             return
-        if (yield from _cancelled(m, "banzai", who)):
+        target = order[0][0]
+        srcs = sorted([q for q in adjacent(target) if is_japanese_occupied(m, q)], key=priority)
+        first = 0
+    else:
+        target, srcs, first = frame["target"], frame["srcs"], frame["fire"]
+    for i in range(first, len(srcs)):
+        src = srcs[i]
+        if back is None and (regiment_at(m, target) is None or not is_japanese_occupied(m, src)):
+            break
+        yield from fire(m, src, target, eff.dice, who, back=back, at=at.into(
+            {"at": "fire", "target": target, "srcs": list(srcs), "fire": i}))
+        back = None
+
+
+def effect_banzai(m: Match, eff: Banzai, who: str, *, at: Path = NOWHERE,
+                  back: Back = None) -> Flow:
+    """6.0 Banzai: only against USMC-occupied island positions, by attack priority. Entered
+    again (``back``): the attack the frame counts, its target and attackers the frame's,
+    at the card that may cancel it or inside it (its dice rolled)."""
+    frame, back = step(back)
+    for k in range(frame["attack"] if frame else 0, eff.count):
+        if frame is not None:
+            target, src, stage = frame["target"], frame["src"], frame["at"]
+            frame = None
+            if stage == "cancel":
+                back = None  # the card that may cancel it is asked again, from its start
+        else:
+            order = priority_targets(m, "island", adjacent_required=eff.adjacent)
+            if not order:
+                _ignored(m, who, "the Banzai attack (no USMC island position in reach)")
+                return
+            target, src = order[0]
+            stage = "cancel"
+        here: Frame = {"attack": k, "target": target, "src": src}
+        if stage == "cancel" and (yield from _cancelled(m, "banzai", who,
+                                                         at=at.into({"at": "cancel", **here}))):
             continue
-        target, src = order[0]
-        yield from banzai(m, src, target, who, eff.dice)
+        yield from banzai(m, src, target, who, eff.dice, back=back,
+                          at=at.into({"at": "banzai", **here}))
+        back = None
 
 
 def _route_ok(m: Match, src: str, dest: str, through_usmc: bool) -> bool:
@@ -384,18 +455,27 @@ def infiltration_targets(m: Match) -> list[str]:
     return out
 
 
-def effect_infiltrate(m: Match, eff: Infiltrate, who: str) -> Flow:
-    """6.0 Infiltration Cubes: a gold cube from a Rising Sun square to the target."""
-    for _ in range(eff.count):
-        free = [c for b in RISING_SUN for c in m.state.pieces.at(b) if c.kind == "infiltration"]
-        order = infiltration_targets(m)
-        if not free or not order:
-            _ignored(m, who, "the infiltration (no cube left or no position with room)")
-            return
-        if (yield from _cancelled(m, "infiltrate", who)):
+def effect_infiltrate(m: Match, eff: Infiltrate, who: str, *, at: Path = NOWHERE,
+                      back: Back = None) -> Flow:
+    """6.0 Infiltration Cubes: a gold cube from a Rising Sun square to the target. Entered
+    again (``back``) at the card that may cancel it: the cube the frame counts, which cube
+    goes where the frame's."""
+    frame, _ = step(back)
+    for k in range(frame["cube"] if frame else 0, eff.count):
+        if frame is not None:
+            cube, pos = frame["piece"], frame["pos"]
+            frame = None
+        else:
+            free = [c for b in RISING_SUN for c in m.state.pieces.at(b) if c.kind == "infiltration"]
+            order = infiltration_targets(m)
+            if not free or not order:
+                _ignored(m, who, "the infiltration (no cube left or no position with room)")
+                return
+            cube, pos = free[0].id, order[0]
+        if (yield from _cancelled(m, "infiltrate", who, at=at.into(
+                {"at": "cancel", "cube": k, "piece": cube, "pos": pos}))):
             continue
-        pos = order[0]
-        m.state.pieces.move(free[0].id, pos)
+        m.state.pieces.move(cube, pos)
         m.emit("infiltration", "6.0", f"{who}: a Japanese infiltration cube enters {name(pos)}",
                position=pos, regiment=regiment_at(m, pos))
         update_control(m)
@@ -426,12 +506,14 @@ def effect_snipers(m: Match, eff: ReduceCohesion, who: str) -> None:
     _cohesion_hits(m, rid, eff.amount, who, "4.0")
 
 
-def hook_kamikaze_strike(m: Match, params: dict[str, Any], who: str) -> Flow:
+def hook_kamikaze_strike(m: Match, params: dict[str, Any], who: str, *, at: Path = NOWHERE,
+                         back: Back = None) -> Flow:
     """3.0 (card text over the rules; japanese_cards.yaml hook kamikaze_strike): discard the
     top Marine Draw card unseen; with the deck empty the USMC player discards a card of
-    their choice from the hand."""
+    their choice from the hand. Entered again (``back``) at the discard the frame counts."""
     deck = m.state.decks[cards.DECK]
-    for _ in range(int(params.get("cards", 1))):
+    frame, _ = step(back)
+    for j in range(frame["card"] if frame else 0, int(params.get("cards", 1))):
         if deck.pile("draw"):
             inst = deck.pile("draw")[0]
             deck.move(inst, "discard")
@@ -439,63 +521,103 @@ def hook_kamikaze_strike(m: Match, params: dict[str, Any], who: str) -> Flow:
                    card=inst)
         elif cards.hand(m):
             h = cards.hand(m)
-            v = yield from ask_str(choose(
+            v = yield from ask_str(at.mark(choose(
                 USMC, f"{who}: discard a card from your hand", "3.0",
-                [Option(f"card:{i}", cards.title(i)) for i in h], kind="kamikaze_discard"))
+                [Option(f"card:{i}", cards.title(i)) for i in h], kind="kamikaze_discard"),
+                {"at": "discard", "card": j}))
             cards.discard(m, v[5:], "3.0", who)
         else:
             _ignored(m, who, "the kamikaze strike (no card to lose)")
 
 
-def resolve_effect(m: Match, eff: Any, who: str) -> Flow:
-    """6.0: carry out one effect of the Japanese card; what cannot apply is ignored."""
+def resolve_effect(m: Match, eff: Any, who: str, *, at: Path = NOWHERE,
+                   back: Back = None) -> Flow:
+    """6.0: carry out one effect of the Japanese card; what cannot apply is ignored.
+    Entered again (``back``), the effect goes back to the decision it asked."""
     if isinstance(eff, FireAttack):
-        yield from effect_fire(m, eff, who)
+        yield from effect_fire(m, eff, who, at=at, back=back)
     elif isinstance(eff, FieldsOfFire):
-        yield from effect_fields(m, eff, who)
+        yield from effect_fields(m, eff, who, at=at, back=back)
     elif isinstance(eff, Banzai):
-        yield from effect_banzai(m, eff, who)
+        yield from effect_banzai(m, eff, who, at=at, back=back)
     elif isinstance(eff, MoveMarkers):
         effect_move(m, eff, who)
     elif isinstance(eff, Infiltrate):
-        yield from effect_infiltrate(m, eff, who)
+        yield from effect_infiltrate(m, eff, who, at=at, back=back)
     elif isinstance(eff, PlaceBunker):
         effect_bunker(m, eff, who)
     elif isinstance(eff, ReduceCohesion):
         effect_snipers(m, eff, who)
     elif isinstance(eff, Hook) and eff.name == "kamikaze_strike":
-        yield from hook_kamikaze_strike(m, eff.params, who)
+        yield from hook_kamikaze_strike(m, eff.params, who, at=at, back=back)
     else:  # pragma: no cover - load_components() refuses undeclared hooks
         _ignored(m, who, f"effect {eff.type}")
 
 
-def card_window(m: Match, when: str) -> Flow:
-    """6.0 Note: the USMC player may play cards before and after the Japanese activation."""
+def card_window(m: Match, when: str, *, at: Path = NOWHERE, back: Back = None) -> Flow:
+    """6.0 Note: the USMC player may play cards before and after the Japanese activation.
+    Entered again (``back``): at its decision, or inside the card its answer played."""
+    frame, back = step(back)
     while True:
-        opts = cards.card_options(m, "japanese")
-        if not opts:
-            return
-        v = yield from ask_str(choose(USMC, f"Japanese turn ({when} the card): play a card?", "6.0",
-                                      [Option("pass", "no card"), *opts], kind="japanese_turn_card",
-                                      context={"when": when}))
-        if v == "pass":
-            return
-        yield from cards.play(m, v[5:], "japanese")
+        if frame is not None and back is not None:
+            v = frame["v"]  # entered again inside the card this answer played
+        else:
+            opts = cards.card_options(m, "japanese")
+            if not opts:
+                return
+            v = yield from ask_str(at.mark(choose(
+                USMC, f"Japanese turn ({when} the card): play a card?", "6.0",
+                [Option("pass", "no card"), *opts], kind="japanese_turn_card",
+                context={"when": when}), _AT_WINDOW))
+            if v == "pass":
+                return
+        frame = None
+        yield from cards.play(m, v[5:], "japanese", back=back, at=at.into({"at": "card", "v": v}))
+        back = None
+
+
+_AT_WINDOW: Frame = {"at": "window"}
+"""A window for USMC cards in the Japanese turn, at its decision (6.0 Note)."""
+_BEFORE: Frame = {"at": "before"}
+"""The Japanese turn at its window before the card is followed (6.0 Note)."""
+_AFTER: Frame = {"at": "after"}
+"""The Japanese turn at its window after the card is followed (6.0 Note)."""
+_TURN = Path("japanese")
+"""The path of the Japanese turn's procedures."""
+
+
+def _japanese_card(inst: str) -> JapaneseCard:
+    """3.0: the printed card of a physical Japanese card id."""
+    return comps().japanese_deck.card(card_id_of(inst))
 
 
 def japanese_turn(m: Match) -> Flow:
     """6.0 Japanese AI Turn: draw the top activation card face up to the discard pile and
-    follow all of it, in order; then exhaustion checks were already made as cohesion fell."""
-    deck = m.state.decks[DECK]
-    drawn = deck.draw(1, to="discard")
-    if not drawn:
-        return
-    inst = drawn[0]
-    card: JapaneseCard = comps().japanese_deck.card(card_id_of(inst))
-    m.state.vars["japanese_card"] = inst
-    m.emit("japanese_card", "6.0", f"Japanese AI card: {card.title} — {card.text}", card=inst,
-           remaining=len(deck.pile("draw")))
-    yield from card_window(m, "before")
-    for eff in card.effects:
-        yield from resolve_effect(m, eff, card.title)
-    yield from card_window(m, "after")
+    follow all of it, in order; then exhaustion checks were already made as cohesion fell.
+    Entered again at one of its decisions (resume entry ``japanese``, :mod:`.resume`), the
+    card drawn is the state's (``vars["japanese_card"]``) and the turn goes back to the
+    window or the effect its frame names."""
+    frame, back = step(m.resumed("japanese"))
+    if frame is None:
+        deck = m.state.decks[DECK]
+        drawn = deck.draw(1, to="discard")
+        if not drawn:
+            return
+        inst = drawn[0]
+        card = _japanese_card(inst)
+        m.state.vars["japanese_card"] = inst
+        m.emit("japanese_card", "6.0", f"Japanese AI card: {card.title} — {card.text}", card=inst,
+               remaining=len(deck.pile("draw")))
+        stage = "before"
+    else:
+        card, stage = _japanese_card(m.state.vars["japanese_card"]), frame["at"]
+    if stage == "before":
+        yield from card_window(m, "before", at=_TURN.into(_BEFORE), back=back)
+        back = None
+    if stage != "after":
+        first = frame["effect"] if frame is not None and stage == "effect" else 0
+        for i in range(first, len(card.effects)):
+            yield from resolve_effect(m, card.effects[i], card.title, back=back,
+                                      at=_TURN.into({"at": "effect", "effect": i}))
+            back = None
+    yield from card_window(m, "after", at=_TURN.into(_AFTER), back=back)

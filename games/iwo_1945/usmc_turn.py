@@ -11,6 +11,7 @@ from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from . import actions, cards
 from .components import ForbidActions
 from .positions import USMC, Flow, usmc_controls_all
+from .resume import Frame, Path, step
 
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
@@ -67,38 +68,56 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
 
     ``reentered``: the turn is restarted from a position taken inside it (an edit of the
     running match, before its first decision): the turn's record (``vars["turn"]``, with
-    what a Bad Weather card drawn at its start forbids) is kept and nothing is drawn again."""
-    if not (reentered and m.state.vars.get("turn") is not None):
+    what a Bad Weather card drawn at its start forbids) is kept and nothing is drawn again.
+    Entered again at one of its decisions (resume entry ``usmc``, :mod:`.resume`), the turn
+    goes back to it: its record and the hand are in the state."""
+    frame, back = step(m.resumed("usmc"))
+    if frame is None and not (reentered and m.state.vars.get("turn") is not None):
         m.state.vars["turn"] = new_turn_vars()
         if m.state.turn > 1:
             draw_up(m)  # 5.0, 10.0: in round 1 the starting hand is the hand (no refill)
     turn = m.state.vars["turn"]
-    while True:
-        opts = [_ACTION_OPTIONS[k] for k in actions.available(m)]
-        opts += cards.card_options(m, "usmc_main")
-        if m.options.get("usmc_discards", "one_if_none_played") == "any":
-            opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
-        opts.append(_END)
-        left = turn["allow"] - turn["taken"]
-        v = yield from ask_str(choose(
-            USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}", "6.0", opts,
-            kind="usmc_turn", context={"actions_left": left, "hand": cards.hand(m)}))
+    while frame is None or frame["at"] == "turn":
+        if frame is not None and back is not None:
+            v = frame["v"]  # entered again inside what this answer began
+        else:
+            opts = [_ACTION_OPTIONS[k] for k in actions.available(m)]
+            opts += cards.card_options(m, "usmc_main")
+            if m.options.get("usmc_discards", "one_if_none_played") == "any":
+                opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
+            opts.append(_END)
+            left = turn["allow"] - turn["taken"]
+            v = yield from ask_str(_TURN.mark(choose(
+                USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}", "6.0",
+                opts, kind="usmc_turn", context={"actions_left": left, "hand": cards.hand(m)}),
+                _AT_TURN))
+        frame = None
         if v == DONE:
             break
         if v.startswith("card:"):
-            yield from cards.play(m, v[5:], "usmc_main")
+            yield from cards.play(m, v[5:], "usmc_main", at=_TURN.into({"at": "turn", "v": v}),
+                                  back=back)
         elif v.startswith("discard:"):
             cards.discard(m, v[8:], "6.0", "by choice (option usmc_discards=any)")
         else:
-            yield from actions.perform(m, v)
+            yield from actions.perform(m, v, at=_TURN.into({"at": "turn", "v": v}), back=back)
             if m.options.get("full_control_end", "end_of_turn") == "immediately" \
                     and usmc_controls_all(m):
                 m.emit("phase", "7.0", "the USMC controls every island position: the game "
                        "ends at once (option full_control_end=immediately)")
                 m.state.vars["turn"] = None
                 return
+        back = None
     yield from end_discard(m)
     m.state.vars["turn"] = None
+
+
+_TURN = Path("usmc")
+"""The path of the USMC turn's own decisions and of what they begin."""
+_AT_TURN: Frame = {"at": "turn"}
+"""The USMC turn at its decision of what to do next (6.0)."""
+_AT_DISCARD: Frame = {"at": "discard"}
+"""The USMC turn at its last decision, the discard (6.0)."""
 
 
 def end_discard(m: Match) -> Flow:
@@ -108,9 +127,10 @@ def end_discard(m: Match) -> Flow:
     h = cards.hand(m)
     if turn["played"] or not h or m.options.get("usmc_discards", "one_if_none_played") == "any":
         return
-    v = yield from ask_str(choose(USMC, "No card was played this turn: discard one?", "6.0",
-                                  [Option("keep", "keep the hand"),
-                                   *[Option(f"card:{i}", f"discard {cards.title(i)}") for i in h]],
-                                  kind="discard"))
+    v = yield from ask_str(_TURN.mark(choose(
+        USMC, "No card was played this turn: discard one?", "6.0",
+        [Option("keep", "keep the hand"),
+         *[Option(f"card:{i}", f"discard {cards.title(i)}") for i in h]], kind="discard"),
+        _AT_DISCARD))
     if v != "keep":
         cards.discard(m, v[5:], "6.0", "by choice, no card played this turn")
