@@ -167,7 +167,7 @@ def _pick_regiment(m: Match, kind: str, at: Path) -> Flow:
     return rid
 
 
-_AT_REGIMENT: Frame = {"at": "regiment"}
+_AT_REGIMENT: Frame = MappingProxyType({"at": "regiment"})
 """An action at its choice of the regiment that takes it (6.0)."""
 
 
@@ -209,7 +209,7 @@ def perform(m: Match, kind: str, *, at: Path = NOWHERE, back: Back = None) -> Fl
         regroup(m, rid)
 
 
-_AT_NEW_WAVE: Frame = {"at": "new_wave"}
+_AT_NEW_WAVE: Frame = MappingProxyType({"at": "new_wave"})
 """An action placing a new wave (6.0), in its own procedure."""
 
 
@@ -248,9 +248,9 @@ def new_wave(m: Match, *, at: Path = NOWHERE, back: Back = None) -> Flow:
         _turn(m)["used"].append(rid)
 
 
-_AT_DESTINATION: Frame = {"at": "destination"}
+_AT_DESTINATION: Frame = MappingProxyType({"at": "destination"})
 """A move at its choice of destination (6.0), its first step."""
-_AT_PARTNER: Frame = {"at": "partner"}
+_AT_PARTNER: Frame = MappingProxyType({"at": "partner"})
 """A rotation at its choice of partner (6.0), its first step."""
 
 

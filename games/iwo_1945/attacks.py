@@ -304,7 +304,7 @@ def apply_result(m: Match, rid: str, src: str, target: str, kind: str, faces: li
     coh.after_action(m, [rid], "after its attack")
 
 
-_AT_ADVANCE: Frame = {"at": "advance"}
+_AT_ADVANCE: Frame = MappingProxyType({"at": "advance"})
 """The result of an attack applied, the advance under way (6.0)."""
 
 
@@ -356,7 +356,7 @@ def advance(m: Match, rid: str, src: str, target: str, *, at: Path = NOWHERE,
             used.append(f)  # 6.0, 10.0: the follower has acted (no regiment twice)
 
 
-_AT_FOLLOW: Frame = {"at": "follow"}
+_AT_FOLLOW: Frame = MappingProxyType({"at": "follow"})
 """An advance made, at the choice of a regiment to follow it (6.0)."""
 
 

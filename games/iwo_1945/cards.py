@@ -217,7 +217,7 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
     return mods
 
 
-_AT_CHOICE: Frame = {"at": "choice"}
+_AT_CHOICE: Frame = MappingProxyType({"at": "choice"})
 """A card's effect at its one decision (the regiment or the position it applies to)."""
 
 

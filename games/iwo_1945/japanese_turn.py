@@ -5,6 +5,7 @@ only decisions here are the USMC player's cards (6.0 Note)."""
 from __future__ import annotations
 
 from collections import Counter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
@@ -254,7 +255,7 @@ def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE, *
     update_control(m)
 
 
-_AT_COUNTER: Frame = {"at": "counter"}
+_AT_COUNTER: Frame = MappingProxyType({"at": "counter"})
 """A Japanese attack rolled, the USMC cards played on its dice (6.0 Note)."""
 
 
@@ -291,7 +292,7 @@ def _cancelled(m: Match, kind: str, who: str, *, at: Path = NOWHERE) -> Flow:
     return False
 
 
-_AT_CANCEL: Frame = {"at": "cancel"}
+_AT_CANCEL: Frame = MappingProxyType({"at": "cancel"})
 """The choice of a card to cancel a Japanese effect (6.0)."""
 
 
@@ -576,11 +577,11 @@ def card_window(m: Match, when: str, *, at: Path = NOWHERE, back: Back = None) -
         back = None
 
 
-_AT_WINDOW: Frame = {"at": "window"}
+_AT_WINDOW: Frame = MappingProxyType({"at": "window"})
 """A window for USMC cards in the Japanese turn, at its decision (6.0 Note)."""
-_BEFORE: Frame = {"at": "before"}
+_BEFORE: Frame = MappingProxyType({"at": "before"})
 """The Japanese turn at its window before the card is followed (6.0 Note)."""
-_AFTER: Frame = {"at": "after"}
+_AFTER: Frame = MappingProxyType({"at": "after"})
 """The Japanese turn at its window after the card is followed (6.0 Note)."""
 _TURN = Path("japanese")
 """The path of the Japanese turn's procedures."""

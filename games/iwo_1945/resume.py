@@ -17,26 +17,25 @@ decision is asked first, with no die rolled, no event logged and nothing changed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.engine.decisions import Decision, ResumePoint
 
-Frame = dict[str, Any]
+Frame = Mapping[str, Any]
 """Where a procedure stands and what it knows (JSON: ids, faces, counters)."""
 Back = Sequence[Frame] | None
 """The frames a procedure entered again takes, its own first; None on a normal call."""
 
 
+@dataclass(frozen=True, slots=True)
 class Path:
     """The way the flow came to a procedure: the turn it runs in (the resume entry) and the
     frames of its callers, outermost first."""
 
-    __slots__ = ("entry", "frames")
-
-    def __init__(self, entry: str, frames: tuple[Frame, ...] = ()) -> None:
-        self.entry = entry
-        self.frames = frames
+    entry: str
+    frames: tuple[Frame, ...] = ()
 
     def into(self, frame: Frame) -> Path:
         """The path of a procedure called from a caller standing at ``frame``."""

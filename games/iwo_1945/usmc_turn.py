@@ -114,9 +114,9 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
 
 _TURN = Path("usmc")
 """The path of the USMC turn's own decisions and of what they begin."""
-_AT_TURN: Frame = {"at": "turn"}
+_AT_TURN: Frame = MappingProxyType({"at": "turn"})
 """The USMC turn at its decision of what to do next (6.0)."""
-_AT_DISCARD: Frame = {"at": "discard"}
+_AT_DISCARD: Frame = MappingProxyType({"at": "discard"})
 """The USMC turn at its last decision, the discard (6.0)."""
 
 
