@@ -103,7 +103,7 @@ def whole_games(game: Game, games: int) -> tuple[float, int]:
 
     def play(seed: int) -> int:
         agents = {s: make_agent(game, s, game.default_bot(s), seed) for s in game.info.players}
-        match = Match(game, seed=seed)
+        match = Match(game, seed=seed, snapshots=False)  # as a study plays it
         match.run(agents)
         return len(match.decisions)
 

@@ -412,10 +412,11 @@ def announced_game(game_id: str, title: str, players: tuple[str, ...], rulebook:
     return Announced()
 
 
-SNAPSHOT_EVERY = 32
+SNAPSHOT_EVERY = 64
 """A match keeps a snapshot of its state at a resumable decision (one that carries a
 :class:`~.decisions.ResumePoint`) when this many decisions have been taken since the last:
-an undo or a fork where no resume point serves replays fewer than about this many."""
+an undo or a fork where no resume point serves replays fewer than about this many. A match
+built with ``snapshots=False`` (a study's) and a fork (a search's) keep none of their own."""
 
 
 SNAPSHOTS_KEPT = 64
@@ -582,6 +583,8 @@ class Match:
     set-up (see :meth:`from_position`). All three are part of the record's header.
     ``free_undo`` lets :meth:`undo` go back past dice and reveals (the record says so, and
     the dice are then keyed by the position in the decision sequence: :class:`KeyedDice`).
+    ``snapshots=False`` keeps no snapshots (:data:`SNAPSHOT_EVERY`): a match that is played
+    through and never undone (a study's) saves their cost; it undoes by replay.
     """
 
     def __init__(self, game: Game, *, scenario: str | None = None, seed: int = 0,
@@ -589,7 +592,7 @@ class Match:
                  dice_script: list[int] | None = None,
                  forced: Sequence[ForcedRoll | StackedShuffle] = (),
                  position: Position | None = None, source: str = "position",
-                 free_undo: bool = False) -> None:
+                 free_undo: bool = False, snapshots: bool = True) -> None:
         if not game.info.playable:
             raise TabletopError(f"game {game.info.id} is not playable yet")
         check_declarations(game)
@@ -637,6 +640,8 @@ class Match:
         #: the resume point a fork's flow is entered at, until the flow takes its args
         self.resuming: ResumePoint | None = None
         self._snapshots: list[Snapshot] = []  # see _keep_snapshot
+        #: decisions between two snapshots (0: none taken; a study's match never undoes)
+        self.snapshot_every = SNAPSHOT_EVERY if snapshots else 0
         #: how this match was made by :meth:`fork`: "resume" (the state copied, the flow
         #: entered again at the decision), "snapshot N" (from the snapshot at decision N, the
         #: decisions since replayed), "replay" (from the start); "" when not a fork
@@ -772,9 +777,10 @@ class Match:
         except _MatchEnded as ended:
             self._finish(ended.result)
             return
-        if pending.resume is not None:
+        every = self.snapshot_every
+        if every and pending.resume is not None:
             kept = self._snapshots
-            if not kept or len(self.decisions) - kept[-1].at >= SNAPSHOT_EVERY:
+            if not kept or len(self.decisions) - kept[-1].at >= every:
                 self._keep_snapshot(pending.resume)
 
     # -- snapshots and forks -----------------------------------------------------------
@@ -844,6 +850,7 @@ class Match:
         twin._secrets = {}
         twin.resuming = None
         twin.forked_by = ""
+        twin.snapshot_every = 0  # a fork is searched, not undone: it keeps its match's only
         twin._snapshots = [s for s in self._snapshots if s.at <= taken]
         return twin
 

@@ -338,7 +338,7 @@ def play_game(game: Game, scenario: str | None, setting: Setting, seed: int) -> 
     depends on where or how fast it was played.
     """
     agents = {side: make_agent(game, side, name, seed) for side, name in setting.agents.items()}
-    match = Match(game, scenario=scenario, seed=seed, options=setting.options)
+    match = Match(game, scenario=scenario, seed=seed, options=setting.options, snapshots=False)
     result = match.run(agents)
     if result is None:  # pragma: no cover - run() returns only at the end
         raise TabletopError(f"game with seed {seed} did not finish")
