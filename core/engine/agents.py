@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from .canonical import JSON
 from .decisions import Decision
+from .errors import TabletopError
+from .views import View
 
 
 @runtime_checkable
@@ -54,6 +56,45 @@ class FirstOptionAgent:
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """The first legal option."""
         return decision.options[0].value
+
+
+class GreedyAgent:
+    """Plays by the game's declared evaluation (``data/ai.yaml``, :mod:`.ai`): the option
+    whose outcome :meth:`~.match.Game.evaluate` scores best for its side, ties broken by
+    its own seeded generator. It takes each option on a fork of the match as its side may
+    know it (:meth:`~.views.View.determinized`: hidden pieces and the dice to come drawn
+    again from that generator, once a decision, so every option meets the same draw) and
+    scores the position that follows. A game with no evaluation gives every option 0: it
+    then plays as ``random`` does (from another generator). An in-process agent: it needs
+    the :class:`~.views.View` a match gives, not a view's JSON."""
+
+    name = "greedy"
+
+    def __init__(self, side: str = "", seed: int = 0) -> None:
+        self.side = side
+        self._rng = random.Random(f"greedy-agent:{side}:{seed}")
+
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """The option that scores best a step ahead; one of the best at random."""
+        options = decision.options
+        if len(options) == 1:
+            return options[0].value
+        if not isinstance(view, View):
+            raise TabletopError("the greedy agent plays in the same process as the match: it "
+                                "needs the match's view, not its JSON")
+        world = view.determinized(self._rng)
+        side = decision.player
+        best: list[int] = []
+        top = -2.0
+        for index in range(len(options)):
+            twin = world.fork()
+            twin.decide_index(index)
+            score = twin.game.evaluate(twin, side)
+            if score > top:
+                best, top = [index], score
+            elif score == top:
+                best.append(index)
+        return options[best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]].value
 
 
 H = TypeVar("H", bound=Callable[..., Any])
@@ -112,4 +153,5 @@ def decision_kinds_of(agent: object) -> frozenset[str] | None:
     return answers if isinstance(answers, frozenset) else None
 
 
-BUILTIN_AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": RandomAgent, "first": FirstOptionAgent}
+BUILTIN_AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": RandomAgent, "first": FirstOptionAgent,
+                                                          "greedy": GreedyAgent}
