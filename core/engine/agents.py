@@ -63,12 +63,15 @@ class GreedyAgent:
     whose outcome :meth:`~.match.Game.evaluate` scores best for its side, ties broken by
     its own seeded generator. It takes each option on a fork of the match as its side may
     know it (:meth:`~.views.View.determinized`: hidden pieces and the dice to come drawn
-    again from that generator, once a decision, so every option meets the same draw) and
-    scores the position that follows. A game with no evaluation gives every option 0: it
-    then plays as ``random`` does (from another generator). An in-process agent: it needs
-    the :class:`~.views.View` a match gives, not a view's JSON."""
+    again from that generator) and scores the position that follows; an option whose
+    outcome rolled dice is scored on :attr:`samples` such draws, the mean kept (every option
+    meets the same draws). A game with no evaluation gives every option 0: it then plays
+    as ``random`` does (from another generator). An in-process agent: it needs the
+    :class:`~.views.View` a match gives, not a view's JSON."""
 
     name = "greedy"
+    #: the draws of the hidden pieces and dice an option that rolls is scored on
+    samples = 6
 
     def __init__(self, side: str = "", seed: int = 0) -> None:
         self.side = side
@@ -82,14 +85,23 @@ class GreedyAgent:
         if not isinstance(view, View):
             raise TabletopError("the greedy agent plays in the same process as the match: it "
                                 "needs the match's view, not its JSON")
-        world = view.determinized(self._rng)
         side = decision.player
+        worlds = [view.determinized(self._rng)]
         best: list[int] = []
         top = -2.0
         for index in range(len(options)):
-            twin = world.fork()
-            twin.decide_index(index)
-            score = twin.game.evaluate(twin, side)
+            total, draws = 0.0, 0
+            while draws < (1 if draws == 0 else self.samples):
+                if draws == len(worlds):
+                    worlds.append(view.determinized(self._rng))
+                world = worlds[draws]
+                twin = world.fork()
+                twin.decide_index(index)
+                total += twin.game.evaluate(twin, side)
+                draws += 1
+                if draws == 1 and twin.dice.rolls == world.dice.rolls:
+                    break  # no die rolled: the outcome is the same on every draw
+            score = total / draws
             if score > top:
                 best, top = [index], score
             elif score == top:
