@@ -32,6 +32,7 @@ file on the game object; every problem is one DataError naming the file and the 
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -437,32 +438,33 @@ class AI:
         """Each feature's value for ``side`` in ``match`` as the evaluation weighs it (by its
         ``of``), by feature id: what the score is made of."""
         m = Measuring(match)
-        out: dict[str, float] = {}
-        for f in self.spec.evaluation.features:
-            out[f.id] = self._value(m, f, side)
-        return out
+        return {f.id: self._value(m, n, f, side)
+                for n, f in enumerate(self.spec.evaluation.features)}
 
     def score(self, match: Match, side: str) -> float:
         """How good ``match`` stands for ``side``, from -1 to 1: ``tanh`` of the weighted
         sum of the features over the scale; 0 when no feature weighs for the side."""
         m = Measuring(match)
         total = 0.0
-        for f in self.spec.evaluation.features:
+        for n, f in enumerate(self.spec.evaluation.features):
             weight = f.weight.get(side, 0.0) if isinstance(f.weight, dict) else f.weight
             if weight:
-                total += weight * self._value(m, f, side)
+                total += weight * self._value(m, n, f, side)
         return math.tanh(total / self.spec.evaluation.scale)
 
-    def _value(self, m: Measuring, f: Any, side: str) -> float:
+    def _value(self, m: Measuring, n: int, f: Any, side: str) -> float:
+        """Feature ``n`` (``f``) for ``side``, taken as its ``of`` says."""
         if f.of == "relative":
             others = [s for s in self.sides if s != side]
-            mine = self._measure(m, f, side)
+            mine = self._measure(m, n, f, side)
             if not others:
                 return mine
-            return mine - sum(self._measure(m, f, s) for s in others) / len(others)
-        return self._measure(m, f, side if f.of == "self" else f.of)
+            return mine - sum(self._measure(m, n, f, s) for s in others) / len(others)
+        return self._measure(m, n, f, side if f.of == "self" else f.of)
 
-    def _measure(self, m: Measuring, f: Any, side: str) -> float:
+    def _measure(self, m: Measuring, n: int, f: Any, side: str) -> float:
+        """The measure of feature ``n`` (``f``) of ``side``; a TabletopError naming the
+        file and the feature when the match does not hold what it reads."""
         try:
             if f.measure == "hook":
                 value = _number(self._hooks[f.hook](m.match, side, **f.params),
@@ -470,9 +472,9 @@ class AI:
             else:
                 value = MEASURES[f.measure](m, side, f)
         except TabletopError as exc:
-            raise TabletopError(f"{self.source}: evaluation.features {f.id}: {exc}") from None
+            raise TabletopError(f"{self.source}: evaluation.features.{n} ({f.id}): {exc}") from None
         if not math.isfinite(value):
-            raise TabletopError(f"{self.source}: evaluation.features {f.id}: the value for "
+            raise TabletopError(f"{self.source}: evaluation.features.{n} ({f.id}): the value for "
                                 f"{side} is {value}, not a finite number")
         return value
 
@@ -534,6 +536,13 @@ def load_ai(game: Game) -> AI:
                 home = (f"the game's {HOOKS_MODULE} module ({module.__name__})" if module
                         is not None else f"{HOOKS_MODULE}.py beside the game's __init__.py")
                 raise DataError(f"{at}.hook: no function {f.hook!r} in {home}")
+            try:
+                inspect.signature(hook).bind(None, "", **f.params)
+            except TypeError as exc:
+                raise DataError(f"{at}.params: hook {f.hook} is called as (match, side, "
+                                f"**params) and cannot take these params: {exc}") from None
+            except ValueError:
+                pass  # a callable whose signature cannot be read: called as it is
             hooks[f.hook] = hook
     priorities: Any = MappingProxyType(spec.priorities)
     if isinstance(model, type) and issubclass(model, BaseModel):

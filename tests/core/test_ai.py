@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from tabletop.core.designer.scaffold import new_game
+from tabletop.core.designer.testing import check_agent_read_only
 from tabletop.core.designer.validation import validate_file, validate_path
 from tabletop.core.engine.agents import BUILTIN_AGENTS, GreedyAgent
 from tabletop.core.engine.ai import AI, AIFile, ai_of, load_ai
@@ -75,6 +76,9 @@ def _feature(n: int = 1, **changes: object) -> dict[str, object]:
     (_feature(id="victory_now"), "evaluation.features.1.id: id 'victory_now' is used again"),
     (_feature(4, hook="no_such_hook"),
      "evaluation.features.4.hook: no function 'no_such_hook' in the game's ai module"),
+    (_feature(4, params={"reach": 2}),
+     "evaluation.features.4.params: hook units_in_contact is called as (match, side, **params) "
+     "and cannot take these params: got an unexpected keyword argument 'reach'"),
     (_feature(colour="red"), "evaluation.features.1.held.colour: Extra inputs are not permitted"),
     ({**_example_ai(), "evaluation": {"scale": 0}}, "evaluation.scale: Input should be greater than 0"),
     ({**_example_ai(), "priorities": {"least_differential": 0}},
@@ -82,7 +86,7 @@ def _feature(n: int = 1, **changes: object) -> dict[str, object]:
     ({**_example_ai(), "priorities": {"red_holds_unless_more_than": "many", "least_differential": 0}},
      "priorities.red_holds_unless_more_than: Input should be a valid integer"),
 ], ids=["unknown-measure", "unknown-of", "unknown-weighted-side", "weight-not-finite",
-        "repeated-id", "missing-hook", "unknown-key", "scale-zero", "missing-priority",
+        "repeated-id", "missing-hook", "hook-params", "unknown-key", "scale-zero", "missing-priority",
         "priority-of-wrong-type"])
 def test_a_wrong_ai_file_is_refused_in_one_line_naming_its_path(
         tmp_path: Path, ai: dict[str, object], said: str) -> None:
@@ -204,8 +208,8 @@ def test_var_summary_track_pile_and_result_read_what_the_game_keeps() -> None:
     winner = EXAMPLE.final_result(m).winner
     assert got == {"lost": 3.0, "lost_rel": 3.0, "score": 3.0, "morale": 5.0, "none": -1.0,
                    "cards": 0.0, "now": 1.0 if winner == "Red" else -1.0}
-    with pytest.raises(TabletopError, match=r"test: evaluation.features gone: no game variable "
-                                            r"'gone.Red' \(give the feature a default\)"):
+    with pytest.raises(TabletopError, match=r"test: evaluation.features.0 \(gone\): no game "
+                                            r"variable 'gone.Red' \(give the feature a default\)"):
         _feature_values(EXAMPLE, m, "Red", [{"id": "gone", "measure": "var", "path": "gone.{side}"}])
 
 
@@ -301,6 +305,13 @@ def test_greedy_is_reproducible_and_leaves_the_match_alone() -> None:
     assert GreedyAgent("Red", 7).choose(m.view("Red"), decision) == first
     assert (m.state_hash(), len(m.log), m.dice.rolls) == before
     assert decision.is_legal(first)
+
+
+def test_greedy_never_changes_the_match_it_plays(tmp_path: Path) -> None:
+    """The conformance check of agents: every greedy choice of a game written by ``tabletop
+    new`` (nothing hidden: it plays on plain forks) leaves the match's state hash alone."""
+    game = load_game(str(new_game("greedy_reads", tmp_path)))
+    check_agent_read_only(game, "greedy", 3, decisions=40)
 
 
 def test_a_determinized_view_rolls_other_dice_than_the_match() -> None:
