@@ -30,6 +30,7 @@ class TargetWeights(StrictModel):
     suribachi: int  # 2.0: +2 cohesion to all, and its guns fall silent
     infiltration: float  # a cube alone: winning back control
     priority_divisor: int = Field(gt=0)
+    cohesion_divisor: int = Field(gt=0)  # plus the attacker's cohesion over this
 
 
 class CardUse(StrictModel):
@@ -45,6 +46,7 @@ class CardUse(StrictModel):
 class Priorities(StrictModel):
     """What the heuristic USMC bot follows (``priorities`` in ``data/ai.yaml``)."""
 
+    walk_in_cohesion: int  # walk into a vacant Japanese position with this cohesion or more
     attack_floor: int  # attack only with a regiment at this cohesion or more (6.0)
     last_turn_attack_floor: int  # the same once the Japanese deck is spent (7.0)
     regroup_below: int  # regroup a regiment below this cohesion (6.0)

@@ -465,7 +465,8 @@ class HeuristicBot(KindBot):
         if "move" in values:
             for rid in sorted(regs, key=w.cohesion, reverse=True):
                 pos = w.where(rid)
-                if pos is None or not w.fresh(rid) or w.cohesion(rid) < 2 or w.kinds(pos, "infiltration"):
+                if pos is None or not w.fresh(rid) or w.cohesion(rid) < self.prio.walk_in_cohesion \
+                        or w.kinds(pos, "infiltration"):
                     continue
                 for q in P.adjacent(pos):
                     if P.is_island(q) and w.vacant(q) and w.control[q] == P.JAPAN:
@@ -481,7 +482,7 @@ class HeuristicBot(KindBot):
                 if pos is None or not w.fresh(rid) or w.cohesion(rid) < floor:
                     continue
                 for q in self._targets(w, pos):
-                    score = self._target_score(w, q) + w.cohesion(rid) / 4
+                    score = self._target_score(w, q) + w.cohesion(rid) / self.prio.target.cohesion_divisor
                     if best is None or score > best[0]:
                         best = (score, rid, q)
             if best is not None:

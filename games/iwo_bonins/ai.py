@@ -28,6 +28,10 @@ class Tuning(StrictModel):
     loss_weight: float  # a Marine step lost, against a defender eliminated (1.0)
     support_loss_weight: float  # a support unit lost instead (no casualty, 4.3)
     suribachi_weight: float  # extra worth of a kill on Suribachi before it falls (19.2)
+    retreat_weight: float  # a defender retreated (DR), against one eliminated (1.0)
+    retreat_in_place_weight: float  # a defender retreated in place (DRIP)
+    attacker_retreat_weight: float  # the attacker retreated (A)
+    attacker_eliminated_weight: float  # the attacker eliminated (Ae)
     engaged_bonus: float  # worth of ending next to a Japanese unit
     land_second_phase: bool  # land in the second phase too (they sit out the barrage)
     reserve_from_turn: int

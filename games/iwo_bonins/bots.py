@@ -526,8 +526,10 @@ def _attack_value(detail: dict[str, JSON], t: Tuning, *, support: bool = False,
     odds = {k: float(v) for k, v in raw.items() if isinstance(v, (int, float))}
     loss = t.support_loss_weight if support else t.loss_weight
     kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
-    return (kill * odds.get("De", 0) + 0.5 * odds.get("DR", 0) + 0.1 * odds.get("DRIP", 0)
-            - loss * odds.get("(A)", 0) - 0.25 * odds.get("A", 0) - 2.0 * odds.get("Ae", 0))
+    return (kill * odds.get("De", 0) + t.retreat_weight * odds.get("DR", 0)
+            + t.retreat_in_place_weight * odds.get("DRIP", 0) - loss * odds.get("(A)", 0)
+            - t.attacker_retreat_weight * odds.get("A", 0)
+            - t.attacker_eliminated_weight * odds.get("Ae", 0))
 
 
 def _heuristic(side: str, seed: int) -> Agent:

@@ -48,6 +48,8 @@ class Priorities(StrictModel):
     candidates: int = Field(ge=1)  # nearest enemy hexes a moving unit considers
     evade_from: int  # the turn from which Japanese mobile units slip away from the US
     threat: int  # how near US units come before a Japanese unit slips away
+    far_enough: int  # a slipping unit counts hexes from the US up to this many
+    cover: dict[str, float]  # what a hex's terrain adds to a slipping unit's step
 
 
 def priorities(game: Game | None = None) -> Priorities:

@@ -268,12 +268,13 @@ class HeuristicAgent(KindBot):
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
             return DONE
+        far, cover = self.prio.far_enough, self.prio.cover
 
         def score(h: str) -> float:
             near = min(_hex_distance(h, e) for e in enemy)
             if near <= 1:
                 return -99.0
-            return min(near, 6) + {"heavy": 1.5, "urban": 1.0}.get(c.terrain(h), 0.0)
+            return min(near, far) + cover.get(c.terrain(h), 0.0)
 
         best = (DONE, score(here))
         for o in d.options:
