@@ -14,6 +14,24 @@ from tabletop.core.engine.ai import ai_of
 from tabletop.core.engine.data import StrictModel
 
 
+class SupportUse(StrictModel):
+    """When the Marines spend the best support an attack is offered (the support track)."""
+
+    strength_at_least: int  # the attack's support strength offered is this or more ...
+    points_at_least: int  # ... or this many support points are left
+
+
+class AttackWorth(StrictModel):
+    """VIII: what an attack is worth: the steps its odds hit, more for a unit that scores
+    every turn it stands (IV.G) or is nearly dead, less an ambush's cost (IX.B)."""
+
+    scoring_bonus: float  # the hits on a unit that scores the Japanese VP every turn
+    nearly_dead_steps: int  # a unit with this many steps or fewer is nearly dead ...
+    nearly_dead_bonus: float  # ... and its hits count this much more
+    ambush_cost: float  # per chance of an ambush (A)
+    least_gain: float  # attack only when the worth is more than this
+
+
 class Priorities(StrictModel):
     """What the heuristic Marines follow (``priorities`` in ``data/ai.yaml``)."""
 
@@ -27,6 +45,8 @@ class Priorities(StrictModel):
     crowd: int = Field(ge=0)
     #: each division's sector: the deployment areas (by a hex's area) it fights in first
     sectors: dict[str, tuple[str, ...]]
+    support: SupportUse
+    attack: AttackWorth
 
 
 def priorities() -> Priorities:

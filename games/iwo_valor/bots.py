@@ -911,7 +911,8 @@ class HeuristicMarines(KindBot):
         best = decision.options[-1]
         strength = int(decision.options[0].detail.get("strength", 0)) if decision.options[0].detail else 0
         left = int(view["tracks"].get("support", 0))
-        if strength >= 5 or left >= 6:
+        spend = self.prio.support
+        if strength >= spend.strength_at_least or left >= spend.points_at_least:
             return best.value
         return decision.options[min(1, len(decision.options) - 1)].value
 
@@ -927,6 +928,8 @@ class HeuristicMarines(KindBot):
         steps = {loc: int(p.get("steps", 0) or 0) for loc in read.jp_at for p in read.at[loc]
                  if p["side"] == c.JAPAN}
 
+        worth = self.prio.attack
+
         def gain(o: Option) -> float:
             # An ambush is one Opportunity Fire attack on the OF/CP row: it costs far less
             # than the steps a hit takes; a unit in or south of the First Line scores the
@@ -937,11 +940,11 @@ class HeuristicMarines(KindBot):
             target = str(o.value[1]) if isinstance(o.value, list) else ""
             weight = 1.0
             if target and self._scores(target, turn):
-                weight += 0.5
-            if steps.get(target, 0) and steps[target] <= 2:
-                weight += 0.3
-            return hits * weight - 0.3 * float(odds.get("A", 0))
-        good = [o for o in attacks if gain(o) > 0.05]
+                weight += worth.scoring_bonus
+            if steps.get(target, 0) and steps[target] <= worth.nearly_dead_steps:
+                weight += worth.nearly_dead_bonus
+            return hits * weight - worth.ambush_cost * float(odds.get("A", 0))
+        good = [o for o in attacks if gain(o) > worth.least_gain]
         if not good:
             return DONE
         return max(good, key=lambda o: (gain(o), str(o.value))).value
