@@ -12,12 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from .canonical import JSON
 from .decisions import Decision
 from .errors import TabletopError
 from .views import View
+
+if TYPE_CHECKING:
+    from .match import Match
 
 
 @runtime_checkable
@@ -63,15 +66,19 @@ class GreedyAgent:
     whose outcome :meth:`~.match.Game.evaluate` scores best for its side, ties broken by
     its own seeded generator. It takes each option on a fork of the match as its side may
     know it (:meth:`~.views.View.determinized`: hidden pieces and the dice to come drawn
-    again from that generator) and scores the position that follows; an option whose
-    outcome rolled dice is scored on :attr:`samples` such draws, the mean kept (every option
-    meets the same draws). A game with no evaluation gives every option 0: it then plays
-    as ``random`` does (from another generator). An in-process agent: it needs the
-    :class:`~.views.View` a match gives, not a view's JSON."""
+    again from that generator) and scores the position that follows. An option that
+    changes nothing yet but asks the same side again (a target, before the attackers) is
+    scored by the best of that next decision's options (:attr:`follow` decisions deep at
+    most). An option whose outcome rolled dice is scored on :attr:`samples` such draws, the
+    mean kept (every option meets the same draws). A game with no evaluation gives every
+    option 0: it then plays as ``random`` does (from another generator). An in-process
+    agent: it needs the :class:`~.views.View` a match gives, not a view's JSON."""
 
     name = "greedy"
     #: the draws of the hidden pieces and dice an option that rolls is scored on
     samples = 6
+    #: how many decisions deep an option that changes nothing yet is followed
+    follow = 1
 
     def __init__(self, side: str = "", seed: int = 0) -> None:
         self.side = side
@@ -94,12 +101,10 @@ class GreedyAgent:
             while draws < (1 if draws == 0 else self.samples):
                 if draws == len(worlds):
                     worlds.append(view.determinized(self._rng))
-                world = worlds[draws]
-                twin = world.fork()
-                twin.decide_index(index)
-                total += twin.game.evaluate(twin, side)
+                score, rolled = self._score(worlds[draws], index, side, self.follow)
+                total += score
                 draws += 1
-                if draws == 1 and twin.dice.rolls == world.dice.rolls:
+                if not rolled:
                     break  # no die rolled: the outcome is the same on every draw
             score = total / draws
             if score > top:
@@ -107,6 +112,20 @@ class GreedyAgent:
             elif score == top:
                 best.append(index)
         return options[best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]].value
+
+    def _score(self, world: Match, index: int, side: str, follow: int) -> tuple[float, bool]:
+        """Option ``index`` of ``world``'s pending decision taken on a fork of it: the
+        evaluation for ``side`` that follows (the best of the next decision's when the
+        option changed nothing yet and ``side`` decides again), and whether a die rolled."""
+        twin = world.fork()
+        before = (twin.state.pieces.clock.now, len(twin.log) + 1, twin.dice.rolls)
+        twin.decide_index(index)
+        after = twin.pending
+        if (follow > 0 and after is not None and after.player == side and len(after.options) > 1
+                and (twin.state.pieces.clock.now, len(twin.log), twin.dice.rolls) == before):
+            found = [self._score(twin, n, side, follow - 1) for n in range(len(after.options))]
+            return max(score for score, _ in found), any(rolled for _, rolled in found)
+        return twin.game.evaluate(twin, side), twin.dice.rolls != world.dice.rolls
 
 
 H = TypeVar("H", bound=Callable[..., Any])

@@ -369,7 +369,7 @@ def test_greedy_beats_random_on_a_new_game_from_its_ai_file_alone(tmp_path: Path
     against random Red wins more often than random Blue on the same seeds, the 95% interval
     of the difference above 0."""
     game = load_game(str(new_game("greedy_trial", tmp_path)))
-    seeds = range(24)
+    seeds = range(12)
     baseline = _wins(game, "Blue", "random", seeds)
     greedy = _wins(game, "Blue", "greedy", seeds)
     diff = paired_difference(baseline, greedy)
@@ -386,7 +386,7 @@ def test_greedy_beats_random_on_the_example_over_paired_seeds() -> None:
         EXAMPLE.determinize(probe, "Blue", __import__("random").Random(0))
     except TabletopError as exc:
         pytest.skip(f"needs Game.determinize: {exc}")
-    seeds = range(20)
+    seeds = range(10)
     diff = paired_difference(_wins(EXAMPLE, "Blue", "random", seeds),
                              _wins(EXAMPLE, "Blue", "greedy", seeds))
     assert diff["ci95"][0] > 0, diff
