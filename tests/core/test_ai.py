@@ -14,10 +14,12 @@ import yaml
 from tabletop.core.designer.scaffold import new_game
 from tabletop.core.designer.testing import check_agent_read_only
 from tabletop.core.designer.validation import validate_file, validate_path
+from tabletop.core.engine import ai as declared_ai
 from tabletop.core.engine.agents import BUILTIN_AGENTS, GreedyAgent
 from tabletop.core.engine.ai import AI, AIFile, ai_of, load_ai
+from tabletop.core.engine.decisions import choose
 from tabletop.core.engine.errors import DataError, TabletopError
-from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
 from tabletop.core.engine.registry import load_game, make_agent
 from tabletop.core.engine.views import View
 from tabletop.core.studies.stats import paired_difference
@@ -349,6 +351,41 @@ def test_greedy_plays_on_a_determinization_when_something_is_hidden(
     assert red.pending is not None
     GreedyAgent("Red", 1).choose(red.view("Red"), red.pending)
     assert asked == []
+
+
+class Doors(Game):
+    """A door first (nothing happens), then a prize behind it: A's score; B then ends it."""
+
+    info = GameInfo(id="doors", title="Doors", version="1", players=("A", "B"))
+
+    def setup(self, match: Match) -> None:
+        """No score yet."""
+        match.state.vars["score"] = {"A": 0, "B": 0}
+
+    def play(self, match: Match) -> Flow:
+        """1 a door, 2 a prize behind it, 3 B's turn."""
+        door = yield choose("A", "which door?", "1", ["left", "right"], kind="door")
+        prizes = [1, 2] if door == "left" else [0, 5]
+        match.state.vars["score"]["A"] = yield choose("A", "which prize?", "2", prizes,
+                                                      kind="prize")
+        yield choose("B", "end?", "3", ["end"], kind="end")
+        return Result("A", "done", "3")
+
+
+def test_greedy_follows_an_option_that_changes_nothing_to_the_next_decision() -> None:
+    """The door changes nothing: greedy scores each door by the best prize behind it, and
+    takes the right one (5 beats 2) whatever its seed; then the best prize."""
+    game = Doors()
+    spec = AIFile.model_validate({"evaluation": {"features": [
+        {"id": "score", "measure": "var", "path": "score.{side}", "of": "self", "weight": 0.1}]}})
+    setattr(game, declared_ai._HELD, AI(spec, "test", game.info.players, {}, {}))
+    for seed in range(6):
+        m = Match(game, seed=seed)
+        agent = GreedyAgent("A", seed)
+        for _ in range(2):
+            assert m.pending is not None
+            m.decide(agent.choose(m.view("A"), m.pending))
+        assert m.decisions == ["right", 5]
 
 
 def _wins(game: Game, side: str, agent: str, seeds: range) -> list[bool]:
