@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, create_model, field_validator
 
-from .canonical import JSON
 from .data import StrictModel, format_validation_error, read_data_file, repeated, validate
 from .errors import DataError, TabletopError
 from .pieces import OFF_BOARD, Piece
@@ -420,6 +419,11 @@ class AI:
         self.priorities = priorities
 
     @property
+    def hooks(self) -> Mapping[str, Callable[..., Any]]:
+        """The hooks the evaluation names, by name: functions of the game's ``ai`` module."""
+        return self._hooks
+
+    @property
     def declared(self) -> bool:
         """Whether the game declares an evaluation (at least one feature)."""
         return bool(self.spec.evaluation.features)
@@ -582,13 +586,3 @@ def evaluate(match: Match, side: str) -> float:
     declares none): what :meth:`~.match.Game.evaluate` answers by default."""
     return ai_of(match.game).score(match, side)
 
-
-def to_json(value: Any) -> JSON:
-    """A priority as plain JSON (a model's fields, tuples as lists), for showing it."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
-    return value

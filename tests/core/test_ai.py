@@ -133,7 +133,7 @@ def _ai(game: Game, features: list[dict[str, object]], scale: float = 1.0) -> AI
     """An AI of ``game`` with these features (the game's hooks and sides)."""
     declared = ai_of(game)
     spec = AIFile.model_validate({"evaluation": {"scale": scale, "features": features}})
-    return AI(spec, "test", game.info.players, declared._hooks, declared.priorities)
+    return AI(spec, "test", game.info.players, declared.hooks, declared.priorities)
 
 
 def _feature_values(game: Game, m: Match, side: str, features: list[dict[str, object]]
@@ -218,7 +218,7 @@ def test_var_summary_track_pile_and_result_read_what_the_game_keeps() -> None:
 def test_a_hook_is_the_game_ai_module_function_named() -> None:
     """A hook feature calls the function of the game's ai module, with its params."""
     m = Match(EXAMPLE, seed=1)
-    hooks = ai_of(EXAMPLE)._hooks
+    hooks = ai_of(EXAMPLE).hooks
     got = _feature_values(EXAMPLE, m, "Blue", [
         {"id": "c", "measure": "hook", "hook": "units_in_contact", "of": "self"}])
     assert got == {"c": hooks["units_in_contact"](m, "Blue")}
