@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, create_model, field_validator
 
-from .data import StrictModel, format_validation_error, read_data_file, repeated, validate
+from .data import AtPath, StrictModel, format_validation_error, read_data_file, repeated, validate
 from .errors import DataError, TabletopError
 from .pieces import OFF_BOARD, Piece
 
@@ -202,8 +202,6 @@ class Evaluation(StrictModel):
 
 def _plain(value: Any, path: tuple[str | int, ...]) -> None:
     """Refuse what is not plain JSON data (a date, a set, a non-text key) at its path."""
-    from .data import AtPath
-
     todo: list[tuple[Any, tuple[str | int, ...]]] = [(value, path)]
     while todo:
         item, where = todo.pop()
@@ -491,15 +489,21 @@ _HELD = "_declared_ai"
 
 def hooks_module(game: Game) -> ModuleType | None:
     """The game's ``ai`` module (``ai.py`` beside the module of its class, in the same
-    package), or None when it has none."""
+    package), or None when it has none; a DataError naming the file when it does not
+    import."""
     module = sys.modules.get(type(game).__module__)
     file = getattr(module, "__file__", None)
     if module is None or not file:
         return None
     name = module.__name__ if Path(file).name == "__init__.py" else module.__name__.rpartition(".")[0]
-    if not name or not (Path(file).parent / f"{HOOKS_MODULE}.py").is_file():
+    path = Path(file).parent / f"{HOOKS_MODULE}.py"
+    if not name or not path.is_file():
         return None
-    return importlib.import_module(f"{name}.{HOOKS_MODULE}")
+    try:
+        return importlib.import_module(f"{name}.{HOOKS_MODULE}")
+    except (ImportError, SyntaxError) as exc:
+        raise DataError(f"{path}: the game's {HOOKS_MODULE} module does not import: "
+                        f"{type(exc).__name__}: {' '.join(str(exc).split())}") from None
 
 
 def load_ai(game: Game) -> AI:
