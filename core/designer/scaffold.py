@@ -3,10 +3,12 @@ passes the conformance tests as written, for a designer to change rule by rule.
 
 The new game is the smallest whole game on the engine: a 6 × 5 hex map, two sides of one
 unit type, a differential Combat Results Table, movement with zones of control, a victory
-condition, a bot, its rolls (``rolls.yaml``), its rulebook's sections (``data/sections.yaml``),
-a player's guide and tests in the designer guide's style (docs/designer-guide.md). Every file
-is one template below (:data:`FILES`), in which ``${name}``, ``${title}`` and ``${cls}``
-stand for the game's id, title and class name.
+condition, a bot, its AI as data (``data/ai.yaml``: the evaluation the ``greedy`` and
+``mcts`` agents play by and the bot's priorities, their model in ``ai.py``), its rolls
+(``rolls.yaml``), its rulebook's sections (``data/sections.yaml``), a player's guide and
+tests in the designer guide's style (docs/designer-guide.md). Every file is one template
+below (:data:`FILES`), in which ``${name}``, ``${title}`` and ``${cls}`` stand for the
+game's id, title and class name.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ from tabletop.core.engine.flow import PhaseHandler
 from tabletop.core.engine.match import AgentFactory, Flow, GameInfo, Match, PhasedGame, Result
 from tabletop.core.engine.pieces import OFF_BOARD, Piece
 from tabletop.core.engine.tables import Table
+
+from .ai import priorities
 
 DATA = Path(__file__).parent / "data"
 SIDES = ("Blue", "Red")
@@ -308,11 +312,13 @@ def load_units(path: Path) -> tuple[UnitSpec, ...]:
 
 
 class Advance:
-    """A bot: move every unit toward the objective, attack at even odds or better."""
+    """A bot: move every unit toward the objective, attack at the differential data/ai.yaml's
+    priorities name or better."""
 
     name = "advance"
 
     def __init__(self, game: ${cls}, side: str) -> None:
+        self.game = game
         self.side = side
         targets = [game.map.hex(h) for h in game.objectives]
         #: every hex id -> its distance to the nearest objective
@@ -323,9 +329,10 @@ class Advance:
         options = decision.options
         if decision.kind == "select_hex":  # the destination nearest the objective
             return min(map(str, decision.values), key=lambda h: (self.to_goal[h], h))
-        if decision.kind == "select_target":  # 4.2: a differential of 0 or better
+        if decision.kind == "select_target":  # 4.2: the least differential or better
+            least = priorities(self.game).least_differential
             return next((o.value for o in options if o.value != "done"
-                         and int(str(o.detail.get("diff", -1))) >= 0), "done")
+                         and int(str(o.detail.get("diff", -1))) >= least), "done")
         return options[0].value  # select_unit: the first unit; take_loss: the first attacker
 
 
@@ -584,8 +591,73 @@ def test_game_toml_says_what_gameinfo_says() -> None:
     check_info_file(GAME, FOLDER / INFO_FILE)
 '''
 
+AI_MODULE = '''\
+"""${title}'s AI: the model of its bot's priorities (``priorities`` in ``data/ai.yaml``)
+and the hooks the file's evaluation may name.
+
+A hook is a function ``(match, side, **params) -> float`` of this module, named in a
+feature of ``data/ai.yaml`` (``measure: hook``, ``hook: its_name``): what a core measure
+does not say (docs/data-files.md lists them). Add a field to :class:`Priorities` for each
+value the bot reads, and the value to the file.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from tabletop.core.engine.ai import ai_of
+from tabletop.core.engine.data import StrictModel
+from tabletop.core.engine.match import Game
+
+
+class Priorities(StrictModel):
+    """What the 'advance' bot follows (``priorities`` in data/ai.yaml)."""
+
+    least_differential: int  # 4.2: attack at this differential or better
+
+
+def priorities(game: Game) -> Priorities:
+    """The game's bot priorities, read from data/ai.yaml (checked before play)."""
+    return cast("Priorities", ai_of(game).priorities)
+'''
+
+AI = """\
+# ${title}: its AI as data (docs/data-files.md, "ai.yaml"). With this file alone the
+# `greedy` agent and the search (`--agent Red=mcts`) play the game as an opponent.
+description: >-
+  5.1: a side with no unit left on the map loses at once; 5.2: after the last turn Blue
+  wins with a Blue unit on the objective (0403), else Red.
+
+# How a position is scored for a side: tanh(sum(weight * value) / scale), from -1 to 1.
+# Each value is the side's measure less the other side's (of: relative) unless `of` says.
+evaluation:
+  scale: 2.0
+  features:
+    - id: victory_now        # 5.2: who would win if the game ended now
+      measure: result
+      of: self
+      weight: 1.0
+    - id: objective          # 5.2: the objective held (a unit there, no enemy)
+      measure: held
+      places: ["0403"]
+      weight: 1.0
+    - id: units              # 5.1: the units left on the map
+      measure: units
+      weight: 0.5
+    - id: approach           # 5.2: Blue must reach the objective
+      measure: distance
+      to: ["0403"]
+      of: self
+      weight: {Blue: -0.3}
+
+# What the game's bot ('advance') reads: the model is Priorities in ai.py.
+priorities:
+  least_differential: 0      # 4.2: attack at this differential or better
+"""
+
 FILES: dict[str, str] = {
     "__init__.py": GAME_MODULE,
+    "ai.py": AI_MODULE,
     "RULES.md": RULES,
     "guide.md": GUIDE,
     "game.toml": GAME_TOML,
@@ -595,6 +667,7 @@ FILES: dict[str, str] = {
     "data/crt.yaml": CRT,
     "data/sequence.yaml": SEQUENCE,
     "data/sections.yaml": SECTIONS,
+    "data/ai.yaml": AI,
     "tests/test_rules.py": TESTS,
 }
 """Every file of a new game, by its path in the game's folder."""

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from ..board.counters import ART_FILE, CounterArt
 from ..board.mapdata import AreaMapSpec, HexMapSpec
+from ..engine.ai import AI_FILE, AIFile
 from ..engine.data import read_data_file, validate
 from ..engine.errors import DataError, TabletopError
 from ..engine.flow import SequenceOfPlay
@@ -24,6 +25,7 @@ def data_models() -> dict[str, type[BaseModel]]:
         "HexMapSpec": HexMapSpec,
         "AreaMapSpec": AreaMapSpec,
         "SequenceOfPlay": SequenceOfPlay,
+        "AIFile": AIFile,
     }
     from ..engine.position import Position
     from .coverage import SectionsFile
@@ -68,17 +70,18 @@ def validate_file(path: Path, extra: dict[str, type[BaseModel]] | None = None, *
                   game: Game | None = None) -> str:
     """Validate one file against its model; returns a line saying what it is.
 
-    The model is the game's own for that file name (``extra``), else the core model its keys
-    show; a file in the ``data/`` folder of a game package is checked against that game's
-    models even when named alone. A position file is set up as ``play --position`` would
-    set it up (:func:`validate_position`).
+    The model is the game's own for that file name (``extra``), else the core model of its
+    name (``ai.yaml``, ``counter_art.yaml``) or of its keys; a file in the ``data/`` folder
+    of a game package is checked against that game's models even when named alone. A
+    position file is set up as ``play --position`` would set it up (:func:`validate_position`).
     """
     data = read_data_file(path)
     if isinstance(data, dict) and "game" in data and POSITION_KEYS & data.keys():
         return validate_position(path, data, game)
     if extra is None:
         extra = _models_of_folder_game(path)
-    model = extra.get(path.name) or (CounterArt if path.name == ART_FILE else None) or guess_model(data)
+    model = (extra.get(path.name) or (CounterArt if path.name == ART_FILE else None)
+             or (AIFile if path.name == AI_FILE else None) or guess_model(data))
     if model is None:
         return f"{path}: parsed (no model known for it; checked by the game's own loader)"
     spec = validate(model, data, source=str(path))
@@ -171,9 +174,10 @@ def validate_path(target: str) -> list[str]:
 
     For a game, its ``game.toml`` (when it has one) is checked against its GameInfo, each
     file in its ``data/`` folder against its model, then the game's own loader
-    (``Game.load_data``) cross-checks them, then every scenario is set up as ``play`` would
-    and the game's invariants are checked; the first problem raises a DataError naming the
-    file, the path inside it and what was expected.
+    (``Game.load_data``) cross-checks them and its declared AI (``ai.yaml``: the hooks it
+    names, the bots' priorities) is checked (:func:`~.opening.check_game_data`), then every
+    scenario is set up as ``play`` would and the game's invariants are checked; the first
+    problem raises a DataError naming the file, the path inside it and what was expected.
     """
     path = Path(target)
     if path.is_file():

@@ -12,10 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from .canonical import JSON
 from .decisions import Decision
+from .errors import TabletopError
+from .views import View
+
+if TYPE_CHECKING:
+    from .match import Match
 
 
 @runtime_checkable
@@ -54,6 +59,73 @@ class FirstOptionAgent:
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """The first legal option."""
         return decision.options[0].value
+
+
+class GreedyAgent:
+    """Plays by the game's declared evaluation (``data/ai.yaml``, :mod:`.ai`): the option
+    whose outcome :meth:`~.match.Game.evaluate` scores best for its side, ties broken by
+    its own seeded generator. It takes each option on a fork of the match as its side may
+    know it (:meth:`~.views.View.determinized`: hidden pieces and the dice to come drawn
+    again from that generator) and scores the position that follows. An option that
+    changes nothing yet but asks the same side again (a target, before the attackers) is
+    scored by the best of that next decision's options (:attr:`follow` decisions deep at
+    most). An option whose outcome rolled dice is scored on :attr:`samples` such draws, the
+    mean kept (every option meets the same draws). A game with no evaluation gives every
+    option 0: it then plays as ``random`` does (from another generator). An in-process
+    agent: it needs the :class:`~.views.View` a match gives, not a view's JSON."""
+
+    name = "greedy"
+    #: the draws of the hidden pieces and dice an option that rolls is scored on
+    samples = 6
+    #: how many decisions deep an option that changes nothing yet is followed
+    follow = 1
+
+    def __init__(self, side: str = "", seed: int = 0) -> None:
+        self.side = side
+        self._rng = random.Random(f"greedy-agent:{side}:{seed}")
+
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """The option that scores best a step ahead; one of the best at random."""
+        options = decision.options
+        if len(options) == 1:
+            return options[0].value
+        if not isinstance(view, View):
+            raise TabletopError("the greedy agent plays in the same process as the match: it "
+                                "needs the match's view, not its JSON")
+        side = decision.player
+        worlds = [view.determinized(self._rng)]
+        best: list[int] = []
+        top = -2.0
+        for index in range(len(options)):
+            total, draws = 0.0, 0
+            while draws < (1 if draws == 0 else self.samples):
+                if draws == len(worlds):
+                    worlds.append(view.determinized(self._rng))
+                score, rolled = self._score(worlds[draws], index, side, self.follow)
+                total += score
+                draws += 1
+                if not rolled:
+                    break  # no die rolled: the outcome is the same on every draw
+            score = total / draws
+            if score > top:
+                best, top = [index], score
+            elif score == top:
+                best.append(index)
+        return options[best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]].value
+
+    def _score(self, world: Match, index: int, side: str, follow: int) -> tuple[float, bool]:
+        """Option ``index`` of ``world``'s pending decision taken on a fork of it: the
+        evaluation for ``side`` that follows (the best of the next decision's when the
+        option changed nothing yet and ``side`` decides again), and whether a die rolled."""
+        twin = world.fork()
+        before = (twin.state.pieces.clock.now, len(twin.log) + 1, twin.dice.rolls)
+        twin.decide_index(index)
+        after = twin.pending
+        if (follow > 0 and after is not None and after.player == side and len(after.options) > 1
+                and (twin.state.pieces.clock.now, len(twin.log), twin.dice.rolls) == before):
+            found = [self._score(twin, n, side, follow - 1) for n in range(len(after.options))]
+            return max(score for score, _ in found), any(rolled for _, rolled in found)
+        return twin.game.evaluate(twin, side), twin.dice.rolls != world.dice.rolls
 
 
 H = TypeVar("H", bound=Callable[..., Any])
@@ -112,4 +184,5 @@ def decision_kinds_of(agent: object) -> frozenset[str] | None:
     return answers if isinstance(answers, frozenset) else None
 
 
-BUILTIN_AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": RandomAgent, "first": FirstOptionAgent}
+BUILTIN_AGENTS: dict[str, Callable[[str, int], Agent]] = {"random": RandomAgent, "first": FirstOptionAgent,
+                                                          "greedy": GreedyAgent}

@@ -242,7 +242,9 @@ class Game:
         result = match.result
         if result is not None:
             return 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
-        return 0.0
+        from .ai import evaluate
+
+        return evaluate(match, side)
 
     def places(self, match: Match) -> Collection[str] | None:
         """Every place a piece may stand (hexes, areas, boxes), to check positions; None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
+from .ai import check_ai
 from .errors import DataError
 from .flow import SequenceOfPlay
 from .position import board_problems
@@ -61,7 +62,8 @@ def data_fingerprint(game: Game) -> str:
 def check_game_data(game: Game) -> list[str]:
     """The cross-checks of a game's data, run by ``validate`` and before the first decision of
     every match (``play``, the web server): the core's (:func:`sequence_problems`), then the
-    game's own (``Game.load_data``); the first problem raises a DataError naming the file.
+    game's own (``Game.load_data``), then its declared AI (``data/ai.yaml``,
+    :func:`~.ai.check_ai`); the first problem raises a DataError naming the file.
 
     The game object loaded its data once, so the answer is kept on it with the fingerprint of
     its data files (:func:`data_fingerprint`): a match after the first costs nothing.
@@ -75,6 +77,9 @@ def check_game_data(game: Game) -> list[str]:
         raise DataError(f"{data_source(game, 'sequence.yaml')}: {wrong[0]}")
     checked = game.load_data()
     lines = [f"{game.info.id}: cross-checks passed ({checked})"] if checked else []
+    declared = check_ai(game)
+    if declared:
+        lines.append(f"{game.info.id}: {declared}")
     game.checked_data = (fingerprint, tuple(lines))
     return lines
 

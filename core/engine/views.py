@@ -26,12 +26,14 @@ after the match has moved on raises :class:`StaleView` rather than mixing two po
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import chain, count
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, thaw
+from .dice import Dice
 from .errors import TabletopError
 from .pieces import Attrs
 from .visibility import is_secret_pile, may_read_var, visible_vars
@@ -547,6 +549,24 @@ class View(Mapping[str, Any]):
             return self["tracks"][name]
         self.check_current()
         return self._match.state.tracks[name].value
+
+    def determinized(self, rng: random.Random) -> Match:
+        """A match to search on this view's side's behalf: a fork of the match in which
+        everything hidden from the side is drawn again (:meth:`~.match.Game.determinize`;
+        a plain :meth:`~.match.Match.fork` when nothing is) and the dice to come roll from
+        ``rng`` rather than the match's seed, so that a search sees neither what the side
+        may not see nor the rolls to come. The one way an in-process agent that searches
+        (``greedy``, ``mcts``) reaches a match; not a view entry, never in JSON."""
+        self.check_current()
+        match, side = self._match, self._player
+        if side is None:
+            raise TabletopError("the game master's view has no side to search for")
+        twin = match.game.determinize(match, side, rng) if match.secrets((side,)) else match.fork()
+        rolled = twin.dice
+        fresh = Dice(rng.getrandbits(63), forced=[*rolled.forced, *rolled.stacked])
+        fresh.purposes, fresh.rolls, fresh.listener = rolled.purposes, rolled.rolls, rolled.listener
+        twin.dice = fresh
+        return twin
 
     def __getitem__(self, key: str) -> Any:
         try:

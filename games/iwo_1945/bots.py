@@ -5,7 +5,7 @@ positions whenever it can walk in, attacks with fresh regiments where the Japane
 thinnest (off the mountains first), spends its attack cards, rerolls bad pairs while its
 cohesion allows, lands reserves when the beaches are free, and otherwise brings a fresh
 regiment an arrow nearer the fighting or regroups the most worn one nearest the front, so no
-action is wasted.
+action is wasted. Its thresholds and weights are the ``priorities`` of ``data/ai.yaml``.
 """
 
 from __future__ import annotations
@@ -25,12 +25,8 @@ from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.views import View
 
 from . import positions as P
+from .ai import Priorities, priorities
 from .components import card_id_of
-
-ATTACK_FLOOR = 6  # attack only with a regiment at this cohesion or more (before the -1)
-REGROUP_BELOW = 6
-MOUNTAIN_PENALTY = 2  # a mountain costs a die (2.0)
-
 
 _OUT = (1, 2, 4, 5, 6)  # a rerolled die settles on one of these (3s are rerolled again, 6.0)
 
@@ -414,6 +410,8 @@ class HeuristicBot(KindBot):
         # the answers to 6.0 attack dice decisions by what decides them (_attack_dice),
         # emptied when it holds 4,096
         self._dice_answers: dict[tuple[Any, ...], Any] = {}
+        #: what the bot follows: ``priorities`` in data/ai.yaml (:class:`~.ai.Priorities`)
+        self.prio: Priorities = priorities()
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind."""
@@ -447,16 +445,18 @@ class HeuristicBot(KindBot):
 
     def _want_card(self, w: World, inst: str, values: list[Any]) -> bool:
         cid = card_id_of(inst)
+        cards = self.prio.cards
         if cid == "command_coordination":
-            return self._good_actions(w, values) >= 2
+            return self._good_actions(w, values) >= cards.good_actions
         if cid == "amtracs":
-            return "place_new_wave" in values and self._good_actions(w, values) >= 2
+            return "place_new_wave" in values and self._good_actions(w, values) >= cards.good_actions
         if cid == "dig_in":
             return True
         if cid in ("fighting_seabees", "navy_corpsman"):
-            return any(w.cohesion(r) <= 7 for r in w.on_board())
+            return any(w.cohesion(r) <= cards.medical_at_most for r in w.on_board())
         if cid == "uncommon_valor":
-            return sum(1 for r in w.on_board() if w.cohesion(r) < 12) >= 3
+            return sum(1 for r in w.on_board()
+                       if w.cohesion(r) < cards.valor_below) >= cards.valor_regiments
         return False
 
     def _best_action(self, w: World, values: list[Any]) -> dict[str, str] | None:
@@ -465,7 +465,8 @@ class HeuristicBot(KindBot):
         if "move" in values:
             for rid in sorted(regs, key=w.cohesion, reverse=True):
                 pos = w.where(rid)
-                if pos is None or not w.fresh(rid) or w.cohesion(rid) < 2 or w.kinds(pos, "infiltration"):
+                if pos is None or not w.fresh(rid) or w.cohesion(rid) < self.prio.walk_in_cohesion \
+                        or w.kinds(pos, "infiltration"):
                     continue
                 for q in P.adjacent(pos):
                     if P.is_island(q) and w.vacant(q) and w.control[q] == P.JAPAN:
@@ -474,13 +475,14 @@ class HeuristicBot(KindBot):
             return {"kind": "place_new_wave"}
         if "attack" in values:
             best = None
-            floor = 2 if w.japanese_left == 0 else ATTACK_FLOOR  # the last turn: all in (7.0)
+            # the last turn: all in (7.0)
+            floor = self.prio.last_turn_attack_floor if w.japanese_left == 0 else self.prio.attack_floor
             for rid in regs:
                 pos = w.where(rid)
                 if pos is None or not w.fresh(rid) or w.cohesion(rid) < floor:
                     continue
                 for q in self._targets(w, pos):
-                    score = self._target_score(w, q) + w.cohesion(rid) / 4
+                    score = self._target_score(w, q) + w.cohesion(rid) / self.prio.target.cohesion_divisor
                     if best is None or score > best[0]:
                         best = (score, rid, q)
             if best is not None:
@@ -489,7 +491,7 @@ class HeuristicBot(KindBot):
         if "move" in values and (plan := self._move_up(w, dist)) is not None:
             return plan
         if "regroup" in values:
-            tired = [r for r in regs if w.cohesion(r) < REGROUP_BELOW or not w.fresh(r)]
+            tired = [r for r in regs if w.cohesion(r) < self.prio.regroup_below or not w.fresh(r)]
             if not tired:  # nothing better to do: a regroup still banks cohesion (6.0)
                 tired = [r for r in regs if w.cohesion(r) < 12]
             if tired:
@@ -504,7 +506,7 @@ class HeuristicBot(KindBot):
         best: tuple[int, int, str, str] | None = None
         for rid in w.on_board():
             pos = w.where(rid)
-            if pos is None or not w.fresh(rid) or w.cohesion(rid) < ATTACK_FLOOR + 1 \
+            if pos is None or not w.fresh(rid) or w.cohesion(rid) < self.prio.attack_floor + 1 \
                     or w.kinds(pos, "infiltration") or dist.get(pos, 9) <= 1:
                 continue
             for q in P.adjacent(pos):
@@ -521,7 +523,7 @@ class HeuristicBot(KindBot):
         n = 1 if "place_new_wave" in values else 0
         for rid in w.on_board():
             pos = w.where(rid)
-            if pos is not None and w.fresh(rid) and w.cohesion(rid) >= ATTACK_FLOOR \
+            if pos is not None and w.fresh(rid) and w.cohesion(rid) >= self.prio.attack_floor \
                     and self._targets(w, pos):
                 n += 1
         return n
@@ -529,18 +531,20 @@ class HeuristicBot(KindBot):
     def _targets(self, w: World, pos: str) -> list[str]:
         if w.kinds(pos, "infiltration"):
             return [pos]
-        late = w.japanese_left <= 4  # cubes cost actions; clear them near the end (7.0)
+        late = w.japanese_left <= self.prio.late_cards  # cubes cost actions: clear them near the end (7.0)
         return [q for q in P.adjacent(pos) if w.japanese_markers(q) or (late and w.kinds(q, "infiltration"))]
 
     def _target_score(self, w: World, q: str) -> float:
+        weights = self.prio.target
         if not w.japanese_markers(q):
-            return 4.0  # an infiltration cube: win back control
-        s = 10.0 - 3 * w.japanese_markers(q) - 2 * w.kinds(q, "bunker")
+            return weights.infiltration  # an infiltration cube: win back control
+        s = weights.base - weights.per_marker * w.japanese_markers(q) \
+            - weights.per_bunker * w.kinds(q, "bunker")
         if P.is_mountain(q):
-            s -= MOUNTAIN_PENALTY
+            s -= weights.mountain
         if q == P.SURIBACHI:
-            s += 5  # 2.0: +2 cohesion to all, and its guns fall silent
-        return s - P.priority(q) / 10
+            s += weights.suribachi  # 2.0: +2 cohesion to all, and its guns fall silent
+        return s - P.priority(q) / weights.priority_divisor
 
     # -- the steps of an action ----------------------------------------------------------------
     @handles("select_regiment")
@@ -677,8 +681,9 @@ class HeuristicBot(KindBot):
             cid = card_id_of(v[5:])
             if cid == "dig_in" and d.context.get("when") == "before":
                 return v
-            if cid in ("fighting_seabees", "navy_corpsman") and \
-                    any(w.cohesion(r) <= 5 and w.fresh(r) for r in w.on_board()):
+            if cid in ("fighting_seabees", "navy_corpsman") and any(
+                    w.cohesion(r) <= self.prio.cards.japanese_medical_at_most and w.fresh(r)
+                    for r in w.on_board()):
                 return v
         return "pass"
 

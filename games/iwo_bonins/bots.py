@@ -8,7 +8,7 @@ much strength as reaches the best column, put bombardment on the hexes it attack
 ``bombardment_timing=phase_start`` its first attacks, declared in the same order, are the
 bombarded ones), take losses on support units first, spend every replacement step, and
 commit a reserve regiment only when its line is thin and there are turns enough left to use
-it.
+it. Its knobs (:class:`~.ai.Tuning`) are the ``priorities`` of ``data/ai.yaml``.
 """
 
 from __future__ import annotations
@@ -28,24 +28,12 @@ from tabletop.core.engine.match import AgentFactory
 from tabletop.core.engine.views import View
 
 from . import common as c
+from .ai import Tuning, priorities
 
 
-@dataclass
-class Tuning:
-    """The heuristic bot's knobs (what calibration varies; docs/games/iwo_bonins.md)."""
-
-    beachhead: str = "east"
-    suribachi_bonus: int = 4  # hexes a Suribachi-sector target counts nearer until it falls
-    attack_threshold: float = -0.05  # least value of an attack worth declaring
-    loss_weight: float = 0.6  # a Marine step lost, against a defender eliminated (1.0)
-    support_loss_weight: float = 0.2  # a support unit lost instead (no casualty, 4.3)
-    suribachi_weight: float = 0.5  # extra worth of a kill on Suribachi before it falls (19.2)
-    engaged_bonus: float = 1.5  # worth of ending next to a Japanese unit
-    land_second_phase: bool = False  # land in the second phase too (they sit out the barrage)
-    reserve_from_turn: int = 3
-    reserve_below: int = 13  # commit while fewer effective battalions than this ashore/afloat
-    max_reserves: int = 2
-    reserve_jp_per_turn: float = 2.5  # commit only with at least this many Japanese a turn left
+def _declared_tuning() -> Tuning:
+    """The US bot's knobs as data/ai.yaml declares them (``priorities.us``)."""
+    return priorities().us
 
 
 _MISSING = object()
@@ -278,7 +266,7 @@ class USHeuristic(KindBot):
 
     side: str
     seed: int
-    tuning: Tuning = field(default_factory=Tuning)
+    tuning: Tuning = field(default_factory=_declared_tuning)
     name: str = "heuristic"
     _skip: set[str] = field(default_factory=set)
     _skip_key: tuple[int, str] = (0, "")
@@ -538,8 +526,10 @@ def _attack_value(detail: dict[str, JSON], t: Tuning, *, support: bool = False,
     odds = {k: float(v) for k, v in raw.items() if isinstance(v, (int, float))}
     loss = t.support_loss_weight if support else t.loss_weight
     kill = 1.0 + (t.suribachi_weight if suribachi else 0.0)
-    return (kill * odds.get("De", 0) + 0.5 * odds.get("DR", 0) + 0.1 * odds.get("DRIP", 0)
-            - loss * odds.get("(A)", 0) - 0.25 * odds.get("A", 0) - 2.0 * odds.get("Ae", 0))
+    return (kill * odds.get("De", 0) + t.retreat_weight * odds.get("DR", 0)
+            + t.retreat_in_place_weight * odds.get("DRIP", 0) - loss * odds.get("(A)", 0)
+            - t.attacker_retreat_weight * odds.get("A", 0)
+            - t.attacker_eliminated_weight * odds.get("Ae", 0))
 
 
 def _heuristic(side: str, seed: int) -> Agent:

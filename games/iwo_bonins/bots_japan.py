@@ -27,7 +27,6 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import cache
-from types import MappingProxyType
 
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.engine.agents import KindBot, handles
@@ -35,14 +34,8 @@ from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Decision
 
 from . import common as c
+from .ai import priorities
 from .components import FIRE_SUPPORT_TYPES
-
-#: How much a CRT line favours the bombarding side (the weaker the cover, the higher).
-LINE_WORTH = MappingProxyType({"clear": 4, "beach": 4, "broken": 3, "rough": 2, "mine": 2, "mountain": 1,
-              "ravine": 1, "hill": 1})
-#: 18.1: where the spare HQ and artillery units go (interior first, never the north).
-FS_SECTOR_RANK: Mapping[int | str, int] = MappingProxyType(
-    {4: 0, 5: 0, 3: 1, 2: 2, "suribachi": 3, 1: 4, 6: 9})
 
 
 @cache
@@ -83,6 +76,8 @@ class JapaneseBot(KindBot):
         self.name = f"japanese-bot:{side}"
         self.side = side
         self.rng = random.Random(f"{side}:{seed}")
+        #: what the bot weighs: ``priorities.japan`` in data/ai.yaml
+        self.prio = priorities().japan
 
     # -- the view ----------------------------------------------------------------------
     @staticmethod
@@ -144,7 +139,7 @@ class JapaneseBot(KindBot):
             for v in d.values:
                 sector = c.sector_of(str(v))
                 need = 0 if isinstance(lacking, list) and sector in lacking else 10
-                score[str(v)] = (need + FS_SECTOR_RANK.get(sector if sector is not None else 6, 9)
+                score[str(v)] = (need + self.prio.sector_rank.get(str(sector if sector is not None else 6), 9)
                                  + _priority(str(v)) * 0.5 - _nearest(str(v), _beach_hexes()) * 0.05)
         else:
             strength = _defense().get(unit, 2)
@@ -196,7 +191,7 @@ class JapaneseBot(KindBot):
                 score[DONE] = 0.0
                 continue
             count = len(stacks.get(str(v), [])) if isinstance(stacks, dict) else 1
-            score[str(v)] = -count * LINE_WORTH.get(c.crt_line(str(v)), 2)
+            score[str(v)] = -count * self.prio.line_worth.get(c.crt_line(str(v)), 2)
         return self._best(d.values, score)
 
     @handles("jp_ex_loss")

@@ -16,7 +16,7 @@ stands (in or south of the First Line, IV.G.1; of the Second from turn 6, IV.G.2
 already ringed by Marines; spends support points on the strongest fire; attacks wherever
 the expected steps beat the cost of an ambush, first the units that score and those nearly
 dead; commits every armour unit; allocates every replacement; picks the least valuable unit
-for losses.
+for losses. Its thresholds and sectors are the ``priorities`` of ``data/ai.yaml``.
 """
 
 from __future__ import annotations
@@ -36,14 +36,8 @@ from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Decision, Option
 
 from . import common as c
+from .ai import Priorities, priorities
 
-INF_FIRE = 2  # Opportunity Fire attacks a company accepts to close with the enemy (V.D)
-SURGE = 3  # IV.D: a regiment commits a second battalion to contact while its Fatigue is below
-IDLE = 6  # companies four or more hexes from the enemy that make an HQ lead on
-CROWD = 5  # Marine companies within two hexes of a Japanese unit before others look elsewhere
-# Each division's sector (deployment areas, by the hex's area): the 4th up the east side, the
-# 5th against Suribachi and up the west, the 3rd through the centre and north.
-SECTORS = MappingProxyType({"4": ("S", "E"), "5": ("Sr", "W"), "3": ("W", "N")})
 _VALUE = attrgetter("value")  # an option's value
 
 
@@ -278,6 +272,8 @@ class HeuristicMarines(KindBot):
     def __init__(self, side: str = c.US, seed: int = 0) -> None:
         self.side = side
         self._rng = random.Random(f"valor-heuristic:{side}:{seed}")
+        #: what the bot follows: ``priorities`` in data/ai.yaml (:class:`~.ai.Priorities`)
+        self.prio: Priorities = priorities()
         self._moves_this_phase = 0
         self._probe_key: tuple[Any, ...] | None = None
         self._probe_board: tuple[dict[str, str], dict[str, int], list[tuple[str, str, Any]],
@@ -511,7 +507,7 @@ class HeuristicMarines(KindBot):
 
     def _open_front(self, view: Mapping[str, JSON], jp: list[str], here: str,
                     division: str = "") -> list[str]:
-        """The Japanese units not already ringed by Marines (fewer than CROWD companies within
+        """The Japanese units not already ringed by Marines (fewer than ``crowd`` companies within
         two hexes, not counting the one at ``here``; those that score every turn they stand,
         ``_scores``, always count): where companies out of contact
         go, so the divisions spread along the lines instead of queueing behind one position.
@@ -543,8 +539,9 @@ class HeuristicMarines(KindBot):
             if self._scoring[:2] != (key, turn):  # once a turn while the units stand
                 self._scoring = (key, turn, frozenset(j for j in jp if self._scores(j, turn)))
             scoring = self._scoring[2]
-            open_jp = [j for j in jp if j in scoring or rings[j] - (j in near_here) < CROWD]
-            areas = SECTORS.get(division, ())
+            crowd = self.prio.crowd
+            open_jp = [j for j in jp if j in scoring or rings[j] - (j in near_here) < crowd]
+            areas = self.prio.sectors.get(division, ())
             sector = [j for j in open_jp if _area(j) in areas]
             found = self._fronts[ask] = sector or open_jp or jp
         return found
@@ -587,7 +584,7 @@ class HeuristicMarines(KindBot):
     def _may_engage(self, view: Mapping[str, JSON], jp: list[str], unit: str) -> bool:
         """IV.D.1-3: whether the company may stand next to the Japanese without raising its
         regiment's Fatigue: its battalion is the regiment's only one in contact (the lead),
-        or the regiment is fresh enough (Fatigue below SURGE) to commit a second."""
+        or the regiment is fresh enough (Fatigue below ``surge``) to commit a second."""
         a = self._unit_attrs(view, unit)
         reg, bn = str(a.get("regiment", "")), str(a.get("battalion", ""))
         bns = dict(self._contact(view, jp).get(reg, {}))
@@ -598,7 +595,7 @@ class HeuristicMarines(KindBot):
                 del bns[bn]
         if not bns:
             return True
-        if int(view["tracks"].get(f"fatigue:{reg}", 0)) < SURGE:
+        if int(view["tracks"].get(f"fatigue:{reg}", 0)) < self.prio.surge:
             return True
         # tired: only the lead battalion (most companies in contact) stays in contact
         lead = min(bns, key=lambda b: (-bns[b], b))
@@ -792,7 +789,7 @@ class HeuristicMarines(KindBot):
             # contact where Supply holds (a Marine-held hex behind it links it to its HQ)
             if engage:
                 pick = first([(f, k, h) for h, (f, k) in info.items()
-                              if h in one and f <= INF_FIRE])
+                              if h in one and f <= self.prio.inf_fire])
                 if pick is not None:
                     return pick
             if stop:
@@ -803,7 +800,7 @@ class HeuristicMarines(KindBot):
                 return -sum(1 for x in c.components().map.passable_neighbor_ids(h)
                             if x in us and nearest(x) == 1)
             pick = first([(links(h), f, k, h) for h, (f, k) in info.items()
-                          if h in two and f <= INF_FIRE])
+                          if h in two and f <= self.prio.inf_fire])
             if pick is not None:
                 return pick
 
@@ -835,7 +832,7 @@ class HeuristicMarines(KindBot):
         """VII.A: the HQ's destination that supplies most of its division's companies (those
         in or near contact count three times: they must be Supplied to attack), from which
         the HQ itself still traces to a landed beach, two or more hexes from the enemy; while
-        many of its companies stand idle far from the enemy (IDLE), a hex nearer the open
+        many of its companies stand idle far from the enemy (``idle``), a hex nearer the open
         front is worth one company more a hex; fewer Opportunity Fire attacks on a tie.
         A Supply Path of five hexes reaches only the companies within five, so the
         destinations are scored from the one with most of them, and scoring stops at one
@@ -857,7 +854,7 @@ class HeuristicMarines(KindBot):
                 mine.append((idx[loc], 3 if gap <= 2 else 1))
                 spots.append((loc, 3 if gap <= 2 else 1))
                 idle += gap >= 4
-        pull = 1 if idle >= IDLE else 0
+        pull = 1 if idle >= self.prio.idle else 0
 
         def score(o: Option) -> tuple[int, int, int, str]:
             h = str(o.value)
@@ -914,7 +911,8 @@ class HeuristicMarines(KindBot):
         best = decision.options[-1]
         strength = int(decision.options[0].detail.get("strength", 0)) if decision.options[0].detail else 0
         left = int(view["tracks"].get("support", 0))
-        if strength >= 5 or left >= 6:
+        spend = self.prio.support
+        if strength >= spend.strength_at_least or left >= spend.points_at_least:
             return best.value
         return decision.options[min(1, len(decision.options) - 1)].value
 
@@ -930,6 +928,8 @@ class HeuristicMarines(KindBot):
         steps = {loc: int(p.get("steps", 0) or 0) for loc in read.jp_at for p in read.at[loc]
                  if p["side"] == c.JAPAN}
 
+        worth = self.prio.attack
+
         def gain(o: Option) -> float:
             # An ambush is one Opportunity Fire attack on the OF/CP row: it costs far less
             # than the steps a hit takes; a unit in or south of the First Line scores the
@@ -940,11 +940,11 @@ class HeuristicMarines(KindBot):
             target = str(o.value[1]) if isinstance(o.value, list) else ""
             weight = 1.0
             if target and self._scores(target, turn):
-                weight += 0.5
-            if steps.get(target, 0) and steps[target] <= 2:
-                weight += 0.3
-            return hits * weight - 0.3 * float(odds.get("A", 0))
-        good = [o for o in attacks if gain(o) > 0.05]
+                weight += worth.scoring_bonus
+            if steps.get(target, 0) and steps[target] <= worth.nearly_dead_steps:
+                weight += worth.nearly_dead_bonus
+            return hits * weight - worth.ambush_cost * float(odds.get("A", 0))
+        good = [o for o in attacks if gain(o) > worth.least_gain]
         if not good:
             return DONE
         return max(good, key=lambda o: (gain(o), str(o.value))).value

@@ -11,7 +11,7 @@ toward the nearest Japanese position not already crowded by its own units (so th
 spreads over every position), stops artillery within range, bridges rivers with its
 engineers (8.9), plans each fire with the adjacent units first and long-range artillery and
 air only where they add to the chance of E (10.13), close assaults (10.17) and advances
-after combat.
+after combat. Their thresholds and weights are the ``priorities`` of ``data/ai.yaml``.
 """
 
 from __future__ import annotations
@@ -27,27 +27,26 @@ from tabletop.core.engine.decisions import DONE, Decision
 from tabletop.core.engine.match import Match
 
 from . import common as c
+from .ai import Priorities, priorities
 from .components import JAPAN, US, components
-
-OUTPOSTS = 6  # mobile units the Japanese bot sets up alone, away from the city (ours)
-OUTPOST_AWAY = 10  # hexes at least from Intramuros (3822)
-OUTPOST_APART = 5  # hexes at least between two outposts
 
 
 def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
     """3.2: the Japanese bot's set-up, unit id -> hex id, legal under 3.2 and 6.3."""
 
     rng = random.Random(f"manila45-setup:{seed}")
+    plan = priorities(match.game).setup
     comp = components()
     hm = comp.hexmap
     heavy = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "heavy" and c.is_setup_hex(hm.label(h))]
     airfields = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "airfield"
                  and c.is_setup_hex(hm.label(h))]
     urban = [hm.label(h) for h in hm.hexes() if hm.terrain(h) == "urban" and c.is_setup_hex(hm.label(h))]
-    core_urban = [h for h in urban if components().hexmap.id_distance(h, "3822") <= 6]
+    core_urban = [h for h in urban if components().hexmap.id_distance(h, "3822") <= plan.core_within]
     nw_urban = [h for h in urban if c.is_north_west(h) and h not in core_urban]
     rng.shuffle(heavy)
-    heavy.sort(key=lambda h: (not c.inside_wall(h), components().hexmap.id_distance(h, "3822") > 4))
+    heavy.sort(key=lambda h: (not c.inside_wall(h),
+                              components().hexmap.id_distance(h, "3822") > plan.heavy_within))
     rng.shuffle(core_urban)
     rng.shuffle(nw_urban)
     statics = [p for p in match.state.pieces if p.side == JAPAN and c.is_static(p)]
@@ -74,13 +73,14 @@ def heuristic_setup(match: Match, seed: int) -> list[tuple[str, str]]:
                 break
     # Outposts: a few mobile units alone in cover far from the city and from each other,
     # which the US must hunt down before turn 10 (4.2).
-    far = [h for h in urban + heavy + airfields if components().hexmap.id_distance(h, "3822") >= OUTPOST_AWAY]
+    far = [h for h in urban + heavy + airfields
+           if components().hexmap.id_distance(h, "3822") >= plan.outpost_away]
     rng.shuffle(far)
     outposts: list[str] = []
     for h in far:
-        if len(outposts) >= OUTPOSTS:
+        if len(outposts) >= plan.outposts:
             break
-        if all(_hex_distance(h, o) >= OUTPOST_APART for o in outposts) and count.get(h, 0) == 0:
+        if all(_hex_distance(h, o) >= plan.outpost_apart for o in outposts) and count.get(h, 0) == 0:
             outposts.append(h)
     for p, h in zip(mobiles, outposts, strict=False):
         put(p.id, h, False)
@@ -103,16 +103,14 @@ class HeuristicAgent(KindBot):
     """A competent bot for either side (see the module docstring)."""
 
     name = "heuristic"
-    enough = 50  # fire factors after which a fire is resolved (10.3 columns)
-    crowd = 3  # friendly units around an enemy hex before others look elsewhere
-    crowd_penalty = 4  # path steps a unit would go further per unit of crowding
-    candidates = 10  # nearest enemy hexes a moving unit considers
-    evade_from = 3  # the turn from which Japanese mobile units slip away from the US
-    threat = 4  # how near US units come before a Japanese unit slips away
-    flexible_cost = 0.004  # a fire's cost per factor of units that could fire elsewhere
 
     def __init__(self, side: str = "", seed: int = 0) -> None:
         self.side = side
+        #: what the bot follows: ``priorities`` in data/ai.yaml (:class:`~.ai.Priorities`)
+        self.prio: Priorities = priorities()
+        self.crowd, self.crowd_penalty = self.prio.crowd, self.prio.crowd_penalty
+        self.candidates, self.evade_from = self.prio.candidates, self.prio.evade_from
+        self.threat = self.prio.threat
         self._rng = random.Random(f"manila45-heuristic:{side}:{seed}")
         self._enemy: tuple[tuple[Any, Any], list[str]] | None = None
         self._plan_stamp: tuple[Any, Any] | None = None
@@ -206,6 +204,7 @@ class HeuristicAgent(KindBot):
         free = _free_units(view, self.side)
         turn = int(view.get("turn", 1) or 1)
         stacks = view.get("stacks", {})
+        fire = self.prio.fire
         best: tuple[float, JSON] | None = None
         for o in d.options:
             v = o.value
@@ -220,11 +219,11 @@ class HeuristicAgent(KindBot):
             target = str(v.get("fire", ""))
             group, p_e = _plan_fire(free, target, self.side, turn)
             flexible = sum(f for uid, f, band in group if band > 0 or _is_air(uid))
-            score = (p_e * len(stacks.get(target, ())) - 0.001 * sum(f for _, f, _ in group)
-                     - self.flexible_cost * flexible)
+            score = (p_e * len(stacks.get(target, ())) - fire.factor_cost * sum(f for _, f, _ in group)
+                     - fire.flexible_cost * flexible)
             if best is None or score > best[0]:
                 best = (score, v)
-        if best is None or best[0] <= 0.05:
+        if best is None or best[0] <= fire.least_score:
             return DONE
         return best[1]
 
@@ -269,12 +268,13 @@ class HeuristicAgent(KindBot):
         enemy = self._enemy_hexes(view)
         if not here or not enemy:
             return DONE
+        far, cover = self.prio.far_enough, self.prio.cover
 
         def score(h: str) -> float:
             near = min(_hex_distance(h, e) for e in enemy)
             if near <= 1:
                 return -99.0
-            return min(near, 6) + {"heavy": 1.5, "urban": 1.0}.get(c.terrain(h), 0.0)
+            return min(near, far) + cover.get(c.terrain(h), 0.0)
 
         best = (DONE, score(here))
         for o in d.options:

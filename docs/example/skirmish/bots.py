@@ -1,4 +1,5 @@
-"""Skirmish at Hill 50's bot, ``pusher``: Blue presses on to Hill 50, Red holds it."""
+"""Skirmish at Hill 50's bot, ``pusher``: Blue presses on to Hill 50, Red holds it, as the
+priorities of ``data/ai.yaml`` say (:class:`~.ai.Priorities`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import TYPE_CHECKING
 from tabletop.core.engine.agents import KindBot, handles
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Decision
+
+from .ai import Priorities, priorities
 
 if TYPE_CHECKING:
     from . import Skirmish
@@ -22,6 +25,11 @@ class Pusher(KindBot):
         self.game = game
         self.side = side
 
+    @property
+    def priorities(self) -> Priorities:
+        """What the bot follows: ``priorities`` in ``data/ai.yaml`` (checked before play)."""
+        return priorities(self.game)
+
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """Pick an option by the decision's kind (the method marked for it)."""
         handler = self.handler(decision.kind)
@@ -30,9 +38,10 @@ class Pusher(KindBot):
 
     @handles("select_unit")
     def _unit(self, decision: Decision) -> JSON:
-        """Blue moves every unit; Red holds unless it has more than four to move."""
+        """Blue moves every unit; Red holds unless it has more than a few to move."""
         options = decision.options
-        return options[0].value if self.side == "Blue" or len(options) > 4 else DONE
+        many = self.priorities.red_holds_unless_more_than
+        return options[0].value if self.side == "Blue" or len(options) > many else DONE
 
     @handles("select_hex")
     def _hex(self, decision: Decision) -> JSON:
@@ -41,9 +50,11 @@ class Pusher(KindBot):
 
     @handles("select_target")
     def _target(self, decision: Decision) -> JSON:
-        """Even odds or better, or a hidden defender (odds unknown)."""
+        """The least differential the priorities accept or better, or a hidden defender
+        (odds unknown)."""
+        least = self.priorities.least_differential
         for opt in decision.options:
-            if opt.value != DONE and int(str(opt.detail.get("diff", 0))) >= 0:
+            if opt.value != DONE and int(str(opt.detail.get("diff", 0))) >= least:
                 return opt.value
         return DONE
 

@@ -14,7 +14,8 @@ from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game, make_agent
 from tabletop.core.engine.views import View
 from tabletop.games.iwo_valor import common as c
-from tabletop.games.iwo_valor.bots import SURGE, HeuristicMarines, _Board, _Gaps
+from tabletop.games.iwo_valor.ai import priorities
+from tabletop.games.iwo_valor.bots import HeuristicMarines, _Board, _Gaps
 
 MAP = c.components().map  # the printed map, whose hexes the tests name by id
 
@@ -38,10 +39,11 @@ def _view(fatigue: int) -> dict[str, Any]:
 
 def test_IV_D_a_tired_regiment_keeps_only_its_lead_battalion_in_contact() -> None:
     """IV.D.1-2: two battalions of a regiment next to the enemy raise its Fatigue each turn;
-    from Fatigue SURGE on, the bot keeps only the battalion with most companies in contact
-    there (each battalion used to count itself the one in contact, and both stayed)."""
+    from the Fatigue of the ``surge`` priority (data/ai.yaml) on, the bot keeps only the
+    battalion with most companies in contact there (each battalion used to count itself the
+    one in contact, and both stayed)."""
     bot = HeuristicMarines()
-    view = _view(SURGE)
+    view = _view(priorities().surge)
     jp = bot._jp_hexes(view)
     assert bot._may_engage(view, jp, "A/1/23/4")
     assert bot._may_engage(view, jp, "C/1/23/4")
@@ -50,9 +52,9 @@ def test_IV_D_a_tired_regiment_keeps_only_its_lead_battalion_in_contact() -> Non
 
 
 def test_IV_D_a_fresh_regiment_may_commit_a_second_battalion() -> None:
-    """IV.D.1-3: below Fatigue SURGE both battalions may stay in contact."""
+    """IV.D.1-3: below the ``surge`` Fatigue both battalions may stay in contact."""
     bot = HeuristicMarines()
-    view = _view(SURGE - 1)
+    view = _view(priorities().surge - 1)
     jp = bot._jp_hexes(view)
     assert bot._may_engage(view, jp, "A/1/23/4") and bot._may_engage(view, jp, "E/2/23/4")
 

@@ -8,13 +8,8 @@ from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.match import Match
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import common as c
-from tabletop.games.manila45.bots import (
-    OUTPOST_AWAY,
-    OUTPOSTS,
-    HeuristicAgent,
-    _crossings,
-    heuristic_setup,
-)
+from tabletop.games.manila45.ai import priorities
+from tabletop.games.manila45.bots import HeuristicAgent, _crossings, heuristic_setup
 from tabletop.games.manila45.components import components
 from tabletop.games.manila45.movement import movement_phase
 from tabletop.games.manila45.setup import check_setup_mapping
@@ -24,7 +19,8 @@ from .conftest import position
 
 def test_3_2_4_3_bot_setup_is_legal_holds_the_north_west_and_sets_outposts() -> None:
     """3.2, 6.3: the bot's set-up passes the set-up checks; 4.3 it holds the north-west; its
-    outposts stand alone, far from Intramuros."""
+    outposts stand alone, far from Intramuros, as many and as far as data/ai.yaml says."""
+    plan = priorities(GAME).setup
     for seed in range(4):
         m = Match(GAME, seed=seed)
         setup = dict(heuristic_setup(m, seed))
@@ -34,8 +30,8 @@ def test_3_2_4_3_bot_setup_is_legal_holds_the_north_west_and_sets_outposts() -> 
         for h in setup.values():
             count[h] = count.get(h, 0) + 1
         distance = components().hexmap.id_distance
-        alone_far = [h for h, n in count.items() if n == 1 and distance(h, "3822") >= OUTPOST_AWAY]
-        assert len(alone_far) >= OUTPOSTS
+        alone_far = [h for h, n in count.items() if n == 1 and distance(h, "3822") >= plan.outpost_away]
+        assert len(alone_far) >= plan.outposts
 
 
 def _us_target(crowd: dict[str, str]) -> str:
