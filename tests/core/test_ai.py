@@ -283,8 +283,10 @@ def test_greedy_needs_the_view_of_a_match_in_its_process() -> None:
           max_decisions=12)
     decision = m.pending
     assert decision is not None and len(decision.options) > 1
+    view = m.view(decision.player)
+    assert isinstance(view, View)
     with pytest.raises(TabletopError, match="needs the match's view"):
-        GreedyAgent(decision.player, 1).choose(m.view(decision.player).to_json(), decision)
+        GreedyAgent(decision.player, 1).choose(view.to_json(), decision)
 
 
 def _red_turn(seed: int) -> Match:
