@@ -31,6 +31,11 @@ left as they are here), or a piece shown for a moment and hidden again, which th
 remembers. The determinization keeps the game's invariants (:meth:`~.match.Game.invariants`)
 as long as they do not depend on which hidden piece stands where.
 
+A determinization is played on, not forked or undone: it keeps none of the match's snapshots,
+and a fork of it where the game's decision is not resumable replays the record from its
+header, which gives the match's true hidden state again. Draw a new determinization of the
+match instead.
+
 :func:`determinize_view` is the one door from a view (what an agent is given) to a match a
 search may play on: a determinization for the view's side, never the match itself.
 """

@@ -290,8 +290,9 @@ def plan_settings(game: Game, options: Mapping[str, Sequence[JSON]],
             make_agent(game, side, name, 0)
             if not is_reproducible(name):
                 raise TabletopError(f"agent {name!r} for {side}: a search capped by seconds plays "
-                                    "as fast as the machine lets it, so its games cannot be played "
-                                    "again; give a study a budget of playouts alone")
+                                    "as many playouts as the machine manages, so the same seed "
+                                    "would not give the same game; give a study a budget of "
+                                    "playouts alone (no seconds=)")
     dims: list[tuple[str, str, Sequence[JSON]]] = [("option", k, v) for k, v in options.items()]
     dims += [("agent", k, v) for k, v in agents.items()]
     swept = [d for d in dims if len(d[2]) > 1]

@@ -128,8 +128,8 @@ def test_the_search_is_reproducible_from_its_seed() -> None:
 
 def test_the_search_plays_a_plugin_and_every_side_of_a_solitaire_game() -> None:
     """No game code is needed: the search plays both sides of Pig (a plugin of the tests)
-    to the end, and both sides of Iwo Jima 1945, the rules' side included, never changing
-    the match while it chooses."""
+    to the end, and the side a person plays in Iwo Jima 1945, a solitaire game whose other
+    side the rules run, never changing the match while it chooses."""
     pig = load_game(PIG)
     match = Match(pig, seed=2)
     assert match.run({side: make_agent(pig, side, "mcts:playouts=10", 2) for side in pig.info.players})
@@ -148,7 +148,7 @@ def test_the_search_plays_a_plugin_and_every_side_of_a_solitaire_game() -> None:
             asked.add(decision.player)
             searched += 1
         match.decide(value)
-    assert searched == 12 and asked
+    assert searched == 12 and asked == {"USMC"}
 
 
 @pytest.mark.parametrize("side", ["x", "o"])
