@@ -208,14 +208,15 @@ class SearchAgent:
 
     def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
         """The option the search finds best for the view's side (the only one, unsearched,
-        when there is one)."""
+        when there is one). The side's default bot is asked every decision first, as it
+        would be if it played (a bot may keep track of the game from one to the next)."""
+        prior = self._prior(view, decision)
         if len(decision.options) == 1:
             return decision.options[0].value
         opts = self.options
         rng = self._rng
         began = time.perf_counter()
         deadline = None if opts.seconds is None else began + opts.seconds
-        prior = self._prior(view, decision)
         root = _Node()
         played = 0
         while played < opts.playouts:

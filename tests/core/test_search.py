@@ -126,6 +126,18 @@ def test_the_search_is_reproducible_from_its_seed() -> None:
     assert first.decisions == again.decisions and first.state_hash() == again.state_hash()
 
 
+def test_with_one_playout_the_search_answers_as_the_games_bot() -> None:
+    """The side's default bot says which option a search tries first and breaks its ties: a
+    search of one playout plays the very game the bot plays (same seed, same decisions)."""
+    game = load_game(SKIRMISH)
+    games = []
+    for red in ("pusher", "mcts:playouts=1"):
+        match = Match(game, seed=4)
+        match.run({"Blue": make_agent(game, "Blue", "pusher", 4), "Red": make_agent(game, "Red", red, 4)})
+        games.append((match.decisions, match.state_hash()))
+    assert games[0] == games[1]
+
+
 def test_the_search_plays_a_plugin_and_every_side_of_a_solitaire_game() -> None:
     """No game code is needed: the search plays both sides of Pig (a plugin of the tests)
     to the end, and the side a person plays in Iwo Jima 1945, a solitaire game whose other
