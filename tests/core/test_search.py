@@ -165,14 +165,14 @@ def test_the_search_plays_a_plugin_and_every_side_of_a_solitaire_game() -> None:
 
 @pytest.mark.parametrize("side", ["x", "o"])
 def test_tic_tac_toe_is_never_lost_against_random(side: str) -> None:
-    """Twenty games as either side against the random agent, none lost."""
-    assert outcomes(load_game(TICTACTOE), side, "mcts:playouts=400", "random", range(20))["lost"] == 0
+    """Twelve games as either side against the random agent, none lost (a hundred, slow, below)."""
+    assert outcomes(load_game(TICTACTOE), side, "mcts:playouts=400", "random", range(12))["lost"] == 0
 
 
 def test_tic_tac_toe_against_itself_is_drawn() -> None:
     """Perfect play draws: the search against itself draws every game."""
     game = load_game(TICTACTOE)
-    for seed in range(3):
+    for seed in range(2):
         match = Match(game, seed=seed)
         result = match.run({s: make_agent(game, s, "mcts:playouts=1000", seed) for s in game.info.players})
         assert result is not None and result.winner is None, seed
