@@ -31,7 +31,7 @@ from ..engine.visibility import find_leaks, secrets_of
 __all__ = [
     "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
     "check_conformance", "check_decision_kinds", "check_dice_used", "check_golden",
-    "check_invariants", "check_replay",
+    "check_invariants", "check_replay", "check_search_leaks",
     "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
     "random_step", "rolls", "run_procedure", "stack", "start", "texts",
 ]
@@ -359,6 +359,78 @@ def check_hidden_information(game: Game, seeds: Iterable[int] = range(3), *,
             hidden = {side: set(secrets_of(match, side).values()) for side in game.info.players}
             match.decide(agents[decision.player].choose(match.view(decision.player), decision))
             checked += 1
+    return checked
+
+
+class SearchLeak(AssertionError):
+    """The search agent chose differently on two matches its side sees alike, given the same
+    determinizations: it read the hidden truth some other way."""
+
+
+def check_search_leaks(game: Game, seeds: Iterable[int] = range(2), *,
+                       scenario: str | None = None, options: Mapping[str, JSON] | None = None,
+                       search: str = "mcts:playouts=8", every: int = 5,
+                       max_checks: int = 10, agent: Any = None) -> int:
+    """The search agent never reads the real hidden state: its choices are the same whatever
+    the hidden truth is, when the determinizations it plays on are the same.
+
+    Plays each seed with the default bots; at every ``every``-th decision whose side has
+    something hidden from it (a hidden piece, a secret card), makes a second truth that side
+    sees alike (:meth:`~tabletop.core.engine.match.Game.determinize` of the match: what is
+    hidden dealt again; the check holds the two views equal) and asks two search agents
+    (``search``, as ``--agent`` names it, or ``agent(game, side, seed, determinizer)``
+    building one) with the same seed to choose, one given the match's view, the other the
+    second truth's, both drawing their determinizations from the match. Raises
+    :class:`SearchLeak` when they choose differently, or search differently (the playouts
+    each option got); returns the number of decisions checked (at most ``max_checks`` a
+    seed)."""
+    from ..engine.determinize import hidden_slots
+    from ..engine.registry import make_agent
+    from ..engine.search import SearchAgent, parse_options
+    from ..engine.views import View
+    from ..engine.visibility import is_secret_pile
+
+    def build(side: str, seed: int, determinizer: Any) -> Any:
+        if agent is not None:
+            return agent(game, side, seed, determinizer)
+        return SearchAgent(game, side, seed, parse_options(search), determinizer=determinizer)
+
+    def has_secrets(match: Match, side: str) -> bool:
+        return bool(hidden_slots(match, side)) or any(
+            cards and is_secret_pile(game, name, side)
+            for deck in match.state.decks.values() for name, cards in deck.piles.items())
+
+    checked = 0
+    for seed in seeds:
+        match = Match(game, scenario=scenario, seed=seed, options=options)
+        bots = {side: make_agent(game, side, game.default_bot(side), seed) for side in game.info.players}
+        found = 0
+        while match.pending is not None and found < max_checks:
+            decision = match.pending
+            side = decision.player
+            if (len(match.decisions) % every == 0 and len(decision.options) > 1
+                    and has_secrets(match, side)):
+                where = f"{game.info.id} seed {seed} decision {len(match.decisions) + 1} ({side})"
+                other = game.determinize(match, side, random.Random(f"other truth:{seed}:{found}"))
+                seen, seen_other = View(match, side).to_json(), View(other, side).to_json()
+                if seen != seen_other:
+                    raise AssertionError(f"{where}: the determinization shows {side} something "
+                                         "other than the match does")
+
+                def from_match(view: Any, rng: random.Random, truth: Match = match,
+                               who: str = side) -> Match:
+                    return game.determinize(truth, who, rng)
+
+                first, second = build(side, seed, from_match), build(side, seed, from_match)
+                chosen = first.choose(match.view(side), decision)
+                again = second.choose(other.view(side), other.pending)
+                if chosen != again or first.last.get("visits") != second.last.get("visits"):
+                    raise SearchLeak(f"{where}: the search chose {chosen!r} on the match and "
+                                     f"{again!r} on another truth {side} sees alike, from the same "
+                                     "determinizations")
+                found += 1
+                checked += 1
+            match.decide(bots[side].choose(match.view(side), decision))
     return checked
 
 

@@ -149,8 +149,12 @@ def _import_attr(module: str, attr: str) -> Game:
 
 
 def make_agent(game: Game, side: str, name: str, seed: int) -> Agent:
-    """Build the agent called ``name`` for a side: a game bot or a built-in one."""
+    """Build the agent called ``name`` for a side: a game bot or a built-in one.
+
+    A built-in agent that plays on the game (the search agent) takes options after a
+    colon, ``mcts:playouts=400,seconds=0.5``; a bad option is one message naming it."""
     from .agents import BUILTIN_AGENTS
+    from .search import SearchAgent, is_search, parse_options
 
     if side not in game.info.players:
         raise TabletopError(f"game {game.info.id} has no side {side!r} "
@@ -160,8 +164,23 @@ def make_agent(game: Game, side: str, name: str, seed: int) -> Agent:
         return bots[name](side, seed)
     if name in BUILTIN_AGENTS:
         return BUILTIN_AGENTS[name](side, seed)
-    known = ", ".join(sorted({*bots, *BUILTIN_AGENTS, "human"}))
+    if is_search(name):
+        return SearchAgent(game, side, seed, parse_options(name))
+    base, colon, _ = name.partition(":")
+    if colon and (base in bots or base in BUILTIN_AGENTS):
+        raise TabletopError(f"agent {base!r} takes no options ({name!r}); the search agent "
+                            "does (mcts:playouts=400,seconds=0.5)")
+    known = ", ".join(sorted(agent_names(game)))
     raise TabletopError(f"no agent {name!r} for {game.info.id} (agents: {known})")
+
+
+def agent_names(game: Game) -> set[str]:
+    """The names of every agent that may play a side of ``game``: its bots, the built-in
+    agents and ``human`` (a person at the terminal)."""
+    from .agents import BUILTIN_AGENTS
+    from .search import NAME
+
+    return {*game.bots(), *BUILTIN_AGENTS, NAME, "human"}
 
 
 @dataclass(frozen=True, slots=True)

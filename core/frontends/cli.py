@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..engine.errors import ReplayDivergence, TabletopError
-from ..engine.registry import listing, load_game, make_agent, registered
+from ..engine.registry import agent_names, listing, load_game, make_agent, registered
 
 if TYPE_CHECKING:
     from ..engine.agents import Agent
@@ -312,7 +312,7 @@ def info(game_name: str) -> None:
     for opt in gi.options:
         choices = f" {list(opt.choices)}" if opt.choices else ""
         click.echo(f"option {opt.id}={opt.default!r}{choices}: {opt.description}")
-    click.echo("agents: " + ", ".join(sorted({*game.bots(), "random", "first", "human"})))
+    click.echo("agents: " + ", ".join(sorted(agent_names(game))))
     if gi.rulebook:
         click.echo(f"rulebook: {gi.rulebook}")
 
@@ -329,7 +329,8 @@ def _common_play_options(f: Any) -> Any:
                           "e-mail; repeatable.")(f)
     f = click.option("--auto", is_flag=True, help="Every side is a bot; run to the end.")(f)
     f = click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME",
-                     help="Who plays a side: human, random, first, or a game bot.")(f)
+                     help="Who plays a side: human, random, first, mcts[:OPTIONS] (the search; see "
+                          "docs/simulation.md), or a game bot.")(f)
     return f
 
 
@@ -531,7 +532,8 @@ def render(game_name: str | None, from_save: str | None, scenario: str | None, s
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=A[,B...]",
               help="A game option; several values are compared on the same seeds (a grid with others).")
 @click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=A[,B...]",
-              help="The bot of a side; several names are compared on the same seeds.")
+              help="The bot of a side; several names are compared on the same seeds "
+                   "(an agent's options stay with it: US=heuristic,mcts:playouts=400,depth=60).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every statistic.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1,
               help="Play in this many local processes (the results do not depend on it).")
@@ -599,7 +601,7 @@ def _parse_sweep(pairs: Sequence[str], what: str, *, json_values: bool) -> dict[
                 continue
             except json.JSONDecodeError:
                 pass
-        parts = raw.split(",")
+        parts = raw.split(",") if json_values else agent_list(raw)
         if any(not p for p in parts):
             raise click.BadParameter(f"{what} {pair!r} has an empty value")
         values: list[JSON] = [_json_or_text(p) if json_values else p for p in parts]
@@ -607,6 +609,20 @@ def _parse_sweep(pairs: Sequence[str], what: str, *, json_values: bool) -> dict[
             raise click.BadParameter(f"{what} {pair!r} names a value twice")
         out[key] = values
     return out
+
+
+def agent_list(raw: str) -> list[str]:
+    """The agents of ``--agent SIDE=A,B,...``, each with its options: a part that is an
+    option (``NAME=VALUE``: agent names hold no ``=``) belongs to the agent before it, so
+    ``heuristic,mcts:playouts=400,seconds=0.5`` is two agents, ``heuristic`` and
+    ``mcts:playouts=400,seconds=0.5``."""
+    agents: list[str] = []
+    for part in raw.split(","):
+        if agents and "=" in part and ":" not in part and ":" in agents[-1]:
+            agents[-1] += "," + part
+        else:
+            agents.append(part)
+    return agents
 
 
 def _json_or_text(raw: str) -> JSON:

@@ -272,6 +272,15 @@ def _table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     return "\n".join(out)
 
 
+def _agents_of(rows: Sequence[Row]) -> dict[str, str]:
+    """Which agent played each side in a setting's games (several, when its rows differ)."""
+    found: dict[str, dict[str, None]] = {}
+    for row in rows:
+        for side, name in (row.get("agents") or {}).items():
+            found.setdefault(side, {})[str(name)] = None
+    return {side: " / ".join(names) for side, names in found.items()}
+
+
 def render_html(source: str, rows: Sequence[Row], groups: dict[str, list[Row]], sides: Sequence[str],
                 images: dict[str, str]) -> str:
     """The report page: the study, the settings side by side, paired differences, the plots."""
@@ -291,6 +300,9 @@ def render_html(source: str, rows: Sequence[Row], groups: dict[str, list[Row]], 
         "<h2>Settings side by side</h2>",
     ]
     body: list[list[str]] = [["games", *(str(stats[x]["games"]) for x in labels)]]
+    played = {x: _agents_of(groups[x]) for x in labels}
+    body += [[f"{_e(side)} played by", *(_e(played[x].get(side, "—")) for x in labels)]
+             for side in dict.fromkeys(side for x in labels for side in played[x])]
     levels = list(dict.fromkeys(level for s in stats.values() for level in s["results"]))
     body += [[_e(level), *(_pct(stats[x]["results"].get(level, share(0, stats[x]["games"]))) for x in labels)]
              for level in levels]

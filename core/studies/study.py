@@ -40,6 +40,7 @@ from ..engine.canonical import JSON, dumps
 from ..engine.errors import TabletopError
 from ..engine.match import Game, Match
 from ..engine.registry import load_game, make_agent
+from ..engine.search import is_reproducible
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
@@ -287,6 +288,11 @@ def plan_settings(game: Game, options: Mapping[str, Sequence[JSON]],
             if name == "human":
                 raise TabletopError(f"simulate plays bots only: side {side} cannot be 'human'")
             make_agent(game, side, name, 0)
+            if not is_reproducible(name):
+                raise TabletopError(f"agent {name!r} for {side}: a search capped by seconds plays "
+                                    "as many playouts as the machine manages, so the same seed "
+                                    "would not give the same game; give a study a budget of "
+                                    "playouts alone (no seconds=)")
     dims: list[tuple[str, str, Sequence[JSON]]] = [("option", k, v) for k, v in options.items()]
     dims += [("agent", k, v) for k, v in agents.items()]
     swept = [d for d in dims if len(d[2]) > 1]

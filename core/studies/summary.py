@@ -147,6 +147,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  stopped early: {summary['games']} of {summary['planned']} games played")
     grid: list[list[str]] = [["", *(s["setting"] for s in settings)]]
     grid.append(["games", *(str(s["games"]) for s in settings)])
+    for side in dict.fromkeys(side for s in settings for side in s.get("agents", {})):
+        grid.append([f"{side} played by", *(str(s.get("agents", {}).get(side, "—")) for s in settings)])
     levels = list(dict.fromkeys(level for s in settings for level in s.get("results", {})))
     for level in levels:
         grid.append([level, *(_pct(s["results"].get(level, share(0, s["games"]))) if s["games"] else "—"

@@ -154,6 +154,24 @@ def test_sequential_jobs_and_a_dask_cluster_write_the_same_rows(
     assert outputs["one"] == outputs["jobs"] == outputs["dask"]
 
 
+def test_a_search_plays_the_same_rows_sequentially_with_jobs_and_on_dask(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, cluster: Any) -> None:
+    """The search agent draws everything from its seed: a study comparing it with a bot writes
+    the same rows and statistics in this process, with --jobs 2 and on a Dask cluster."""
+    args = ["simulate", SKIRMISH, "-n", "3", "--agent", "Red=pusher,mcts:playouts=2,depth=40",
+            "--json", "--chunk-size", "1"]
+    outputs = {}
+    for name, extra in (("one", []), ("jobs", ["--jobs", "2"]),
+                        ("dask", ["--scheduler", cluster.scheduler_address])):
+        code, out, err = run(capsys, *args, *extra, "--rows", str(tmp_path / f"{name}.jsonl"))
+        assert code == 0, err
+        outputs[name] = json.loads(out)
+    rows = {n: (tmp_path / f"{n}.jsonl").read_text() for n in outputs}
+    assert rows["one"] == rows["jobs"] == rows["dask"]
+    assert len(rows["one"].splitlines()) == 6 and "mcts:playouts=2,depth=40" in rows["one"]
+    assert outputs["one"] == outputs["jobs"] == outputs["dask"]
+
+
 def test_a_killed_dask_worker_does_not_change_the_results(cluster: Any) -> None:
     """A Dask worker process killed while the study runs: the scheduler sends its chunks to a
     worker still alive (the nanny restarts the dead one) and the rows are unchanged."""

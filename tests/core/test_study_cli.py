@@ -145,6 +145,28 @@ def test_report_writes_a_self_contained_page(capsys: pytest.CaptureFixture[str],
     assert "<svg" in (plots / "win_rate.svg").read_text()
 
 
+def test_a_search_is_compared_with_a_bot_and_each_row_says_who_played(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`--agent Red=pusher,mcts:playouts=2,depth=30`: two agents (the search's options stay
+    with it) on the same seeds; the table, every row and the report say which agent played
+    each side."""
+    rows = tmp_path / "r.jsonl"
+    code, out, err = run(capsys, "simulate", SKIRMISH, "-n", "2", "--agent",
+                         "Red=pusher,mcts:playouts=2,depth=30", "--rows", str(rows))
+    assert code == 0, err
+    assert "under each of 2 settings" in out
+    assert re.search(r"Red played by\s+pusher\s+mcts:playouts=2,depth=30", out)
+    assert re.search(r"Blue played by\s+pusher\s+pusher", out)
+    played = [json.loads(line)["agents"] for line in rows.read_text().splitlines()]
+    assert played == [{"Blue": "pusher", "Red": "pusher"}] * 2 + [
+        {"Blue": "pusher", "Red": "mcts:playouts=2,depth=30"}] * 2
+    page = tmp_path / "report.html"
+    pytest.importorskip("matplotlib")
+    assert run(capsys, "report", str(rows), "-o", str(page))[0] == 0
+    text = page.read_text()
+    assert "Red played by" in text and "mcts:playouts=2,depth=30" in text
+
+
 def test_report_refuses_what_is_not_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A missing file or a file of something else: one line, exit 2."""
     other = tmp_path / "x.jsonl"

@@ -1,0 +1,378 @@
+"""The search agent: information-set Monte Carlo tree search over determinizations.
+
+``--agent SIDE=mcts`` plays any game and any side with no code of the game's own. At each
+decision it runs *playouts*, each on a new determinization of the match for the side
+deciding (:meth:`~.match.Game.determinize`: a fork in which what that side cannot see is
+drawn again), as single-observer information-set MCTS does (Cowling, Powley and Whitehouse,
+"Information Set Monte Carlo Tree Search", 2012; OpenSpiel's ``ismcts``):
+
+1. **determinize** the match the view shows, for the view's side
+   (:func:`~.determinize.determinize_view`);
+2. **select**: from the root, while every option of the decision at hand has been tried at
+   this node, take the option with the best upper confidence bound (UCT), its exploration
+   counted over the playouts in which it was available (the options differ from one
+   determinization to another); options are keyed by the deciding side and the option's
+   value, so one node serves every determinization that reaches it. A decision with one
+   option is taken without a node of its own;
+3. **expand** one untried option at random;
+4. **roll out**: the game's default bot for each side (or ``random``) answers the decisions
+   that follow, until the game ends or the playout has taken ``depth`` decisions;
+5. **score** the end with :meth:`~.match.Game.evaluate` for each side (-1 lost .. 1 won:
+   the result when the game ended, else the game's evaluation) and add each side's score to
+   the options it took on the way.
+
+The agent answers with the option tried most at the root (ties: the best mean score, then
+the first option). Its options (:class:`SearchOptions`) are written after the name:
+``mcts:playouts=400,seconds=0.5,rollout=random,depth=60,c=1.4``.
+
+**Reproducibility.** The agent draws everything (determinizations, untried options, the
+rollout bots' seeds) from its own generator, seeded by its seed and side: with a budget of
+``playouts`` alone, the same seed and the same match give the same answers, in any process.
+``seconds`` caps the time a decision may take: a search stopped by the clock has played
+however many playouts the machine managed, so its answers, and the games it plays, are not
+reproducible; studies refuse it (:func:`is_reproducible`).
+
+**What the search knows.** The agent is given the view and the decision, like any agent.
+It reaches the match only through :func:`~.determinize.determinize_view`, which returns a
+determinization for the view's side, never the match; the leak check
+(:func:`~tabletop.core.designer.testing.check_search_leaks`) holds it to that.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from .canonical import JSON, freeze
+from .decisions import Decision
+from .errors import TabletopError
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .match import Game, Match
+
+NAME = "mcts"
+"""The name of the search agent (``--agent SIDE=mcts``)."""
+
+ROLLOUTS = ("default", "random")
+"""Who plays a rollout: each side's default bot (:meth:`~.match.Game.default_bot`), or the
+random-legal agent."""
+
+Determinizer = Callable[[Mapping[str, Any], random.Random], "Match"]
+"""Makes the match a playout is played on from the view and the search's generator
+(:func:`~.determinize.determinize_view` by default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """The settings of the search agent, as ``mcts:NAME=VALUE,...`` gives them."""
+
+    #: playouts a decision (the budget; reproducible)
+    playouts: int = 200
+    #: seconds a decision may take at most (a cap: a search stopped by it is not reproducible)
+    seconds: float | None = None
+    #: who plays the rollouts: ``default`` (each side's default bot) or ``random``
+    rollout: str = "default"
+    #: the most decisions a playout takes from the decision searched (in the tree and the
+    #: rollout) before the game's evaluation scores where it stands
+    depth: int = 200
+    #: the exploration constant of the upper confidence bound (scores run from -1 to 1)
+    c: float = 1.4
+
+    def spec(self) -> str:
+        """The agent's name with the options that differ from the defaults, as typed."""
+        given = [f"{f.name}={_shown(getattr(self, f.name))}" for f in fields(self)
+                 if getattr(self, f.name) != f.default]
+        return NAME + (":" + ",".join(given) if given else "")
+
+
+def _shown(value: object) -> str:
+    return format(value, "g") if isinstance(value, float) else str(value)
+
+
+_HELP = ("playouts=N (a whole number >= 1), seconds=S (> 0), rollout=default|random, "
+         "depth=N (>= 1), c=X (>= 0)")
+
+
+def parse_options(spec: str) -> SearchOptions:
+    """The options of ``mcts`` or ``mcts:NAME=VALUE,NAME=VALUE`` (one clear TabletopError
+    naming what is wrong and what is allowed)."""
+    name, _, given = spec.partition(":")
+    if name != NAME:
+        raise TabletopError(f"agent {spec!r}: not the search agent ({NAME})")
+    values: dict[str, Any] = {}
+    if given.strip() or spec.endswith(":"):
+        for part in given.split(","):
+            key, sep, raw = (s.strip() for s in part.partition("="))
+            problem = _option(key, raw) if sep and key and raw else "must look like NAME=VALUE"
+            if problem:
+                raise TabletopError(f"agent {spec!r}: {part.strip() or 'an empty option'} "
+                                    f"{problem} (options: {_HELP})")
+            if key in values:
+                raise TabletopError(f"agent {spec!r}: {key} is given twice (options: {_HELP})")
+            values[key] = _value(key, raw)
+    return SearchOptions(**values)
+
+
+def _option(key: str, raw: str) -> str:
+    """What is wrong with ``key=raw`` as an option of the search agent ("" when nothing)."""
+    if key not in {f.name for f in fields(SearchOptions)}:
+        return "is no option of mcts"
+    try:
+        value = _value(key, raw)
+    except ValueError:
+        return "has a value of the wrong kind"
+    if key == "rollout":
+        return "" if value in ROLLOUTS else f"is not one of {', '.join(ROLLOUTS)}"
+    least = 1 if key in ("playouts", "depth") else 0
+    ok = math.isfinite(value) and (value > 0 if key == "seconds" else value >= least)
+    return "" if ok else "is out of range"
+
+
+def _value(key: str, raw: str) -> Any:
+    if key in ("playouts", "depth"):
+        return int(raw)
+    if key in ("seconds", "c"):
+        return float(raw)
+    return raw
+
+
+def is_search(name: str) -> bool:
+    """Whether an agent's name (as typed) names the search agent."""
+    return name == NAME or name.startswith(NAME + ":")
+
+
+def is_reproducible(name: str) -> bool:
+    """Whether an agent named so answers the same from the same seed whatever the machine:
+    every agent but a search given a ``seconds`` cap."""
+    return not is_search(name) or parse_options(name).seconds is None
+
+
+class _Edge:
+    """An option taken at a node: its visits, their summed score for the side that took it,
+    the playouts in which it was available, and the node it leads to."""
+
+    __slots__ = ("available", "child", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.child: _Node | None = None
+
+
+class _Node:
+    """A node of the tree: the options tried there, by (deciding side, option's key)."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[tuple[str, Any], _Edge] = {}
+
+
+_PLAIN = frozenset({str, int, float})
+"""Option values that are their own key (:func:`~.canonical.freeze` gives them back)."""
+
+
+def _key(decision: Decision, value: JSON) -> tuple[str, Any]:
+    """An option's key in a node: the deciding side and the option's value, frozen."""
+    return decision.player, value if type(value) in _PLAIN else freeze(value)
+
+
+class SearchAgent:
+    """The search agent (see the module's notes): an :class:`~.agents.Agent` for any side
+    of any game, built by :func:`~.registry.make_agent` from ``mcts[:options]``.
+
+    ``determinizer`` replaces how a playout's match is made from the view (tests do, to
+    hand two matches the same determinizations); it must return a new match each call."""
+
+    def __init__(self, game: Game, side: str, seed: int = 0,
+                 options: SearchOptions | None = None, *,
+                 determinizer: Determinizer | None = None) -> None:
+        from .determinize import determinize_view
+
+        self.game = game
+        self.side = side
+        self.options = options or SearchOptions()
+        self.name = self.options.spec()
+        self._seed = seed
+        self._rng = random.Random(f"{NAME}:{side}:{seed}")
+        self._bot: Agent | None = None  # the side's default bot, for the prior (see _prior)
+        self._determinize: Determinizer = determinizer or determinize_view
+        #: what the last search did: playouts, seconds, the root's options by visits
+        self.last: dict[str, JSON] = {}
+
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """The option the search finds best for the view's side (the only one, unsearched,
+        when there is one). The side's default bot is asked every decision first, as it
+        would be if it played (a bot may keep track of the game from one to the next)."""
+        prior = self._prior(view, decision)
+        if len(decision.options) == 1:
+            return decision.options[0].value
+        opts = self.options
+        rng = self._rng
+        began = time.perf_counter()
+        deadline = None if opts.seconds is None else began + opts.seconds
+        root = _Node()
+        played = 0
+        while played < opts.playouts:
+            self._playout(root, self._determinize(view, rng), rng, prior)
+            played += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        best = self._best(root, decision, prior)
+        self.last = {"playouts": played, "seconds": round(time.perf_counter() - began, 6),
+                     "visits": {str(o.value): (root.edges[k].visits if (k := _key(decision, o.value))
+                                               in root.edges else 0) for o in decision.options}}
+        return best
+
+    def _prior(self, view: Mapping[str, JSON], decision: Decision) -> tuple[str, Any] | None:
+        """The key of the option the side's default bot would take (tried first, and
+        preferred among options tried as often and scoring as well), or None when the side
+        has no bot but ``random``."""
+        if self._bot is None:
+            name = self.game.default_bot(self.side)
+            if name == "random" or is_search(name):
+                return None
+            self._bot = _game_bot(self.game, self.side, name, self._seed)
+        return _key(decision, self._bot.choose(view, decision))
+
+    def _best(self, root: _Node, decision: Decision, prior: tuple[str, Any] | None) -> JSON:
+        """The root's option tried most (ties: the best mean score, then the default bot's
+        choice, then the first)."""
+        best, rank = decision.options[0].value, (-1, -math.inf, False)
+        for option in decision.options:
+            key = _key(decision, option.value)
+            edge = root.edges.get(key)
+            if edge is None:
+                continue
+            here = (edge.visits, edge.total / edge.visits if edge.visits else -math.inf, key == prior)
+            if here > rank:
+                best, rank = option.value, here
+        return best
+
+    def _playout(self, root: _Node, world: Match, rng: random.Random,
+                 prior: tuple[str, Any] | None) -> None:
+        """One playout on ``world`` (a determinization, played on and dropped). An untried
+        option is expanded at random, save the one a bot would take, tried first: the side's
+        default bot's (``prior``) at the root, the rollout bot's below it."""
+        opts = self.options
+        path: list[tuple[str, _Edge]] = []
+        node: _Node | None = root
+        taken = 0
+        bots: dict[str, Agent] | None = None
+        # selection and expansion
+        while node is not None and world.pending is not None and taken < opts.depth:
+            decision = world.pending
+            options = decision.options
+            if len(options) == 1:
+                world.decide_index(0)
+                taken += 1
+                continue
+            edges = node.edges
+            untried: list[int] = []
+            for i, option in enumerate(options):
+                edge = edges.get(_key(decision, option.value))
+                if edge is None:
+                    untried.append(i)
+                else:
+                    edge.available += 1
+            if untried:
+                if node is root:
+                    wanted = prior
+                else:
+                    if bots is None:
+                        bots = self._rollout_bots(rng)
+                    bot = bots.get(decision.player)
+                    wanted = None if bot is None else \
+                        _key(decision, bot.choose(world.view(decision.player), decision))
+                index = next((i for i in untried if _key(decision, options[i].value) == wanted),
+                             untried[rng.randrange(len(untried))])
+                edge = edges[_key(decision, options[index].value)] = _Edge()
+                edge.available += 1
+                node = None  # expanded: the rollout follows
+            else:
+                index = self._select(edges, decision)
+                edge = edges[_key(decision, options[index].value)]
+                if edge.child is None:
+                    edge.child = _Node()
+                node = edge.child
+            path.append((decision.player, edge))
+            world.decide_index(index)
+            taken += 1
+        # rollout
+        if world.pending is not None and taken < opts.depth:
+            if bots is None:
+                bots = self._rollout_bots(rng)
+            while world.pending is not None and taken < opts.depth:
+                decision = world.pending
+                count = len(decision.options)
+                bot = bots.get(decision.player)
+                if count == 1:
+                    world.decide_index(0)
+                elif bot is None:
+                    world.decide_index(rng.randrange(count))
+                else:
+                    world.decide(bot.choose(world.view(decision.player), decision))
+                taken += 1
+        # backup
+        scores: dict[str, float] = {}
+        for player, edge in path:
+            score = scores.get(player)
+            if score is None:
+                score = scores[player] = _clamp(self.game.evaluate(world, player))
+            edge.visits += 1
+            edge.total += score
+
+    def _select(self, edges: dict[tuple[str, Any], _Edge], decision: Decision) -> int:
+        """The index of the option with the best upper confidence bound (every option of
+        ``decision`` has an edge)."""
+        c = self.options.c
+        best, top = 0, -math.inf
+        for i, option in enumerate(decision.options):
+            edge = edges[_key(decision, option.value)]
+            bound = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if bound > top:
+                best, top = i, bound
+        return best
+
+    def _rollout_bots(self, rng: random.Random) -> dict[str, Agent]:
+        """A rollout's bot for each side that has one, seeded from the search's generator:
+        each side's default bot; a side without one (its default is ``random``, or itself a
+        search), or every side with ``rollout=random``, takes random options drawn from the
+        search's own generator."""
+        if self.options.rollout == "random":
+            return {}
+        bots: dict[str, Agent] = {}
+        seed = -1
+        for side in self.game.info.players:
+            name = self.game.default_bot(side)
+            if name == "random" or is_search(name):
+                continue
+            if seed < 0:
+                seed = rng.getrandbits(32)
+            bots[side] = _game_bot(self.game, side, name, seed)
+        return bots
+
+
+def _game_bot(game: Game, side: str, name: str, seed: int) -> Agent:
+    """A side's default bot by its name: one of the game's bots, or a built-in agent."""
+    from .agents import BUILTIN_AGENTS
+
+    bots = game.bots()
+    if name in bots:
+        return bots[name](side, seed)
+    if name in BUILTIN_AGENTS:
+        return BUILTIN_AGENTS[name](side, seed)
+    raise TabletopError(f"game {game.info.id}: the default bot of {side}, {name!r}, is none of its "
+                        "bots: the search cannot roll out with it (try mcts:rollout=random)")
+
+
+def _clamp(score: float) -> float:
+    """A game's evaluation held to -1..1 (a game that says more is not allowed to outweigh
+    a win)."""
+    return -1.0 if score < -1.0 else 1.0 if score > 1.0 else float(score)
