@@ -305,6 +305,9 @@ def format_validation_error(source: str, exc: ValidationError) -> str:
             loc, msg = loc + cause.path, str(cause)
         elif isinstance(cause, ValueError) and msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
+        if err["type"] == "string_type" and type(err.get("input")) in (int, float):
+            msg += (f" (got the number {err['input']}: write it in quotes, as a hex id must "
+                    'be, "0203": YAML reads an unquoted 0203 as a number)')
         where = ".".join(str(part) for part in loc) or "(top level)"
         lines.append(f"{where}: {msg}")
     if len(lines) > 5:

@@ -85,7 +85,8 @@ class Decision:
 
     def __post_init__(self) -> None:
         if not self.options:
-            raise ValueError(f"decision {self.prompt!r} ({self.section}) has no options")
+            raise ValueError(f"decision {self.prompt!r} ({self.section}) has no options: when "
+                             "nothing can be chosen, skip the question (or offer a 'done' option)")
 
     def index_of(self, value: JSON) -> int | None:
         """The index of the option with this value, or None if it is not legal."""

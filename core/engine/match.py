@@ -779,6 +779,15 @@ class Match:
         except _MatchEnded as ended:
             self._finish(ended.result)
             return
+        except TabletopError:
+            raise
+        except Exception as exc:  # a bug in the game (or the engine): say where it came up
+            state = self.state
+            exc.add_note(f"{self.game.info.id} {self.game.info.version}, scenario "
+                         f"{self.scenario}, seed {self.seed}, turn {state.turn}"
+                         f"{', ' + state.phase if state.phase else ''}, after decision "
+                         f"{len(self.decisions)}")
+            raise
         every = self.snapshot_every
         if every and pending.resume is not None:
             kept = self._snapshots

@@ -144,7 +144,9 @@ def _import_attr(module: str, attr: str) -> Game:
     try:
         obj = getattr(mod, attr)
     except AttributeError:
-        raise UnknownGame(f"module {module!r} has no {attr!r}") from None
+        hint = (f": a game package exports its game as {attr} (e.g. `{attr} = MyGame()` at "
+                f"the end of its __init__.py)") if attr == "GAME" else ""
+        raise UnknownGame(f"module {module!r} has no {attr!r}{hint}") from None
     return _check(obj, f"{module}:{attr}")
 
 

@@ -863,8 +863,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: still one line, with a way to see more
         if os.environ.get("TABLETOP_DEBUG"):
             raise
-        return _print_error(f"internal error: {type(exc).__name__}: {exc} "
-                            "(set TABLETOP_DEBUG=1 for a traceback)", 3)
+        where = "; ".join(getattr(exc, "__notes__", ()))
+        where = f" in {where}" if where else ""
+        return _print_error(f"internal error: {type(exc).__name__}: {exc}{where}. Please report "
+                            "it with this line and the game's save or record (--save FILE; "
+                            "set TABLETOP_DEBUG=1 for a traceback)", 3)
     return rv if isinstance(rv, int) else 0
 
 

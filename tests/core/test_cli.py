@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.core.engine.decisions import choose
+from tabletop.core.engine.match import Flow, Match
 from tabletop.core.frontends.cli import main
 
 from .game_dirs import pig_dir
+from .piggame import PigGame
 
 PIG = "tests.core.piggame:GAME"
 ANNOUNCED = "tests.core.piggame:ANNOUNCED"
@@ -240,3 +243,53 @@ def test_a_game_name_no_path_can_be_is_an_unknown_game(capsys: pytest.CaptureFix
     not an internal error."""
     code, _, err = run(capsys, "info", name)
     assert code == 2 and err.count("\n") == 1 and "no game" in err
+
+
+class _BrokenPig(PigGame):
+    """Pig whose flow fails with a bug (a KeyError) at its third decision."""
+
+    def play(self, match: Match) -> Flow:
+        for _ in range(2):
+            yield choose("A", "Roll or hold?", "1.1", ["roll", "hold"])
+        raise KeyError("x")
+
+
+BROKEN = _BrokenPig()
+
+
+def test_an_internal_error_names_where_it_came_up_and_what_to_report(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A bug in a game's flow is one line (exit 3), naming the game, its version, the seed,
+    the turn and the decision it came after, and asking for a report with the save."""
+    code, _, err = run(capsys, "play", "tests.core.test_cli:BROKEN", "--auto", "--seed", "5")
+    assert code == 3 and len(err.strip().splitlines()) == 1
+    assert "internal error: KeyError: 'x'" in err
+    assert "pig" in err and "seed 5" in err and "after decision 2" in err and "--save" in err
+
+
+def test_a_module_without_game_says_what_to_export(capsys: pytest.CaptureFixture[str]) -> None:
+    """A module named as a game that has no GAME says what a game package exports."""
+    code, _, err = run(capsys, "info", "tests.core.as_typed:GAME")
+    assert code != 0 and "has no 'GAME'" in err and "GAME = MyGame()" in err
+
+
+def test_an_unquoted_hex_id_is_told_to_be_quoted() -> None:
+    """A data file's hex id written as a bare number (YAML reads 0203 as a number) is told
+    to be quoted, not only that a string was expected."""
+    from pydantic import BaseModel
+
+    from tabletop.core.engine.data import validate
+    from tabletop.core.engine.errors import DataError
+
+    class Unit(BaseModel):
+        hex: str
+
+    with pytest.raises(DataError, match=r'units\.yaml: hex: .*write it in quotes.*"0203"'):
+        validate(Unit, {"hex": 203}, source="units.yaml")
+
+
+def test_a_decision_without_options_says_what_to_do() -> None:
+    """A decision built with no options is a bug in the game: the error says to skip the
+    question or offer "done"."""
+    with pytest.raises(ValueError, match="skip the question"):
+        choose("A", "Which?", "1.1", [])
