@@ -30,6 +30,7 @@ Two numberings are read, as the sections file declares (``numbering:``):
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -91,6 +92,47 @@ def parse_sections(text: str, numbering: Numbering = "decimal") -> list[tuple[st
             seen.add(m.group(1))
             out.append((m.group(1), m.group(2).strip()))
     return out
+
+
+_RUN_IN = re.compile(r"(?:^|(?<=;\s)|(?<=\.\s))(\d+\.\d+(?:\.\d+)*)\s+(\S.*?)(?=;\s+\d+\.\d+|$)")
+_TITLE_END = re.compile(r":|\s\(|\.(?:\s|$)|\s—|;")
+
+
+def draft_sections(text: str) -> list[tuple[str, str]]:
+    """A first list of a rulebook's numbered sections, for a designer to check and keep as
+    ``data/sections.yaml`` (``tabletop sections RULES.md``): every numbered heading
+    (``## 1.0 Components``, Markdown's ``#`` marks left out) and every numbered rule, at the
+    start of a line or run in after a ``;`` or a sentence (``2.1 Blue movement; 2.2 Blue
+    combat``), in order, each once, a number kept only when it comes later than the last (a
+    cross-reference at the start of a line is not a section). A rule's title is its words up
+    to the first colon, bracket or full stop, cut on a word under 60 characters."""
+    out: list[tuple[str, str]] = []
+    last: tuple[int, ...] = ()
+    for raw in text.splitlines():
+        line = raw.strip().lstrip("#").strip()
+        for m in _RUN_IN.finditer(line):
+            number = tuple(int(p) for p in m.group(1).split("."))
+            if number <= last:
+                continue
+            body = m.group(2).strip()
+            title = _TITLE_END.split(body, maxsplit=1)[0].strip().rstrip(".,")
+            if not title or not (title[0].isupper() or title[0] in "`*_\"'"):
+                continue
+            if len(title) > 60:
+                title = title[:60].rsplit(" ", 1)[0] + "..."
+            last = number
+            out.append((m.group(1), title.strip("*_`")))
+    return out
+
+
+def sections_yaml(sections: list[tuple[str, str]], rulebook: str) -> str:
+    """``data/sections.yaml`` text listing ``sections`` (id, title) of ``rulebook``."""
+    lines = [f"# The numbered sections of {rulebook}, drafted by `tabletop sections`: check",
+             "# each title, and give `no_hook` / `no_test` reasons where a section has none",
+             "# (a chapter heading whose rules are its subsections, say).",
+             f"rulebook: {json.dumps(rulebook)}", "sections:"]
+    lines += [f"  - {{id: {json.dumps(sid)}, title: {json.dumps(title)}}}" for sid, title in sections]
+    return "\n".join(lines) + "\n"
 
 
 _PART = re.compile(r"^([IVX]+)\.\s+(\S.*)$")

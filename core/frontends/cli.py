@@ -649,6 +649,37 @@ def report(rows_file: str, output: str, plots_dir: str | None, plot_format: str)
         click.echo(line)
 
 
+@cli.command("sections")
+@click.argument("rulebook", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False),
+              help="Write data/sections.yaml here (default: print it).")
+@click.option("--force", is_flag=True, help="Replace an existing --output file.")
+def sections_cmd(rulebook: str, output: str | None, force: bool) -> None:
+    """Draft a game's data/sections.yaml from its rulebook: every numbered heading and rule
+    (``## 1.0 Components``, ``1.1 The map ...``, ``2.1 ...; 2.2 ...``), for `tabletop rules`."""
+    from ..designer.coverage import draft_sections, sections_yaml
+    from ..engine.files import atomic_write_text
+
+    path = Path(rulebook)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TabletopError(f"{rulebook}: cannot read the rulebook ({exc})") from None
+    found = draft_sections(text)
+    if not found:
+        raise TabletopError(f"{rulebook}: no numbered section found (a section starts a line, "
+                            "or follows a ';', with its number: 1.0, 2.1, 2.1.3)")
+    yaml_text = sections_yaml(found, path.name)
+    if output is None:
+        click.echo(yaml_text, nl=False)
+        return
+    if Path(output).exists() and not force:
+        raise TabletopError(f"{output} exists: give --force to replace it")
+    _check_outputs(output=output)
+    atomic_write_text(output, yaml_text)
+    click.echo(f"{output}: {len(found)} sections of {path.name} (check each title)")
+
+
 @cli.command("rules")
 @click.argument("game_name", metavar="GAME")
 @click.option("--tests", "tests_dir", type=click.Path(file_okay=False), default=None,
@@ -681,7 +712,8 @@ def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool,
     code_dir = Path(getattr(module, "__file__", "") or ".").parent
     if not (code_dir / "data" / "sections.yaml").is_file():
         raise TabletopError(f"game {game.info.id} ships no data/sections.yaml: no list of its "
-                            "rulebook's sections to cover")
+                            "rulebook's sections to cover (draft it from the rulebook: "
+                            "tabletop sections RULES.md -o data/sections.yaml)")
     tests = Path(tests_dir) if tests_dir else find_tests_dir(code_dir, game.info.id)
     rows, found = coverage(code_dir, tests)
     if as_json:

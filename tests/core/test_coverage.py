@@ -173,3 +173,24 @@ def test_collect_reads_data_sections(tmp_path: Path) -> None:
                                             encoding="utf-8")
     found = collect(code, None, ["5.1"])
     assert found.hooks == {"5.1": ["data/seq.yaml"]}
+
+
+def test_a_drafted_sections_list_finds_every_numbered_rule_of_the_example(tmp_path: Path) -> None:
+    """`tabletop sections RULES.md` drafts data/sections.yaml from Markdown headings
+    (``## 1.0 Components``), rules at the start of a line and rules run in after a ``;``
+    (``2.1 Blue movement; 2.2 Blue combat``): every section the example ships, in order;
+    the file it writes loads as a sections list, and is not overwritten without --force."""
+    from tabletop.core.designer.coverage import draft_sections
+
+    rules = ROOT / "docs" / "example" / "skirmish"
+    shipped = load_sections(rules)
+    found = draft_sections((rules / "RULES.md").read_text(encoding="utf-8"))
+    assert [sid for sid, _ in found] == [s.id for s in shipped.sections]
+    assert dict(found)["2.2"] == "Blue combat" and dict(found)["1.0"] == "Components"
+    data = tmp_path / "data"
+    data.mkdir()
+    assert main(["sections", str(rules / "RULES.md"), "-o", str(data / "sections.yaml")]) == 0
+    drafted = load_sections(tmp_path)
+    assert [s.id for s in drafted.sections] == [s.id for s in shipped.sections]
+    assert drafted.rulebook == "RULES.md"
+    assert main(["sections", str(rules / "RULES.md"), "-o", str(data / "sections.yaml")]) != 0
