@@ -6,13 +6,14 @@ the match does (the fork conformance check, ``check_forks``, and the same check 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
 from tabletop.core.designer.testing import check_forks
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.match import Match
+from tabletop.core.engine.position import Position
 from tabletop.core.engine.registry import make_agent
 from tabletop.games.iwo_bonins import GAME
 
@@ -24,32 +25,51 @@ def all_resumed(made: Mapping[str, int]) -> bool:
     return made["resume"] > 0 and made["snapshot"] == 0 and made["replay"] == 0
 
 
-def forks_with_options(seed: int, options: Mapping[str, JSON], *,
-                       max_decisions: int | None = None, ahead: int = 2) -> Counter[str]:
-    """``check_forks`` for a match with game options: play it with the default bots, then
-    fork at every decision (strict: a resume point that does not ask its decision again
-    fails) and hold each fork to the match over the next ``ahead`` decisions. Returns how
-    many forks were made each way."""
-    match = Match(GAME, seed=seed, options=options)
-    agents = {s: make_agent(GAME, s, GAME.default_bot(s), seed) for s in GAME.info.players}
+def forks_hold(make: Callable[[], Match], *, answers: Sequence[JSON] = (),
+               max_decisions: int | None = None, ahead: int = 2) -> Counter[str]:
+    """``check_forks`` for a match ``make`` builds (game options, a position): answer
+    ``answers`` first, then play on with the default bots; then fork at every decision
+    (strict: a resume point that does not ask its decision again fails) and hold each fork
+    to the match over the next ``ahead`` decisions. Returns how many forks were made each
+    way."""
+    match = make()
+    agents = {s: make_agent(GAME, s, GAME.default_bot(s), match.seed) for s in GAME.info.players}
     hashes = [match.state_hash()]
     while match.pending is not None and (max_decisions is None or len(match.decisions) < max_decisions):
         d = match.pending
-        match.decide(agents[d.player].choose(match.view(d.player), d))
+        taken = len(match.decisions)
+        match.decide(answers[taken] if taken < len(answers)
+                     else agents[d.player].choose(match.view(d.player), d))
         hashes.append(match.state_hash())
-    answers, logged = match.decisions, [e.to_json() for e in match.log]
-    again = Match(GAME, seed=seed, options=options)
+    played, logged = match.decisions, [e.to_json() for e in match.log]
+    again = make()
     made: Counter[str] = Counter()
-    for taken, value in enumerate(answers):
+    for taken, value in enumerate(played):
         twin = again.fork(strict=True)
         made[twin.forked_by.split()[0]] += 1
         assert twin.pending == again.pending and twin.state_hash() == hashes[taken], taken
         assert [e.to_json() for e in twin.log] == logged[:len(again.log)], taken
-        for step in range(taken, min(taken + ahead, len(answers))):
-            twin.decide(answers[step])
+        for step in range(taken, min(taken + ahead, len(played))):
+            twin.decide(played[step])
             assert twin.state_hash() == hashes[step + 1], (taken, step)
         again.decide(value)
     return made
+
+
+def japanese_attacks_position() -> Match:
+    """18.3, two-player, Turn 2's Japanese Combat Phase: 309 and 310, turned up this turn,
+    beside FT/23 (defense 1) in clear 1311; 311 and 312 beside FT/24 in rough 1711; 314
+    dug in far off. Both attacks roll 6 on the CRT: +5 on the clear line is D2 (the US
+    picks D2 or (D), 9.2.3), on the rough line Ex (the Japanese pick the attacker lost)."""
+    up = {"face": "front", "hidden": False, "attrs": {"revealed": 2}}
+    position = Position.build(
+        GAME, scenario="two_player", start="jp_combat", turn=2, vars={"beachhead": "east"},
+        clear=["Japan"], dice=[{"roll": "18.3 CRT (Japanese attack)", "faces": [6, 6]}],
+        pieces={"309": {"at": "1312", **up}, "310": {"at": "1211", **up},
+                "311": {"at": "1712", **up}, "312": {"at": "1611", **up},
+                "314": {"at": "0213", "status": {"dug_in": True}},
+                "FT/23": {"at": "1311"}, "FT/24": {"at": "1711"}})
+    return Match.from_position(GAME, position)
 
 
 def test_a_fork_at_any_decision_continues_as_the_match() -> None:
@@ -60,17 +80,37 @@ def test_a_fork_at_any_decision_continues_as_the_match() -> None:
 
 
 def test_a_fork_in_the_two_player_game_continues_as_the_match() -> None:
-    """18.1-18.5: the Japanese player's deployment, moves, tunnels, attacks and targets resume
-    too (the opening turns of a two-player game)."""
-    made = check_forks(GAME, (3,), scenario="two_player", max_decisions=300)
-    assert all_resumed(made) and made["resume"] == 300, made
+    """18.1-18.5: the Japanese player's deployment, placements, moves, tunnels, attacks,
+    substitutes and targets resume too (the opening turns of a two-player game, the Japanese
+    played at random so that it moves and attacks)."""
+    made = check_forks(GAME, (7,), scenario="two_player", agents={"Japan": "random"},
+                       max_decisions=240)
+    assert all_resumed(made) and made["resume"] == 240, made
+
+
+def test_a_fork_within_japanese_attacks_continues_as_the_match() -> None:
+    """18.3, 9.2.3, 9.3: forks at the target, each attacker added, the US choice of D2 or
+    (D), the retreat it leads to, and the Japanese choice of the attacker an Ex costs, then
+    on through the 18.5 targeting and the next turn: each resumes."""
+    match = japanese_attacks_position()
+    answers = ["1311", "309", "310", "D2", "1409", "1711", "311", "312", "312"]
+    kinds = []
+    for value in answers:
+        assert match.pending is not None
+        kinds.append(match.pending.kind)
+        match.decide(value)
+    assert kinds == ["jp_attack_target", "jp_attack_add", "jp_attack_add", "banzai_result",
+                     "retreat_hex", "jp_attack_target", "jp_attack_add", "jp_attack_add",
+                     "jp_ex_loss"]
+    made = forks_hold(japanese_attacks_position, answers=answers, max_decisions=60)
+    assert made == Counter(resume=60), made
 
 
 def test_a_fork_in_the_literal_bombardment_step_continues_as_the_match() -> None:
     """8.2 read literally (``bombardment_timing=phase_start``): a fork within the declarations
     of the bombardment step, or within the resolution of the attacks declared, resumes with
     the attacks declared so far."""
-    made = forks_with_options(3, PHASE_START, max_decisions=200)
+    made = forks_hold(lambda: Match(GAME, seed=3, options=PHASE_START), max_decisions=200)
     assert made == Counter(resume=200), made
 
 
@@ -93,5 +133,5 @@ def test_a_fork_at_any_decision_of_a_whole_two_player_game_continues_as_the_matc
 @pytest.mark.slow
 def test_a_fork_at_any_decision_of_a_whole_game_with_the_bombardment_step_continues() -> None:
     """A whole solitaire game under ``bombardment_timing=phase_start`` (8.2): every fork resumes."""
-    made = forks_with_options(5, PHASE_START)
+    made = forks_hold(lambda: Match(GAME, seed=5, options=PHASE_START))
     assert set(made) == {"resume"}, made
