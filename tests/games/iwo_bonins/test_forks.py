@@ -106,6 +106,32 @@ def test_a_fork_within_japanese_attacks_continues_as_the_match() -> None:
     assert made == Counter(resume=60), made
 
 
+def forced_beach_position(seed: int, options: Mapping[str, JSON]) -> Callable[[], Match]:
+    """11.2, Turn 2's first combat phase: 1/23 landed on 2211 and 2/23 on 2111, two beach
+    hexes each held by a dug-in Japanese unit, must attack them; 3/23 in 2212 may join."""
+    position = Position.build(
+        GAME, start="us_combat_1", turn=2, seed=seed, options=dict(options), clear=["Japan"],
+        vars={"beachhead": "east", "must_attack": {"2211": ["1/23"], "2111": ["2/23"]}},
+        pieces={"309": {"at": "2211", "status": {"dug_in": True}},
+                "312": {"at": "2111", "status": {"dug_in": True}},
+                "310": {"at": "0213", "status": {"dug_in": True}},
+                "1/23": {"at": "2211"}, "2/23": {"at": "2111"}, "3/23": {"at": "2212"}})
+    return lambda: Match.from_position(GAME, position)
+
+
+@pytest.mark.parametrize(("seed", "options"), [(2, {}), (5, {}), (3, PHASE_START)])
+def test_a_fork_within_forced_beach_attacks_continues_as_the_match(
+        seed: int, options: Mapping[str, JSON]) -> None:
+    """11.2 (with 8.2 either way): forks within the forced attacks, at their attackers, markers,
+    losses and advances, and at the attacks after them, resume with the beach hex attacked
+    and the units that landed there."""
+    make = forced_beach_position(seed, options)
+    first = make().pending
+    assert first is not None and first.kind == "attack_add" and "cancel" not in first.values
+    made = forks_hold(make, max_decisions=24)
+    assert made == Counter(resume=24), made
+
+
 def test_a_fork_in_the_literal_bombardment_step_continues_as_the_match() -> None:
     """8.2 read literally (``bombardment_timing=phase_start``): a fork within the declarations
     of the bombardment step, or within the resolution of the attacks declared, resumes with
