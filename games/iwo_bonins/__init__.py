@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
@@ -167,10 +168,28 @@ class Bonins(PhasedGame):
 
         if match.state.vars[c.V_TWO_PLAYER]:
             yield from two_player.initial_deployment(match)
+        yield from self.beachhead(match)
+        return None
+
+    def beachhead(self, match: Match) -> Flow:
+        """3.3: the US chooses its beaches."""
         side = yield from choose_beachhead(match)
         match.state.vars[c.V_BEACHHEAD] = side
         match.emit("beachhead", "3.3", f"the US invades the {side} beaches")
         return None
+
+    def resume_flow(self, match: Match, point: ResumePoint) -> Flow:
+        """The flow entered again at a decision (a fork): within a phase (its handler goes
+        back to the decision from the args of its resume point), or in the opening at the
+        18.1 deployment of the next unit or the 3.3 beachhead, then the turns."""
+        from . import two_player
+
+        if point.entry == two_player.DEPLOYMENT:
+            yield from two_player.initial_deployment(match, back=point.args)
+        elif point.entry != BEACHHEAD:
+            return (yield from super().resume_flow(match, point))
+        yield from self.beachhead(match)
+        return (yield from self.turns(match))
 
     def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """5.1: the seven phases of a turn (a position may start at any of them)."""
@@ -386,14 +405,19 @@ def last_turn(match: Match) -> int:
     return 16 - int(match.state.vars.get(c.V_RESERVES, 0))
 
 
+BEACHHEAD = "beachhead"
+"""The entry of the flow at the 3.3 choice of beaches (:meth:`Bonins.resume_flow`)."""
+
+
 def choose_beachhead(match: Match) -> Procedure[str]:
-    """3.3: before setting up, the US chooses the western or eastern beaches."""
+    """3.3: before setting up, the US chooses the western or eastern beaches (asked again
+    from the set-up alone, a fork)."""
     from tabletop.core.engine.decisions import Option, ask_str, choose
 
     return (yield from ask_str(choose(c.US, "Invade which side of the island?", "3.3",
                                       [Option("east", "East beaches (Green, Red, Yellow, Blue)"),
                                        Option("west", "West beaches (Purple, Orange, White, Brown)")],
-                                      kind="beachhead")))
+                                      kind="beachhead", resume=ResumePoint(BEACHHEAD))))
 
 
 GAME = Bonins()

@@ -31,7 +31,7 @@ from tabletop.core.engine.pieces import Piece, Pieces
 
 from . import common as c
 from . import support, us_bombardment
-from .components import parse_outcome
+from .components import outcome_for, parse_outcome
 
 END = DONE  # 9.0, 8.2: no more attacks
 DECLARE = "declare"
@@ -500,13 +500,27 @@ def us_combat_phase(match: Match, *, first: bool) -> Flow:
 
     In the first phase the markers go on each attack as it is declared (option
     ``bombardment_timing=per_attack``, the default) or all at the start (``phase_start``:
-    :func:`bombardment_step`)."""
-    if first:
+    :func:`bombardment_step`).
+
+    Every decision may be asked again (a fork): the args of its resume point say which step
+    of the phase it is in (``step``: the forced beach attacks, the bombardment step, the
+    attacks), the attack (its defender's hex) and how far it has come (:func:`declare_attack`)."""
+    entry = "us_combat_1" if first else "us_combat_2"
+    back = match.resumed(entry)
+    here = c.Resume(entry)
+    step = c.back_at(back, "step")
+    if first and back is None:
         us_bombardment.start_phase(match)
     if first and us_bombardment.timing(match) == us_bombardment.PHASE_START:
-        yield from bombardment_step(match)
-    else:
-        yield from forced_beach_attacks(match, first=first)
+        if step in (None, "bombard"):
+            yield from bombardment_step(match, resume=here.then(step="bombard"), back=back)
+    elif step in (None, "forced"):
+        yield from forced_beach_attacks(match, first=first, resume=here.then(step="forced"),
+                                        back=back)
+    if back is not None and step == "attacks" and "attack" in back:
+        yield from declare_attack(match, _defender_of(match, back), first=first,
+                                  resume=here.then(step="attacks", attack=back["attack"]),
+                                  back=back)
     while True:
         targets = defenders(match)
         if not targets:
@@ -514,15 +528,25 @@ def us_combat_phase(match: Match, *, first: bool) -> Flow:
         options = [Option(END, "End the combat phase")]
         options += [Option(p.location, f"Attack {p.location} ({'dug in' if c.is_dug_in(p) else p.id}, "
                            f"{c.crt_line(p.location)})") for p in targets]
-        answer = (yield from ask_str(choose(c.US, "Attack which Japanese hex?", "9.0", options,
-                                            kind="attack_defender")))
+        answer = (yield from ask_str(c.ask(here, choose(c.US, "Attack which Japanese hex?", "9.0",
+                                                        options, kind="attack_defender"),
+                                           step="attacks")))
         if answer == END:
             break
         defender = c.units_at(match, answer, c.JAPAN)[0]
-        yield from declare_attack(match, defender, first=first)
+        yield from declare_attack(match, defender, first=first,
+                                  resume=here.then(step="attacks", attack=answer))
     if first:
         lose_unused_markers(match)
     return None
+
+
+def _defender_of(match: Match, back: Mapping[str, JSON]) -> Piece:
+    """The defender of the attack a resume point is in (:func:`declare_attack`): the unit in
+    the hex attacked until the attack is resolved, then the unit named (revealed, 9.1)."""
+    if back.get("stage") == "resolve":
+        return match.state.pieces[str(back["defender"])]
+    return c.units_at(match, str(back["attack"]), c.JAPAN)[0]
 
 
 def lose_unused_markers(match: Match) -> None:
@@ -534,7 +558,9 @@ def lose_unused_markers(match: Match) -> None:
 
 
 def declare_attack(match: Match, defender: Piece, *, first: bool,
-                   forced: dict[str, list[Piece]] | None = None) -> Procedure[bool | None]:
+                   forced: dict[str, list[Piece]] | None = None,
+                   resume: c.Resume | None = None,
+                   back: Mapping[str, JSON] | None = None) -> Procedure[bool | None]:
     """9.1a: add attacking hexes one at a time, then declare (or cancel before declaring);
     8.2: in the first combat phase, while markers are left, 0-2 of them on the defender;
     then the attack is resolved.
@@ -542,24 +568,44 @@ def declare_attack(match: Match, defender: Piece, *, first: bool,
     ``forced`` (11.2) holds units that must attack (landed on the defender's beach hex): they
     are in the attack from the start, it cannot be cancelled, and adjacent units may join.
     Returns None when cancelled, else whether the defender left its hex.
+
+    Entered again (``back``, a fork) at the stage its args name: adding attackers (the hexes
+    ``chosen``), the markers (the attack declared with those), or its resolution
+    (:func:`apply_result`).
     """
-    groups = yield from choose_attackers(match, defender, forced=forced)
+    stage = c.back_at(back, "stage")
+    if back is not None and stage == "resolve":
+        return (yield from apply_result(match, back, resume=resume, back=back))
+    if back is not None and stage == "markers":
+        chosen = [str(h) for h in back["chosen"]]
+        avail = attacker_hexes(match, defender.location)
+        groups: dict[str, list[Piece]] | None = {**(forced or {}), **{h: avail[h] for h in chosen}}
+    else:
+        groups = yield from choose_attackers(match, defender, forced=forced, resume=resume,
+                                             back=back)
     if groups is None:
         return None
     markers = 0
     if first and match.state.vars[c.V_BOMBARDMENT]:
-        markers = yield from choose_markers(match, defender, groups, least=0)
-    return (yield from resolve_attack(match, defender, groups, markers=markers))
+        chosen = [h for h in groups if h not in (forced or {})]
+        markers = yield from choose_markers(match, defender, groups, least=0,
+                                            resume=None if resume is None
+                                            else resume.then(stage="markers", chosen=chosen))
+    return (yield from resolve_attack(match, defender, groups, markers=markers, resume=resume))
 
 
 def choose_attackers(match: Match, defender: Piece, *,
                      forced: dict[str, list[Piece]] | None = None,
-                     bombardment_step: bool = False) -> Procedure[dict[str, list[Piece]] | None]:
+                     bombardment_step: bool = False, resume: c.Resume | None = None,
+                     back: Mapping[str, JSON] | None = None
+                     ) -> Procedure[dict[str, list[Piece]] | None]:
     """9.1a: the player adds attacking hexes one at a time (each option with the odds of the
     attack so far), then declares; before declaring he may cancel, unless the attack is a
-    forced one (11.2). Returns the attacking units by hex, or None when cancelled."""
+    forced one (11.2). Returns the attacking units by hex, or None when cancelled. Asked
+    again from ``resume`` with the hexes chosen so far (``back``: a fork)."""
     hex_id = defender.location
-    chosen: list[str] = []
+    chosen: list[str] = [str(h) for h in back["chosen"]] \
+        if back is not None and back.get("stage") == "add" else []
     preset = dict(forced or {})
     extra = {"bombardment_step": True} if bombardment_step else {}
     line, suribachi = c.crt_line(hex_id), c.in_suribachi_sector(hex_id)
@@ -580,9 +626,10 @@ def choose_attackers(match: Match, defender: Piece, *,
             options.append(Option(h, f"Add {', '.join(p.id for p in us)} from {h} "
                                   f"(attack {support.combined_attack(us, set())})", info,
                                   _shown_detail(units + us, shown)))
-        answer = (yield from ask_str(choose(c.US, f"Attack {hex_id}: add which attackers?", "9.1a",
-                                            options, kind="attack_add",
-                                            context={"defender": hex_id, "chosen": list(chosen), **extra})))
+        answer = (yield from ask_str(c.ask(resume, choose(
+            c.US, f"Attack {hex_id}: add which attackers?", "9.1a", options, kind="attack_add",
+            context={"defender": hex_id, "chosen": list(chosen), **extra}),
+            stage="add", chosen=list(chosen))))
         if answer == CANCEL:
             return None
         if answer == DECLARE:
@@ -597,10 +644,10 @@ def _shown_detail(units: list[Piece], shown: tuple[tuple[str, float], ...]) -> d
 
 
 def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
-                   least: int) -> Procedure[int]:
+                   least: int, resume: c.Resume | None = None) -> Procedure[int]:
     """8.2: how many bombardment markers (``least`` to two a hex, no more than are left) go
     on the defender of a declared attack; each option shows the odds with the chance of
-    suppression (8.3)."""
+    suppression (8.3). Asked again from ``resume`` (a fork)."""
     hex_id = defender.location
     left = match.state.vars[c.V_BOMBARDMENT]
     all_units = [p for us in groups.values() for p in us]
@@ -609,9 +656,9 @@ def choose_markers(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     for k in range(least, us_bombardment.room(match, hex_id) + 1):
         info = attack_info(match, defender, all_units, suppress=1 - (1 - q) ** k)
         options.append(Option(k, f"{k} bombardment marker(s)", info))
-    return (yield from ask_int(choose(c.US, f"Bombard {hex_id} with how many markers "
-                                               f"({left} left)?", "8.2", options,
-                                               kind="bombardment_markers", context={"defender": hex_id})))
+    return (yield from ask_int(c.ask(resume, choose(
+        c.US, f"Bombard {hex_id} with how many markers ({left} left)?", "8.2", options,
+        kind="bombardment_markers", context={"defender": hex_id}))))
 
 
 def commit_attack(match: Match, defender: Piece, attackers: list[Piece]) -> None:
@@ -625,11 +672,13 @@ def commit_attack(match: Match, defender: Piece, attackers: list[Piece]) -> None
 
 
 def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
-                   markers: int = 0, suppressed: bool = False) -> Procedure[bool]:
+                   markers: int = 0, suppressed: bool = False,
+                   resume: c.Resume | None = None) -> Procedure[bool]:
     """9.1, 9.2.1, 15.2: resolve a declared attack (a dug-in defender read on the CRMT Dug-In
     column, 15.2), first bombarding the defender with ``markers``
     (8.2, 8.3), or with ``suppressed`` its suppression by markers already rolled (8.3b,
-    bombardment_step). Returns whether the defender left its hex (eliminated or redeployed)."""
+    bombardment_step). Returns whether the defender left its hex (eliminated or redeployed).
+    The rolls made, its result is applied by :func:`apply_result`."""
     hex_id = defender.location
     attackers = [p for us in groups.values() for p in us]
     commit_attack(match, defender, attackers)
@@ -650,50 +699,94 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     roll = match.dice.d6(purpose="CRT", section="9.1d")
     result = comp.tables["crt"].lookup(diff, roll, line=line)
     cell = comp.tables["crmt"].lookup(CRMT_COLUMN, result)
-    branches = parse_outcome(cell)
-    branch = branches[0]
     second = None
-    if len(branches) > 1:
+    if len(parse_outcome(cell)) > 1:
         second = match.dice.d6(purpose="CRMT", section="9.2.1")
-        branch = next(b for b in branches if b.covers(second))
     match.emit("combat", "9.1", f"{', '.join(p.id for p in attackers)} ({attack}) attack "
                f"{hex_id} ({d}) at {diff:+d} on the {line} line: roll {roll} -> {result}; "
                f"CRMT Dug-In: {cell}{f', roll {second}' if second else ''}",
                defender=defender.id, hex=hex_id, differential=diff, roll=roll, crt=result,
                crmt=cell, second=second)
-    must_lose = [p for p in tanks] if support.is_anti_tank(defender) else []
-    vacated = False
-    for term in branch.terms:
-        effect = term[0]
+    must_lose = [p.id for p in tanks] if support.is_anti_tank(defender) else []
+    fight: dict[str, JSON] = {
+        "defender": defender.id, "hex": hex_id,
+        "groups": [[h, [p.id for p in us]] for h, us in groups.items()], "crt": result,
+        "second": second, "suppressed": suppressed, "must_lose": must_lose}
+    return (yield from apply_result(match, fight, resume=resume))
+
+
+FIGHT = ("defender", "hex", "groups", "crt", "second", "suppressed", "must_lose")
+"""What :func:`apply_result` knows of an attack resolved (ids, the CRT result, the rolls)."""
+
+
+def apply_result(match: Match, fight: Mapping[str, JSON], *, resume: c.Resume | None = None,
+                 back: Mapping[str, JSON] | None = None) -> Procedure[bool]:
+    """9.2.1: apply the effects of an attack's CRMT branch in order: De, (A) (12.3: a tank
+    shot at by anti-tank fire first), (A)s unless suppressed (8.3b), DR and DRIP (15.3,
+    15.4), A1-A3 each attacking hex's stack (9.3), Ae, AA (9.4); then the markers come off
+    (8.2) and the sectors are checked (13.0). ``fight`` names the attack by ids (the
+    defender, its hex, the attacking units by hex, the CRT result and any second roll, the
+    tanks that must take the first loss, the suppression): every decision here is asked
+    again from it and the effect reached (``term``, ``vacated``, a fork's ``back``).
+    Returns whether the defender left its hex (eliminated or redeployed)."""
+    pieces = match.state.pieces
+    fight = {key: fight[key] for key in FIGHT}  # not what a fork's args say of the effect reached
+    hex_id = str(fight["hex"])
+    defender = pieces[str(fight["defender"])]
+    groups = {str(h): [pieces[i] for i in ids] for h, ids in fight["groups"]}
+    attackers = [p for us in groups.values() for p in us]
+    result = str(fight["crt"])
+    cell = c.components().tables["crmt"].lookup(CRMT_COLUMN, result)
+    second = fight["second"]
+    branch = parse_outcome(cell)[0] if second is None else outcome_for(cell, int(second))
+    suppressed = bool(fight["suppressed"])
+    must_lose = [pieces[i] for i in fight["must_lose"]]
+    start = int(back["term"]) if back is not None else 0
+    vacated = bool(back["vacated"]) if back is not None else False
+    for term_no in range(start, len(branch.terms)):
+        effect = branch.terms[term_no][0]
+        at = None if resume is None else resume.then(**{
+            **fight, "stage": "resolve", "term": term_no, "vacated": vacated,
+            "must_lose": [p.id for p in must_lose]})
         if effect == "De":
             c.eliminate_jp(match, defender, "9.2.1", f"{result} result")
             vacated = True
         elif effect == "(A)" or (effect == "(A)s" and not suppressed):
-            yield from attacker_step_loss(match, attackers, must_lose)
+            yield from attacker_step_loss(match, attackers, must_lose, resume=at)
         elif effect == "(A)s":
             match.emit("suppressed", "8.3b", "the defender was suppressed: no attacker step loss")
         elif effect in ("DR", "DRIP"):
-            vacated = (yield from defender_redeploys(match, defender, in_place=effect == "DRIP")) \
+            vacated = (yield from defender_redeploys(match, defender, in_place=effect == "DRIP",
+                                                     hex_id=hex_id, resume=at, back=back)) \
                 or vacated
         elif effect in ("A1", "A2", "A3"):
+            skip = c.back_at(back, "group")
             for h in groups:
+                if skip is not None:  # entered again at the retreat of this hex's stack
+                    if h != skip:
+                        continue
+                    skip = None
                 group = [p for p in c.units_at(match, h, c.US)]
                 if group:
-                    yield from c.retreat(match, group, int(effect[1]), "9.3")
+                    yield from c.retreat(match, group, int(effect[1]), "9.3",
+                                         resume=None if at is None else at.then(group=h))
         elif effect == "Ae":
             for p in attackers:
                 if c.components().map.is_hex_id(p.location):
                     c.eliminate_us(match, p, "9.2.1", "Ae result")
         elif effect == "AA" and vacated and not c.units_at(match, hex_id, c.JAPAN):
-            yield from advance(match, hex_id, groups)
+            yield from advance(match, hex_id, groups, resume=at)
+        back = None
     us_bombardment.clear_markers(match, hex_id)
     c.update_cleared_sectors(match)
     return vacated
 
 
-def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Piece]) -> Procedure[None]:
+def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Piece], *,
+                       resume: c.Resume | None = None) -> Procedure[None]:
     """9.2.1 (A), 12.3: one attacking unit loses a step, the player choosing which; an
-    attacking tank shot at by anti-tank fire takes the first loss."""
+    attacking tank shot at by anti-tank fire takes the first loss. The choice is asked
+    again from ``resume`` (a fork)."""
     alive = [p for p in attackers if c.components().map.is_hex_id(p.location)]
     first = [p for p in must_lose if c.components().map.is_hex_id(p.location)]
     if first:
@@ -705,19 +798,22 @@ def attacker_step_loss(match: Match, attackers: list[Piece], must_lose: list[Pie
     if len(alive) == 1:
         c.us_step_loss(match, alive[0], "9.2.1", "(A) result")
         return None
-    answer = (yield from ask_str(choose(
+    answer = (yield from ask_str(c.ask(resume, choose(
         c.US, "Which attacking unit loses a step?", "9.2.1",
         [Option(p.id, f"{p.id} ({'support' if c.is_support(p) else 'Marine'}, {p.steps} step(s))")
-         for p in alive], kind="step_loss")))
+         for p in alive], kind="step_loss"))))
     c.us_step_loss(match, match.state.pieces[answer], "9.2.1", "(A) result")
     return None
 
 
-def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Procedure[bool]:
+def defender_redeploys(match: Match, defender: Piece, *, in_place: bool,
+                       hex_id: str | None = None, resume: c.Resume | None = None,
+                       back: Mapping[str, JSON] | None = None) -> Procedure[bool]:
     """9.2.1 DR/DRIP, 15.3, 15.4, 17.0: the defender redeploys (by the Japanese procedure);
     on Mount Suribachi the result is NE and the defender stays in its hex, face up. Returns
-    whether the defender's hex is now free of Japanese units."""
-    hex_id = defender.location
+    whether the defender's hex (``hex_id``, by default where it stands) is now free of
+    Japanese units. Entered again within the redeployment from ``back`` (a fork)."""
+    hex_id = defender.location if hex_id is None else hex_id
     if c.in_suribachi_sector(hex_id):
         c.reveal(defender)
         match.emit("suribachi_holds", "17.0", f"{'DRIP' if in_place else 'DR'} on Suribachi is "
@@ -725,15 +821,17 @@ def defender_redeploys(match: Match, defender: Piece, *, in_place: bool) -> Proc
         return False
     from .japanese_operations import redeploy
 
-    flow = redeploy(match, defender, in_place=in_place, section="9.2.1")
+    flow = redeploy(match, defender, in_place=in_place, section="9.2.1", resume=resume, back=back)
     if flow is not None:  # a procedure that asks nothing may be a plain function
         yield from flow
     return not c.units_at(match, hex_id, c.JAPAN)
 
 
-def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Procedure[None]:
+def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]], *,
+            resume: c.Resume | None = None) -> Procedure[None]:
     """9.4, 12.2, 7.2: on AA one attacking unit (with the support unit stacked with it) may
-    advance into the defender's vacated hex, ignoring EZOC (7.2)."""
+    advance into the defender's vacated hex, ignoring EZOC (7.2). Asked again from
+    ``resume`` (a fork)."""
     options = [Option("none", "Do not advance")]
     cands: dict[str, list[Piece]] = {}
     for h, units in groups.items():
@@ -751,8 +849,8 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
                 options.append(Option(key, f"Advance {', '.join(p.id for p in group)} from {h}"))
     if not cands:
         return None
-    answer = (yield from ask_str(choose(c.US, f"Advance into {hex_id}?", "9.4", options,
-                                        kind="advance", context={"hex": hex_id})))
+    answer = (yield from ask_str(c.ask(resume, choose(
+        c.US, f"Advance into {hex_id}?", "9.4", options, kind="advance", context={"hex": hex_id}))))
     if answer == "none":
         return None
     for p in cands[answer]:
@@ -763,23 +861,40 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]]) -> Proced
     return None
 
 
-def forced_beach_attacks(match: Match, *, first: bool) -> Procedure[None]:
+def forced_beach_attacks(match: Match, *, first: bool, resume: c.Resume | None = None,
+                         back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """11.2: units that landed on a Japanese-held beach hex must attack it; if the Japanese
-    unit is not eliminated or forced out, those US units are eliminated."""
-    for hex_id, defender, landed in forced_attacks(match):
-        left = yield from declare_attack(match, defender, first=first, forced={hex_id: landed})
+    unit is not eliminated or forced out, those US units are eliminated. Entered again
+    within the attack on the hex ``back`` names (a fork)."""
+    for hex_id, defender, landed in forced_attacks(match, back):
+        left = yield from declare_attack(
+            match, defender, first=first, forced={hex_id: landed},
+            resume=None if resume is None else resume.then(attack=hex_id, landed=[p.id for p in landed]),
+            back=back)
+        back = None
         if not left:
             beach_not_taken(match, hex_id, landed)
     return None
 
 
-def forced_attacks(match: Match) -> Iterator[tuple[str, Piece, list[Piece]]]:
+def forced_attacks(match: Match, back: Mapping[str, JSON] | None = None
+                   ) -> Iterator[tuple[str, Piece, list[Piece]]]:
     """11.2: each beach hex that units landed on must attack, with its Japanese defender and
     those units, announced in the log one at a time as the caller reaches it (an earlier
     attack may have removed either side; that hex is then skipped); the list is cleared at
-    the end."""
+    the end. Entered again within the attack on the hex ``back`` names (a fork), the hexes
+    before it done and that one announced already."""
     must: dict[str, list[str]] = match.state.vars[c.V_MUST_ATTACK]
+    again = None if back is None else str(back["attack"])
     for hex_id, ids in sorted(must.items()):
+        if again is not None and back is not None:
+            if hex_id < again:
+                continue
+            if hex_id == again:
+                again = None
+                yield hex_id, _defender_of(match, back), \
+                    [match.state.pieces[i] for i in back["landed"]]
+                continue
         jp = c.units_at(match, hex_id, c.JAPAN)
         landed = [match.state.pieces[i] for i in ids if match.state.pieces[i].location == hex_id]
         if not jp or not landed:
@@ -812,43 +927,101 @@ class DeclaredAttack:
     suppressed: bool = False
     defender: str = ""  # 9.1a: the id of the unit declared the subject of the attack
 
+    def to_json(self) -> dict[str, JSON]:
+        """The attack by ids (what a resume point keeps of it)."""
+        return {"hex": self.hex_id, "groups": [[h, [p.id for p in us]] for h, us in self.groups.items()],
+                "markers": [p.id for p in self.markers], "landed": [p.id for p in self.landed],
+                "suppressed": self.suppressed, "defender": self.defender}
 
-def bombardment_step(match: Match) -> Procedure[list[DeclaredAttack]]:
+    @staticmethod
+    def from_json(pieces: Pieces, data: Mapping[str, JSON]) -> DeclaredAttack:
+        """The attack :meth:`to_json` kept, with the pieces of ``pieces``."""
+        return DeclaredAttack(data["hex"], {h: [pieces[i] for i in ids] for h, ids in data["groups"]},
+                              [pieces[i] for i in data["markers"]], [pieces[i] for i in data["landed"]],
+                              data["suppressed"], data["defender"])
+
+
+def bombardment_step(match: Match, *, resume: c.Resume | None = None,
+                     back: Mapping[str, JSON] | None = None) -> Procedure[list[DeclaredAttack]]:
     """8.2 read literally (``bombardment_timing=phase_start``): "At the beginning of each US
     first combat phase" the player declares, one after another, the attacks to be bombarded,
     each with its attackers (9.1a) and one or two markers on its defender (two a hex at most,
     within the markers available); the forced beach attacks of 11.2 come first (0-2 markers:
     they are made anyway). Then every marker is rolled (8.3), the unused ones are lost (8.2),
-    and the declared attacks are resolved in the order declared (9.1). Returns them."""
-    declared: list[DeclaredAttack] = []
-    for hex_id, defender, landed in forced_attacks(match):
-        groups = yield from choose_attackers(match, defender, forced={hex_id: landed},
-                                             bombardment_step=True)
-        assert groups is not None  # 11.2: a forced attack cannot be cancelled
-        declared.append((yield from declare_bombarded(match, defender, groups, least=0,
-                                                      landed=landed)))
-    while match.state.vars[c.V_BOMBARDMENT] > 0:
-        target = yield from choose_bombarded_defender(match)
-        if target is None:
-            break
-        groups = yield from choose_attackers(match, target, bombardment_step=True)
-        if groups is not None:
-            declared.append((yield from declare_bombarded(match, target, groups, least=1)))
-    for attack in declared:
-        if attack.markers:  # 8.3: nothing has moved since the declarations
-            attack.suppressed = us_bombardment.resolve_markers(
-                match, c.units_at(match, attack.hex_id, c.JAPAN)[0], attack.markers)
-    lose_unused_markers(match)
-    for attack in declared:
-        vacated = yield from resolve_declared(match, attack)
+    and the declared attacks are resolved in the order declared (9.1). Returns them.
+
+    Every decision is asked again from ``resume`` with the attacks declared so far and the
+    part of the step it is in (``bombard``: a forced attack's declaration, the next target,
+    its declaration, the resolution of the attack at ``index``); ``back`` enters the step
+    again there (a fork)."""
+    pieces = match.state.pieces
+    part = c.back_at(back, "bombard")
+    declared = [DeclaredAttack.from_json(pieces, a) for a in back["declared"]] \
+        if back is not None and part is not None else []
+
+    def at(**more: JSON) -> c.Resume | None:
+        return None if resume is None else resume.then(
+            declared=[a.to_json() for a in declared], **more)
+
+    if part in (None, "forced"):
+        again = back if part == "forced" else None
+        for hex_id, defender, landed in forced_attacks(match, again):
+            where = at(bombard="forced", attack=hex_id, landed=[p.id for p in landed])
+            groups = yield from _bombarded_attackers(match, defender, {hex_id: landed}, where, again)
+            assert groups is not None  # 11.2: a forced attack cannot be cancelled
+            declared.append((yield from declare_bombarded(
+                match, defender, groups, least=0, landed=landed,
+                resume=None if where is None else where.then(
+                    stage="markers", chosen=[h for h in groups if h != hex_id]))))
+            again = None
+    if part in (None, "forced", "target", "declare"):
+        again = back if part == "declare" else None
+        while match.state.vars[c.V_BOMBARDMENT] > 0:
+            if again is not None:
+                target: Piece | None = _defender_of(match, again)
+            else:
+                target = yield from choose_bombarded_defender(match, resume=at(bombard="target"))
+            if target is None:
+                break
+            where = at(bombard="declare", attack=target.location)
+            groups = yield from _bombarded_attackers(match, target, None, where, again)
+            again = None
+            if groups is not None:
+                declared.append((yield from declare_bombarded(
+                    match, target, groups, least=1,
+                    resume=None if where is None else where.then(stage="markers", chosen=list(groups)))))
+        for attack in declared:
+            if attack.markers:  # 8.3: nothing has moved since the declarations
+                attack.suppressed = us_bombardment.resolve_markers(
+                    match, c.units_at(match, attack.hex_id, c.JAPAN)[0], attack.markers)
+        lose_unused_markers(match)
+    start = int(back["index"]) if back is not None and part == "resolve" else 0
+    for index in range(start, len(declared)):
+        attack = declared[index]
+        vacated = yield from resolve_declared(match, attack, resume=at(bombard="resolve", index=index),
+                                              back=back if index == start and part == "resolve" else None)
         if attack.landed and not vacated:
             beach_not_taken(match, attack.hex_id, attack.landed)
     return declared
 
 
-def choose_bombarded_defender(match: Match) -> Procedure[Piece | None]:
+def _bombarded_attackers(match: Match, defender: Piece, forced: dict[str, list[Piece]] | None,
+                         where: c.Resume | None, back: Mapping[str, JSON] | None
+                         ) -> Procedure[dict[str, list[Piece]] | None]:
+    """8.2, 9.1a: the attackers of an attack declared in the bombardment step
+    (:func:`choose_attackers`); entered again at its markers (``back``, a fork), the
+    attackers chosen as its args say."""
+    if back is not None and back.get("stage") == "markers":
+        avail = attacker_hexes(match, defender.location)
+        return {**(forced or {}), **{h: avail[h] for h in back["chosen"]}}
+    return (yield from choose_attackers(match, defender, forced=forced, bombardment_step=True,
+                                        resume=where, back=back))
+
+
+def choose_bombarded_defender(match: Match, *, resume: c.Resume | None = None
+                              ) -> Procedure[Piece | None]:
     """8.2: the Japanese hex of the next attack to bombard, or None when the player has
-    declared all he wants bombarded (or no defender is left)."""
+    declared all he wants bombarded (or no defender is left). Asked again from ``resume``."""
     targets = defenders(match)
     if not targets:
         return None
@@ -857,23 +1030,25 @@ def choose_bombarded_defender(match: Match) -> Procedure[Piece | None]:
     options += [Option(p.location, f"Declare an attack on {p.location} "
                        f"({'dug in' if c.is_dug_in(p) else p.id}, {c.crt_line(p.location)}) "
                        "and bombard it") for p in targets]
-    answer = (yield from ask_str(choose(c.US, f"Declare an attack to bombard ({left} markers left)?",
-                                        "8.2", options, kind="bombardment_attack",
-                                        context={"markers_left": left})))
+    answer = (yield from ask_str(c.ask(resume, choose(
+        c.US, f"Declare an attack to bombard ({left} markers left)?", "8.2", options,
+        kind="bombardment_attack", context={"markers_left": left}))))
     if answer == END:
         return None
     return c.units_at(match, answer, c.JAPAN)[0]
 
 
 def declare_bombarded(match: Match, defender: Piece, groups: dict[str, list[Piece]], *,
-                      least: int, landed: list[Piece] | None = None) -> Procedure[DeclaredAttack]:
+                      least: int, landed: list[Piece] | None = None,
+                      resume: c.Resume | None = None) -> Procedure[DeclaredAttack]:
     """8.2, 9.1a: an attack declared in the bombardment step: the player puts ``least`` to
-    two markers on its defender; the markers are spent, and the defender and the attackers
-    are committed for the phase (9.0) until the attack is resolved."""
+    two markers on its defender (asked again from ``resume``, a fork); the markers are
+    spent, and the defender and the attackers are committed for the phase (9.0) until the
+    attack is resolved."""
     hex_id = defender.location
     count = 0
     if us_bombardment.room(match, hex_id) >= max(least, 1):
-        count = yield from choose_markers(match, defender, groups, least=least)
+        count = yield from choose_markers(match, defender, groups, least=least, resume=resume)
     placed = us_bombardment.place_markers(match, hex_id, count)
     attackers = [p for us in groups.values() for p in us]
     commit_attack(match, defender, attackers)
@@ -884,20 +1059,25 @@ def declare_bombarded(match: Match, defender: Piece, groups: dict[str, list[Piec
     return DeclaredAttack(hex_id, groups, placed, list(landed or []), defender=defender.id)
 
 
-def resolve_declared(match: Match, attack: DeclaredAttack) -> Procedure[bool]:
+def resolve_declared(match: Match, attack: DeclaredAttack, *, resume: c.Resume | None = None,
+                     back: Mapping[str, JSON] | None = None) -> Procedure[bool]:
     """9.1, 8.3b: resolve an attack of the bombardment step with the suppression its markers
     rolled. Earlier attacks may have moved things (a retreat takes a hex's whole stack, 9.3;
     a redeployment may swap the unit in the hex, 15.3): the attack is made on the unit
     declared its subject (9.1a), still in the hex, with the attackers still in their hexes;
     if the unit has gone (another one may stand there now, perhaps one already attacked this
     phase, 9.0) or no attacker is left, it lapses. Returns whether the hex is now free of
-    Japanese units."""
+    Japanese units. Its decisions are asked again from ``resume``; ``back`` enters its
+    resolution again (:func:`apply_result`, a fork)."""
+    if back is not None:
+        return (yield from apply_result(match, back, resume=resume, back=back))
     jp = c.units_at(match, attack.hex_id, c.JAPAN)
     target = next((p for p in jp if not attack.defender or p.id == attack.defender), None)
     groups = {h: kept for h, us in attack.groups.items()
               if (kept := [p for p in us if p.location == h])}
     if target is not None and groups:
-        return (yield from resolve_attack(match, target, groups, suppressed=attack.suppressed))
+        return (yield from resolve_attack(match, target, groups, suppressed=attack.suppressed,
+                                          resume=resume))
     why = ("no Japanese unit is left there" if not jp else
            "the unit it was declared on has left the hex" if target is None else
            "none of its attackers is left in place")

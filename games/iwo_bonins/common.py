@@ -24,7 +24,8 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from tabletop.core.board.hexgrid import Hex, distance
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 
@@ -92,6 +93,43 @@ def reset_phase_vars(match: Match) -> None:
     """Clear what lasts one phase (moved units, attacks made, suppression, landings)."""
     for key, empty in PHASE_VARS.items():
         match.state.vars[key] = empty()
+
+
+# -- where the flow is entered again (a fork) ---------------------------------------------
+
+class Resume:
+    """Where a procedure's decisions are asked again from when the flow is entered again
+    (``Match.fork``): the phase (``entry``) and what the procedure's callers need to get
+    back to it (``args``: piece and hex ids, counters), to which each procedure adds its
+    own. A procedure run with none (a test driving it alone) asks unmarked decisions."""
+
+    __slots__ = ("args", "entry")
+
+    def __init__(self, entry: str, args: dict[str, JSON] | None = None) -> None:
+        self.entry = entry
+        self.args: dict[str, JSON] = args or {}
+
+    def then(self, **more: JSON) -> Resume:
+        """The place of a procedure called from here: these args and ``more``."""
+        return Resume(self.entry, {**self.args, **more})
+
+    def point(self, **own: JSON) -> ResumePoint:
+        """The resume point of a decision asked here, with the asking procedure's ``own`` args."""
+        return ResumePoint(self.entry, {**self.args, **own})
+
+
+def ask(resume: Resume | None, decision: Decision, **own: JSON) -> Decision:
+    """``decision``, marked as asked again from ``resume`` with ``own`` args (unmarked
+    without one)."""
+    if resume is not None:
+        decision.resume = resume.point(**own)
+    return decision
+
+
+def back_at(back: Mapping[str, Any] | None, key: str) -> Any:
+    """What the args of the resume point being entered (``back``) say under ``key``, or None
+    (no resume point, or not at this procedure)."""
+    return None if back is None else back.get(key)
 
 
 # -- pieces and places ------------------------------------------------------------------
@@ -679,9 +717,11 @@ def may_stack(match: Match, group: list[Piece], hex_id: str) -> bool:
     return _may_stack(group, there, hex_id, match)
 
 
-def retreat(match: Match, group: list[Piece], hexes: int, section: str) -> Procedure[bool]:
+def retreat(match: Match, group: list[Piece], hexes: int, section: str, *,
+            resume: Resume | None = None) -> Procedure[bool]:
     """9.3: retreat a US stack ``hexes`` hexes, the US player choosing where; a stack that
-    cannot retreat the full distance is depleted instead (each unit loses a step).
+    cannot retreat the full distance is depleted instead (each unit loses a step). The hex
+    is asked again from ``resume`` (a fork).
 
     Returns True when the stack retreated, False when it was depleted.
     """
@@ -693,10 +733,11 @@ def retreat(match: Match, group: list[Piece], hexes: int, section: str) -> Proce
         for p in list(group):
             us_step_loss(match, p, "9.3", "no retreat")
         return False
-    choice = yield from ask_str(choose(US, f"Retreat {names} {hexes} hex(es) to?", section,
-                                       [Option(dest, f"{dest} via {'-'.join(path[1:-1]) or 'direct'}")
-                                        for dest, path in sorted(paths.items())],
-                                       kind="retreat_hex", context={"units": [p.id for p in group]}))
+    choice = yield from ask_str(ask(resume, choose(
+        US, f"Retreat {names} {hexes} hex(es) to?", section,
+        [Option(dest, f"{dest} via {'-'.join(path[1:-1]) or 'direct'}")
+         for dest, path in sorted(paths.items())],
+        kind="retreat_hex", context={"units": [p.id for p in group]})))
     dest = choice
     for p in group:
         match.state.pieces.move(p.id, dest)

@@ -18,6 +18,9 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 
@@ -30,19 +33,25 @@ KIND_BOMBARD = "jp_bombard_hex"
 
 def japanese_combat_phase(match: Match) -> Flow:
     """5.1.6: (18.3 two-player attacks), availability (16.1), targeting (16.2), strength
-    (16.3), resolution (16.4, 16.5)."""
-    if ju.is_two_player(match):
+    (16.3), resolution (16.4, 16.5). The two-player choices are asked again (a fork) in the
+    step their resume point's ``step`` names, the attacks or the targeting."""
+    back = match.resumed("jp_combat")
+    here = c.Resume("jp_combat")
+    step = c.back_at(back, "step")
+    if ju.is_two_player(match) and step in (None, "attacks"):
         from . import two_player
 
-        yield from two_player.japanese_attacks(match)
+        yield from two_player.japanese_attacks(match, resume=here.then(step="attacks"), back=back)
     markers = c.japanese_bombardment_strength(match)
     covered = c.bombardment_covered(match)
-    match.emit("jp_bombardment_available", "16.1", f"the Japanese have {markers} bombardment "
-               f"marker(s): {covered} box(es) of the Japanese Bombardment Track covered",
-               markers=markers)
+    if step != "targets":
+        match.emit("jp_bombardment_available", "16.1", f"the Japanese have {markers} bombardment "
+                   f"marker(s): {covered} box(es) of the Japanese Bombardment Track covered",
+                   markers=markers)
     if markers <= 0:
         return None
-    targets = yield from select_targets(match, markers)
+    targets = yield from select_targets(match, markers, resume=here.then(step="targets"),
+                                        back=back if step == "targets" else None)
     if len(targets) < markers:
         match.emit("jp_bombardment", "16.2", f"{markers - len(targets)} marker(s) lost: fewer "
                    "targets than markers")
@@ -65,12 +74,13 @@ def us_hexes_in_order(match: Match, *, ascending: bool) -> list[str]:
     return sorted(hexes, reverse=not ascending)
 
 
-def select_targets(match: Match, markers: int) -> Procedure[list[str]]:
+def select_targets(match: Match, markers: int, *, resume: c.Resume | None = None,
+                   back: Mapping[str, JSON] | None = None) -> Procedure[list[str]]:
     """16.2 (18.5 in the two-player game before Suribachi falls): the hexes that receive a
-    marker, in order."""
+    marker, in order (the player's choices asked again from ``resume``; ``back`` a fork's)."""
     fallen = bool(match.state.vars[c.V_SURIBACHI])
     if ju.is_two_player(match) and not fallen:
-        return (yield from _player_targets(match, markers))
+        return (yield from _player_targets(match, markers, resume=resume, back=back))
     targets: list[str] = []
     order = us_hexes_in_order(match, ascending=fallen)
     if not fallen:
@@ -103,11 +113,13 @@ def _try_target(match: Match, hex_id: str, section: str, why: str, miss: str) ->
     return False
 
 
-def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
+def _player_targets(match: Match, markers: int, *, resume: c.Resume | None = None,
+                    back: Mapping[str, JSON] | None = None) -> Procedure[list[str]]:
     """18.5: before Suribachi falls the Japanese player names the hexes, each needing 1-3 on
-    1d6 as in 16.2; a hex is tried once; the player may stop."""
-    targets: list[str] = []
-    tried: set[str] = set()
+    1d6 as in 16.2; a hex is tried once; the player may stop. Each hex is asked again from
+    ``resume`` with the targets and the hexes tried so far (``back``: a fork)."""
+    targets: list[str] = list(back["targets"]) if back is not None else []
+    tried: set[str] = set(back["tried"]) if back is not None else set()
     while len(targets) < markers:
         left = [h for h in us_hexes_in_order(match, ascending=False) if h not in tried]
         if not left:
@@ -115,9 +127,10 @@ def _player_targets(match: Match, markers: int) -> Procedure[list[str]]:
         options = [Option(h, f"{h} ({len(c.units_at(match, h, c.US))} US unit(s), "
                              f"{c.crt_line(h)})") for h in left]
         options.append(Option(DONE, "Place no more markers"))
-        answer = (yield from ask_str(choose(c.JAPAN, f"Bombardment marker {len(targets) + 1} of "
-                                            f"{markers}: try which hex?", "18.5", options,
-                                            kind=KIND_BOMBARD, context={"left": markers - len(targets)})))
+        answer = (yield from ask_str(c.ask(resume, choose(
+            c.JAPAN, f"Bombardment marker {len(targets) + 1} of {markers}: try which hex?", "18.5",
+            options, kind=KIND_BOMBARD, context={"left": markers - len(targets)}),
+            targets=list(targets), tried=sorted(tried))))
         if answer == DONE:
             break
         tried.add(answer)

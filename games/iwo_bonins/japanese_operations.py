@@ -19,11 +19,12 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter, has the who
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from types import MappingProxyType
 
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
+from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -37,31 +38,41 @@ KIND_SUBSTITUTE = "jp_substitute"
 
 # -- 15.3, 15.4 redeployment ----------------------------------------------------------------
 
-def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flow:
+def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str,
+             resume: c.Resume | None = None, back: Mapping[str, JSON] | None = None) -> Flow:
     """15.3 (DR) / 15.4 (DRIP): redeploy a Japanese unit, with a substitute where the rule
     says; 17.0: on Suribachi a DR or DRIP is NE and the unit stays face up.
 
-    ``section`` is the rule that called for it (9.2.1, 15.5...), quoted in the log.
+    ``section`` is the rule that called for it (9.2.1, 15.5...), quoted in the log. The
+    two-player choices (18.4) are asked again from ``resume`` with the unit's hex and how
+    the log names it (the unit is in the container by then) and the sector rolled; ``back``
+    enters the procedure again there (a fork).
     """
-    origin = piece.location
     what = "DRIP" if in_place else "DR"
-    who = ju.shown(piece)
-    if not c.components().map.is_hex_id(origin):
-        raise ValueError(f"15.3: {piece.id} is not on the map ({origin!r}) and cannot redeploy")
-    if c.in_suribachi_sector(origin):
-        ju.reveal(piece)
-        ju.emit_japanese(match, "redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
-                   f"sector ({origin}) is NE: the defender stays in the hex, face up",
-                   piece=piece.id, hex=origin, result="NE")
-        return None
-    ju.to_container(match, piece)
+    if back is not None and "redeploy" in back:
+        origin, who = str(back["origin"]), str(back["who"])
+    else:
+        back = None
+        origin = piece.location
+        who = ju.shown(piece)
+        if not c.components().map.is_hex_id(origin):
+            raise ValueError(f"15.3: {piece.id} is not on the map ({origin!r}) and cannot redeploy")
+        if c.in_suribachi_sector(origin):
+            ju.reveal(piece)
+            ju.emit_japanese(match, "redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
+                       f"sector ({origin}) is NE: the defender stays in the hex, face up",
+                       piece=piece.id, hex=origin, result="NE")
+            return None
+        ju.to_container(match, piece)
+    at = None if resume is None else resume.then(origin=origin, who=who)
     if in_place:
         if ju.is_two_player(match):
-            use = yield choose(c.JAPAN, f"Redeploy in place at {origin}: draw a substitute?",
-                               "18.4", [Option(False, "No: the unit itself stays"),
-                                        Option(True, "Yes: draw a substitute (15.3)")],
-                               kind=KIND_SUBSTITUTE, private=True,
-                               context={"unit": piece.id, "hex": origin})
+            use = yield c.ask(at, choose(c.JAPAN, f"Redeploy in place at {origin}: draw a substitute?",
+                                         "18.4", [Option(False, "No: the unit itself stays"),
+                                                  Option(True, "Yes: draw a substitute (15.3)")],
+                                         kind=KIND_SUBSTITUTE, private=True,
+                                         context={"unit": piece.id, "hex": origin}),
+                              redeploy="substitute")
             if not use:
                 ju.place(match, piece, origin)
                 ju.emit_japanese(match, "redeploy", "18.4", f"{who} redeploys in place at {origin} "
@@ -73,7 +84,8 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
         _fill(match, piece, origin, origin, section, "15.4",
               f"redeploys in place at {origin}", who)
         return None
-    sector = ju.roll_sector(match, section="15.3", purpose=f"redeployment sector ({origin})")
+    sector = int(back["redeploy_sector"]) if back is not None else \
+        ju.roll_sector(match, section="15.3", purpose=f"redeployment sector ({origin})")
     # 15.3: the unit "will move to a new hex": its own hex, empty now, is not one.
     hexes = [] if c.is_sector_cleared(match, sector) else \
         [h for h in ju.eligible_hexes(match, sector) if h != origin]
@@ -84,8 +96,9 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str) -> Flo
                    f"(rolled) {why}, so it remains eliminated in the container",
                    piece=piece.id, sector=sector, hex=None)
         return None
-    target, why = yield from ju.choose_placement(match, hexes, section="15.3",
-                                                 what="the redeploying unit")
+    target, why = yield from ju.choose_placement(
+        match, hexes, section="15.3", what="the redeploying unit",
+        resume=None if at is None else at.then(redeploy="place", redeploy_sector=sector))
     _fill(match, piece, target, origin, section, "15.3",
           f"redeploys to {target} in sector {sector} (rolled; {why})", who)
     return None
@@ -155,16 +168,27 @@ def ascending_land_hexes() -> list[str]:
 # -- 5.1.5 the Japanese Movement Phase -------------------------------------------------------
 
 def japanese_movement_phase(match: Match, *,
-                            player_moves: Callable[[Match], Procedure[None]] | None = None) -> Flow:
+                            player_moves: Callable[..., Procedure[None]] | None = None) -> Flow:
     """5.1.5, 15.1: a) place one replacement (14.4, 14.5); b) Banzai attacks (15.5, 18.6) —
     in the solitaire game the only Japanese moves and attacks besides redeployment (15.1); in the
     two-player game the Japanese player then moves units and tries tunnels (18.2, 18.2.1):
-    ``player_moves`` is that procedure (``two_player.japanese_movement``), passed in by the
-    plugin so that this chapter does not import the 18.0 chapter built on it."""
-    yield from ju.replacement(match)
-    yield from banzai_attacks(match)
+    ``player_moves`` is that procedure (``two_player.japanese_movement``, taking ``resume``
+    and ``back`` as the others here do), passed in by the plugin so that this chapter does
+    not import the 18.0 chapter built on it.
+
+    Every decision may be asked again (a fork): its resume point's ``step`` names the part
+    of the phase it is in, whose procedure goes back to it."""
+    back = match.resumed("jp_move")
+    here = c.Resume("jp_move")
+    step = c.back_at(back, "step")
+    if step in (None, "replacement"):
+        yield from ju.replacement(match, resume=here.then(step="replacement"), back=back)
+    if step in (None, "replacement", "banzai"):
+        yield from banzai_attacks(match, resume=here.then(step="banzai"),
+                                  back=back if step == "banzai" else None)
     if player_moves is not None and ju.is_two_player(match):
-        yield from player_moves(match)
+        yield from player_moves(match, resume=here.then(step="moves"),
+                                back=back if step == "moves" else None)
     return None
 
 
@@ -250,10 +274,21 @@ def banzai_candidate(match: Match, sector: int,
     return chosen, nearest, why
 
 
-def banzai_attacks(match: Match) -> Procedure[None]:
+def banzai_attacks(match: Match, *, resume: c.Resume | None = None,
+                   back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """15.5: after Suribachi is cleared, roll three dice: an attack if the first is at most
     the number of cleared sectors, in the sector of the second, checking at most as many
-    units as the third (steps 2-4)."""
+    units as the third (steps 2-4). Entered again (``back``, a fork) at the unit being
+    checked, from the sector, the units to check, those checked and the count."""
+    if back is not None:
+        sector, most, count = int(back["sector"]), int(back["most"]), int(back["count"])
+        checked = {str(x) for x in back["checked"]}
+        unit = str(back["unit"])
+        yield from banzai_unit(match, match.state.pieces[unit], [], "", count, resume=None if resume is None
+                               else resume.then(sector=sector, most=most, checked=sorted(checked),
+                                                count=count, unit=unit), back=back)
+        yield from _banzai_checks(match, sector, most, checked, count, resume=resume)
+        return None
     if not match.state.vars[c.V_SURIBACHI]:
         return None
     cleared = len(match.state.vars[c.V_CLEARED])
@@ -271,8 +306,14 @@ def banzai_attacks(match: Match) -> Procedure[None]:
     ju.emit_japanese(match, "banzai", "15.5", f"Banzai! first die {first} <= {cleared} cleared sector(s): "
                f"up to {most} unit(s) of sector {sector} are checked", dice=[first, sector, most],
                sector=sector)
-    checked: set[str] = set()
-    count = 0
+    yield from _banzai_checks(match, sector, most, set(), 0, resume=resume)
+    return None
+
+
+def _banzai_checks(match: Match, sector: int, most: int, checked: set[str], count: int, *,
+                   resume: c.Resume | None) -> Procedure[None]:
+    """15.5 steps 2-4: check the units of the sector one at a time, ``count`` of ``most``
+    checked already (their ids and hexes in ``checked``)."""
     while count < most:
         found = banzai_candidate(match, sector, checked)
         if found is None:
@@ -282,15 +323,27 @@ def banzai_attacks(match: Match) -> Procedure[None]:
         piece, nearest, why = found
         count += 1
         checked.update({piece.id, piece.location})
-        yield from banzai_unit(match, piece, nearest, why, count)
+        yield from banzai_unit(match, piece, nearest, why, count,
+                               resume=None if resume is None else resume.then(
+                                   sector=sector, most=most, checked=sorted(checked), count=count,
+                                   unit=piece.id))
     return None
 
 
 def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
-                count: int) -> Procedure[None]:
+                count: int, *, resume: c.Resume | None = None,
+                back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """15.5 step 2: flip the unit; a zero attack or movement factor, or too few MP to get
     adjacent to the US unit, redeploys it in place (15.4); otherwise it moves adjacent and
-    attacks (step 3)."""
+    attacks (step 3). Entered again (``back``, a fork) within its redeployment or its
+    attack, as the args' ``banzai`` says."""
+    stage = c.back_at(back, "banzai")
+    if stage == "redeploy":
+        yield from redeploy(match, piece, in_place=True, section="15.5", resume=resume, back=back)
+        return None
+    if stage == "combat":
+        yield from banzai_combat(match, piece, resume=resume, back=back)
+        return None
     ju.reveal(piece)
     start = piece.location
     ju.emit_japanese(match, "banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
@@ -298,7 +351,8 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
     if not (ju.can_attack(piece) and ju.can_move(piece)):
         ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
                    "it redeploys in place (15.4)", piece=piece.id)
-        yield from redeploy(match, piece, in_place=True, section="15.5")
+        yield from redeploy(match, piece, in_place=True, section="15.5",
+                            resume=None if resume is None else resume.then(banzai="redeploy"))
         return None
     if not _adjacent_us_hexes(match, start):
         comp = c.components()
@@ -310,7 +364,8 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
             ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
                        f"unit at {' or '.join(nearest)}: it redeploys in place at {start} (15.4)",
                        piece=piece.id)
-            yield from redeploy(match, piece, in_place=True, section="15.5")
+            yield from redeploy(match, piece, in_place=True, section="15.5",
+                                resume=None if resume is None else resume.then(banzai="redeploy"))
             return None
         cheapest = min(r.cost(comp.map.hex(h)) for h in ends)
         best = sorted(h for h in ends if r.cost(comp.map.hex(h)) == cheapest)
@@ -319,15 +374,27 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         ju.emit_japanese(match, "banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
                    f"{ma} MP) adjacent to the US unit at {' or '.join(nearest)}", piece=piece.id, frm=start,
                    to=dest)
-    yield from banzai_combat(match, piece)
+    yield from banzai_combat(match, piece, resume=resume)
     return None
 
 
-def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
+def banzai_combat(match: Match, piece: Piece, *, resume: c.Resume | None = None,
+                  back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """15.5 step 3: attack an adjacent US unit (a die among several adjacent hexes), two
     columns right on its terrain line, read on the CRMT Regular column (or "Banzai 15.5" by
-    the option); the Banzai unit is eliminated whatever the result."""
+    the option); the Banzai unit is eliminated whatever the result. The US player's choices
+    are asked again from ``resume`` with the target, its defenders, the result and the
+    effect reached; ``back`` enters the procedure again there (a fork)."""
     comp = c.components()
+    column = "Regular" if match.options.get("banzai_crmt", "regular") == "regular" else "Banzai 15.5"
+    if back is not None:
+        target = str(back["target"])
+        defenders = [match.state.pieces[str(i)] for i in back["defenders"]]
+        result, second = str(back["crt"]), back["second"]
+        cell = comp.tables["crmt"].lookup(column, result)
+        yield from _banzai_effects(match, piece, target, defenders, result, cell, second,
+                                   resume=resume, back=back)
+        return None
     hexes = _adjacent_us_hexes(match, piece.location)
     target = hexes[0] if len(hexes) == 1 else match.dice.choose(
         hexes, purpose="Banzai defender among adjacent US units", section="15.5")
@@ -339,24 +406,40 @@ def banzai_combat(match: Match, piece: Piece) -> Procedure[None]:
     line = c.crt_line(target)
     roll = match.dice.d6(purpose="CRT (Banzai)", section="15.5")
     result = comp.tables["crt"].lookup(attack - defense, roll, line=line, shift=2)
-    column = "Regular" if match.options.get("banzai_crmt", "regular") == "regular" else "Banzai 15.5"
     cell = comp.tables["crmt"].lookup(column, result)
-    branches = parse_outcome(cell)
-    branch = branches[0] if len(branches) == 1 else outcome_for(
-        cell, match.dice.d6(purpose="CRMT (Banzai)", section="9.2.3"))
+    second = None if len(parse_outcome(cell)) == 1 else \
+        match.dice.d6(purpose="CRMT (Banzai)", section="9.2.3")
     names = "+".join(p.id for p in defenders)
     ju.emit_japanese(match, "banzai_attack", "15.5", f"{piece.id} ({attack}) attacks {names} ({defense}) at "
                f"{target}: differential {attack - defense:+d} shifted two columns right on the "
                f"{line} line, roll {roll}: {result}; CRMT {column}: {cell}", piece=piece.id,
                hex=target, result=result, cell=cell)
-    for term in branch.terms:
+    yield from _banzai_effects(match, piece, target, defenders, result, cell, second, resume=resume)
+    return None
+
+
+def _banzai_effects(match: Match, piece: Piece, target: str, defenders: list[Piece], result: str,
+                    cell: str, second: JSON, *, resume: c.Resume | None,
+                    back: Mapping[str, JSON] | None = None) -> Procedure[None]:
+    """15.5 step 3, 9.2.3: a Banzai attack's effects in order (from the effect ``back``
+    names, a fork), then the Banzai unit's end."""
+    branch = parse_outcome(cell)[0] if second is None else outcome_for(cell, int(second))
+    for term_no in range(int(back["term"]) if back is not None else 0, len(branch.terms)):
+        term = branch.terms[term_no]
+        at = None if resume is None else resume.then(
+            banzai="combat", target=target, defenders=[p.id for p in defenders], crt=result,
+            second=second, term=term_no)
         effect = term[0]
-        if len(term) > 1:
-            effect = (yield from ask_str(choose(c.US, f"Banzai {result} at {target}: retreat or take a "
-                                                "step loss?", "9.2.3",
-                                                [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
-                                                kind="banzai_result", context={"hex": target})))
-        yield from apply_defender_effect(match, effect, target, defenders)
+        if back is not None and "effect" in back:
+            effect = str(back["effect"])
+        elif len(term) > 1:
+            effect = (yield from ask_str(c.ask(at, choose(
+                c.US, f"Banzai {result} at {target}: retreat or take a step loss?", "9.2.3",
+                [Option(e, _EFFECT_LABEL.get(e, e)) for e in term],
+                kind="banzai_result", context={"hex": target}))))
+        back = None
+        yield from apply_defender_effect(match, effect, target, defenders,
+                                         resume=None if at is None else at.then(effect=effect))
     if c.components().map.is_hex_id(piece.location):
         c.eliminate_jp(match, piece, "15.5", "a Banzai unit is eliminated whatever the result")
     return None
@@ -366,11 +449,12 @@ _EFFECT_LABEL = MappingProxyType({"D2": "Retreat two hexes (9.3)", "D3": "Retrea
                  "(D)": "Take a step loss"})
 
 
-def apply_defender_effect(match: Match, effect: str, target: str,
-                         defenders: list[Piece]) -> Procedure[None]:
+def apply_defender_effect(match: Match, effect: str, target: str, defenders: list[Piece], *,
+                          resume: c.Resume | None = None) -> Procedure[None]:
     """9.2.3: De eliminates every defending unit, full strength or not; D2/D3 retreat the
     stack (a step loss if it cannot, 9.3); (D) one step (the US player picks the unit of a
-    stack); Ae is the Banzai unit's own end, applied last."""
+    stack); Ae is the Banzai unit's own end, applied last. The choices are asked again from
+    ``resume`` (a fork: nothing changes before them)."""
     alive = [p for p in defenders if p.location == target]
     if effect == "De":
         for p in alive:
@@ -378,13 +462,13 @@ def apply_defender_effect(match: Match, effect: str, target: str,
     elif effect in ("D2", "D3"):
         group = c.stack_group(match, alive[0]) if alive else []
         if group:
-            yield from c.retreat(match, group, int(effect[1]), "9.2.3")
+            yield from c.retreat(match, group, int(effect[1]), "9.2.3", resume=resume)
     elif effect == "(D)" and alive:
         victim = alive[0]
         if len(alive) > 1:
-            pick = yield from ask_str(choose(c.US, f"Banzai step loss at {target}: which unit?", "9.2.3",
-                                             [Option(p.id, p.id) for p in alive], kind="step_loss",
-                                             context={"hex": target}))
+            pick = yield from ask_str(c.ask(resume, choose(
+                c.US, f"Banzai step loss at {target}: which unit?", "9.2.3",
+                [Option(p.id, p.id) for p in alive], kind="step_loss", context={"hex": target})))
             victim = match.state.pieces[pick]
         c.us_step_loss(match, victim, "9.2.3", "Banzai result")
     return None

@@ -12,10 +12,12 @@ instead of 14.5's terrain priority; see :func:`choose_placement`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from tabletop.core.board.hexgrid import distance
+from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -170,17 +172,18 @@ def _priority_name(prio: int) -> str:
     return str(prio)
 
 
-def choose_placement(match: Match, hexes: list[str], *, section: str,
-                     what: str) -> Procedure[tuple[str, str]]:
+def choose_placement(match: Match, hexes: list[str], *, section: str, what: str,
+                     resume: c.Resume | None = None) -> Procedure[tuple[str, str]]:
     """14.5 (solitaire: terrain priority and a die among equals) or 18.4 (two-player: the
-    Japanese player selects any eligible hex). Returns (hex, why)."""
+    Japanese player selects any eligible hex, asked again from ``resume``, a fork).
+    Returns (hex, why)."""
     if not is_two_player(match):
         return best_by_priority(match, hexes, section=section)
-    answer = yield from ask_str(choose(
+    answer = yield from ask_str(c.ask(resume, choose(
         c.JAPAN, f"Place {what} on which hex?", "18.4",
         [Option(h, f"{h} ({_priority_name(placement_priority(h))}, sector {c.sector_of(h)})")
          for h in sorted(hexes)],
-        kind=KIND_PLACE, private=True, context={"what": what, "section": section}))
+        kind=KIND_PLACE, private=True, context={"what": what, "section": section})))
     return answer, "chosen by the Japanese player (18.4)"
 
 
@@ -195,10 +198,17 @@ def place(match: Match, piece: Piece, hex_id: str) -> None:
     match.state.pieces.move(piece.id, hex_id)
 
 
-def replacement(match: Match) -> Procedure[str | None]:
+def replacement(match: Match, *, resume: c.Resume | None = None,
+                back: Mapping[str, JSON] | None = None) -> Procedure[str | None]:
     """14.4: at the start of the Japanese movement phase, blindly pick one unit from the
     container and place it (14.5): roll the sector; place it on the best eligible hex; if
-    none is eligible or the sector is cleared, it goes back. Returns the hex, or None."""
+    none is eligible or the sector is cleared, it goes back. Returns the hex, or None. The
+    two-player choice of hex is asked again from ``resume`` with the unit drawn and the
+    sector rolled; ``back`` enters the procedure again there (a fork)."""
+    if back is not None:
+        drawn, rolled = match.state.pieces[back["unit"]], int(back["sector"])
+        return (yield from _place_replacement(match, drawn, rolled, eligible_hexes(match, rolled),
+                                              resume=resume))
     if not container_units(match):
         emit_japanese(match, "replacement", "14.4", "no Japanese replacement: the container is empty "
                    "(a missed replacement is not accumulated)")
@@ -217,8 +227,15 @@ def replacement(match: Match) -> Procedure[str | None]:
                    "deployment hex there within two hexes of a dug-in unit; the unit returns "
                    "to the container", piece=piece.id, sector=sector)
         return None
-    hex_id, why = yield from choose_placement(match, hexes, section="14.5",
-                                              what="the replacement")
+    return (yield from _place_replacement(match, piece, sector, hexes, resume=resume))
+
+
+def _place_replacement(match: Match, piece: Piece, sector: int, hexes: list[str], *,
+                       resume: c.Resume | None) -> Procedure[str]:
+    """14.5, 18.4: place the replacement drawn on one of the eligible hexes of its sector."""
+    hex_id, why = yield from choose_placement(
+        match, hexes, section="14.5", what="the replacement",
+        resume=None if resume is None else resume.then(unit=piece.id, sector=sector))
     place(match, piece, hex_id)
     emit_japanese(match, "replacement", "14.5", f"a face-down Japanese replacement is placed on {hex_id} "
                f"in sector {sector} (rolled): {why}", piece=piece.id, sector=sector, hex=hex_id)

@@ -67,14 +67,15 @@ def _land_option(unit: str, attack: int, defense: int) -> Option:
     return Option(f"land:{unit}", f"Land {unit} ({attack}-{defense})")
 
 
-def land(match: Match, piece: Piece) -> Procedure[None]:
+def land(match: Match, piece: Piece, *, resume: c.Resume | None = None) -> Procedure[None]:
     """11.2, 11.3, 6.2g: place a unit on a chosen beach hex, under any US unit already there;
     it moves no further this phase. A unit landing on a Japanese-held beach hex must attack
-    it in the next combat phase."""
+    it in the next combat phase. The hex is asked again from ``resume`` (a fork)."""
     hexes = landing_hexes(match)
-    answer = (yield from ask_str(choose(c.US, f"Land {piece.id} on which beach hex?", "11.2",
-                                        [Option(h, f"{h} ({c.beach_colour(h)} beach)") for h in hexes],
-                                        kind="landing_hex", context={"unit": piece.id})))
+    answer = (yield from ask_str(c.ask(resume, choose(
+        c.US, f"Land {piece.id} on which beach hex?", "11.2",
+        [Option(h, f"{h} ({c.beach_colour(h)} beach)") for h in hexes],
+        kind="landing_hex", context={"unit": piece.id}))))
     v = match.state.vars
     v[c.V_LANDED].setdefault(c.beach_colour(answer) or "", []).append(answer)
     match.state.pieces.move(piece.id, answer)  # under the units there (11.3)

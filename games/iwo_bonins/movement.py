@@ -190,24 +190,36 @@ def movable(match: Match) -> list[Piece]:
 
 
 def us_movement_phase(match: Match, *, first: bool) -> Flow:
-    """5.1.1 (first) / 5.1.3 (second): replacements, reserves, landings, movement, redeployment."""
+    """5.1.1 (first) / 5.1.3 (second): replacements, reserves, landings, movement, redeployment.
+
+    Every decision may be asked again (a fork): the menu from the state and whether an
+    action was taken this phase (12.4), a landing's hex or a move's destination from the
+    unit's id."""
     v = match.state.vars
-    if first:
+    entry = "us_move_1" if first else "us_move_2"
+    back = match.resumed(entry)
+    if first and back is None:
         landings.start_replacements(match)
-    acted = False
+    acted = bool(c.back_at(back, "acted"))
+    here = c.Resume(entry)
     while True:
-        options: list[Option] = [Option(END, "End the movement phase")]
-        if not acted:
-            options += support.tf_collins_options(match)
-        if first:
-            options += landings.replacement_options(match)
-        options += landings.reserve_options(match)
-        options += landings.landing_options(match)
-        options += [_move_option(p.id, p.location) for p in movable(match)]
-        phase = "first" if first else "second"
-        answer = (yield from ask_str(choose(c.US, f"US {phase} movement phase: what next?",
-                                            "5.1.1" if first else "5.1.3", options, kind="movement_menu",
-                                            context={"replacements": v[c.V_REPLACEMENTS]})))
+        if back is not None and "unit" in back:  # entered again at this unit's landing or move
+            answer = f"{back['do']}:{back['unit']}"
+        else:
+            options: list[Option] = [Option(END, "End the movement phase")]
+            if not acted:
+                options += support.tf_collins_options(match)
+            if first:
+                options += landings.replacement_options(match)
+            options += landings.reserve_options(match)
+            options += landings.landing_options(match)
+            options += [_move_option(p.id, p.location) for p in movable(match)]
+            phase = "first" if first else "second"
+            answer = (yield from ask_str(c.ask(here, choose(
+                c.US, f"US {phase} movement phase: what next?", "5.1.1" if first else "5.1.3",
+                options, kind="movement_menu", context={"replacements": v[c.V_REPLACEMENTS]}),
+                acted=acted)))
+        back = None
         if answer == END:
             break
         acted = True
@@ -219,9 +231,11 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
         elif verb == "reserve":
             landings.commit_reserve(match, arg)
         elif verb == "land":
-            yield from landings.land(match, match.state.pieces[arg])
+            yield from landings.land(match, match.state.pieces[arg],
+                                     resume=here.then(acted=True, do=verb, unit=arg))
         elif verb == "move":
-            yield from move_unit(match, match.state.pieces[arg], first=first)
+            yield from move_unit(match, match.state.pieces[arg], first=first,
+                                 resume=here.then(acted=True, do=verb, unit=arg))
     if first and v[c.V_REPLACEMENTS]:
         match.emit("replacements_lost", "11.5", f"{v[c.V_REPLACEMENTS]} unused replacement "
                    "step(s) are lost")
@@ -247,14 +261,16 @@ def _destination(hex_id: str, how: str) -> Option:
     return Option(hex_id, f"{hex_id} ({how})")
 
 
-def move_unit(match: Match, piece: Piece, *, first: bool) -> Procedure[None]:
-    """6.1: move one unit along a path to a hex it may end in (or leave it where it is)."""
+def move_unit(match: Match, piece: Piece, *, first: bool,
+              resume: c.Resume | None = None) -> Procedure[None]:
+    """6.1: move one unit along a path to a hex it may end in (or leave it where it is);
+    the destination is asked again from ``resume`` (a fork)."""
     dests = destinations(match, piece, first=first)
     options = [Option("stay", f"Leave {piece.id} in {piece.location}")]
     options += [_destination(h, how) for h, how in sorted(dests.items())]
-    answer = (yield from ask_str(choose(c.US, f"Move {piece.id} from {piece.location} to?",
-                                        "6.1", options, kind="move_hex",
-                                        context={"unit": piece.id, "from": piece.location})))
+    answer = (yield from ask_str(c.ask(resume, choose(
+        c.US, f"Move {piece.id} from {piece.location} to?", "6.1", options, kind="move_hex",
+        context={"unit": piece.id, "from": piece.location}))))
     match.state.vars[c.V_MOVED].append(piece.id)
     if answer == "stay":
         return None

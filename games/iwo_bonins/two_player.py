@@ -25,7 +25,10 @@ Readings taken (docs/games/iwo_bonins.md, the Japanese side chapter):
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from collections.abc import Mapping
+
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -72,13 +75,23 @@ def legal_deployment_hexes(match: Match, piece: Piece, placed_fs: set[int | str]
     return hexes
 
 
-def initial_deployment(match: Match) -> Flow:
+DEPLOYMENT = "deployment"
+"""The entry of the flow at an 18.1 placement (``Bonins.resume_flow``)."""
+
+
+def initial_deployment(match: Match, *, back: Mapping[str, JSON] | None = None) -> Flow:
     """18.1: as 3.2, but the Japanese player chooses which unit goes on each initial
     deployment hex: no tank on prohibited terrain, and an HQ or artillery unit in each of
-    sectors 1-5 and Suribachi."""
+    sectors 1-5 and Suribachi. Each placement is asked again (a fork, ``back``) from the
+    units still in the pool, the sectors given an HQ or artillery unit, how many of those
+    are left and how many units there are in all."""
     order = _deploy_order(match)
-    placed_fs: set[int | str] = set()
-    fs_left = sum(1 for p in order if ju.is_fire_support(p))
+    if back is None:
+        placed_fs: set[int | str] = set()
+        fs_left = sum(1 for p in order if ju.is_fire_support(p))
+        total = len(order)
+    else:
+        placed_fs, fs_left, total = set(back["placed_fs"]), int(back["fs_left"]), int(back["total"])
     for piece in order:
         hexes = legal_deployment_hexes(match, piece, placed_fs, fs_left)
         answer = yield from ask_str(choose(
@@ -87,14 +100,16 @@ def initial_deployment(match: Match) -> Flow:
                        f", sector {c.sector_of(h)})") for h in hexes],
             kind=KIND_DEPLOY, private=True,
             context={"unit": piece.id, "type": piece.kind,
-                     "lacking": [s for s in FIRE_SUPPORT_SECTORS if s not in placed_fs]}))
+                     "lacking": [s for s in FIRE_SUPPORT_SECTORS if s not in placed_fs]},
+            resume=ResumePoint(DEPLOYMENT, {"placed_fs": sorted(placed_fs, key=str),
+                                            "fs_left": fs_left, "total": total})))
         ju.place(match, piece, answer)
         if ju.is_fire_support(piece):
             fs_left -= 1
             sector = c.sector_of(answer)
             if sector is not None:
                 placed_fs.add(sector)
-    ju.emit_japanese(match, "setup", "18.1", f"the Japanese player has placed {len(order)} units face down, "
+    ju.emit_japanese(match, "setup", "18.1", f"the Japanese player has placed {total} units face down, "
                "one on each initial deployment hex")
     return None
 
@@ -139,43 +154,57 @@ def _actions(match: Match, done: set[str]) -> list[Option]:
     return options
 
 
-def japanese_movement(match: Match) -> Procedure[None]:
+def japanese_movement(match: Match, *, resume: c.Resume | None = None,
+                      back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """18.2: the Japanese player moves units at will (turned face up to move) and tries
-    tunnel movement (18.2.1); each unit acts once a phase."""
-    done: set[str] = set()
+    tunnel movement (18.2.1); each unit acts once a phase. Every choice is asked again from
+    ``resume`` with the units that have acted and the unit acting; ``back`` enters the
+    procedure again there (a fork)."""
+    done: set[str] = set(back["done"]) if back is not None else set()
     while True:
-        answer = (yield from ask_str(choose(c.JAPAN, "Japanese movement: which unit?", "18.2",
-                                            _actions(match, done), kind=KIND_ACTION)))
-        if answer == DONE:
-            return None
+        if back is not None and "act" in back:
+            answer = f"{back['act']}:{back['unit']}"
+        else:
+            answer = (yield from ask_str(c.ask(resume, choose(
+                c.JAPAN, "Japanese movement: which unit?", "18.2", _actions(match, done),
+                kind=KIND_ACTION), done=sorted(done))))
+            if answer == DONE:
+                return None
+        again = back if back is not None and "act" in back else None  # at this unit's action
+        back = None
         action, pid = answer.split(":", 1)
         piece = match.state.pieces[pid]
         done.add(pid)
+        at = None if resume is None else resume.then(done=sorted(done), act=action, unit=pid)
         if action == "move":
-            yield from _move(match, piece)
+            yield from _move(match, piece, resume=at, back=again)
         elif action == "tunnel":
-            yield from _tunnel(match, piece)
+            yield from _tunnel(match, piece, resume=at, back=again)
         else:
             ju.dig_in(piece)
             ju.emit_japanese(match, "dig_in", "18.2", f"{pid} is turned face down at {piece.location} (a "
                        "deployment hex, not adjacent to a US unit)", piece=pid)
 
 
-def _move(match: Match, piece: Piece) -> Procedure[None]:
+def _move(match: Match, piece: Piece, *, resume: c.Resume | None = None,
+          back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """18.2: turn the unit face up and move it within its MA (halved in a Storm), stopping on
-    entering a US ZOC (7.1)."""
+    entering a US ZOC (7.1). The destination is asked again from ``resume`` (``back``: the
+    unit turned up already, a fork)."""
     from .japanese_operations import movement_allowance, reach
 
-    ju.reveal(piece)
-    piece.attrs[REVEALED] = match.state.turn
+    if back is None:
+        ju.reveal(piece)
+        piece.attrs[REVEALED] = match.state.turn
     start = piece.location
     ma = movement_allowance(match, piece)
     r = reach(match, piece, ma)
     comp = c.components()
     options = [Option(start, f"Stay at {start} (face up)")]
     options += [Option(comp.map.label(h), f"{comp.map.label(h)} ({r.cost(h):g} MP)") for h in r]
-    dest = (yield from ask_str(choose(c.JAPAN, f"Move {piece.id} from {start} to?", "18.2", options,
-                                      kind=KIND_MOVE, context={"unit": piece.id, "from": start})))
+    dest = (yield from ask_str(c.ask(resume, choose(
+        c.JAPAN, f"Move {piece.id} from {start} to?", "18.2", options, kind=KIND_MOVE,
+        context={"unit": piece.id, "from": start}))))
     if dest != start:
         match.state.pieces.move(piece.id, dest)
     ju.emit_japanese(match, "jp_move", "18.2", f"{piece.id} is turned up at {start}"
@@ -184,12 +213,15 @@ def _move(match: Match, piece: Piece) -> Procedure[None]:
     return None
 
 
-def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
+def _tunnel(match: Match, piece: Piece, *, resume: c.Resume | None = None,
+            back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """18.2.1: 1-3 on 1d6 (1-2 in a US ZOC) moves a dug-in unit to any vacant deployment or
-    redeployment hex eligible for replacement arrival (14.5)."""
+    redeployment hex eligible for replacement arrival (14.5). The hex is asked again from
+    ``resume`` with the roll (``back``: rolled already, a fork)."""
     start = piece.location
     need = 2 if _adjacent_to_us(match, start) else 3
-    roll = match.dice.d6(purpose=f"tunnel movement from {start}", section="18.2.1")
+    roll = int(back["roll"]) if back is not None else \
+        match.dice.d6(purpose=f"tunnel movement from {start}", section="18.2.1")
     if roll > need:
         ju.emit_japanese(match, "tunnel", "18.2.1", f"tunnel movement from {start} fails: roll {roll} "
                    f"(needs 1-{need})", piece=piece.id)
@@ -197,10 +229,10 @@ def _tunnel(match: Match, piece: Piece) -> Procedure[None]:
     hexes = ju.eligible_anywhere(match, exclude=piece.id)
     if not hexes:  # cannot happen: the option is offered only with a hex to go to
         return None
-    dest = (yield from ask_str(choose(c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
-                                      [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes],
-                                      kind=KIND_TUNNEL, private=True,
-                                      context={"unit": piece.id, "from": start})))
+    dest = (yield from ask_str(c.ask(resume, choose(
+        c.JAPAN, f"Tunnel {piece.id} from {start} to?", "18.2.1",
+        [Option(h, f"{h} (sector {c.sector_of(h)})") for h in hexes], kind=KIND_TUNNEL,
+        private=True, context={"unit": piece.id, "from": start}), roll=roll)))
     match.state.pieces.move(piece.id, dest)
     ju.emit_japanese(match, "tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
                f"(needs 1-{need})", piece=piece.id, frm=start, to=dest)
@@ -215,66 +247,98 @@ def _attackers(match: Match, used: set[str]) -> list[Piece]:
             and ju.can_attack(p) and _adjacent_to_us(match, p.location)]
 
 
-def japanese_attacks(match: Match) -> Procedure[None]:
+def japanese_attacks(match: Match, *, resume: c.Resume | None = None,
+                     back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """18.3: units turned up this turn may attack adjacent US units; not mandatory; each US
-    hex is attacked once, each unit attacks once."""
+    hex is attacked once, each unit attacks once. Every choice is asked again from
+    ``resume`` with the units that attacked, the hexes attacked, the target and the units
+    picked for it; ``back`` enters the procedure again there (a fork)."""
     comp = c.components()
-    used: set[str] = set()
-    attacked: set[str] = set()
+    used: set[str] = set(back["used"]) if back is not None else set()
+    attacked: set[str] = set(back["attacked"]) if back is not None else set()
     while True:
         ready = _attackers(match, used)
-        near = {comp.map.label(n) for p in ready for n in comp.map.neighbors(comp.map.hex(p.location))}
-        targets = sorted({h for h in near if c.units_at(match, h, c.US)} - attacked)
-        if not targets:
-            return None
-        answer = (yield from ask_str(choose(
-            c.JAPAN, "Attack which US hex?", "18.3",
-            [*[Option(h, f"{h}: {', '.join(p.id for p in c.units_at(match, h, c.US))}")
-               for h in targets], Option(DONE, "No more attacks")],
-            kind=KIND_TARGET)))
-        if answer == DONE:
-            return None
-        attacked.add(answer)
+        if back is not None and "target" in back:
+            answer = str(back["target"])
+        else:
+            near = {comp.map.label(n) for p in ready for n in comp.map.neighbors(comp.map.hex(p.location))}
+            targets = sorted({h for h in near if c.units_at(match, h, c.US)} - attacked)
+            if not targets:
+                return None
+            answer = (yield from ask_str(c.ask(resume, choose(
+                c.JAPAN, "Attack which US hex?", "18.3",
+                [*[Option(h, f"{h}: {', '.join(p.id for p in c.units_at(match, h, c.US))}")
+                   for h in targets], Option(DONE, "No more attacks")],
+                kind=KIND_TARGET), used=sorted(used), attacked=sorted(attacked))))
+            if answer == DONE:
+                return None
+            attacked.add(answer)
+        again = back if back is not None and "target" in back else None  # within this attack
+        back = None
         target_hex = comp.map.hex(answer)
-        group: list[Piece] = []
-        while True:
-            cands = [p for p in ready if p not in group
-                     and target_hex in comp.map.neighbors(comp.map.hex(p.location))]
-            if not cands:
-                break
-            opts = [Option(p.id, f"{p.id} (attack {c.printed(p, 'attack')})") for p in cands]
-            if group:
-                opts.append(Option(DONE, "Resolve the attack"))
-            pick = (yield from ask_str(choose(c.JAPAN, f"Attack {answer} with which unit?", "18.3", opts,
-                                              kind=KIND_ATTACKER, context={"hex": answer})))
-            if pick == DONE:
-                break
-            group.append(match.state.pieces[pick])
-        used.update(p.id for p in group)
-        yield from resolve_attack(match, group, answer)
+        group: list[Piece] = [match.state.pieces[i] for i in again["group"]] if again is not None else []
+        if again is None or "fight" not in again:
+            while True:
+                cands = [p for p in ready if p not in group
+                         and target_hex in comp.map.neighbors(comp.map.hex(p.location))]
+                if not cands:
+                    break
+                opts = [Option(p.id, f"{p.id} (attack {c.printed(p, 'attack')})") for p in cands]
+                if group:
+                    opts.append(Option(DONE, "Resolve the attack"))
+                pick = (yield from ask_str(c.ask(resume, choose(
+                    c.JAPAN, f"Attack {answer} with which unit?", "18.3", opts, kind=KIND_ATTACKER,
+                    context={"hex": answer}), used=sorted(used), attacked=sorted(attacked),
+                    target=answer, group=[p.id for p in group])))
+                if pick == DONE:
+                    break
+                group.append(match.state.pieces[pick])
+            used.update(p.id for p in group)
+            again = None
+        yield from resolve_attack(match, group, answer, resume=None if resume is None else resume.then(
+            used=sorted(used), attacked=sorted(attacked), target=answer, group=[p.id for p in group]),
+            back=again)
 
 
-def resolve_attack(match: Match, group: list[Piece], hex_id: str) -> Procedure[None]:
+def resolve_attack(match: Match, group: list[Piece], hex_id: str, *,
+                   resume: c.Resume | None = None,
+                   back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """18.3, 9.1: attack total less defense on the defender's terrain line, 1d6; the US
     results read the CRMT Regular column (9.2.3) less its Banzai Ae; the attackers' A1-A3
-    redeploy them, Ae eliminates them, Ex costs one of them."""
+    redeploy them, Ae eliminates them, Ex costs one of them. The choices are asked again
+    from ``resume`` with the defenders, the result and rolls and how far the attack has
+    come (``fight``); ``back`` enters it again there (a fork)."""
     from .japanese_operations import apply_defender_effect, redeploy
 
     comp = c.components()
-    stack = c.units_at(match, hex_id, c.US)
-    defenders = stack[:1] if hex_id in c.landing_beach_hexes(match) else stack
-    attack = sum(c.printed(p, "attack") for p in group)
-    defense = sum(c.printed(p, "defense") for p in defenders)
-    line = c.crt_line(hex_id)
-    roll = match.dice.d6(purpose="CRT (Japanese attack)", section="18.3")
-    result = comp.tables["crt"].lookup(attack - defense, roll, line=line)
-    names = "+".join(p.id for p in group)
-    ju.emit_japanese(match, "jp_attack", "18.3", f"{names} ({attack}) attack {hex_id} ({defense}): "
-               f"differential {attack - defense:+d} on the {line} line, roll {roll}: {result}",
-               attackers=[p.id for p in group], hex=hex_id, result=result)
+    pieces = match.state.pieces
+    if back is not None:
+        defenders = [pieces[i] for i in back["defenders"]]
+        result, second = str(back["crt"]), back["second"]
+    else:
+        stack = c.units_at(match, hex_id, c.US)
+        defenders = stack[:1] if hex_id in c.landing_beach_hexes(match) else stack
+        attack = sum(c.printed(p, "attack") for p in group)
+        defense = sum(c.printed(p, "defense") for p in defenders)
+        line = c.crt_line(hex_id)
+        roll = match.dice.d6(purpose="CRT (Japanese attack)", section="18.3")
+        result = comp.tables["crt"].lookup(attack - defense, roll, line=line)
+        names = "+".join(p.id for p in group)
+        ju.emit_japanese(match, "jp_attack", "18.3", f"{names} ({attack}) attack {hex_id} ({defense}): "
+                   f"differential {attack - defense:+d} on the {line} line, roll {roll}: {result}",
+                   attackers=[p.id for p in group], hex=hex_id, result=result)
+        second = None
+
+    def at(fight: str, **more: JSON) -> c.Resume | None:
+        return None if resume is None else resume.then(
+            fight=fight, defenders=[p.id for p in defenders], crt=result, second=second, **more)
+
     if result in ("A1", "A2", "A3"):
-        for p in group:
-            yield from redeploy(match, p, in_place=False, section="18.3")
+        start = int(back["index"]) if back is not None else 0
+        for index in range(start, len(group)):
+            yield from redeploy(match, group[index], in_place=False, section="18.3",
+                                resume=at("redeploy", index=index), back=back)
+            back = None
         return None
     if result == "Ae":
         for p in group:
@@ -282,23 +346,32 @@ def resolve_attack(match: Match, group: list[Piece], hex_id: str) -> Procedure[N
         return None
     cell = comp.tables["crmt"].lookup("Regular", result)
     branches = parse_outcome(cell)
-    branch = branches[0] if len(branches) == 1 else outcome_for(
-        cell, match.dice.d6(purpose="CRMT", section="18.3"))
-    for term in branch.terms:
-        choices = [e for e in term if e != "Ae"]
-        if not choices:
-            continue
-        effect = choices[0]
-        if len(choices) > 1:
-            effect = (yield from ask_str(choose(c.US, f"{result} at {hex_id}: retreat or take a step loss?",
-                                                "9.2.3", [Option(e, e) for e in choices],
-                                                kind="banzai_result", context={"hex": hex_id})))
-        yield from apply_defender_effect(match, effect, hex_id, defenders)
+    if back is None and len(branches) > 1:
+        second = match.dice.d6(purpose="CRMT", section="18.3")
+    branch = branches[0] if second is None else outcome_for(cell, int(second))
+    if back is None or back["fight"] == "terms":
+        for term_no in range(int(back["term"]) if back is not None else 0, len(branch.terms)):
+            term = branch.terms[term_no]
+            choices = [e for e in term if e != "Ae"]
+            if not choices:
+                continue
+            where = at("terms", term=term_no)
+            effect = choices[0]
+            if back is not None and "effect" in back:
+                effect = str(back["effect"])
+            elif len(choices) > 1:
+                effect = (yield from ask_str(c.ask(where, choose(
+                    c.US, f"{result} at {hex_id}: retreat or take a step loss?", "9.2.3",
+                    [Option(e, e) for e in choices], kind="banzai_result", context={"hex": hex_id}))))
+            back = None
+            yield from apply_defender_effect(match, effect, hex_id, defenders,
+                                             resume=None if where is None else where.then(effect=effect))
     if result == "Ex" and group:
         loser = group[0]
         if len(group) > 1:
-            pick = yield from ask_str(choose(c.JAPAN, "Exchange: which attacking unit is lost?", "18.3",
-                                             [Option(p.id, p.id) for p in group], kind=KIND_EX_LOSS))
+            pick = yield from ask_str(c.ask(at("ex"), choose(
+                c.JAPAN, "Exchange: which attacking unit is lost?", "18.3",
+                [Option(p.id, p.id) for p in group], kind=KIND_EX_LOSS)))
             loser = match.state.pieces[pick]
         c.eliminate_jp(match, loser, "18.3", "Ex: the attacker's loss")
     return None
