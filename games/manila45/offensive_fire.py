@@ -94,19 +94,28 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
     attacked = set(match.state.vars[c.V_ATTACKED])
     enemy = c.other(side)
     out: list[Option] = []
+    hm = components().hexmap
+    distance = hm.id_distance
+    # what can_fire_at answers, asked only of ground units in range (10.6): an air unit
+    # fires at any hex (10.23), and at no bridge (10.19)
+    ground = [(p, p.location, c.counter(p).range) for p in shooters if not c.has(p, "air")]
+    air = len(ground) < len(shooters)
     hexes = sorted({p.location for p in c.units_on_map(match, enemy)})
     for hex_id in hexes:
         if hex_id in attacked:
             continue
-        if any(can_fire_at(match, p, hex_id) for p in shooters):
+        if air or any(distance(at, hex_id) <= reach and can_fire_at(match, p, hex_id)
+                      for p, at, reach in ground):
             out.append(Option({"fire": hex_id}, f"fire at {hex_id}"))
     if match.state.turn >= 3:  # 5.4
         demolished = set(match.state.vars[c.V_DEMOLISHED])
-        for side_ in components().hexmap.hexsides_with("bridge"):
-            key = c.side_key(components().hexmap.label(side_.a), components().hexmap.label(side_.b))
+        for side_ in hm.hexsides_with("bridge"):
+            a, b = hm.label(side_.a), hm.label(side_.b)
+            key = c.side_key(a, b)
             if key in demolished or key in attacked:
                 continue
-            if any(can_fire_at_bridge(match, p, key) for p in shooters):
+            if any((distance(at, a) <= reach or distance(at, b) <= reach)
+                   and can_fire_at_bridge(match, p, key) for p, at, reach in ground):
                 out.append(Option({"bridge": key}, f"demolish the bridge {key} (10.19)"))
         barred = set(match.state.vars[c.V_RUBBLE]) | attacked | match.state.pieces.occupied()
         out += [Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)")
