@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.marks import MapMark
@@ -111,14 +112,28 @@ class Manila45(PhasedGame):
     # -- 5.0 sequence of play ------------------------------------------------------------
     def opening(self, match: Match) -> Flow:
         """3.2 the Japanese set-up, before ten game turns of two player turns each (5.1)."""
+        return (yield from self._opening(match))
+
+    def _opening(self, match: Match, back: JSON = None) -> Flow:
+        """The opening, or (``back``, the args of a set-up decision's resume point) the
+        opening entered again at that decision."""
         from .setup import japanese_setup
         from .victory import check_now
 
-        yield from japanese_setup(match)
+        yield from japanese_setup(match, back)
         for p in c.units_on_map(match, JAPAN):
             p.attrs["setup_hex"] = p.location  # 8.3: static units never leave it
         check_now(match)
         return None
+
+    def resume_flow(self, match: Match, point: ResumePoint) -> Flow:
+        """The flow entered again at a decision: in a phase (the phase handlers go back to
+        it, see docs/games/manila45.md), or in the Japanese set-up (3.2, entry ``setup``),
+        then the ten turns."""
+        if point.entry != c.SETUP:
+            return (yield from super().resume_flow(match, point))
+        yield from self._opening(match, match.resumed(c.SETUP))
+        return (yield from self.turns(match))
 
     def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """5.2: the five phases of a game turn, in its order (no Japanese replacement phase,

@@ -10,9 +10,12 @@ pontoon bridges (US engineers), hexes already attacked, air units used.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import ResumePoint
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import Piece
 
@@ -27,6 +30,35 @@ AIR_READY = "box:air_ready"  # available air units, off the map between attacks 
 MARKERS = "box:markers"
 ENTRY_BOX = MappingProxyType({"1cav": "box:us_1cav", "37id": "box:us_37id", "11ab": "box:us_11ab",
                               "xiv": "box:us_xiv"})
+
+# -- the phases of a game turn (5.2) and where their flow may be entered again ------------
+SETUP = "setup"  # the Japanese set-up (3.2), before the first turn: the opening's resume entry
+MOVE_PHASE = MappingProxyType({US: "us_move", JAPAN: "jp_move"})
+FIRE_PHASE = MappingProxyType({US: "us_fire", JAPAN: "jp_fire"})
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a procedure runs in a phase's flow, for the decisions it asks to be asked again
+    there (:class:`~tabletop.core.engine.decisions.ResumePoint`): the phase id and what its
+    callers need to go back down to it (small JSON: unit ids, hex ids, MP left). The phase
+    handler reads them back with ``match.resumed(phase)``. No phase (``NOWHERE``, a
+    procedure run on its own): its decisions are not marked."""
+
+    phase: str = ""
+    args: dict[str, JSON] = field(default_factory=dict)
+
+    def within(self, **more: JSON) -> Where:
+        """This place with more of the callers' facts, for a procedure called from here."""
+        return Where(self.phase, {**self.args, **more})
+
+    def point(self, **more: JSON) -> ResumePoint | None:
+        """The resume point of a decision asked here, with the facts of the asking
+        procedure itself (None when no phase is named)."""
+        return ResumePoint(self.phase, {**self.args, **more}) if self.phase else None
+
+
+NOWHERE = Where()
 
 # -- public variables ---------------------------------------------------------------------
 V_RUBBLE = "rubble"  # hex ids with a rubble marker (10.20, 10.21)

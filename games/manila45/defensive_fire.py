@@ -11,7 +11,7 @@ private, and a US decision names a face-down Japanese mover only by its hex.
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, choose
+from tabletop.core.engine.decisions import Option, ResumePoint, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -42,9 +42,11 @@ def defensive_fire_drms(match: Match, mover: Piece, hex_id: str, shooters: list[
     return drms
 
 
-def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
+def defensive_fire(match: Match, mover: Piece, hex_id: str, *,
+                   resume: ResumePoint | None = None) -> Procedure[bool]:
     """9.1-9.6: offer defensive fire at a unit that has just entered ``hex_id``; returns True
-    when the mover is eliminated. Only adjacent units fire (9.4), never indirectly (11.3)."""
+    when the mover is eliminated. Only adjacent units fire (9.4), never indirectly (11.3).
+    ``resume``: where the mover's flow asks the offer again (the move, by its caller)."""
     if not can_be_fired_on_defensively(mover):
         return False
     side = c.other(mover.side)
@@ -64,7 +66,7 @@ def defensive_fire(match: Match, mover: Piece, hex_id: str) -> Procedure[bool]:
                                Option(False, "hold fire")],
                        kind="defensive_fire", context={"hex": hex_id, "strength": strength,
                                                        "drm": total},
-                       private=side == JAPAN)
+                       private=side == JAPAN, resume=resume)
     if not yes:
         return False
     c.reveal(match, shooters, "fires defensively")

@@ -8,6 +8,13 @@ costs 8.5 and rubble 8.12, hexside costs 8.6, 8.7, 8.11, never all-sea (8.13) or
 hex (8.14), never into an illegal stack (6.4).
 Japanese static units never move (8.3). On turn 1 the US movement phase is the map entry:
 division by division, XIV Corps last at half movement (3.4, 3.5, 5.4).
+
+Every decision may be asked again from the state as it stands (a fork of the match): the
+phase handler reads the resume point's args (``match.resumed``) and goes back down to it —
+the organisation entering (``org``), the engineer choosing a pontoon bridge (``pontoon``),
+where the 672nd began the phase once units move (``amtrac``), the coastal move under way
+(``coastal``, ``rider``) and the unit moving (``move``: its id, MP left, crossing, and the
+hex it just entered when defensive fire is offered there).
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from functools import cache
 
 from tabletop.core.board.hexgrid import Hex
 from tabletop.core.board.movement import first_steps
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -92,11 +100,15 @@ def _leave(match: Match, piece: Piece) -> None:
         match.emit("pontoon", "8.9", f"{piece.name} moves off: its pontoon bridge {gone} is gone")
 
 
-def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure[None]:
+def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing, where: c.Where = c.NOWHERE,
+              *, entered: bool = False) -> Procedure[None]:
     """8.1-8.14: step one unit hex by hex, each step paid in full from what is left (8.2);
     9.1 defensive fire after every hex entered. Each step's menu is the first step of the
     core's movement search (:func:`~tabletop.core.board.movement.first_steps`) with
-    :func:`step_cost` for the price of a step."""
+    :func:`step_cost` for the price of a step. ``entered``: the unit has just entered its
+    hex (3.4, or a fork resumed at the defensive fire there): that fire is offered first.
+    ``where``: the place in the phase its decisions are asked again from (the move's own
+    facts added, :func:`resume_move`)."""
     left = mp
     private = piece.side == JAPAN
     hm = components().hexmap
@@ -104,6 +116,13 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
 
     def step(a: Hex, b: Hex) -> int | None:
         return step_cost(match, piece, label(a), label(b), cross)
+
+    def moving(**more: JSON) -> ResumePoint | None:
+        return where.point(move={"unit": piece.id, "mp": left, "start": cross.start,
+                                 "amtrac": cross.amtrac, "engineer": cross.engineer_self, **more})
+    if entered and (yield from defensive_fire(match, piece, piece.location,
+                                              resume=moving(entered=piece.location))):
+        return
     while True:
         here = piece.location
         opts: list[Option] = [Option(DONE, "stop here")]
@@ -115,7 +134,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
         to = yield from ask_str(choose(piece.side, f"8.1: move {piece.name} from {here} ({left} MP left)",
                                        "8.1", opts, kind="move_step",
                                        context={"unit": piece.id, "mp": left, "from": here},
-                                       private=private))
+                                       private=private, resume=moving()))
         if to == DONE:
             return
         dest = to
@@ -139,8 +158,17 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing) -> Procedure
             from .victory import check_now
 
             check_now(match)  # 4.3: moving out of the north-west may end the game
-        if (yield from defensive_fire(match, piece, dest)):
+        if (yield from defensive_fire(match, piece, dest, resume=moving(entered=dest))):
             return
+
+
+def resume_move(match: Match, where: c.Where, move: JSON) -> Procedure[None]:
+    """The move of one unit taken up again at a step or at the defensive fire after one
+    (``move``: the args :func:`move_unit` gave its decisions)."""
+    assert isinstance(move, dict)
+    cross = Crossing(str(move["start"]), bool(move["amtrac"]), bool(move["engineer"]))
+    yield from move_unit(match, match.state.pieces[str(move["unit"])], int(move["mp"]),
+                         cross, where, entered="entered" in move)
 
 
 def _mark_pontoon_use(match: Match, a: str, b: str) -> None:
@@ -158,13 +186,20 @@ def river_sides(hex_id: str) -> list[str]:
 
 # -- 8.9 pontoon bridges -------------------------------------------------------------------
 
-def pontoon_step(match: Match) -> Procedure[None]:
+def pontoon_step(match: Match, where: c.Where = c.NOWHERE, back: JSON = None) -> Procedure[None]:
     """8.9: at the start of the US movement phase each bridging engineer beside a river may
-    establish (or keep, or re-aim) one pontoon bridge across one river hexside of its hex."""
+    establish (or keep, or re-aim) one pontoon bridge across one river hexside of its hex.
+    ``back``: entered again at the engineer ``back["pontoon"]``'s choice, those before it
+    done (nothing moves in this step, so the engineers are the same)."""
     pontoons = match.state.vars[c.V_PONTOONS]
-    for eng in sorted(p.id for p in c.units_on_map(match, US) if c.has(p, "bridging")):
+    engineers = sorted(p.id for p in c.units_on_map(match, US) if c.has(p, "bridging"))
+    asking = back.get("pontoon") if isinstance(back, dict) else None
+    if asking is not None:
+        engineers = engineers[engineers.index(str(asking)):]
+    for eng in engineers:
         piece = match.state.pieces[eng]
-        piece.attrs["facilitated"] = False
+        if eng != asking:
+            piece.attrs["facilitated"] = False
         across = river_sides(piece.location)
         if not across:
             pontoons.pop(eng, None)
@@ -172,7 +207,8 @@ def pontoon_step(match: Match) -> Procedure[None]:
         opts = [Option("none", "no pontoon bridge")]
         opts += [Option(n, f"bridge {piece.location}-{n}") for n in across]
         pick = yield from ask_str(choose(US, f"8.9: {piece.name} in {piece.location}: pontoon bridge?", "8.9",
-                                         opts, kind="pontoon", context={"unit": eng}))
+                                         opts, kind="pontoon", context={"unit": eng},
+                                         resume=where.point(pontoon=eng)))
         if pick == "none":
             pontoons.pop(eng, None)
         else:
@@ -192,17 +228,41 @@ def movable(match: Match, side: str) -> list[Piece]:
 
 
 def movement_phase(match: Match, side: str) -> Procedure[None]:
-    """8.1, 8.4: move units one at a time, never as a stack, any number of them, each once."""
+    """8.1, 8.4: move units one at a time, never as a stack, any number of them, each once.
+
+    Entered again at a decision (``match.resumed``), it goes back to it: an entry (3.4:
+    ``org``), a pontoon bridge (8.9: ``pontoon``), or, once units move, the choice of the
+    next one with where the 672nd began the moves (8.8: ``amtrac``), and within a unit's
+    move or a coastal move (:func:`resume_move`, :func:`coastal_move`)."""
+    phase = c.MOVE_PHASE[side]
+    back = match.resumed(phase)
+    where = c.Where(phase)
     if side == US and match.state.turn == 1:
-        yield from us_entry(match)
+        yield from us_entry(match, where, back)
         return
-    if side == US:
-        for org in c.ENTRY_BOX:
-            if match.state.pieces.count_at(c.ENTRY_BOX[org]):
-                yield from _enter_org(match, org)  # units 3.4 could not enter on turn 1
-        yield from pontoon_step(match)
-    amtrac_start = {p.id: p.location for p in c.units_on_map(match, US) if c.has(p, "amtrac")}
-    starts = {p.id: p.location for p in c.units_on_map(match, side)}
+    if not isinstance(back, dict) or "amtrac" not in back:
+        if side == US:
+            orgs = list(c.ENTRY_BOX)
+            if isinstance(back, dict) and "pontoon" in back:  # the late entries are done
+                orgs = []
+            elif isinstance(back, dict) and "org" in back:  # within a late entry: back to it
+                org = str(back["org"])
+                orgs = orgs[orgs.index(org) + 1:]
+                yield from _enter_org(match, org, where, back)
+            for org in orgs:
+                if match.state.pieces.count_at(c.ENTRY_BOX[org]):
+                    yield from _enter_org(match, org, where)  # units 3.4 could not enter on turn 1
+            yield from pontoon_step(match, where, back)
+        back = None
+    amtrac_start: dict[str, str] = (
+        {p.id: p.location for p in c.units_on_map(match, US) if c.has(p, "amtrac")} if back is None
+        else {str(k): str(v) for k, v in back["amtrac"].items()})
+    where = where.within(amtrac=dict(amtrac_start))
+    if back is not None:  # within a unit's move or a coastal move: back to it
+        if "move" in back:
+            yield from resume_move(match, where, back["move"])
+        elif "coastal" in back:
+            yield from coastal_move(match, str(back["coastal"]), where, back)
     while True:
         units = movable(match, side)
         opts = [Option(DONE, "end the movement phase")]
@@ -210,31 +270,32 @@ def movement_phase(match: Match, side: str) -> Procedure[None]:
         if side == US:
             opts += _coastal_options(match, amtrac_start)
         pick = yield choose(side, "8.1: move a unit, or end the phase", "8.1", opts,
-                            kind="select_mover", private=side == JAPAN)
+                            kind="select_mover", private=side == JAPAN, resume=where.point())
         if pick == DONE:
             return
         if isinstance(pick, dict):
-            yield from coastal_move(match, str(pick["coastal"]))
+            yield from coastal_move(match, str(pick["coastal"]), where)
             continue
         piece = match.state.pieces[str(pick)]
         piece.attrs["moved"] = True
         cross = Crossing(start=piece.location)
         if side == US:
-            cross.amtrac = _amtrac_can_help(match, piece, starts, amtrac_start)
+            cross.amtrac = _amtrac_can_help(match, piece, amtrac_start)
             cross.engineer_self = c.has(piece, "bridging")
-        yield from move_unit(match, piece, allowance(match, piece), cross)
+        yield from move_unit(match, piece, allowance(match, piece), cross, where)
 
 
-def _amtrac_can_help(match: Match, piece: Piece, starts: dict[str, str],
-                     amtrac_start: dict[str, str]) -> bool:
+def _amtrac_can_help(match: Match, piece: Piece, amtrac_start: dict[str, str]) -> bool:
     """8.8: the 672nd began the phase beside a river, stacked with this unit, which has not
-    left that hex, and has not yet carried a unit (or made a coastal move) this phase."""
+    left that hex, and has not yet carried a unit (or made a coastal move) this phase.
+
+    The unit is one picked to move, so it has not moved this phase (:func:`movable`): it
+    stands where it began the phase."""
     if match.state.vars[c.V_AMTRAC] or c.has(piece, "amtrac"):
         return False
     for amtrac_id, where in amtrac_start.items():
         amtrac = match.state.pieces[amtrac_id]
-        if (amtrac.location == where == starts.get(piece.id) == piece.location
-                and river_sides(where)):
+        if amtrac.location == where == piece.location and river_sides(where):
             return True
     return False
 
@@ -257,14 +318,21 @@ def _coastal_options(match: Match, amtrac_start: dict[str, str]) -> list[Option]
     return out
 
 
-def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
+def coastal_move(match: Match, amtrac_id: str, where: c.Where = c.NOWHERE,
+                 back: JSON = None) -> Procedure[None]:
     """8.10: the 672nd, with one unit stacked with it, goes out to sea and lands on another
-    coastal hex not next to a Japanese unit; it stays there, its passenger may move on."""
+    coastal hex not next to a Japanese unit; it stays there, its passenger may move on.
+    ``back``: entered again at the landing, the passenger chosen (``back["rider"]``)."""
     amtrac = match.state.pieces[amtrac_id]
     start = amtrac.location
-    riders = [p for p in c.units_at(match, start) if p.id != amtrac_id and not p.attrs.get("moved")]
-    opts = [Option("none", "no passenger")] + [Option(p.id, p.name) for p in riders]
-    rider_id = yield from ask_str(choose(US, "8.10: carry which unit?", "8.10", opts, kind="coastal_rider"))
+    here = where.within(coastal=amtrac_id)
+    if isinstance(back, dict) and "rider" in back:
+        rider_id = str(back["rider"])
+    else:
+        riders = [p for p in c.units_at(match, start) if p.id != amtrac_id and not p.attrs.get("moved")]
+        opts = [Option("none", "no passenger")] + [Option(p.id, p.name) for p in riders]
+        rider_id = yield from ask_str(choose(US, "8.10: carry which unit?", "8.10", opts,
+                                             kind="coastal_rider", resume=here.point()))
     rider = match.state.pieces[rider_id] if rider_id != "none" else None
     landings = []
     for hex_id in _coastal_hexes():
@@ -281,7 +349,8 @@ def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
     if not landings:
         match.emit("amtrac", "8.10", "no coastal hex to land on: the 672nd stays")
         return
-    dest = (yield from ask_str(choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing")))
+    dest = (yield from ask_str(choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing",
+                                      resume=here.point(rider=rider_id))))
     _leave(match, amtrac)
     match.state.vars[c.V_AMTRAC] = "coastal"
     amtrac.attrs["moved"] = True
@@ -293,7 +362,7 @@ def coastal_move(match: Match, amtrac_id: str) -> Procedure[None]:
     match.emit("amtrac", "8.10", text, frm=start, to=dest)
     if rider is not None:
         rider.attrs["moved"] = True
-        yield from move_unit(match, rider, allowance(match, rider), Crossing(start=dest))
+        yield from move_unit(match, rider, allowance(match, rider), Crossing(start=dest), where)
 
 
 def _pair_ok(a: Piece, b: Piece) -> bool:
@@ -325,31 +394,48 @@ def entry_hexes(org: str) -> list[str]:
     return [h for h in out if c.terrain(h) != "sea"]
 
 
-def us_entry(match: Match) -> Procedure[None]:
+def us_entry(match: Match, where: c.Where = c.NOWHERE, back: JSON = None) -> Procedure[None]:
     """3.4, 3.5: each division in turn enters unit by unit (one division complete before the
     next), XIV Corps after all three; each unit pays its entry hex's cost and moves on.
-    Japanese defensive fire applies from the first unit (3.4)."""
+    Japanese defensive fire applies from the first unit (3.4). ``back``: entered again
+    within the entry of ``back["org"]`` (the organisations entered are in the state)."""
     done: list[str] = match.state.vars[c.V_ENTERED]
+    if isinstance(back, dict) and "org" in back:
+        org = str(back["org"])
+        yield from _enter_org(match, org, where, back)
+        done.append(org)
     while len(done) < 4:
         left = [o for o in DIVISIONS if o not in done]
         if left:
             org = (yield from ask_str(choose(US, "3.4: which division enters next?", "3.4",
-                                             [Option(o, ORG_NAMES[o]) for o in left], kind="entry_org")))
+                                             [Option(o, ORG_NAMES[o]) for o in left], kind="entry_org",
+                                             resume=where.point())))
         else:
             org = "xiv"
         match.emit("entry", "3.4", f"{ORG_NAMES[org]} begins its entry")
-        yield from _enter_org(match, org)
+        yield from _enter_org(match, org, where)
         done.append(org)
 
 
-def _enter_org(match: Match, org: str) -> Procedure[None]:
+def _enter_org(match: Match, org: str, where: c.Where = c.NOWHERE, back: JSON = None) -> Procedure[None]:
+    """3.4: the units of one organisation enter one by one, each moving on once in (its
+    decisions asked again from ``org``; ``back``: at the entry hex of ``back["unit"]``, or
+    within the move of the unit that entered last, ``back["move"]``)."""
     box = c.ENTRY_BOX[org]
+    here = where.within(org=org)
+    if isinstance(back, dict) and "move" in back:
+        yield from resume_move(match, here, back["move"])
     while True:
         waiting = match.state.pieces.at(box)
         if not waiting:
             return
-        pick = yield from ask_str(choose(US, f"3.4: enter which {ORG_NAMES[org]} unit?", "3.4",
-                                         [Option(p.id, p.name) for p in waiting], kind="entry_unit"))
+        if isinstance(back, dict) and "unit" in back:
+            pick = str(back["unit"])
+        else:
+            pick = yield from ask_str(choose(US, f"3.4: enter which {ORG_NAMES[org]} unit?", "3.4",
+                                             [Option(p.id, p.name) for p in waiting], kind="entry_unit",
+                                             resume=here.point()))
+        back = None
         piece = match.state.pieces[pick]
         mp = allowance(match, piece)
         opts = []
@@ -363,13 +449,13 @@ def _enter_org(match: Match, org: str) -> Procedure[None]:
             match.emit("entry", "3.4", f"{piece.name} finds no legal entry hex and waits "
                        f"for the next US movement phase")
             return
-        where = (yield from ask_str(choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
-                                           kind="entry_hex", context={"unit": piece.id})))
-        cost = c.ENTER_COST[c.terrain(where)] + (1 if where in match.state.vars[c.V_RUBBLE] else 0)
-        match.state.pieces.move(piece.id, where)
+        to = (yield from ask_str(choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
+                                        kind="entry_hex", context={"unit": piece.id},
+                                        resume=here.point(unit=piece.id))))
+        cost = c.ENTER_COST[c.terrain(to)] + (1 if to in match.state.vars[c.V_RUBBLE] else 0)
+        match.state.pieces.move(piece.id, to)
         piece.attrs["moved"] = True
-        match.emit("entry", "3.4", f"{piece.name} enters at {where} ({cost} MP)", unit=piece.id,
-                   to=where)
-        if (yield from defensive_fire(match, piece, where)):
-            continue
-        yield from move_unit(match, piece, mp - cost, Crossing(start=where))
+        match.emit("entry", "3.4", f"{piece.name} enters at {to} ({cost} MP)", unit=piece.id,
+                   to=to)
+        # 9.1 defensive fire at the entry hex, then on with the MP left
+        yield from move_unit(match, piece, mp - cost, Crossing(start=to), here, entered=True)

@@ -18,6 +18,7 @@ from functools import cache
 
 from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.hexgrid import distance as hex_distance
+from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -93,19 +94,28 @@ def targets(match: Match, side: str, shooters: list[Piece]) -> list[Option]:
     attacked = set(match.state.vars[c.V_ATTACKED])
     enemy = c.other(side)
     out: list[Option] = []
+    hm = components().hexmap
+    distance = hm.id_distance
+    # what can_fire_at answers, asked only of ground units in range (10.6): an air unit
+    # fires at any hex (10.23), and at no bridge (10.19)
+    ground = [(p, p.location, c.counter(p).range) for p in shooters if not c.has(p, "air")]
+    air = len(ground) < len(shooters)
     hexes = sorted({p.location for p in c.units_on_map(match, enemy)})
     for hex_id in hexes:
         if hex_id in attacked:
             continue
-        if any(can_fire_at(match, p, hex_id) for p in shooters):
+        if air or any(distance(at, hex_id) <= reach and can_fire_at(match, p, hex_id)
+                      for p, at, reach in ground):
             out.append(Option({"fire": hex_id}, f"fire at {hex_id}"))
     if match.state.turn >= 3:  # 5.4
         demolished = set(match.state.vars[c.V_DEMOLISHED])
-        for side_ in components().hexmap.hexsides_with("bridge"):
-            key = c.side_key(components().hexmap.label(side_.a), components().hexmap.label(side_.b))
+        for side_ in hm.hexsides_with("bridge"):
+            a, b = hm.label(side_.a), hm.label(side_.b)
+            key = c.side_key(a, b)
             if key in demolished or key in attacked:
                 continue
-            if any(can_fire_at_bridge(match, p, key) for p in shooters):
+            if any((distance(at, a) <= reach or distance(at, b) <= reach)
+                   and can_fire_at_bridge(match, p, key) for p, at, reach in ground):
                 out.append(Option({"bridge": key}, f"demolish the bridge {key} (10.19)"))
         barred = set(match.state.vars[c.V_RUBBLE]) | attacked | match.state.pieces.occupied()
         out += [Option({"demolish": hex_id}, f"demolish the structures in {hex_id} (10.21)")
@@ -185,18 +195,29 @@ def _group_ok(group: list[Piece], piece: Piece) -> bool:
 
 
 def offensive_fire_phase(match: Match, side: str) -> Procedure[None]:
-    """10.1-10.23, 11.0: one fire after another until the side ends the phase."""
+    """10.1-10.23, 11.0: one fire after another until the side ends the phase.
+
+    Entered again at a decision (``match.resumed``), it goes back to it: the next target
+    (what has fired and been attacked is in the state), or within one fire, named by its
+    kind and target (:func:`_one_fire`)."""
     private = side == JAPAN
+    where = c.Where(c.FIRE_PHASE[side])
+    back = match.resumed(where.phase)
+    if isinstance(back, dict) and "target" in back:
+        # within a fire: the units that may fire are those that might as it was named
+        yield from _one_fire(match, side, str(back["kind"]), str(back["target"]),
+                             firing_units(match, side), where, back)
+        check_now(match)
     while True:
         shooters = firing_units(match, side)
         opts = [Option(DONE, "end the offensive fire phase"), *targets(match, side, shooters)]
         pick = yield choose(side, "10.2: fire at a target, or end the phase", "10.2", opts,
-                            kind="fire_target", private=private)
+                            kind="fire_target", private=private, resume=where.point())
         if pick == DONE:
             return
         assert isinstance(pick, dict)
         kind, target = next(iter(pick.items()))
-        yield from _one_fire(match, side, str(kind), str(target), shooters)
+        yield from _one_fire(match, side, str(kind), str(target), shooters, where)
         check_now(match)
 
 
@@ -208,10 +229,21 @@ def _eligible(match: Match, kind: str, target: str, shooters: Iterable[Piece]) -
     return [p for p in shooters if not c.has(p, "air") and can_fire_at(match, p, target, regular=False)]
 
 
-def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Piece]) -> Procedure[None]:
+def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Piece],
+              where: c.Where = c.NOWHERE, back: JSON = None) -> Procedure[None]:
+    """10.4: the firing units gathered one by one, then the fire resolved. Its decisions are
+    asked again from its kind, target and the units gathered so far (``group``); ``back``:
+    entered again at one, or past the gathering at a close assault or an advance
+    (:func:`_regular_fire`)."""
     private = side == JAPAN
-    eligible = _eligible(match, kind, target, shooters)
+    here = where.within(kind=kind, target=target)
     group: list[Piece] = []
+    if isinstance(back, dict):
+        group = [match.state.pieces[str(i)] for i in back["group"]]
+        if "close_assault" in back or "advance" in back:  # the group has fired
+            yield from _regular_fire(match, side, target, group, here, back)
+            return
+    eligible = _eligible(match, kind, target, shooters)
     while True:
         opts: list[Option] = []
         if group:
@@ -233,7 +265,7 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
                                          "10.4", opts, kind="fire_unit",
                                          context={"target": target, "band": band,
                                                   "group": [p.id for p in group]},
-                                         private=private))
+                                         private=private, resume=here.point(group=[p.id for p in group])))
         if pick == DONE:
             break
         group.append(match.state.pieces[pick])
@@ -246,7 +278,7 @@ def _one_fire(match: Match, side: str, kind: str, target: str, shooters: list[Pi
             match.state.vars[c.V_AIR_USED].append(p.id)
     c.reveal(match, group, "fires")
     if kind == "fire":
-        yield from _regular_fire(match, side, target, group)
+        yield from _regular_fire(match, side, target, group, here)
     elif kind == "bridge":
         _bridge_demolition(match, side, target, group)
     else:
@@ -327,23 +359,31 @@ def _aa_near(match: Match, target: str) -> bool:
                for p in c.units_on_map(match, JAPAN))
 
 
-def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> Procedure[None]:
+def _regular_fire(match: Match, side: str, target: str, group: list[Piece],
+                  where: c.Where = c.NOWHERE, back: JSON = None) -> Procedure[None]:
     """10.3, 10.16, 10.17, 10.20; 4.2, 4.3: one fire on an occupied hex: the defenders
     revealed, the fire resolved, eliminations, then the rubble roll, then the game-end check
-    (play stops after the rubble roll), then the advance after combat."""
+    (play stops after the rubble roll), then the advance after combat. ``back``: entered
+    again at the close assault (the defenders revealed) or at an advance."""
     private = side == JAPAN
+    here = where.within(group=[p.id for p in group])
+    if isinstance(back, dict) and "advance" in back:
+        yield from _advance(match, side, target, [match.state.pieces[str(i)] for i in back["assault"]],
+                            here, str(back["advance"]))
+        return
     defenders = c.units_at(match, target)
-    c.reveal(match, defenders, "is fired on")
-    if side == JAPAN and len(defenders) == 2:
-        match.emit("fog", "6.5", f"the Japanese player sees both US units in {target}: "
-                   + ", ".join(p.name for p in defenders), visible_to=(JAPAN,))
+    if back is None:
+        c.reveal(match, defenders, "is fired on")
+        if side == JAPAN and len(defenders) == 2:
+            match.emit("fog", "6.5", f"the Japanese player sees both US units in {target}: "
+                       + ", ".join(p.name for p in defenders), visible_to=(JAPAN,))
     assault: list[Piece] = []
     candidates = _close_assaulters(match, target, group)
     if candidates:
         yes = yield choose(side, f"10.17: close assault {target} with "
                            + ", ".join(p.name for p in candidates) + "?", "10.17",
                            [Option(True, "close assault"), Option(False, "no close assault")],
-                           kind="close_assault", private=private)
+                           kind="close_assault", private=private, resume=here.point(close_assault=True))
         if yes:
             assault = candidates
     drms = offensive_drms(match, side, target, group, defenders, assault)
@@ -364,12 +404,21 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece]) -> P
     # once this fire's result is applied in full: the E (10.16) and the rubble roll it calls
     # for "immediately" (10.20); the voluntary advance after combat (10.17) is not offered.
     check_now(match)
-    for p in assault:
+    yield from _advance(match, side, target, assault, here)
+
+
+def _advance(match: Match, side: str, target: str, assault: list[Piece], where: c.Where,
+             first: str | None = None) -> Procedure[None]:
+    """10.17: each close-assaulting unit still adjacent may advance into the emptied hex,
+    one after another (``first``: entered again at that unit's choice, those before done)."""
+    private = side == JAPAN
+    ids = [p.id for p in assault]
+    for p in assault[ids.index(first) if first is not None else 0:]:
         if components().hexmap.id_distance(p.location, target) != 1 or not c.can_stack(match, p, target):
             continue
         go = yield choose(side, f"10.17: advance {p.name} into {target}?", "10.17",
                           [Option(True, "advance"), Option(False, "stay")],
-                          kind="advance", private=private)
+                          kind="advance", private=private, resume=where.point(assault=ids, advance=p.id))
         if go:
             frm = p.location
             match.state.pieces.move(p.id, target)

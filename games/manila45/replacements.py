@@ -5,7 +5,7 @@ unit, or forfeit (7.3), at once fully capable (7.4); the six air units from turn
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 
 from . import common as c
@@ -13,15 +13,25 @@ from .components import JAPAN, ORG_NAMES, ORGS, US, components
 
 
 def reinforcement_phase(match: Match) -> Procedure[None]:
-    """5.2 I.A: the air units arrive on turn 3 (7.5); replacements from turn 2 (7.2-7.4)."""
-    match.state.vars[c.V_AIR_USED] = []  # 10.23: once per game turn
-    if match.state.turn == 3:
-        for p in match.state.pieces.at(c.AIR_LATER):
-            match.state.pieces.move(p.id, c.AIR_READY)
-        match.emit("reinforcements", "7.5", "the six US combat air support units are available")
-    if match.state.turn < 2:
-        return
-    for org in ORGS:
+    """5.2 I.A: the air units arrive on turn 3 (7.5); replacements from turn 2 (7.2-7.4).
+
+    Entered again at a replacement decision (``match.resumed``: the organisation, and the
+    unit once picked), it goes straight back to it: the organisations before it are done,
+    the air units already here."""
+    phase = "us_reinforce"
+    back = match.resumed(phase)
+    orgs: tuple[str, ...] = ORGS
+    if back is None:
+        match.state.vars[c.V_AIR_USED] = []  # 10.23: once per game turn
+        if match.state.turn == 3:
+            for p in match.state.pieces.at(c.AIR_LATER):
+                match.state.pieces.move(p.id, c.AIR_READY)
+            match.emit("reinforcements", "7.5", "the six US combat air support units are available")
+        if match.state.turn < 2:
+            return
+    else:
+        orgs = ORGS[ORGS.index(back["org"]):]
+    for org in orgs:
         dead = [p for p in match.state.pieces.at(c.US_DEAD) if c.org(p) == org]
         if not dead:
             continue  # 7.2: forfeit, never carried over
@@ -32,9 +42,14 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
         if not hosts:
             match.emit("replacement", "7.3", f"{ORG_NAMES[org]}: no unit to receive a replacement; forfeit")
             continue
-        opts = [Option("none", "no replacement")] + [Option(p.id, p.name) for p in dead]
-        pick = yield from ask_str(choose(US, f"7.2: {ORG_NAMES[org]} replacement?", "7.2", opts,
-                                         kind="replacement_unit"))
+        if back is not None and "unit" in back:
+            pick = str(back["unit"])  # the replacement is picked: back to where it goes
+        else:
+            opts = [Option("none", "no replacement")] + [Option(p.id, p.name) for p in dead]
+            pick = yield from ask_str(choose(US, f"7.2: {ORG_NAMES[org]} replacement?", "7.2", opts,
+                                             kind="replacement_unit",
+                                             resume=ResumePoint(phase, {"org": org})))
+        back = None
         if pick == "none":
             continue
         piece = match.state.pieces[pick]
@@ -42,6 +57,7 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
         if not spots:
             continue
         where = yield from ask_str(choose(
-            US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex"))
+            US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex",
+            resume=ResumePoint(phase, {"org": org, "unit": piece.id})))
         match.state.pieces.move(piece.id, where, top=True)
         match.emit("replacement", "7.3", f"{piece.name} returns in {where}", unit=piece.id, to=where)

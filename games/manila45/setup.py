@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
@@ -81,8 +81,12 @@ def check_setup_mapping(match: Match, setup: Mapping[str, JSON]) -> None:
             raise TabletopError(f"6.3: {hex_id} would hold {uids}")
 
 
-def japanese_setup(match: Match) -> Procedure[None]:
-    """3.2: the Japanese set-up, all units on the map face down, none in the two outer rows."""
+def japanese_setup(match: Match, back: JSON = None) -> Procedure[None]:
+    """3.2: the Japanese set-up, all units on the map face down, none in the two outer rows.
+
+    ``back``: the set-up entered again at one of its decisions (the resume point's args,
+    ``{"step": "place"|"adjust", "unit": ...}``); it goes straight back to it, the units
+    placed so far standing where they are."""
     given = match.options.get("setup")
     pieces = match.state.pieces
     pool = [p for p in pieces if p.side == JAPAN]
@@ -91,34 +95,49 @@ def japanese_setup(match: Match) -> Procedure[None]:
             pieces.move(uid, str(hex_id))
         _placed(match, "the set-up given as data")
         return
-    how = yield choose(JAPAN, "Japanese set-up: how?", "3.2",
-                       [Option("one_by_one", "place each unit yourself"),
-                        Option("bot", "take the Japanese bot's set-up, then adjust it")],
-                       kind="setup_mode", private=True)
-    if how == "bot":
-        from .bots import heuristic_setup
-
-        for uid, hex_id in heuristic_setup(match, match.seed):
-            pieces.move(uid, hex_id)
-        yield from _adjust(match)
+    step = back.get("step") if isinstance(back, dict) else None
+    if step is None:
+        how = yield choose(JAPAN, "Japanese set-up: how?", "3.2",
+                           [Option("one_by_one", "place each unit yourself"),
+                            Option("bot", "take the Japanese bot's set-up, then adjust it")],
+                           kind="setup_mode", private=True, resume=ResumePoint(c.SETUP))
     else:
+        how = "bot" if step == "adjust" else "one_by_one"
+    if how == "bot":
+        if step is None:
+            from .bots import heuristic_setup
+
+            for uid, hex_id in heuristic_setup(match, match.seed):
+                pieces.move(uid, hex_id)
+        yield from _adjust(match, back)
+    else:
+        if step is not None:  # the units before this one are placed
+            assert isinstance(back, dict)
+            pool = pool[[p.id for p in pool].index(back["unit"]):]
         for p in pool:
             hexes = setup_hexes(match, p)
             where = yield from ask_str(choose(JAPAN, f"3.2: place {p.name} ({p.kind})", "3.2", hexes,
-                                              kind="setup_hex", context={"unit": p.id}, private=True))
+                                              kind="setup_hex", context={"unit": p.id}, private=True,
+                                              resume=ResumePoint(c.SETUP, {"step": "place", "unit": p.id})))
             pieces.move(p.id, where)
     _placed(match, "placed by the Japanese player")
 
 
-def _adjust(match: Match) -> Procedure[None]:
-    """3.2: after taking the bot's set-up, move units one at a time until done."""
+def _adjust(match: Match, back: JSON = None) -> Procedure[None]:
+    """3.2: after taking the bot's set-up, move units one at a time until done (``back``
+    names the unit being moved when the set-up is entered again at its new hex)."""
     pieces = match.state.pieces
     while True:
-        units = [p for p in pieces if p.side == JAPAN and components().hexmap.is_hex_id(p.location)]
-        opts = [Option(DONE, "the set-up is complete")]
-        opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
-        pick = yield from ask_str(choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
-                                         kind="setup_adjust", private=True))
+        if isinstance(back, dict) and back.get("unit"):
+            pick = str(back["unit"])
+        else:
+            units = [p for p in pieces if p.side == JAPAN and components().hexmap.is_hex_id(p.location)]
+            opts = [Option(DONE, "the set-up is complete")]
+            opts += [Option(p.id, f"{p.name} in {p.location}") for p in units]
+            pick = yield from ask_str(choose(JAPAN, "3.2: adjust a unit, or finish", "3.2", opts,
+                                             kind="setup_adjust", private=True,
+                                             resume=ResumePoint(c.SETUP, {"step": "adjust"})))
+        back = None
         if pick == DONE:
             return
         piece = pieces[pick]
@@ -126,7 +145,8 @@ def _adjust(match: Match) -> Procedure[None]:
         if not hexes:
             continue
         where = yield from ask_str(choose(JAPAN, f"3.2: move {piece.name} to", "3.2", hexes,
-                                          kind="setup_hex", context={"unit": piece.id}, private=True))
+                                          kind="setup_hex", context={"unit": piece.id}, private=True,
+                                          resume=ResumePoint(c.SETUP, {"step": "adjust", "unit": piece.id})))
         pieces.move(piece.id, where)
 
 
