@@ -8,7 +8,11 @@ the median and 95th percentile of those times in microseconds and in tic-tac-toe
 yardstick of ``bench_ratio.py``, measured before and after each game's figures), with how
 the forks were made (``resume``: a copy of the state, the flow entered again; ``snapshot``:
 from the last snapshot, the decisions since replayed; ``replay``: from the start). Goals: a
-fork at most 50 moves for iwo_1945 and iwo_bonins, 150 for iwo_valor and manila45.
+fork at most 50 moves for iwo_1945 and iwo_bonins, 150 for iwo_valor and manila45. Each fork
+is timed as the search agents fork: with the objects alive before it moved out of the
+collector's way (``gc.freeze``), so that a full collection walking the whole match (its log,
+its map) is not charged to whichever fork happens to set it off; ``--no-freeze`` times them
+without.
 
 Then, at the end of a Valor of Arms campaign (seed 3, the default bots): an undo of the last
 decision (a match allowing free undo, so the undo is not stopped by the last roll) and a
@@ -19,6 +23,7 @@ resume of the saved game (read the save, rebuild the match and verify it by repl
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -37,7 +42,8 @@ GOALS = {"iwo_bonins": 50, "iwo_1945": 50, "iwo_valor": 150, "manila45": 150}
 """The most tic-tac-toe moves a fork may cost, median and 95th percentile."""
 
 
-def fork_times(game: Game, seeds: range, scenario: str | None = None) -> tuple[list[float], dict[str, int]]:
+def fork_times(game: Game, seeds: range, scenario: str | None = None, *,
+               freeze: bool = True) -> tuple[list[float], dict[str, int]]:
     """(µs of a fork at every decision of whole default-bot games, how the forks were made)."""
     times: list[float] = []
     ways: dict[str, int] = {"resume": 0, "snapshot": 0, "replay": 0}
@@ -46,9 +52,13 @@ def fork_times(game: Game, seeds: range, scenario: str | None = None) -> tuple[l
         match = Match(game, seed=seed, scenario=scenario)
         agents = {s: make_agent(game, s, game.default_bot(s), seed) for s in game.info.players}
         while match.pending is not None:
+            if freeze:
+                gc.freeze()  # as a search forks: the objects alive before it frozen (see the docs)
             t0 = clock()
             twin = match.fork()
             times.append((clock() - t0) * 1e6)
+            if freeze:
+                gc.unfreeze()
             ways[twin.forked_by.split()[0]] += 1
             decision = match.pending
             match.decide(agents[decision.player].choose(match.view(decision.player), decision))
@@ -102,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", default=None, metavar="GAME",
                         help="only these games (ids, or 'skirmish' for the example)")
     parser.add_argument("--no-campaign", action="store_true", help="skip the campaign's undo and resume")
+    parser.add_argument("--no-freeze", action="store_true", help="time forks with the collector as it is")
     args = parser.parse_args(argv)
     if args.games < 1 or args.playouts < 1:
         parser.error("--games and --playouts must be at least 1")
@@ -118,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, name in games:
         game = load_game(name)
         before = yardstick()
-        times, ways = fork_times(game, range(1, args.games + 1))
+        times, ways = fork_times(game, range(1, args.games + 1), freeze=not args.no_freeze)
         after = yardstick()
         med, p95 = statistics.median(times), percentile(times, 0.95)
         made = ", ".join(f"{k} {v / len(times):.0%}" for k, v in ways.items() if v)
