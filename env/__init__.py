@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.match import Game
 
 if TYPE_CHECKING:
     from .aec import TabletopAEC
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["gymnasium_env", "pettingzoo_env"]
 
 
-def pettingzoo_env(game: str, *, scenario: str | None = None,
+def pettingzoo_env(game: str | Game, *, scenario: str | None = None,
                    options: Mapping[str, JSON] | None = None, **kwargs: Any) -> TabletopAEC:
     """A PettingZoo AEC environment of ``game`` (a registered name, a game folder or
     ``module:attr``): see :class:`~.aec.TabletopAEC` for the keyword arguments."""
@@ -38,7 +39,8 @@ def pettingzoo_env(game: str, *, scenario: str | None = None,
     return TabletopAEC(game, scenario=scenario, options=options, **kwargs)
 
 
-def gymnasium_env(game: str, *, side: str | None = None, opponent: str | Mapping[str, str] = "heuristic",
+def gymnasium_env(game: str | Game, *, side: str | None = None,
+                  opponent: str | Mapping[str, str] = "heuristic",
                   scenario: str | None = None, options: Mapping[str, JSON] | None = None,
                   **kwargs: Any) -> TabletopGym:
     """A Gymnasium environment in which the agent plays ``side`` of ``game`` and the

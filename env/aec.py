@@ -36,12 +36,14 @@ class TabletopAEC(AECEnv):  # type: ignore[misc]
     terminal's text map in ``ansi`` mode.
     """
 
-    metadata = {"render_modes": ["rgb_array", "ansi"], "name": "tabletop", "is_parallelizable": False}
+    metadata: dict[str, Any] = {  # noqa: RUF012  (AECEnv declares it so)"render_modes": ["rgb_array", "ansi"], "name": "tabletop",
+                                          "is_parallelizable": False}
 
     def __init__(self, game: str | Game, *, scenario: str | None = None,
                  options: Mapping[str, JSON] | None = None, max_steps: int | None = None,
                  shaping: float = 0.0, illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None, render_side: str | None = None, seed: int | None = None) -> None:
+                 render_mode: str | None = None, render_side: str | None = None,
+                 seed: int | None = None) -> None:
         super().__init__()
         self.table = Table(game, scenario=scenario, options=options, max_steps=max_steps,
                            shaping=shaping, illegal=illegal_action, render_mode=render_mode)
@@ -64,11 +66,13 @@ class TabletopAEC(AECEnv):  # type: ignore[misc]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (one for every side)."""
-        return self.observation_spaces[agent]
+        space: spaces.Space[Any] = self.observation_spaces[agent]
+        return space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of ``agent``: the indices of a decision's options."""
-        return self.action_spaces[agent]
+        space: spaces.Space[Any] = self.action_spaces[agent]
+        return space
 
     @property
     def match(self) -> Any:

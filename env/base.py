@@ -142,7 +142,7 @@ def rgb_array(match: Match, side: str | None) -> NDArray[np.uint8]:
     from tabletop.core.board.render.svg import render_match as svg_map
 
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
         raise TabletopError(f"render_mode 'rgb_array' needs cairosvg and the cairo library ({exc}): "
                             "pip install 'tabletop-engine[rl]'") from None

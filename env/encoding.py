@@ -279,7 +279,7 @@ class Encoder:
         for place in changed:
             self._clear(board, boxes, place)
         for place in changed:
-            stack = places.get(place)
+            stack = places.get(place, ())
             if stack:
                 self._fill(board, boxes, place, stack)
 

@@ -19,7 +19,7 @@ from .base import Table
 from .encoding import deciding_sides, result_rewards
 
 
-class TabletopGym(gymnasium.Env):  # type: ignore[type-arg]
+class TabletopGym(gymnasium.Env[dict[str, NDArray[Any]], np.int64]):
     """One side of a game as a Gymnasium environment.
 
     ``side`` (by default the side a person plays, ``GameInfo.human_side``) is the agent's;
@@ -36,12 +36,13 @@ class TabletopGym(gymnasium.Env):  # type: ignore[type-arg]
     the current decision (the name maskable learners look for).
     """
 
-    metadata = {"render_modes": ["rgb_array", "ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array", "ansi"]}  # noqa: RUF012  (Env declares it so)
 
     def __init__(self, game: str | Game, *, side: str | None = None,
                  opponent: str | Mapping[str, str] = "heuristic", scenario: str | None = None,
                  options: Mapping[str, JSON] | None = None, max_steps: int | None = None,
-                 shaping: float = 0.0, illegal_action: str = "penalize", illegal_reward: float = -1.0,
+                 shaping: float = 0.0, illegal_action: str = "penalize",
+                 illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
         self.table = Table(game, scenario=scenario, options=options, max_steps=max_steps,
                            shaping=shaping, illegal=illegal_action, render_mode=render_mode)
@@ -50,7 +51,8 @@ class TabletopGym(gymnasium.Env):  # type: ignore[type-arg]
         self.side = side or info.human_side or info.players[0]
         deciding = deciding_sides(self.game, self.table.scenario)
         if self.side not in info.players:
-            raise TabletopError(f"game {info.id} has no side {self.side!r} (sides: {', '.join(info.players)})")
+            raise TabletopError(f"game {info.id} has no side {self.side!r} "
+                                f"(sides: {', '.join(info.players)})")
         if self.side not in deciding:
             raise TabletopError(f"in scenario {self.table.scenario} of {info.id} the rules play "
                                 f"{self.side}: choose one of {', '.join(deciding)}")
