@@ -42,6 +42,7 @@ from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Decision
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Game, Match, PhasedGame
+from tabletop.core.engine.visibility import may_read_var
 
 MAX_OPTIONS_ATTR = "max_options"
 """The attribute a game may declare: the most options any of its decisions offers (an int)."""
@@ -95,11 +96,18 @@ def check_options(game: Game, decision: Decision, size: int) -> None:
 def _number(value: JSON) -> float:
     """A variable's value as one number: a number as it is, a truth as 0 or 1, a list or a
     dict by its length, a text as 1 (0 when empty), nothing as 0."""
+    kind = type(value)
+    if kind is int or kind is float:
+        return float(value)
+    if kind is list or kind is tuple or kind is dict:
+        return float(len(value))
+    if value is None:
+        return 0.0
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int | float):
         return float(value)
-    if isinstance(value, list | tuple | dict):
+    if isinstance(value, list | tuple | Mapping):
         return float(len(value))
     if isinstance(value, str):
         return 1.0 if value else 0.0
@@ -197,6 +205,10 @@ class Encoder:
         self.size = max_options(game, probe)
         # side -> (board revision, the dynamic planes, the box counts) kept between observations
         self._kept: dict[str, tuple[int, Float, Float]] = {}
+        self._readable: dict[str, tuple[str, ...]] = {}  # side -> the vars it may read
+        self._phase_at = {p: 1 + i for i, p in enumerate(self.phases)}
+        self._phase_other = 1 + len(self.phases)
+        self._tracks_at = 2 + len(self.phases)
 
     # -- the board ------------------------------------------------------------------------
     def _put(self, board: Float, plane: int, place: str, value: float) -> bool:
@@ -321,31 +333,40 @@ class Encoder:
         self._kept.clear()
 
     # -- the whole observation --------------------------------------------------------------
-    def vector(self, view: Mapping[str, Any], boxes: Float, deciding: Decision | None) -> Float:
-        """The vector of ``view`` (see the module); ``deciding``: the side's own pending decision."""
-        out: list[float] = [float(view["turn"] or 0)]
-        phase = view["phase"]
-        out += [1.0 if phase == p else 0.0 for p in self.phases]
-        out.append(0.0 if phase in self.phases else 1.0)
-        track = getattr(view, "track", None)
-        for name in self.tracks:
-            try:
-                value = track(name) if track is not None else view["tracks"][name]
-            except KeyError:
-                value = 0
-            out.append(_number(value))
-        var = getattr(view, "var", None)
-        for name in self.vars:
-            try:
-                value = var(name) if var is not None else view["vars"][name]
-            except KeyError:
-                value = None
-            out.append(_number(value))
+    def vector(self, view: Mapping[str, Any], boxes: Float, deciding: Decision | None,
+               match: Match | None = None) -> Float:
+        """The vector of ``view`` (see the module); ``deciding``: the side's own pending decision.
+
+        With ``match`` (the match ``view`` was made of, still current), the tracks and the
+        variables are read from its state through the view's own filter
+        (:func:`~tabletop.core.engine.visibility.may_read_var`; every track is public), not
+        copied out of the view, which is what a view would show, at less cost."""
+        out = np.zeros(len(self.vector_names), np.float32)
+        out[0] = float(view["turn"] or 0)
+        out[self._phase_at.get(view["phase"], self._phase_other)] = 1.0
+        at = self._tracks_at
+        side = view["player"]
+        if match is not None:
+            tracks, values = match.state.tracks, match.state.vars
+            numbers = [_number(held.value) if (held := tracks.get(name)) is not None else 0.0
+                       for name in self.tracks]
+            readable = self._readable.get(side)
+            if readable is None:
+                readable = self._readable[side] = tuple(
+                    name for name in self.vars if may_read_var(self.game, name, side))
+            numbers += [_number(values.get(name)) if name in readable else 0.0 for name in self.vars]
+        else:
+            numbers = [_number(view["tracks"].get(name, 0)) for name in self.tracks]
+            shown = view["vars"]
+            numbers += [_number(shown.get(name)) for name in self.vars]
+        out[at: at + len(numbers)] = numbers
+        at += len(numbers)
         if self.box_index:
-            out += boxes.ravel().tolist()
-        out += [1.0 if deciding is not None else 0.0,
-                float(len(deciding.options)) if deciding is not None else 0.0]
-        return np.asarray(out, np.float32)
+            out[at: at + boxes.size] = boxes.ravel()
+            at += boxes.size
+        if deciding is not None:
+            out[at], out[at + 1] = 1.0, float(len(deciding.options))
+        return out
 
     def mask(self, deciding: Decision | None) -> NDArray[np.int8]:
         """1 for each option of the side's own pending decision, 0 elsewhere."""
@@ -361,7 +382,7 @@ class Encoder:
         pending = match.pending
         deciding = pending if pending is not None and pending.player == side else None
         board, boxes = self.board(view, side)
-        return {"board": board, "vector": self.vector(view, boxes, deciding),
+        return {"board": board, "vector": self.vector(view, boxes, deciding, match),
                 "action_mask": self.mask(deciding)}
 
     def spaces(self) -> Any:
