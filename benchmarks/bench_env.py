@@ -42,7 +42,7 @@ def engine_steps(game_name: str, seed: int, steps: int) -> tuple[float, int]:
     while match.pending is not None and taken < steps:
         decision = match.pending
         view = match.view(decision.player)  # what Match.run hands its agent
-        assert view.player == decision.player
+        assert view["player"] == decision.player
         match.decide(decision.options[rng.randrange(len(decision.options))].value)
         taken += 1
     return time.process_time() - start, taken
