@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("gymnasium")
-pytest.importorskip("pettingzoo")
-
 from tabletop.core.engine.registry import load_game, registered
 
 EXAMPLE = str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish")

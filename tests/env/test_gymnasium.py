@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pytest
 
 pytest.importorskip("gymnasium")
 
+import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 from tabletop.core.engine.errors import TabletopError

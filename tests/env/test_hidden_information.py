@@ -7,10 +7,11 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
+
+import numpy as np
 
 from tabletop.core.board.render import face_down_in_view
 from tabletop.core.engine.match import Match

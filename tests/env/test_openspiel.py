@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from tabletop.core.engine.registry import load_game  # noqa: E402
@@ -21,7 +21,6 @@ from .conftest import EXAMPLE, all_games  # noqa: E402
 SHORT = {name: openspiel.register(name) for name in all_games()}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("game", all_games())
 def test_openspiel_random_simulation_passes(game: str) -> None:
     """pyspiel.random_sim_test (clone, strings, tensors, masks, returns) on capped matches
@@ -71,7 +70,6 @@ def test_strings_name_no_hidden_piece() -> None:
     assert checked
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("game", ["iwo_1945", EXAMPLE])
 def test_openspiel_mcts_bot_plays_to_the_end(game: str) -> None:
     """OpenSpiel's own MCTS bot (on the game's evaluation) plays every side of the game to
