@@ -73,9 +73,10 @@ def test_each_game_package_has_no_import_cycles(game: str) -> None:
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
-def _games_imports(path: Path, package: str) -> list[str]:
-    """Where a core module names ``tabletop.games``: every import (typing-only ones too) and
-    every ``import_module``/``__import__`` of a constant name, as ``line: target``."""
+def _games_imports(path: Path, package: str, root: str = "tabletop.games") -> list[str]:
+    """Where a core module names ``tabletop.games`` (or another ``root``): every import
+    (typing-only ones too) and every ``import_module``/``__import__`` of a constant name, as
+    ``line: target``."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[str] = []
     for node in ast.walk(tree):
@@ -97,8 +98,7 @@ def _games_imports(path: Path, package: str) -> list[str]:
             if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
                 targets = [node.args[0].value]
         line = node.lineno if isinstance(node, ast.stmt | ast.expr) else 0
-        found += [f"{line}: {t}" for t in targets
-                  if t == "tabletop.games" or t.startswith("tabletop.games.")]
+        found += [f"{line}: {t}" for t in targets if t == root or t.startswith(root + ".")]
     return found
 
 
@@ -123,6 +123,28 @@ def test_core_never_imports_a_game_in_its_source() -> None:
     assert not found, "core imports a game: " + "; ".join(found)
 
 
+def test_core_never_imports_the_learning_environments() -> None:
+    """Architecture (the learning bindings are an optional extra built on the core): no
+    module under core/ imports ``tabletop.env`` or anything in it, even for typing only, so
+    the core imports and runs without gymnasium, pettingzoo and open_spiel."""
+    found = []
+    for name, f in _core_modules().items():
+        package = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found += [f"{f.relative_to(CORE.parent)}:{hit}"
+                  for hit in _games_imports(f, package, "tabletop.env")]
+    assert not found, "core imports tabletop.env: " + "; ".join(found)
+
+
+def test_the_source_check_sees_an_env_import(tmp_path: Path) -> None:
+    """The check above finds an absolute and a relative import of the environments."""
+    module = tmp_path / "m.py"
+    for source, hit in (("import tabletop.env.aec", True),
+                        ("from ..env import pettingzoo_env", True),
+                        ("from tabletop.environ import x", False)):
+        module.write_text(source + "\n", encoding="utf-8")
+        assert bool(_games_imports(module, "tabletop.core", "tabletop.env")) is hit, source
+
+
 def test_the_source_check_sees_a_game_import(tmp_path: Path) -> None:
     """The check above finds each way a module could name a game (absolute, relative from
     core's package, by name at run time) and passes a module that does not."""
@@ -141,14 +163,17 @@ def test_the_source_check_sees_a_game_import(tmp_path: Path) -> None:
 def test_importing_every_core_module_loads_no_game() -> None:
     """Architecture (core knows no game): in a fresh interpreter, importing every module
     of tabletop.core (found by walking the installed package) leaves no ``tabletop.games``
-    module in ``sys.modules``."""
+    module in ``sys.modules``, nor the learning environments (``tabletop.env``) or the
+    libraries of their optional extra."""
     script = (
         "import importlib, pkgutil, sys\n"
         "import tabletop.core as core\n"
         "names = [m.name for m in pkgutil.walk_packages(core.__path__, 'tabletop.core.')]\n"
         "for name in names:\n"
         "    importlib.import_module(name)\n"
-        "games = sorted(k for k in sys.modules if k == 'tabletop.games' or k.startswith('tabletop.games.'))\n"
+        "roots = ('tabletop.games', 'tabletop.env', 'gymnasium', 'pettingzoo', 'pyspiel')\n"
+        "below = tuple(r + '.' for r in roots)\n"
+        "games = sorted(k for k in sys.modules if k in roots or k.startswith(below))\n"
         "print(len(names), ' '.join(games))\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300, check=False)

@@ -1,0 +1,139 @@
+"""The PettingZoo environment: PettingZoo's own API test for every game and scenario,
+observations from a side's view only, rewards from the result."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from pettingzoo.test import api_test
+
+from tabletop.core.engine.registry import load_game
+from tabletop.env import pettingzoo_env
+from tabletop.env.base import IllegalAction
+from tabletop.env.encoding import ActionSpaceError, Encoder
+
+from .conftest import EXAMPLE, every_scenario
+
+
+@pytest.mark.parametrize(("game", "scenario"), every_scenario())
+def test_pettingzoo_api_test_passes(game: str, scenario: str) -> None:
+    """PettingZoo's api_test on a capped episode of each scenario of each game."""
+    env = pettingzoo_env(game, scenario=scenario, max_steps=120)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=60)
+
+
+def test_an_episode_ends_with_the_results_rewards() -> None:
+    """The example game played to its end: the winner's return is 1, the loser's -1, each
+    agent is told the result, and every agent leaves the episode."""
+    env = pettingzoo_env(EXAMPLE)
+    env.reset(seed=4)
+    returns = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(10_000):
+        obs, reward, terminated, truncated, _info = env.last()
+        returns[agent] += reward
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    result = env.match.result
+    assert result is not None and not env.agents
+    assert returns == {s: 1.0 if s == result.winner else -1.0 for s in env.possible_agents}
+
+
+def test_same_seed_same_episode() -> None:
+    """Two resets with one seed and the same actions give the same observations."""
+    seen = []
+    for _ in range(2):
+        env = pettingzoo_env(EXAMPLE)
+        env.reset(seed=11)
+        boards = []
+        for _ in range(30):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                break
+            boards.append(obs["board"].tobytes() + obs["vector"].tobytes())
+            env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        seen.append(boards)
+    assert seen[0] == seen[1]
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """An index past the options raises one clear error by default and leaves the match."""
+    env = pettingzoo_env(EXAMPLE)
+    env.reset(seed=1)
+    before = env.match.state_hash()
+    with pytest.raises(IllegalAction, match="legal actions are 0"):
+        env.step(env.table.encoder.size - 1)
+    assert env.match.state_hash() == before
+
+
+def test_penalized_illegal_action_gives_the_penalty() -> None:
+    """With illegal_action='penalize' the side gets the penalty and the match stays."""
+    env = pettingzoo_env(EXAMPLE, illegal_action="penalize", illegal_reward=-0.5)
+    env.reset(seed=1)
+    agent, before = env.agent_selection, env.match.state_hash()
+    env.step(env.table.encoder.size - 1)
+    assert env.match.state_hash() == before and env.agent_selection == agent
+    assert env.rewards[agent] == -0.5 and env.infos[agent]["illegal_action"]
+
+
+class _Tight:
+    """The example game declaring an action space too small for its decisions."""
+
+    max_options = 2
+
+
+def test_a_decision_with_more_options_than_declared_is_an_error() -> None:
+    """A game whose decision offers more options than its declared maximum is found."""
+    base = load_game(EXAMPLE)
+    tight = type("TightSkirmish", (_Tight, type(base)), {})()
+    env = pettingzoo_env(tight)
+    env.reset(seed=0)
+    with pytest.raises(ActionSpaceError, match="declare a larger max_options"):
+        for _ in range(200):
+            _obs, *_ = env.last()
+            env.step(0)
+
+
+@pytest.mark.parametrize("game", ["iwo_bonins", "manila45", EXAMPLE])
+def test_incremental_board_equals_a_board_counted_afresh(game: str) -> None:
+    """The board kept between observations (updated from the places that changed) is the
+    board counted from the whole view, at every step of a random episode, for every side."""
+    env = pettingzoo_env(game, max_steps=250)
+    env.reset(seed=2)
+    fresh = Encoder(env.game, env.match.restart())
+    rng = random.Random(2)
+    for _agent in env.agent_iter(250):
+        obs, _, terminated, truncated, _ = env.last()
+        for side in env.possible_agents:
+            fresh.forget()
+            again = fresh.observe(env.match, side)
+            mine = env.observe(side)
+            assert np.array_equal(again["board"], mine["board"]), (side, len(env.match.decisions))
+            assert np.array_equal(again["vector"], mine["vector"])
+        env.step(None if terminated or truncated else rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
+def test_render_draws_the_map(mode: str) -> None:
+    """render() gives the text map, or an RGB picture of the SVG map."""
+    if mode == "rgb_array":
+        try:
+            import cairosvg  # noqa: F401
+        except (ImportError, OSError):  # OSError: the cairo library itself is missing
+            pytest.skip("cairosvg or the cairo library is not installed")
+    env = pettingzoo_env(EXAMPLE, render_mode=mode)
+    env.reset(seed=0)
+    frame = env.render()
+    if mode == "ansi":
+        assert isinstance(frame, str) and "as seen by" in frame
+    else:
+        assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
+        assert frame.std() > 0  # a picture, not a blank
