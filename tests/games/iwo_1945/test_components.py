@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from tabletop.core.board.areamap import AreaMap
 from tabletop.core.board.counters import ART_FILE, CounterArt
+from tabletop.core.engine.ai import AI_FILE, AIFile
 from tabletop.core.engine.data import validate
 from tabletop.core.engine.errors import DataError
 from tabletop.games.iwo_1945.components import (
@@ -286,9 +287,9 @@ def test_positions_do_not_overlap_on_the_drawing(comps: Components) -> None:
 
 def test_every_data_file_has_a_model() -> None:
     """DESIGN 2: each file in data/ is validated by a model (``tabletop validate``): the
-    game's own, or the core's counter art."""
+    game's own, or the core's counter art and AI file."""
     files = {p.name for p in DATA_DIR.iterdir() if p.suffix == ".yaml"}
-    models: dict[str, type[BaseModel]] = {**DATA_MODELS, ART_FILE: CounterArt}
+    models: dict[str, type[BaseModel]] = {**DATA_MODELS, ART_FILE: CounterArt, AI_FILE: AIFile}
     assert files == set(models)
     for name, model in models.items():
         validate(model, yaml.safe_load((DATA_DIR / name).read_text(encoding="utf-8")),
