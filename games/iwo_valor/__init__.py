@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from tabletop.core.board.fog import reveal_near
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
@@ -137,6 +138,19 @@ class Valor(PhasedGame):
 
         yield from opening(match)
         return None
+
+    def resume_flow(self, match: Match, point: ResumePoint) -> Flow:
+        """The flow entered again at a decision (a fork, ``Match.fork``): the opening's (III.4,
+        XI.C's set-ups, entry :data:`~common.OPENING`) from the units still to place, then
+        the turns; a phase's from its handler, which reads the point's args
+        (``match.resumed``)."""
+        if point.entry != c.OPENING:
+            return (yield from super().resume_flow(match, point))
+        from .setup import opening
+
+        match.resumed(c.OPENING)
+        yield from opening(match, resumed=True)
+        return (yield from self.turns(match))
 
     def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """IV: the phases of a Game Turn (a position may start at any of them, the opening

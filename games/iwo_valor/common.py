@@ -28,7 +28,8 @@ from typing import Any, TypeVar
 from tabletop.core.board.fog import reveal_near
 from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.decisions import Decision, Option, ResumePoint, ask_str, choose, resumable
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 from tabletop.core.engine.trackgroups import value as family_value
@@ -68,6 +69,9 @@ PHASE_VARS: Mapping[str, Callable[[], Any]] = MappingProxyType({
 
 T = TypeVar("T")
 
+OPENING = "opening"
+"""The resume entry of the opening's decisions (III.4, XI.C's set-ups): no phase id."""
+
 # Scenario ids (XI).
 FULL, LOD, SANDS, NARROW, VERY_SHORT = "campaign", "line_of_departure", "sands_of_iwo_jima", \
     "narrow", "very_short"
@@ -77,6 +81,40 @@ FULL, LOD, SANDS, NARROW, VERY_SHORT = "campaign", "line_of_departure", "sands_o
 def components() -> Components:
     """The game's printed components, loaded and cross-checked once per process."""
     return load_components()
+
+
+def asked_again(decision: Decision, where: ResumePoint | None, **more: JSON) -> Decision:
+    """``decision``, marked as one the flow asks again when entered at ``where`` (a phase id,
+    or :data:`OPENING`) with ``where``'s args and ``more`` (:func:`~tabletop.core.engine.
+    decisions.resumable`): what a procedure needs to ask it once more that the state does not
+    say. Unmarked when ``where`` is None (a procedure run on its own, as the tests run them).
+    The args are never changed once given (a snapshot enters the flow with them again)."""
+    if where is None:
+        return decision
+    args = where.args
+    assert isinstance(args, dict)
+    return resumable(decision, where.entry, {**args, **more} if more else args)
+
+
+def asked_again_at(where: ResumePoint | None, **more: JSON) -> ResumePoint | None:
+    """``where`` with ``more`` args (a procedure passes its own facts down to the decisions
+    of those it calls); None stays None."""
+    if where is None:
+        return None
+    args = where.args
+    assert isinstance(args, dict)
+    return ResumePoint(where.entry, {**args, **more})
+
+
+def resumed(match: Match, entry: str) -> dict[str, Any] | None:
+    """The args of the decision at which the flow is entered again at ``entry`` (a fork,
+    ``Match.resumed``: taken once), or None when it starts there afresh. Every decision of
+    the game gives a dict, ``at`` naming which."""
+    args = match.resumed(entry)
+    if args is None:
+        return None
+    assert isinstance(args, dict)
+    return args
 
 
 def reset_phase_vars(match: Match) -> None:
@@ -704,10 +742,12 @@ def japanese_loses(match: Match, p: Piece, steps: int, section: str) -> None:
                    hex=where, unit=p.id)
 
 
-def hex_loses(match: Match, hex_id: str, steps: int, section: str) -> Procedure[None]:
+def hex_loses(match: Match, hex_id: str, steps: int, section: str,
+              where: ResumePoint | None = None) -> Procedure[None]:
     """IX.C.4, IX.H: a hex's Marine units lose steps, distributed as the player chooses; an
-    HQ takes none while another unit can, and alone it is disrupted."""
-    for _ in range(steps):
+    HQ takes none while another unit can, and alone it is disrupted. Each choice is asked
+    again from ``where`` with the steps still to lose (``left``, this one included)."""
+    for done in range(steps):
         here = [p for p in units_at(match, hex_id, US) if p.kind != "hq" and p.steps > 0]
         if not here:
             for hq in units_at(match, hex_id, US):
@@ -716,9 +756,10 @@ def hex_loses(match: Match, hex_id: str, steps: int, section: str) -> Procedure[
         if len(here) == 1:
             victim = here[0]
         else:
-            answer = yield from ask_str(choose(US, f"Which unit in {hex_id} loses a step?", "IX.C.4",
-                                               [Option(p.id, f"{p.id} ({p.steps} steps)") for p in here],
-                                               kind="loss", context={"hex": hex_id}))
+            answer = yield from ask_str(asked_again(choose(
+                US, f"Which unit in {hex_id} loses a step?", "IX.C.4",
+                [Option(p.id, f"{p.id} ({p.steps} steps)") for p in here],
+                kind="loss", context={"hex": hex_id}), where, at="loss", left=steps - done))
             victim = match.state.pieces[answer]
         marine_loses(match, victim, 1, section)
 

@@ -14,9 +14,10 @@ Priorities Chart, how a hex distributes its losses, support points) the Marine p
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from tabletop.core.engine import odds as shown_odds
-from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
+from tabletop.core.engine.decisions import Option, ResumePoint, ask_int, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -26,6 +27,11 @@ OF, AMBUSH, REGULAR, ARTILLERY, BANZAI = "opportunity", "ambush", "regular", "ar
 ROW = MappingProxyType({OF: "OF/CP", AMBUSH: "OF/CP", REGULAR: "Reg/Art", ARTILLERY: "Reg/Art",
                         BANZAI: "OF/CP"})
 FIRE_KINDS = (OF, AMBUSH, REGULAR)
+PHASE = "jp_combat"
+"""The phase's id: where its decisions are asked again. Their args name the step
+(``step``: ``artillery``, with the area and the strike's number in it, or ``regular``, with
+the units that have fired), the decision (``at``) and what it needs."""
+AREA_ORDER = ("Sr", "S", "W", "E", "N")  # IV.C.1: the areas, in the order they are struck
 
 
 def modifiers(match: Match, kind: str, target_hex: str, attacker_hex: str | None,
@@ -86,8 +92,10 @@ def odds_text(kind: str, value: int) -> tuple[str, dict[str, float]]:
 
 
 def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str,
-                  s: c.Situation, section: str, why_fire: str) -> Procedure[int]:
-    """IX.A.2 / IX.C.2: the player commits up to 2 Support Points to weaken the attack."""
+                  s: c.Situation, section: str, why_fire: str,
+                  where: ResumePoint | None = None) -> Procedure[int]:
+    """IX.A.2 / IX.C.2: the player commits up to 2 Support Points to weaken the attack
+    (asked again from ``where``: the caller's args name the attack)."""
     available = match.state.tracks["support"].value
     if available <= 0:
         return 0
@@ -97,8 +105,9 @@ def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_
         text, odds = odds_text(kind, value)
         options.append(Option(n, f"{n} support point(s): strength {value}", f"{why} = {value}: {text}",
                               {"strength": value, "odds": odds}))
-    n = yield from ask_int(choose(c.US, f"{why_fire}: commit how many Support Points (you have {available})?",
-                                  section, options, kind="support", context={"hex": target_hex}))
+    n = yield from ask_int(c.asked_again(choose(
+        c.US, f"{why_fire}: commit how many Support Points (you have {available})?", section, options,
+        kind="support", context={"hex": target_hex}), where, at="support"))
     if n:
         match.state.tracks["support"].add(-n)
         match.emit("support", section, f"{n} Support Point(s) committed", points=n)
@@ -116,33 +125,48 @@ def resolve(match: Match, kind: str, value: int, section: str, text: str) -> int
     return steps
 
 
-def armour_loss_roll(match: Match, armour: list[Piece], lost: int, section: str) -> Procedure[None]:
+def armour_loss_roll(match: Match, armour: list[Piece], lost: int, section: str,
+                     where: ResumePoint | None = None) -> Procedure[None]:
     """IX.B.4 / IX.F.4: after an infantry loss, a supporting or stacked Armour Unit loses a step
-    on a 6 (one step lost) or a 5-6 (two steps lost); the player picks which of several."""
+    on a 6 (one step lost) or a 5-6 (two steps lost); the player picks which of several
+    (:func:`armour_loses`)."""
     armour = [a for a in armour if a.steps > 0 and c.on_island(a)]
     if lost <= 0 or not armour:
         return
     roll = c.d6(match, "armour loss", section)
     if roll < (6 if lost == 1 else 5):
         return
+    yield from armour_loses(match, armour, section, where)
+
+
+def armour_loses(match: Match, armour: list[Piece], section: str,
+                 where: ResumePoint | None = None) -> Procedure[None]:
+    """IX.B.4 / IX.F.4: one of these Armour Units loses a step, the player picking which of
+    several (asked again from ``where`` with the units, ``armour``)."""
     victim = armour[0]
     if len(armour) > 1:
-        answer = yield from ask_str(choose(c.US, "Which supporting Armour Unit loses a step?", section,
-                                           [Option(a.id, a.id) for a in armour], kind="loss"))
+        answer = yield from ask_str(c.asked_again(choose(
+            c.US, "Which supporting Armour Unit loses a step?", section,
+            [Option(a.id, a.id) for a in armour], kind="loss"), where, at="armour_loss",
+            armour=[a.id for a in armour]))
         victim = match.state.pieces[answer]
     c.marine_loses(match, victim, 1, section)
 
 
 # -- IX.A Opportunity Fire ----------------------------------------------------------------
 
-def opportunity_fire(match: Match, jp: Piece, mover: Piece) -> Procedure[None]:
-    """IX.A: a Japanese unit fires at a Marine unit that moved within two hexes of it."""
+def opportunity_fire(match: Match, jp: Piece, mover: Piece, where: ResumePoint | None = None,
+                     resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """IX.A: a Japanese unit fires at a Marine unit that moved within two hexes of it (its
+    Support Points asked again from ``where``; ``resume``: the flow is entered again there)."""
     s = c.Situation.of(match)
     base = c.strength(jp)
     why_fire = f"{jp.id} in {jp.location} fires at {mover.id} in {mover.location} (opportunity fire)"
-    match.emit("why_fire", "IX.A", f"{why_fire}: {mover.id} moved within two hexes of it",
-               unit=jp.id, target=mover.id)
-    support = yield from spend_support(match, OF, base, mover.location, jp.location, s, "IX.A.2", why_fire)
+    if resume is None:
+        match.emit("why_fire", "IX.A", f"{why_fire}: {mover.id} moved within two hexes of it",
+                   unit=jp.id, target=mover.id)
+    support = yield from spend_support(match, OF, base, mover.location, jp.location, s, "IX.A.2", why_fire,
+                                       where)
     value, why = modified_strength(match, OF, base, mover.location, jp.location, s, support)
     steps = resolve(match, OF, value, "IX.A.4", f"opportunity fire ({why})")
     c.marine_loses(match, mover, steps, "IX.A.5")
@@ -150,24 +174,31 @@ def opportunity_fire(match: Match, jp: Piece, mover: Piece) -> Procedure[None]:
 
 # -- IX.B Ambush --------------------------------------------------------------------------
 
-def ambush(match: Match, jp: Piece, attacker: Piece, armour: list[Piece]) -> Procedure[None]:
+def ambush(match: Match, jp: Piece, attacker: Piece, armour: list[Piece],
+           where: ResumePoint | None = None) -> Procedure[None]:
     """IX.B: an "A" result: the attacked Japanese unit attacks the Marine attacker at once,
-    on the OF/CP row, with no Support Points; supporting armour may lose a step."""
+    on the OF/CP row, with no Support Points; supporting armour may lose a step (which of
+    several asked again from ``where``)."""
     s = c.Situation.of(match)
     match.emit("why_fire", "IX.B", f"{jp.id} in {jp.location} springs an ambush on {attacker.id}",
                unit=jp.id, target=attacker.id)
     value, why = modified_strength(match, AMBUSH, c.strength(jp), attacker.location, jp.location, s)
     steps = resolve(match, AMBUSH, value, "IX.B.3", f"ambush ({why})")
     lost = c.marine_loses(match, attacker, steps, "IX.B.5")
-    yield from armour_loss_roll(match, armour, lost, "IX.B.4")
+    yield from armour_loss_roll(match, armour, lost, "IX.B.4", where)
 
 
 # -- IV.C the Japanese Combat Phase -----------------------------------------------------------
 
 def japanese_combat_phase(match: Match) -> Procedure[None]:
-    """IV.C: artillery strikes area by area (1-3), then every mandatory regular fire (4)."""
-    yield from artillery(match)
-    yield from regular_fire(match)
+    """IV.C: artillery strikes area by area (1-3), then every mandatory regular fire (4);
+    entered again at a decision (``match.resumed``), from the strike or fire that asked it."""
+    args = c.resumed(match, PHASE)
+    step = None if args is None else args["step"]
+    if step in (None, "artillery"):
+        yield from artillery(match, ResumePoint(PHASE, {"step": "artillery"}), args)
+    yield from regular_fire(match, ResumePoint(PHASE, {"step": "regular"}),
+                            args if step == "regular" else None)
 
 
 def strikes(match: Match, area: str) -> int:
@@ -201,37 +232,54 @@ def priority_key(match: Match, hex_id: str, s: c.Situation) -> tuple[int, ...]:
 
 
 def pick_by_priority(match: Match, hexes: list[str], s: c.Situation, prompt: str,
-                     section: str) -> Procedure[str]:
-    """The Attack Priorities Chart picks among hexes; a tie it cannot break is yours."""
+                     section: str, where: ResumePoint | None = None) -> Procedure[str]:
+    """The Attack Priorities Chart picks among hexes; a tie it cannot break is yours (asked
+    again from ``where``)."""
     best = max(priority_key(match, h, s) for h in hexes)
     tied = sorted(h for h in hexes if priority_key(match, h, s) == best)
     if len(tied) == 1:
         return tied[0]
-    answer = yield from ask_str(choose(
+    answer = yield from ask_str(c.asked_again(choose(
         c.US, f"{prompt} (tied on the Attack Priorities Chart: the choice is yours)", section,
-        [Option(h, h) for h in tied], kind="priority_tie"))
+        [Option(h, h) for h in tied], kind="priority_tie"), where, at="priority_tie"))
     return answer
 
 
-def artillery(match: Match) -> Procedure[None]:
-    """IV.C.1-3, IX.F: each area's strikes, each on a different hex with a Marine infantry unit."""
+def artillery(match: Match, where: ResumePoint | None = None,
+              resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """IV.C.1-3, IX.F: each area's strikes, each on a different hex with a Marine infantry unit.
+    Its choices are asked again from ``where`` with the area and the strike's number in it
+    (``k``); ``resume``: the args of the one the flow is entered again at (the strikes before
+    it made: the hexes struck are in the state)."""
     struck: list[str] = match.state.vars[c.V_STRUCK]
-    for area in ("Sr", "S", "W", "E", "N"):
-        for _ in range(strikes(match, area)):
+    first_area = 0 if resume is None else AREA_ORDER.index(resume["area"])
+    for area in AREA_ORDER[first_area:]:
+        for k in range(strikes(match, area)):
+            here = c.asked_again_at(where, area=area, k=k)
+            if resume is not None:
+                if k < resume["k"]:
+                    continue
+                again, resume = resume, None
+                if again["at"] == "armour_loss":  # the strike made: its armour's loss goes on
+                    yield from armour_loses(match, [match.state.pieces[a] for a in again["armour"]],
+                                            "IX.F.4", here)
+                    continue
             s = c.Situation.of(match)
             targets = [h for h, ps in s.marine_hexes.items() if c.attr(h, "area") == area
                        and h not in struck and any(p.kind == "infantry" for p in ps)]
             if not targets:
                 break  # IV.C.2: excess strikes are ignored
             target = yield from pick_by_priority(match, targets, s, f"Artillery strike in area {area}: "
-                                                 "which hex?", "IV.C.2")
+                                                 "which hex?", "IV.C.2", here)
             struck.append(target)
-            yield from artillery_strike(match, target, s)
+            yield from artillery_strike(match, target, s, here)
 
 
-def artillery_strike(match: Match, target: str, s: c.Situation) -> Procedure[None]:
+def artillery_strike(match: Match, target: str, s: c.Situation,
+                     where: ResumePoint | None = None) -> Procedure[None]:
     """IX.F.1-4: strength 4 (+ beach, airfield, spotters, turn) on the Reg/Art row; the result
-    hits the infantry unit; a stacked Armour Unit may lose a step too."""
+    hits the infantry unit; a stacked Armour Unit may lose a step too (which of several
+    asked again from ``where``)."""
     value, why = modified_strength(match, ARTILLERY, 4, target, None, s)
     match.emit("why_fire", "IV.C.2", f"Japanese artillery strikes {target} (area "
                f"{c.attr(target, 'area')}, Attack Priorities Chart)", hex=target)
@@ -241,7 +289,7 @@ def artillery_strike(match: Match, target: str, s: c.Situation) -> Procedure[Non
     if not infantry:
         return
     lost = c.marine_loses(match, infantry[0], steps, "IX.F.3")
-    yield from armour_loss_roll(match, armour, lost, "IX.F.4")
+    yield from armour_loss_roll(match, armour, lost, "IX.F.4", where)
 
 
 def fire_range(match: Match) -> int:
@@ -256,11 +304,18 @@ def regular_targets(match: Match, jp: Piece, s: c.Situation) -> list[str]:
                   if h in s.marine_hexes and c.components().map.id_distance(h, jp.location) <= reach)
 
 
-def regular_fire(match: Match) -> Procedure[None]:
+def regular_fire(match: Match, where: ResumePoint | None = None,
+                 resume: dict[str, Any] | None = None) -> Procedure[None]:
     """IV.C.4, IX.C: every Japanese unit next to a Marine unit fires once, in the order you
     choose; each at the hex it can attack at the highest modified strength (priorities, then
-    your choice, break ties); you may commit Support Points; you distribute the losses."""
-    fired: set[str] = set()
+    your choice, break ties); you may commit Support Points; you distribute the losses.
+    Its choices are asked again from ``where`` with the units that have fired (``fired``),
+    and in a unit's fire, the unit and its target; ``resume``: the args of the one the flow
+    is entered again at (that fire goes on, then the others)."""
+    fired: set[str] = set() if resume is None else set(resume["fired"])
+    if resume is not None and resume["at"] != "fire_order":
+        yield from fire_once(match, match.state.pieces[resume["jp"]], c.Situation.of(match), fired,
+                             where, resume)
     while True:
         s = c.Situation.of(match)
         ready = [p for p in c.japanese(match) if p.id not in fired and regular_targets(match, p, s)]
@@ -269,29 +324,48 @@ def regular_fire(match: Match) -> Procedure[None]:
         if len(ready) == 1:
             jp = ready[0]
         else:
-            answer = yield choose(c.US, "Which Japanese unit fires next? (IX.C: the order is yours)",
-                                  "IX.C", [Option(p.location, f"the unit in {p.location}"
-                                                  + ("" if p.hidden else f" ({p.id})"))
-                                           for p in sorted(ready, key=lambda p: p.location)],
-                                  kind="fire_order")
+            answer = yield c.asked_again(choose(
+                c.US, "Which Japanese unit fires next? (IX.C: the order is yours)", "IX.C",
+                [Option(p.location, f"the unit in {p.location}" + ("" if p.hidden else f" ({p.id})"))
+                 for p in sorted(ready, key=lambda p: p.location)], kind="fire_order"),
+                where, at="fire_order", fired=sorted(fired))
             jp = next(p for p in ready if p.location == answer)
         fired.add(jp.id)
         if jp.hidden:  # only with the within_two reading can a face-down unit fire; it shows itself
             c.reveal_around(match, jp.location, "IX.C")
             jp.hidden = False
-        base = c.strength(jp)
+        yield from fire_once(match, jp, s, fired, where)
+
+
+def fire_once(match: Match, jp: Piece, s: c.Situation, fired: set[str], where: ResumePoint | None = None,
+              resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """IX.C: one Japanese unit's regular fire (:func:`regular_fire`), at the hex it attacks at
+    the highest modified strength, the Attack Priorities Chart (then you) breaking ties; the
+    Support Points, then the losses. ``resume``: the args of the decision of it the flow is
+    entered again at (the target, the Support Points or a loss)."""
+    here = c.asked_again_at(where, fired=sorted(fired), jp=jp.id)
+    at = None if resume is None else resume["at"]
+    base = c.strength(jp)
+    if resume is not None and at in ("support", "loss"):
+        target = str(resume["target"])
+    else:
         values = {h: modified_strength(match, REGULAR, base, h, jp.location, s)[0]
                   for h in regular_targets(match, jp, s)}
         top = max(values.values())
         best = [h for h, v in values.items() if v == top]
         target = best[0] if len(best) == 1 else (yield from pick_by_priority(
-            match, best, s, f"{jp.id} in {jp.location} fires: which hex?", "IX.C"))
-        why_fire = f"{jp.id} in {jp.location} fires at {target} (regular fire)"
+            match, best, s, f"{jp.id} in {jp.location} fires: which hex?", "IX.C", here))
+    why_fire = f"{jp.id} in {jp.location} fires at {target} (regular fire)"
+    if resume is None or at == "priority_tie":
         reason = "the only hex it can fire at" if len(values) == 1 else \
             f"the hex it attacks at the highest strength ({top})" + \
             (", chosen by the Attack Priorities Chart" if len(best) > 1 else "")
         match.emit("why_fire", "IX.C", f"{why_fire}: {reason}", unit=jp.id, hex=target)
-        support = yield from spend_support(match, REGULAR, base, target, jp.location, s, "IX.C.2", why_fire)
-        value, why = modified_strength(match, REGULAR, base, target, jp.location, s, support)
-        steps = resolve(match, REGULAR, value, "IX.C.4", f"regular fire ({why})")
-        yield from c.hex_loses(match, target, steps, "IX.C.4")
+    here = c.asked_again_at(here, target=target)
+    if resume is not None and at == "loss":
+        yield from c.hex_loses(match, target, int(resume["left"]), "IX.C.4", here)
+        return
+    support = yield from spend_support(match, REGULAR, base, target, jp.location, s, "IX.C.2", why_fire, here)
+    value, why = modified_strength(match, REGULAR, base, target, jp.location, s, support)
+    steps = resolve(match, REGULAR, value, "IX.C.4", f"regular fire ({why})")
+    yield from c.hex_loses(match, target, steps, "IX.C.4", here)

@@ -10,17 +10,23 @@ an armour unit, then "—", "A" (an ambush, IX.B) or steps lost by the Japanese 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import DONE, Option, choose
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
 from tabletop.core.engine.trackgroups import shift
 
 from . import common as c
-from .japanese_combat import ambush
+from .japanese_combat import ambush, armour_loses
+
+PHASE = "marine_combat"
+"""The phase's id: where its decisions are asked again. Their args name the decision
+(``at``), the attacks announced (``announced``, as the announcing goes on), and once they
+are, the armour committed (``committed``) and the tank asked or the attack resolved."""
 
 
 def fatigue_steps(match: Match) -> None:
@@ -113,9 +119,40 @@ def attack_pairs(match: Match, announced: list[tuple[str, str]]) -> list[tuple[P
 
 
 def combat_phase(match: Match) -> Procedure[None]:
-    """IV.D.1-5."""
-    fatigue_steps(match)
-    announced: list[tuple[str, str]] = []
+    """IV.D.1-5; entered again at a decision (``match.resumed``), the steps before it done
+    (fatigue, the attacks announced, the armour committed, the attacks resolved)."""
+    args = c.resumed(match, PHASE)
+    if args is None:
+        fatigue_steps(match)
+        at = "attack"
+        announced: list[tuple[str, str]] = []
+    else:
+        at = args["at"]
+        announced = [(str(a), str(h)) for a, h in args["announced"]]
+    if at == "attack":
+        yield from announce(match, announced)
+        if not announced:
+            return
+    if args is None or at in ("attack", "armour"):
+        support = yield from commit_armour(match, announced, args if at == "armour" else None)
+    else:
+        support = {h: list(ids) for h, ids in args["committed"].items()}
+    first = 0 if args is None or at in ("attack", "armour") else int(args["attack"])
+    for i, (attacker_id, target) in enumerate(announced):
+        if i < first:
+            continue
+        where = ResumePoint(PHASE, {"announced": [list(a) for a in announced],
+                                    "committed": {h: list(ids) for h, ids in support.items()},
+                                    "attack": i})
+        if args is not None and i == first and at == "armour_loss":  # its ambush goes on (IX.B.4)
+            yield from armour_loses(match, [match.state.pieces[a] for a in args["armour"]], "IX.B.4", where)
+            continue
+        yield from resolve_attack(match, attacker_id, target, support, where)
+
+
+def announce(match: Match, announced: list[tuple[str, str]]) -> Procedure[None]:
+    """IV.D.4: the player announces attacks one at a time (added to ``announced``) until done;
+    each decision is asked again from the phase with those announced before it."""
     # nothing changes while attacks are announced (IV.D.4: they are resolved afterwards), so
     # each attack's menu entry is made once and offered again until it is announced
     made: dict[tuple[str, str], Option] = {}
@@ -130,16 +167,14 @@ def combat_phase(match: Match) -> Procedure[None]:
             if option is None:
                 option = made[(p.id, h)] = attack_option(match, p, h, supplied(p))
             options.append(option)
-        answer = yield choose(c.US, "Announce an attack (IV.D.4)?", "IV.D.4", options, kind="attack")
+        answer = yield c.asked_again(choose(c.US, "Announce an attack (IV.D.4)?", "IV.D.4", options,
+                                            kind="attack"),
+                                     ResumePoint(PHASE, {"announced": [list(a) for a in announced]}),
+                                     at="attack")
         if answer == DONE:
             break
         assert isinstance(answer, list)
         announced.append((str(answer[0]), str(answer[1])))
-    if not announced:
-        return
-    support = yield from commit_armour(match, announced)
-    for attacker_id, target in announced:
-        yield from resolve_attack(match, attacker_id, target, support)
 
 
 def attack_option(match: Match, p: Piece, h: str, supplied: bool = True) -> Option:
@@ -163,22 +198,32 @@ def armour_can_support(match: Match, tank: Piece, attacker: Piece, target: str) 
             and target not in c.GORGE_SET)
 
 
-def commit_armour(match: Match, announced: list[tuple[str, str]]) -> Procedure[dict[str, list[str]]]:
+def commit_armour(match: Match, announced: list[tuple[str, str]],
+                  resume: dict[str, Any] | None = None) -> Procedure[dict[str, list[str]]]:
     """IV.D.4, VIII.A: each Armour Unit stacked with an announced attacker of its division may
     be committed to the hex that unit attacks; it then supports attacks there by units of its
-    division, as many as it has steps, in the order they are resolved."""
+    division, as many as it has steps, in the order they are resolved. Each is asked again
+    from the phase with the attacks, the armour committed before it and the tank; ``resume``:
+    the args of the one the flow is entered again at (the tanks before it asked)."""
     committed: dict[str, list[str]] = {}
     by_id = dict(announced)
-    for tank in c.marines(match, kind="armour"):
+    tanks = c.marines(match, kind="armour")
+    if resume is not None:
+        committed = {h: list(ids) for h, ids in resume["committed"].items()}
+        tanks = tanks[[t.id for t in tanks].index(resume["tank"]):]
+    for tank in tanks:
         mates = [q for q in c.units_at(match, tank.location, c.US) if q.kind == "infantry"
                  and q.id in by_id and armour_can_support(match, tank, q, by_id[q.id])]
         if not mates:
             continue
         target = by_id[mates[0].id]
-        answer = yield choose(c.US, f"Commit {tank.id} ({tank.steps} step(s)) to support the "
-                              f"attacks on {target}?", "IV.D.4",
-                              [Option(True, f"yes: +1 to up to {tank.steps} attack roll(s) on {target}"),
-                               Option(False, "no")], kind="armour", context={"unit": tank.id})
+        answer = yield c.asked_again(choose(
+            c.US, f"Commit {tank.id} ({tank.steps} step(s)) to support the attacks on {target}?", "IV.D.4",
+            [Option(True, f"yes: +1 to up to {tank.steps} attack roll(s) on {target}"), Option(False, "no")],
+            kind="armour", context={"unit": tank.id}),
+            ResumePoint(PHASE, {"announced": [list(a) for a in announced],
+                                "committed": {h: list(ids) for h, ids in committed.items()}}),
+            at="armour", tank=tank.id)
         if answer:
             committed.setdefault(target, []).append(tank.id)
             match.emit("armour", "IV.D.4", f"{tank.id} supports the attacks on {target}", unit=tank.id,
@@ -187,9 +232,9 @@ def commit_armour(match: Match, announced: list[tuple[str, str]]) -> Procedure[d
 
 
 def resolve_attack(match: Match, attacker_id: str, target: str,
-                   committed: dict[str, list[str]]) -> Procedure[None]:
+                   committed: dict[str, list[str]], where: ResumePoint | None = None) -> Procedure[None]:
     """Part VIII, VIII.B: one announced attack, if its unit is still there, Supplied and
-    adjacent."""
+    adjacent (an ambush's choice asked again from ``where``)."""
     p = match.state.pieces[attacker_id]
     s = c.Situation.of(match)
     if (not c.on_island(p) or target not in s.jp
@@ -219,6 +264,6 @@ def resolve_attack(match: Match, attacker_id: str, target: str,
     if c.battalion_key(p) not in attacked:
         attacked.append(c.battalion_key(p))
     if result == "A":
-        yield from ambush(match, jp, p, support)
+        yield from ambush(match, jp, p, support, where)
     elif result != "-":
         c.japanese_loses(match, jp, int(result), "VIII.D")

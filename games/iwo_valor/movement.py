@@ -19,12 +19,13 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from operator import getitem
 from types import MappingProxyType
+from typing import Any
 
 from tabletop.core.board.hexgrid import Hex, HexSide
 from tabletop.core.board.movement import MoveCosts, Reach, StepLayers, StepReach, reachable, step_layers
 from tabletop.core.board.opportunity import FireRecord, firers_at
 from tabletop.core.board.supply import StepMasks
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Decision, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -32,6 +33,10 @@ from . import common as c
 from .japanese_combat import opportunity_fire
 
 HQ_HEXES = 5  # V: "Marine HQ units may be moved up to five hexes"
+PHASE = "movement"
+"""The phase's id: where its decisions are asked again. Their args name the step
+(``stage``: IV.B.1, IV.B.2, IV.B.3 or V.M), the units landed this phase (``landed``, as the
+landings go on, then the units IV.B.3 moves), and the decision (``at``)."""
 STACK = MappingProxyType({"infantry": 1, "armour": 1, "hq": 1})  # V.M
 
 
@@ -329,14 +334,27 @@ def movable(match: Match, only: set[str] | None = None) -> list[Piece]:
             and (p.kind == "hq" or supplied(p))]
 
 
+STAGES = ("IV.B.1", "IV.B.2", "IV.B.3", "V.M")
+"""The steps of the phase, in order (the ``stage`` of its resume points)."""
+
+
 def movement_phase(match: Match) -> Procedure[None]:
     """IV.B: 1 move Supplied units; 2 land reinforcements (turn 1: the second wave); 3 move
-    the units just landed (V.L); then V.M stacking and HQs in ZOC."""
-    yield from move_units(match, None, "IV.B.1")
-    landed = yield from landings(match)
-    if landed:
-        yield from move_units(match, set(landed), "IV.B.3")
-    yield from end_of_movement(match)
+    the units just landed (V.L); then V.M stacking and HQs in ZOC. Entered again at a
+    decision (``match.resumed``), the steps before its own are done."""
+    args = c.resumed(match, PHASE)
+    stage = 0 if args is None else STAGES.index(args["stage"])
+    if stage == 0:
+        yield from move_units(match, None, "IV.B.1", args)
+    landed: list[str] = []
+    if stage <= 1:
+        landed = yield from landings(match, args if stage == 1 else None)
+    elif stage == 2:
+        assert args is not None
+        landed = list(args["landed"])
+    if stage <= 2 and landed:
+        yield from move_units(match, set(landed), "IV.B.3", args if stage == 2 else None)
+    yield from end_of_movement(match, ResumePoint(PHASE, {"stage": "V.M", "landed": None}))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -346,15 +364,23 @@ def unit_option(unit_id: str, hex_id: str, kind: str, steps: int) -> Option:
     return Option(unit_id, f"{unit_id} in {hex_id}", f"{kind}, {steps} step(s)")
 
 
-def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[None]:
-    """IV.B.1 / IV.B.3: move units one at a time until the player is done."""
+def move_units(match: Match, only: set[str] | None, section: str,
+               resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """IV.B.1 / IV.B.3: move units one at a time until the player is done. Each decision is
+    asked again from the phase with the step and the units it may move (``resume``: its
+    args, when the flow is entered again at one: the units that moved are in the state;
+    the unit moving, if any, is named)."""
+    where = ResumePoint(PHASE, {"stage": section, "landed": None if only is None else sorted(only)})
+    if resume is not None and resume["at"] != "select_unit":
+        yield from move_one(match, match.state.pieces[resume["unit"]], section, where, resume)
     while True:
         units = movable(match, only)
         if not units:
             return
         options = [Option(DONE, "Done moving")] + [
             unit_option(p.id, p.location, p.kind, p.steps) for p in units]
-        answer = yield from ask_str(choose(c.US, "Move which unit?", section, options, kind="select_unit"))
+        answer = yield from ask_str(c.asked_again(
+            choose(c.US, "Move which unit?", section, options, kind="select_unit"), where, at="select_unit"))
         if answer == DONE:
             return
         unit = match.state.pieces[answer]
@@ -362,12 +388,25 @@ def move_units(match: Match, only: set[str] | None, section: str) -> Procedure[N
         if destinations(match, unit) is None:
             match.emit("no_move", "V", f"{unit.id} has nowhere to go", unit=unit.id)
             continue
-        yield from move_one(match, unit, section)
+        yield from move_one(match, unit, section, where)
 
 
-def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
-    """V.A-D: pick a destination; walk there; opportunity fire where the move ends; go on."""
+def move_one(match: Match, unit: Piece, section: str, where: ResumePoint | None = None,
+             resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """V.A-D: pick a destination; walk there; opportunity fire where the move ends; go on.
+    Each destination is asked again from ``where`` with the unit and whether it has walked
+    a leg yet; ``resume``: the args of the decision the flow is entered again at, a
+    destination or a choice of the opportunity fire that interrupted a leg (which then
+    goes on as the walk's end would)."""
     first = True
+    if resume is not None:
+        if resume["at"] == "destination":
+            first = bool(resume["first"])
+        else:  # a leg interrupted by fire: the fire goes on, then the move (V.D)
+            yield from arrive(match, unit, c.asked_again_at(where, unit=unit.id), resume)
+            if not c.on_island(unit):
+                return
+            first = False
     while c.on_island(unit):
         s = c.Situation.of(match)
         reach = destinations(match, unit, s)
@@ -388,24 +427,28 @@ def move_one(match: Match, unit: Piece, section: str) -> Procedure[None]:
         elif s_crowded and all(o.detail and o.detail.get("crowded") for o in options):
             # V.M: every hex it may reach holds a unit of its kind: it may also stay
             options.insert(0, Option(DONE, f"Stay in {unit.location}"))
-        answer = yield from ask_str(choose(c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A",
-                                           options, kind="destination", context={"unit": unit.id}))
+        answer = yield from ask_str(c.asked_again(choose(
+            c.US, f"Move {unit.id} from {unit.location} to which hex?", "V.A", options,
+            kind="destination", context={"unit": unit.id}), where, at="destination", unit=unit.id,
+            first=first))
         if answer == DONE:
             return
         first = False
         m = c.components().map
         path = [m.label(h) for h in reach.path_to(m.hex(answer))]
         before = len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id))
-        yield from walk(match, unit, path, section)
+        yield from walk(match, unit, path, section, c.asked_again_at(where, unit=unit.id))
         if not c.on_island(unit):
             return
         if len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id)) == before:
             return  # V.D: nothing interrupted this leg, so the move is over
 
 
-def walk(match: Match, unit: Piece, path: list[str], section: str) -> Procedure[None]:
+def walk(match: Match, unit: Piece, path: list[str], section: str,
+         where: ResumePoint | None = None) -> Procedure[None]:
     """V.A, V.D: move along the path; at its end reveal (III.3), raise the Flag (VIII.E), and
-    take the opportunity fire of each Japanese unit within two hexes that has not yet fired."""
+    take the opportunity fire of each Japanese unit within two hexes that has not yet fired
+    (its choices asked again from ``where``, :func:`arrive`)."""
     pieces = match.state.pieces
     start = unit.location
     pieces.move(unit.id, path[-1])
@@ -418,14 +461,25 @@ def walk(match: Match, unit: Piece, path: list[str], section: str) -> Procedure[
     for hid in path[1:]:
         if hid == "0304" and match.state.vars[c.V_FLAG_TURN] is None:
             raise_flag(match)
-    yield from arrive(match, unit)
+    yield from arrive(match, unit, where)
 
 
-def arrive(match: Match, unit: Piece) -> Procedure[None]:
+def arrive(match: Match, unit: Piece, where: ResumePoint | None = None,
+           resume: dict[str, Any] | None = None) -> Procedure[None]:
     """III.3 then V.D / IX.A: reveal, then each Japanese unit within two hexes that has not
-    fired at this unit this phase fires, one after another, before it goes on."""
-    c.reveal_around(match, unit.location)
+    fired at this unit this phase fires, one after another, before it goes on. Its choices
+    are asked again from ``where`` with the unit firing (``jp``; the state records that it
+    fired, so those still to fire are the others); ``resume``: the args of the one the flow
+    is entered again at (that fire goes on, then the others')."""
     record = FireRecord(match.state.vars[c.V_FIRED])
+    if resume is None:
+        c.reveal_around(match, unit.location)
+    else:
+        jid = resume["jp"]
+        yield from opportunity_fire(match, match.state.pieces[jid], unit,
+                                    c.asked_again_at(where, jp=jid), resume)
+        if not c.on_island(unit):
+            return
     s = c.Situation.of(match)
     jp = s.jp  # only those within two hexes can fire: the others are not asked
     m = c.components().map
@@ -434,7 +488,7 @@ def arrive(match: Match, unit: Piece) -> Procedure[None]:
         if not c.on_island(unit):
             return
         record.record(jid, unit.id)
-        yield from opportunity_fire(match, match.state.pieces[jid], unit)
+        yield from opportunity_fire(match, match.state.pieces[jid], unit, c.asked_again_at(where, jp=jid))
 
 
 def raise_flag(match: Match) -> None:
@@ -503,55 +557,80 @@ def reinforcements(match: Match) -> list[Piece]:
             and int(p.attrs["entry"]) <= match.state.turn]
 
 
-def landings(match: Match) -> Procedure[list[str]]:
+def landings(match: Match, resume: dict[str, Any] | None = None) -> Procedure[list[str]]:
     """IV.B.2: on turn 1 every second-wave unit lands next to its hex; then any reinforcements
-    the player wishes, one at a time, on the beach hexes of the player's choice."""
-    landed: list[str] = []
+    the player wishes, one at a time, on the beach hexes of the player's choice. Each
+    decision is asked again from the phase with the units landed so far (the second wave's
+    still at sea, the reinforcements still available: the state says which are left);
+    ``resume``: the args of the one the flow is entered again at."""
+    landed: list[str] = [] if resume is None else list(resume["landed"])
     comp = c.components()
-    if match.state.turn == 1:
+    beaches = [h for b in ("minami", "nishi") for h in comp.hexes_where("beach", b)]
+    at = None if resume is None else resume["at"]
+    if resume is not None and at == "land":  # a reinforcement chosen: where it lands
+        unit = match.state.pieces[resume["unit"]]
+        where = yield from ask_str(_where_to_land(match, unit, beach_options(match, unit, beaches), landed))
+        yield from place_on_beach(match, unit, where)
+        landed.append(unit.id)
+    if match.state.turn == 1 and at in (None, "second_wave"):
         for unit in sorted((p for p in match.state.pieces if p.side == c.US and comp.map.is_hex_id(p.location)
                             and not c.is_land(p.location)), key=lambda p: p.location):
             near = [h for h in comp.map.passable_neighbor_ids(unit.location) if c.attr(h, "beach")]
             options = beach_options(match, unit, near) or [Option(h, h) for h in sorted(near)]
-            answer = yield from ask_str(choose(
+            answer = yield from ask_str(c.asked_again(choose(
                 c.US, f"Second wave: land {unit.id} in which adjacent beach hex?", "IV.B.2", options,
-                kind="land", context={"unit": unit.id}))
+                kind="land", context={"unit": unit.id}), ResumePoint(PHASE, _landing(landed)),
+                at="second_wave"))
             yield from place_on_beach(match, unit, answer)
             landed.append(unit.id)
-    beaches = [h for b in ("minami", "nishi") for h in comp.hexes_where("beach", b)]
     while True:
         waiting = reinforcements(match)
         if not waiting:
             return landed
         options = [Option(DONE, "No more landings this turn")] + [
             Option(p.id, f"land {p.id}", f"{p.kind}, entry turn {p.attrs['entry']}") for p in waiting]
-        answer = yield from ask_str(choose(
-            c.US, "Land which reinforcement?", "IV.B.2", options, kind="select_landing"))
+        answer = yield from ask_str(c.asked_again(choose(
+            c.US, "Land which reinforcement?", "IV.B.2", options, kind="select_landing"),
+            ResumePoint(PHASE, _landing(landed)), at="select_landing"))
         if answer == DONE:
             return landed
         unit = match.state.pieces[answer]
         spots = beach_options(match, unit, beaches)
         if not spots:
             continue
-        where = yield from ask_str(choose(c.US, f"Land {unit.id} on which beach hex?", "IV.B.2", spots,
-                                          kind="land", context={"unit": unit.id}))
+        where = yield from ask_str(_where_to_land(match, unit, spots, landed))
         yield from place_on_beach(match, unit, where)
         landed.append(unit.id)
 
 
-def end_of_movement(match: Match) -> Procedure[None]:
+def _landing(landed: list[str]) -> dict[str, Any]:
+    """The args of a decision of IV.B.2: the step and the units landed so far (a copy)."""
+    return {"stage": "IV.B.2", "landed": list(landed)}
+
+
+def _where_to_land(match: Match, unit: Piece, spots: list[Option], landed: list[str]) -> Decision:
+    """IV.B.2: the beach hex a reinforcement lands on, asked again from the phase with the
+    unit and the units landed so far."""
+    return c.asked_again(choose(c.US, f"Land {unit.id} on which beach hex?", "IV.B.2", spots,
+                                kind="land", context={"unit": unit.id}),
+                         ResumePoint(PHASE, _landing(landed)), at="land", unit=unit.id)
+
+
+def end_of_movement(match: Match, where: ResumePoint | None = None) -> Procedure[None]:
     """V.M: excess units in a hex are removed, the player choosing which (they count as
     eliminated units: a VP for each step they had and one for the unit); then an HQ in a
-    Japanese ZOC without a Marine infantry unit is DISRUPTED."""
+    Japanese ZOC without a Marine infantry unit is DISRUPTED. Each choice is asked again
+    from ``where``: the hexes before it hold no excess any more, so going through them
+    again from the state asks it first."""
     s = c.Situation.of(match)
     for hid, units in sorted(s.marine_hexes.items()):
         for kind, cap in STACK.items():
             here = [p for p in units if p.kind == kind]
             while len(here) > cap:
-                answer = yield from ask_str(choose(
+                answer = yield from ask_str(c.asked_again(choose(
                     c.US, f"{len(here)} {kind} units in {hid}, one allowed: remove which? (V.M)", "V.M",
                     [Option(p.id, p.id, f"{p.steps} step(s)") for p in here],
-                    kind="overstack", context={"hex": hid}))
+                    kind="overstack", context={"hex": hid}), where, at="overstack"))
                 p = match.state.pieces[answer]
                 here.remove(p)
                 match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id)

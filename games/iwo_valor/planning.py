@@ -6,7 +6,9 @@ withdrawals, and may borrow support points (the article's option, a game option 
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
+from typing import Any
+
+from tabletop.core.engine.decisions import Option, ResumePoint, ask_int, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.text import ordinal
 
@@ -14,6 +16,9 @@ from . import common as c
 from .components import by_turn
 
 KEEP, NONE = "keep", "none"
+PHASE = "planning"
+"""The phase's id: where its decisions are asked again (``at``: ``borrow``, ``withdraw``,
+``independent``)."""
 
 
 def share(match: Match, kind: str, amount: int) -> int:
@@ -26,25 +31,33 @@ def share(match: Match, kind: str, amount: int) -> int:
     return total // 3
 
 
-def support_points(match: Match) -> Procedure[None]:
-    """IV.A.1: this turn's Support Points (the unused ones of last turn are lost)."""
+def support_points(match: Match, where: ResumePoint | None = None,
+                   resume: dict[str, Any] | None = None) -> Procedure[None]:
+    """IV.A.1: this turn's Support Points (the unused ones of last turn are lost). The
+    decision to borrow is asked again from ``where`` with the points received (``resume``:
+    its args, the points already received and shared)."""
     turn = match.state.turn
     scenario = match.state.vars[c.V_SCENARIO]
-    if scenario == c.VERY_SHORT:
-        points = 2  # XI.C: "You receive two support points per turn"
+    if resume is not None:
+        points = yield from borrow(match, int(resume["points"]), where, asking=True)
     else:
-        points = share(match, "support", by_turn(c.components().tracks.game_turn_track.support, turn,
-                                                 where="support"))
-    if scenario == c.NARROW and match.options.get("borrow_support") == "yes":
-        points = yield from borrow(match, points)
+        if scenario == c.VERY_SHORT:
+            points = 2  # XI.C: "You receive two support points per turn"
+        else:
+            points = share(match, "support", by_turn(c.components().tracks.game_turn_track.support,
+                                                     turn, where="support"))
+        if scenario == c.NARROW and match.options.get("borrow_support") == "yes":
+            points = yield from borrow(match, points, where)
     match.state.tracks["support"].set(points)
     match.emit("support", "IV.A.1", f"{points} Support Point(s) available this turn", points=points)
 
 
-def borrow(match: Match, points: int) -> Procedure[int]:
+def borrow(match: Match, points: int, where: ResumePoint | None = None,
+           asking: bool = False) -> Procedure[int]:
     """XI.C option: borrow up to a turn's points; repay them next turn plus one point of
-    interest; while unpaid, every point goes to the debt, plus one a turn of payments."""
-    debt = int(match.state.vars[c.V_DEBT])
+    interest; while unpaid, every point goes to the debt, plus one a turn of payments.
+    ``asking``: no debt is owed, the decision is asked (again, from ``where``)."""
+    debt = 0 if asking else int(match.state.vars[c.V_DEBT])
     if debt:
         paid = min(debt, points)
         debt -= paid
@@ -55,8 +68,10 @@ def borrow(match: Match, points: int) -> Procedure[int]:
         match.emit("support_debt", "XI.C", f"{paid} support point(s) repaid; {debt} still owed",
                    paid=paid, owed=debt)
         return points
-    n = yield from ask_int(choose(c.US, "Borrow support points (repay next turn plus one)?", "XI.C",
-                                  [Option(n, f"borrow {n}") for n in range(0, points + 1)], kind="borrow"))
+    n = yield from ask_int(c.asked_again(choose(
+        c.US, "Borrow support points (repay next turn plus one)?", "XI.C",
+        [Option(n, f"borrow {n}") for n in range(0, points + 1)], kind="borrow"),
+        where, at="borrow", points=points))
     if n:
         match.state.vars[c.V_DEBT] = n + 1
         match.emit("support_debt", "XI.C", f"{n} support point(s) borrowed", borrowed=n)
@@ -74,10 +89,16 @@ def withdrawals_due(match: Match) -> list[tuple[str, str]]:
     return [(w.division, w.what) for w in c.components().tracks.game_turn_track.withdrawals if w.turn == turn]
 
 
-def withdraw(match: Match) -> Procedure[None]:
+def withdraw(match: Match, where: ResumePoint | None = None, resume: dict[str, Any] | None = None
+             ) -> Procedure[None]:
     """IV.A.2: remove the regiment picked (no Fatigue Level above any regiment of its division
-    that stays); units withdrawn are not eliminated and never return."""
-    for division, what in withdrawals_due(match):
+    that stays); units withdrawn are not eliminated and never return. The choice is asked
+    again from ``where`` with the withdrawal's place in the turn's list (``item``; ``resume``:
+    its args, the withdrawals before it made)."""
+    first = 0 if resume is None else int(resume["item"])
+    for item, (division, what) in enumerate(withdrawals_due(match)):
+        if item < first:
+            continue
         units = [p for p in match.state.pieces if p.side == c.US and p.attrs.get("division") == division
                  and (c.on_island(p) or p.location == c.AVAILABLE)]
         if what in ("division", "support"):
@@ -95,9 +116,9 @@ def withdraw(match: Match) -> Procedure[None]:
             reg = eligible[0]
         else:
             options = [Option(r, f"{ordinal(r)} Marines (fatigue {low})") for r in eligible]
-            answer = yield from ask_str(choose(
+            answer = yield from ask_str(c.asked_again(choose(
                 c.US, f"Withdraw which regiment of the {ordinal(division)} Division?", "IV.A.2", options,
-                kind="withdraw"))
+                kind="withdraw"), where, at="withdraw", item=item))
             reg = answer
         _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {ordinal(reg)} Marines")
         if match.state.vars[c.V_IND] == reg:
@@ -111,8 +132,9 @@ def _remove(match: Match, units: list, what: str) -> None:  # type: ignore[type-
                units=[p.id for p in units])
 
 
-def independent_regiment(match: Match) -> Procedure[None]:
-    """IV.A.3: declare (or move, or remove) the one Independent Regiment."""
+def independent_regiment(match: Match, where: ResumePoint | None = None) -> Procedure[None]:
+    """IV.A.3: declare (or move, or remove) the one Independent Regiment (asked again from
+    ``where``: the state says all it reads)."""
     regs = sorted({c.regiment_key(p) for p in c.marines(match, kind="infantry")}, key=lambda r: int(r))
     current = match.state.vars[c.V_IND]
     if not regs and current is None:
@@ -121,8 +143,9 @@ def independent_regiment(match: Match) -> Procedure[None]:
     if current is not None:
         options.append(Option(NONE, "remove the IND markers"))
     options += [Option(r, f"{ordinal(r)} Marines") for r in regs if r != current]
-    answer = yield from ask_str(choose(
-        c.US, "Independent Regiment (IV.A.3)?", "IV.A.3", options, kind="independent"))
+    answer = yield from ask_str(c.asked_again(choose(
+        c.US, "Independent Regiment (IV.A.3)?", "IV.A.3", options, kind="independent"),
+        where, at="independent"))
     if answer == KEEP:
         return
     match.state.vars[c.V_IND] = None if answer == NONE else answer
@@ -132,7 +155,13 @@ def independent_regiment(match: Match) -> Procedure[None]:
 
 
 def planning_phase(match: Match) -> Procedure[None]:
-    """IV.A.1-3."""
-    yield from support_points(match)
-    yield from withdraw(match)
-    yield from independent_regiment(match)
+    """IV.A.1-3, entered again at the decision ``match.resumed`` names (a fork): the steps
+    before it done."""
+    where = ResumePoint(PHASE, {})
+    args = c.resumed(match, PHASE)
+    at = None if args is None else args["at"]
+    if at in (None, "borrow"):
+        yield from support_points(match, where, args if at == "borrow" else None)
+    if at in (None, "borrow", "withdraw"):
+        yield from withdraw(match, where, args if at == "withdraw" else None)
+    yield from independent_regiment(match, where)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.decisions import Option, ask_str, choose, resumable
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
@@ -91,17 +91,21 @@ def build(match: Match) -> None:
         match.emit("setup", "XI.C", f"the Japanese units in {', '.join(narrow.removed)} are removed")
 
 
-def opening(match: Match) -> Procedure[None]:
-    """III.4-6 (or the scenario's own set-up of XI.C)."""
+def opening(match: Match, resumed: bool = False) -> Procedure[None]:
+    """III.4-6 (or the scenario's own set-up of XI.C). ``resumed``: the flow is entered again
+    at one of its decisions (:data:`~common.OPENING`), the state saying which: no beach
+    chosen yet, else the units still to place (those still available)."""
     scenario = match.scenario
     if scenario == c.VERY_SHORT:
-        yield from very_short_setup(match)
+        yield from very_short_setup(match, resumed)
         return
     if scenario == c.NARROW:
-        yield from narrow_setup(match)
+        yield from narrow_setup(match, resumed)
         bombardment(match)
         return
-    beach = yield from choose_beach(match)
+    beach = match.state.vars[c.V_BEACH] if resumed else None
+    if beach is None:
+        beach = yield from choose_beach(match)
     yield from waves(match, beach)
     bombardment(match)
 
@@ -109,8 +113,9 @@ def opening(match: Match) -> Procedure[None]:
 def choose_beach(match: Match) -> Procedure[str]:
     """III.4: the Marines assault one beach; the choice is final."""
     names = c.components().scenarios.beaches
-    beach = yield from ask_str(choose(c.US, "Which beach do the Marines assault?", "III.4",
-                                      [Option(b, names[b]) for b in names], kind="beach"))
+    beach = yield from ask_str(resumable(choose(c.US, "Which beach do the Marines assault?", "III.4",
+                                                [Option(b, names[b]) for b in names], kind="beach"),
+                                         c.OPENING))
     match.state.vars[c.V_BEACH] = beach
     match.emit("beach", "III.4", f"the Marines will assault the {names[beach]}", beach=beach)
     return beach
@@ -120,7 +125,8 @@ def waves(match: Match, beach: str) -> Procedure[None]:
     """III.4: the units marked "1" go to the first wave (on the beach hexes, one a hex) or the
     second (on the Second Wave hexes, one a hex), so no wave is larger than the beach. The
     first wave rolls its landing losses as it is placed (IV.B.2: "as each unit is placed in a
-    Beach Hex")."""
+    Beach Hex"). The units still to place are those still available: each decision is asked
+    again from the state."""
     from .movement import landing_roll
 
     comp = c.components()
@@ -133,8 +139,9 @@ def waves(match: Match, beach: str) -> Procedure[None]:
                 or all(q.side != c.US for q in match.state.pieces.at(h))]
         options = [Option(h, f"{h}: {'first wave (beach)' if h in beach_hexes else 'second wave'}")
                    for h in sorted(free)]
-        answer = yield from ask_str(choose(c.US, f"Place {unit.id} in which wave hex?", "III.4", options,
-                                           kind="wave", context={"unit": unit.id}))
+        answer = yield from ask_str(resumable(choose(
+            c.US, f"Place {unit.id} in which wave hex?", "III.4", options, kind="wave",
+            context={"unit": unit.id}), c.OPENING))
         hid = answer
         match.state.pieces.move(unit.id, hid)
         unit.attrs["landed"] = 1
@@ -166,26 +173,31 @@ def bombardment(match: Match) -> None:
 
 def _place(match: Match, units: list[Piece], hexes: list[str], section: str, prompt: str,
            stacking: bool) -> Procedure[None]:
+    """XI.C: set up each unit in turn on a hex of ``hexes`` (no Japanese unit; with
+    ``stacking``, V.M's limit); the units still to place are those still available, so each
+    decision is asked again from the state."""
     from .movement import can_stack
 
     for unit in units:
         s = c.Situation.of(match)
         free = [h for h in hexes if h not in s.jp and (not stacking or can_stack(match, unit, h, s))]
-        answer = yield from ask_str(choose(
+        answer = yield from ask_str(resumable(choose(
             c.US, prompt.format(unit=unit.id), section, [Option(h, h) for h in sorted(free)], kind="setup",
-            context={"unit": unit.id}))
+            context={"unit": unit.id}), c.OPENING))
         match.state.pieces.move(unit.id, answer)
         unit.attrs["landed"] = match.state.turn
         c.reveal_around(match, answer, "III.3")
 
 
-def narrow_setup(match: Match) -> Procedure[None]:
-    """XI.C The Narrow Game: the 4th Division in the Southern area, 0620-1018 and south."""
+def narrow_setup(match: Match, resumed: bool = False) -> Procedure[None]:
+    """XI.C The Narrow Game: the 4th Division in the Southern area, 0620-1018 and south
+    (``resumed``: the turn and beach already set, some units already placed)."""
     comp = c.components()
-    match.state.turn = 4
-    match.state.vars[c.V_LANDED] = sorted(h for h in comp.hexes_where("beach", "minami")
-                                          if c.attr(h, "area") == "S")
-    match.state.vars[c.V_BEACH] = "minami"
+    if not resumed:
+        match.state.turn = 4
+        match.state.vars[c.V_LANDED] = sorted(h for h in comp.hexes_where("beach", "minami")
+                                              if c.attr(h, "area") == "S")
+        match.state.vars[c.V_BEACH] = "minami"
     hexes = sorted(comp.hexes_where("narrow_setup", True))
     units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),
                    key=lambda p: ({"hq": 0, "armour": 1, "infantry": 2}[p.kind], p.id))
@@ -193,14 +205,15 @@ def narrow_setup(match: Match) -> Procedure[None]:
                       stacking=True)
 
 
-def very_short_setup(match: Match) -> Procedure[None]:
+def very_short_setup(match: Match, resumed: bool = False) -> Procedure[None]:
     """XI.C The Very Short Game: the 28th Marines within one hex of 0709 (the stacking limit
     of V.M binds at the end of the first movement phase, so the player may set up 9
-    companies in 7 hexes and must spread them)."""
+    companies in 7 hexes and must spread them). ``resumed``: as :func:`narrow_setup`."""
     comp = c.components()
-    match.state.turn = 2
-    match.state.vars[c.V_LANDED] = sorted(comp.hexes_where("beach", "minami"))
-    match.state.vars[c.V_BEACH] = "minami"
+    if not resumed:
+        match.state.turn = 2
+        match.state.vars[c.V_LANDED] = sorted(comp.hexes_where("beach", "minami"))
+        match.state.vars[c.V_BEACH] = "minami"
     centre = comp.scenarios.very_short.centre
     hexes = [h for h in comp.map.ids_within(centre, 1) if c.is_land(h)]
     units = sorted((p for p in match.state.pieces if p.side == c.US and p.location == c.AVAILABLE),

@@ -3,7 +3,9 @@ Turn Record Phase."""
 
 from __future__ import annotations
 
-from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from typing import Any
+
+from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -13,12 +15,18 @@ from .japanese_combat import BANZAI, REGULAR, modified_strength, resolve
 from .marine_combat import attack_strength
 from .planning import share
 
+REPLACEMENT, NIGHT = "replacement", "night"
+"""The phases' ids: where their decisions are asked again (``at`` names which)."""
+
 # -- IV.E ----------------------------------------------------------------------------------
 
 def replacement_phase(match: Match) -> Procedure[None]:
-    """IV.E.1-2: add the turn's Replacement Steps; allocate them one step at a time."""
+    """IV.E.1-2: add the turn's Replacement Steps; allocate them one step at a time (each
+    allocation asked again from the steps left and the units, as the state has them: entered
+    again there, ``match.resumed``, the steps are not added twice)."""
     gtt = c.components().tracks.game_turn_track
-    if match.state.vars[c.V_SCENARIO] != c.VERY_SHORT:
+    resumed = c.resumed(match, REPLACEMENT) is not None
+    if match.state.vars[c.V_SCENARIO] != c.VERY_SHORT and not resumed:
         for kind, table in (("inf", gtt.infantry_replacements), ("arm", gtt.armour_replacements)):
             due = share(match, f"repl_{kind}", by_turn(table, match.state.turn, where=kind))
             if due:
@@ -32,9 +40,9 @@ def replacement_phase(match: Match) -> Procedure[None]:
         options = [Option(DONE, "Keep the rest")] + [
             Option(p.id, f"{p.id} in {p.location} ({p.steps}/{p.max_steps} steps)") for p in eligible]
         inf, arm = match.state.tracks["repl_inf"].value, match.state.tracks["repl_arm"].value
-        answer = yield from ask_str(choose(
+        answer = yield from ask_str(c.asked_again(choose(
             c.US, f"Allocate a Replacement Step (infantry {inf}, armour {arm})?", "IV.E.2", options,
-            kind="replacement"))
+            kind="replacement"), ResumePoint(REPLACEMENT, {}), at="replacement"))
         if answer == DONE:
             return
         p = match.state.pieces[answer]
@@ -75,7 +83,15 @@ def replaceable(match: Match) -> list[Piece]:
 
 def night_phase(match: Match) -> Procedure[None]:
     """IV.F.1: 1-5 infiltration by that many units; 6: roll again (-1 turns 7-14, -2 later),
-    3 or less a Banzai Charge, more no effect."""
+    3 or less a Banzai Charge, more no effect. Entered again at a decision
+    (``match.resumed``), the rolls made: the infiltration or the charge goes on."""
+    args = c.resumed(match, NIGHT)
+    if args is not None:
+        if args["at"] == "infiltration":
+            yield from infiltration(match, int(args["count"]), args)
+        else:
+            yield from banzai(match, args)
+        return
     roll = c.d6(match, "night", "IV.F.1")
     if roll <= 5:
         yield from infiltration(match, roll)
@@ -88,13 +104,18 @@ def night_phase(match: Match) -> Procedure[None]:
         yield from banzai(match)
 
 
-def infiltration(match: Match, count: int) -> Procedure[None]:
+def infiltration(match: Match, count: int, resume: dict[str, Any] | None = None) -> Procedure[None]:
     """IV.F.2, IX.D: pick that many Marine infantry units next to Japanese units, the most
     fatigued first (ties yours); each rolls 2d6 - Fatigue - 1 (an adjacent Japanese unit with
-    more than 2 steps): 2 or less loses a step."""
+    more than 2 steps): 2 or less loses a step. A choice is asked again from the phase with
+    the count and the units picked before it (``resume``: its args, nothing having changed
+    since the phase's roll)."""
     s = c.Situation.of(match)
     pool = [p for p in c.marines(match, kind="infantry") if p.location in s.zoc]
     picked: list[Piece] = []
+    if resume is not None:
+        picked = [match.state.pieces[pid] for pid in resume["picked"]]
+        pool = [p for p in pool if p.id not in resume["picked"]]
     while pool and len(picked) < count:
         top = max(c.unit_fatigue(match, p) for p in pool)
         tier = [p for p in pool if c.unit_fatigue(match, p) == top]
@@ -102,9 +123,10 @@ def infiltration(match: Match, count: int) -> Procedure[None]:
         if len(tier) <= room:
             chosen = tier
         else:
-            answer = yield from ask_str(choose(
+            answer = yield from ask_str(c.asked_again(choose(
                 c.US, f"Infiltration: which unit (fatigue {top}) is attacked?", "IV.F.2",
-                [Option(p.id, f"{p.id} in {p.location}") for p in tier], kind="infiltration"))
+                [Option(p.id, f"{p.id} in {p.location}") for p in tier], kind="infiltration"),
+                ResumePoint(NIGHT, {}), at="infiltration", count=count, picked=[p.id for p in picked]))
             chosen = [match.state.pieces[answer]]
         picked += chosen
         pool = [p for p in pool if p not in chosen]
@@ -122,12 +144,14 @@ def infiltration(match: Match, count: int) -> Procedure[None]:
         c.marine_loses(match, p, lost, "IV.F.2")
 
 
-def banzai(match: Match) -> Procedure[None]:
+def banzai(match: Match, resume: dict[str, Any] | None = None) -> Procedure[None]:
     """IV.F.3-6, IX.E: the Japanese unit with most steps next to a Marine infantry unit charges
     (best attack, then your choice); its target is the adjacent infantry it attacks best (then
     the most fatigued, then yours); the Marine unit fires first as against Class 1 at -3, no
     armour, if it is Supplied (VII: only Supplied units attack); then the survivor charges
-    (step 6, reconstructed: OF/CP row, no modifiers)."""
+    (step 6, reconstructed: OF/CP row, no modifiers). The choices are asked again from the
+    phase (the state says all the first reads; the second names the charging unit);
+    ``resume``: the args of the one the flow is entered again at."""
     s = c.Situation.of(match)
     cands: list[tuple[Piece, list[tuple[int, Piece]]]] = []
     for jp in c.japanese(match):
@@ -144,12 +168,15 @@ def banzai(match: Match) -> Procedure[None]:
     cands = [(jp, sc) for jp, sc in cands if jp.steps == most]
     best = max(max(v for v, _ in sc) for _, sc in cands)
     cands = [(jp, sc) for jp, sc in cands if max(v for v, _ in sc) == best]
-    if len(cands) == 1:
+    if resume is not None and resume["at"] == "banzai_target":
+        jp, scored = next((j, sc) for j, sc in cands if j.id == resume["unit"])
+    elif len(cands) == 1:
         jp, scored = cands[0]
     else:
-        answer = yield from ask_str(choose(
+        answer = yield from ask_str(c.asked_again(choose(
             c.US, "Banzai: which Japanese unit charges? (the choice is yours)", "IV.F.3",
-            [Option(j.location, f"the unit in {j.location}") for j, _ in cands], kind="banzai"))
+            [Option(j.location, f"the unit in {j.location}") for j, _ in cands], kind="banzai"),
+            ResumePoint(NIGHT, {}), at="banzai"))
         jp, scored = next((j, sc) for j, sc in cands if j.location == answer)
     if jp.hidden:
         jp.hidden = False
@@ -159,9 +186,10 @@ def banzai(match: Match) -> Procedure[None]:
     if len(top) == 1:
         target = top[0]
     else:
-        answer = yield from ask_str(choose(
+        answer = yield from ask_str(c.asked_again(choose(
             c.US, f"Banzai by {jp.id}: which Marine unit is charged? (the choice is yours)", "IV.F.4",
-            [Option(q.id, q.id) for q in top], kind="banzai_target"))
+            [Option(q.id, q.id) for q in top], kind="banzai_target"),
+            ResumePoint(NIGHT, {}), at="banzai_target", unit=jp.id))
         target = match.state.pieces[answer]
     match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} "
                f"(most steps next to a Marine infantry unit)", unit=jp.id, target=target.id)
