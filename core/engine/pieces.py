@@ -268,7 +268,9 @@ def copy_json(value: Any) -> Any:
         return {k: v if type(v) in _ATOMS else copy_json(v) for k, v in value.items()}
     if kind is list:
         return [v if type(v) in _ATOMS else copy_json(v) for v in value]
-    if kind is tuple:
+    if kind is tuple:  # shared when it holds only plain values (it cannot change)
+        if all(type(v) in _ATOMS for v in value):
+            return value
         return tuple(copy_json(v) for v in value)
     if kind is set:
         return {copy_json(v) for v in value}
