@@ -92,6 +92,14 @@ class GreedyAgent:
         if not isinstance(view, View):
             raise TabletopError("the greedy agent plays in the same process as the match: it "
                                 "needs the match's view, not its JSON")
+        from .match import frozen_collector
+
+        with frozen_collector():
+            return self._best(view, decision)
+
+    def _best(self, view: View, decision: Decision) -> JSON:
+        """The value of the option that scores best (see :meth:`choose`)."""
+        options = decision.options
         side = decision.player
         worlds = [view.determinized(self._rng)]
         best: list[int] = []

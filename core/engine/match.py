@@ -9,10 +9,12 @@ the decisions taken; replaying them reproduces every event and the final state h
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
-from collections.abc import Callable, Collection, Generator, Mapping, Sequence
-from contextlib import AbstractContextManager
+import threading
+from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar
@@ -419,6 +421,32 @@ SNAPSHOT_EVERY = 64
 :class:`~.decisions.ResumePoint`) when this many decisions have been taken since the last:
 an undo or a fork where no resume point serves replays fewer than about this many. A match
 built with ``snapshots=False`` (a study's) and a fork (a search's) keep none of their own."""
+
+
+_FROZEN = [0]  # how many searches hold the collector frozen now (frozen_collector)
+_FROZEN_LOCK = threading.Lock()
+
+
+@contextmanager
+def frozen_collector() -> Iterator[None]:
+    """Hold the cyclic garbage collector off the objects alive now while a search forks:
+    ``with frozen_collector(): ...``. A search makes and drops thousands of forks, each a few
+    hundred young objects, and every so often a full collection would walk everything alive,
+    the match's log and map included, on whichever fork set it off; frozen
+    (:func:`gc.freeze`), the old objects are left out of collections until the last search
+    running in the process ends (:func:`gc.unfreeze`), and the forks' garbage is still
+    collected young. Searches may nest and run in several threads."""
+    with _FROZEN_LOCK:
+        if _FROZEN[0] == 0:
+            gc.freeze()
+        _FROZEN[0] += 1
+    try:
+        yield
+    finally:
+        with _FROZEN_LOCK:
+            _FROZEN[0] -= 1
+            if _FROZEN[0] == 0:
+                gc.unfreeze()
 
 
 SNAPSHOTS_KEPT = 64

@@ -138,3 +138,20 @@ def test_undo_through_a_snapshot_is_undo_by_replay(seed: int, taken: int, back: 
         fresh.decide(value)
     assert match.state_hash() == fresh.state_hash() and match.pending == fresh.pending
     assert [e.to_json() for e in match.log] == [e.to_json() for e in fresh.log]
+
+
+def test_a_search_holds_the_collector_off_the_old_objects_and_lets_go_at_its_end() -> None:
+    """frozen_collector: inside (nested too) the objects alive are frozen out of the cyclic
+    collector; the last search to end unfreezes them, so nothing stays frozen after."""
+    import gc
+
+    from tabletop.core.engine.match import frozen_collector
+
+    assert gc.get_freeze_count() == 0
+    with frozen_collector():
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        with frozen_collector():
+            assert gc.get_freeze_count() >= frozen
+        assert gc.get_freeze_count() >= frozen
+    assert gc.get_freeze_count() == 0
