@@ -329,8 +329,9 @@ def _common_play_options(f: Any) -> Any:
                           "e-mail; repeatable.")(f)
     f = click.option("--auto", is_flag=True, help="Every side is a bot; run to the end.")(f)
     f = click.option("--agent", "agent_specs", multiple=True, metavar="SIDE=NAME",
-                     help="Who plays a side: human, random, first, mcts[:OPTIONS] (the search; see "
-                          "docs/simulation.md), or a game bot.")(f)
+                     help="Who plays a side: human, random, first, greedy (the game's ai.yaml a "
+                          "step ahead), mcts[:OPTIONS] (the search; see docs/simulation.md), or "
+                          "a game bot.")(f)
     return f
 
 

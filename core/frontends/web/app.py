@@ -38,6 +38,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ...engine.agents import BUILTIN_AGENTS
 from ...engine.canonical import JSON
 from ...engine.errors import TabletopError
 from ...engine.match import Game, Match
@@ -56,7 +57,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 def game_json(game: Game) -> dict[str, JSON]:
     """A game as the home page lists it."""
     info = game.info
-    bots = sorted({*game.bots(), "random", "first"}) if info.playable else []
+    bots = sorted({*game.bots(), *BUILTIN_AGENTS}) if info.playable else []
     return {
         "id": info.id, "title": info.title, "version": info.version,
         "players": list(info.players), "playable": info.playable, "solitaire": info.solitaire,
