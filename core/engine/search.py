@@ -21,8 +21,9 @@ drawn again), as single-observer information-set MCTS does (Cowling, Powley and 
    the result when the game ended, else the game's evaluation) and add each side's score to
    the options it took on the way.
 
-The agent answers with the option tried most at the root (ties: the best mean score, then
-the first option). Its options (:class:`SearchOptions`) are written after the name:
+The agent answers with the option tried most at the root (ties: the side's default bot's
+choice, then the best mean score, then the first option). Its options
+(:class:`SearchOptions`) are written after the name:
 ``mcts:playouts=400,seconds=0.5,rollout=random,depth=60,c=1.4``.
 
 **Reproducibility.** The agent draws everything (determinizations, untried options, the
@@ -232,7 +233,7 @@ class SearchAgent:
 
     def _prior(self, view: Mapping[str, JSON], decision: Decision) -> tuple[str, Any] | None:
         """The key of the option the side's default bot would take (tried first, and
-        preferred among options tried as often and scoring as well), or None when the side
+        preferred among the options tried as often), or None when the side
         has no bot but ``random``."""
         if self._bot is None:
             name = self.game.default_bot(self.side)
@@ -242,15 +243,15 @@ class SearchAgent:
         return _key(decision, self._bot.choose(view, decision))
 
     def _best(self, root: _Node, decision: Decision, prior: tuple[str, Any] | None) -> JSON:
-        """The root's option tried most (ties: the best mean score, then the default bot's
-        choice, then the first)."""
-        best, rank = decision.options[0].value, (-1, -math.inf, False)
+        """The root's option tried most (ties: the default bot's choice, then the best mean
+        score, then the first: a search too short to tell options apart plays as the bot)."""
+        best, rank = decision.options[0].value, (-1, False, -math.inf)
         for option in decision.options:
             key = _key(decision, option.value)
             edge = root.edges.get(key)
             if edge is None:
                 continue
-            here = (edge.visits, edge.total / edge.visits if edge.visits else -math.inf, key == prior)
+            here = (edge.visits, key == prior, edge.total / edge.visits if edge.visits else -math.inf)
             if here > rank:
                 best, rank = option.value, here
         return best
