@@ -188,10 +188,5 @@ def determinize_view(view: Mapping[str, Any], rng: random.Random) -> Match:
     if not isinstance(view, View):
         raise TabletopError("a search agent plays in the same process as the match: it needs the "
                             "engine's view of it, not a copy in JSON")
-    side = view.player
-    if side is None:
-        raise TabletopError("a search plays for a side: the game master's view has none")
-    view.check_current()
-    match = view._match
-    return match.game.determinize(match, side, rng)
+    return view.determinized(rng)
 

@@ -218,13 +218,16 @@ class SearchAgent:
         rng = self._rng
         began = time.perf_counter()
         deadline = None if opts.seconds is None else began + opts.seconds
+        from .match import frozen_collector
+
         root = _Node()
         played = 0
-        while played < opts.playouts:
-            self._playout(root, self._determinize(view, rng), rng, prior)
-            played += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        with frozen_collector():  # thousands of forks: keep full collections off the match
+            while played < opts.playouts:
+                self._playout(root, self._determinize(view, rng), rng, prior)
+                played += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
         best = self._best(root, decision, prior)
         self.last = {"playouts": played, "seconds": round(time.perf_counter() - began, 6),
                      "visits": {str(o.value): (root.edges[k].visits if (k := _key(decision, o.value))

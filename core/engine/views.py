@@ -33,7 +33,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, thaw
-from .dice import Dice
 from .errors import TabletopError
 from .pieces import Attrs
 from .visibility import is_secret_pile, may_read_var, visible_vars
@@ -551,22 +550,16 @@ class View(Mapping[str, Any]):
         return self._match.state.tracks[name].value
 
     def determinized(self, rng: random.Random) -> Match:
-        """A match to search on this view's side's behalf: a fork of the match in which
-        everything hidden from the side is drawn again (:meth:`~.match.Game.determinize`;
-        a plain :meth:`~.match.Match.fork` when nothing is) and the dice to come roll from
-        ``rng`` rather than the match's seed, so that a search sees neither what the side
-        may not see nor the rolls to come. The one way an in-process agent that searches
-        (``greedy``, ``mcts``) reaches a match; not a view entry, never in JSON."""
+        """A match to search on this view's side's behalf: a determinization of the match
+        for the side (:meth:`~.match.Game.determinize`: what is hidden from it and the dice
+        to come drawn again from ``rng``). The one way an in-process agent that searches
+        (``greedy``, ``mcts``, through :func:`~.determinize.determinize_view`) reaches a
+        match; not a view entry, never in JSON."""
         self.check_current()
         match, side = self._match, self._player
         if side is None:
-            raise TabletopError("the game master's view has no side to search for")
-        twin = match.game.determinize(match, side, rng) if match.secrets((side,)) else match.fork()
-        rolled = twin.dice
-        fresh = Dice(rng.getrandbits(63), forced=[*rolled.forced, *rolled.stacked])
-        fresh.purposes, fresh.rolls, fresh.listener = rolled.purposes, rolled.rolls, rolled.listener
-        twin.dice = fresh
-        return twin
+            raise TabletopError("a search plays for a side: the game master's view has none")
+        return match.game.determinize(match, side, rng)
 
     def __getitem__(self, key: str) -> Any:
         try:

@@ -335,7 +335,7 @@ def test_a_determinized_view_rolls_other_dice_than_the_match() -> None:
 def test_greedy_plays_on_a_determinization_when_something_is_hidden(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Red hidden from Blue: greedy's Blue plays on Game.determinize's match, never on a
-    plain fork of the real one; Red, from whom nothing is hidden, on a fork."""
+    plain fork of the real one; Red, from whom nothing is hidden, through the same door."""
     asked: list[str] = []
 
     def determinize(self: Game, match: Match, side: str, rng: object) -> Match:
@@ -352,7 +352,7 @@ def test_greedy_plays_on_a_determinization_when_something_is_hidden(
     red = _red_turn(4)
     assert red.pending is not None
     GreedyAgent("Red", 1).choose(red.view("Red"), red.pending)
-    assert asked == []
+    assert asked and set(asked) == {"Red"}
 
 
 class Doors(Game):

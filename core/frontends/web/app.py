@@ -43,6 +43,7 @@ from ...engine.canonical import JSON
 from ...engine.errors import TabletopError
 from ...engine.match import Game, Match
 from ...engine.record import make_record, make_save, replay
+from ...engine.search import NAME as SEARCH
 from . import seeing
 from .catalogue import Catalogue
 from .guard import HostGuard, authority, read_json
@@ -57,7 +58,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 def game_json(game: Game) -> dict[str, JSON]:
     """A game as the home page lists it."""
     info = game.info
-    bots = sorted({*game.bots(), *BUILTIN_AGENTS}) if info.playable else []
+    bots = sorted({*game.bots(), *BUILTIN_AGENTS, SEARCH}) if info.playable else []
     return {
         "id": info.id, "title": info.title, "version": info.version,
         "players": list(info.players), "playable": info.playable, "solitaire": info.solitaire,
