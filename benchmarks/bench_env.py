@@ -69,9 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=3)
     parser.add_argument("--steps", type=int, default=400)
-    parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="only these games (ids, or 'skirmish' for the example)")
     args = parser.parse_args(argv)
-    games = args.only or [*sorted(n for n in registered() if load_game(n).info.playable), EXAMPLE]
+    games = [EXAMPLE if n == "skirmish" else n for n in args.only or ()] or \
+        [*sorted(n for n in registered() if load_game(n).info.playable), EXAMPLE]
     worst = 0.0
     print(f"{'game':<12} {'steps':>6} {'engine us':>10} {'pettingzoo us':>14} {'ratio':>6}")
     for name in games:
