@@ -181,7 +181,6 @@ def attack(m: Match, rid: str, target: str, *, at: Path = NOWHERE, back: Back = 
 
 
 _REROLL_A: Mapping[int, Option] = MappingProxyType({f: Option(f, f"reroll a {f}") for f in REROLLABLE})
-_CANCEL = Option("cancel", "keep every die after all")
 
 
 def _left(faces: list[int], chosen: list[int]) -> dict[int, int]:
@@ -245,7 +244,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
                 if not at_floor:
                     opts += [_REROLL_A[f] for f in REROLLABLE if f in left]
                 if chosen:
-                    opts.append(_CANCEL)
+                    opts.append(Option("cancel", "keep every die after all"))
                 else:
                     opts += copts
                 v = yield at.mark(choose(

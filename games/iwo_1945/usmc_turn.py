@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 _ACTION_OPTIONS: Mapping[str, Option] = MappingProxyType(
     {k: Option(k, title) for k, title in actions.TITLES.items()})
 """6.0: the option of each kind of action (the same for every decision: options never change)."""
-_END = Option(DONE, "end the USMC turn")
 
 
 def new_turn_vars() -> dict[str, object]:
@@ -85,7 +84,7 @@ def usmc_turn(m: Match, *, reentered: bool = False) -> Flow:
             opts += cards.card_options(m, "usmc_main")
             if m.options.get("usmc_discards", "one_if_none_played") == "any":
                 opts += [Option(f"discard:{i}", f"discard {cards.title(i)}") for i in cards.hand(m)]
-            opts.append(_END)
+            opts.append(Option(DONE, "end the USMC turn"))
             left = turn["allow"] - turn["taken"]
             v = yield from ask_str(_TURN.mark(choose(
                 USMC, f"USMC turn {m.state.turn}: {left} action(s) left; {hand_text(m)}", "6.0",

@@ -9,7 +9,7 @@ pontoon bridges (US engineers), hexes already attacked, air units used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
@@ -46,7 +46,11 @@ class Where:
     procedure run on its own): its decisions are not marked."""
 
     phase: str = ""
-    args: dict[str, JSON] = field(default_factory=dict)
+    args: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # read-only, so that a place (NOWHERE above all) is a constant shared by every match
+        object.__setattr__(self, "args", MappingProxyType(dict(self.args)))
 
     def within(self, **more: JSON) -> Where:
         """This place with more of the callers' facts, for a procedure called from here."""

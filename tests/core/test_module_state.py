@@ -92,7 +92,10 @@ def _is_mutable(value: Any) -> bool:
     if hasattr(value, "cache_info"):  # functools.cache / lru_cache of a pure function
         return False
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return not type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
+        if not type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            return True
+        # frozen, but a list or dict it holds can still be changed in place
+        return any(_is_mutable(getattr(value, f.name)) for f in dataclasses.fields(value))
     return hasattr(value, "__dict__") or bool(getattr(type(value), "__slots__", ()))
 
 
