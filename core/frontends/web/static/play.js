@@ -46,16 +46,17 @@ function pick(options, event) {
   menu.hidden = false;
 }
 
-async function decide(opt) {
+// Post an answer (a decision, the bot's turn) for the version of the match the page shows:
+// the server refuses it if the match has moved on since (another tab, a poll), and the page
+// is then redrawn.
+async function answer(what, body) {
   if (busy) return;
   busy = true;
   closeMenu();
   banner("");
   document.body.classList.add("busy");
   try {
-    // the option answers the version of the match it was drawn from; the server refuses it
-    // if the match has moved on since (another tab, a poll)
-    render(await api(`${path}/decide?${since()}`, { method: "POST", seat, body: { index: opt.index, value: opt.value, version: opt.version } }));
+    render(await api(`${path}/${what}?${since()}`, { method: "POST", seat, body }));
   } catch (err) {
     banner(err.message);
     if (err instanceof ApiError && err.status === 409) await load();
@@ -63,6 +64,10 @@ async function decide(opt) {
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+function decide(opt) {
+  return answer("decide", { index: opt.index, value: opt.value, version: opt.version });
 }
 
 async function undo() {
@@ -132,21 +137,8 @@ function renderDecision(st) {
     h("button", { type: "button", id: "bot-phase", title: "the game's bot takes your decisions until this phase of the turn ends (the terminal's b phase)", onclick: () => botDecides("phase") }, "Bot: rest of this phase")));
 }
 
-async function botDecides(scope) {
-  if (busy || !state) return;
-  busy = true;
-  closeMenu();
-  banner("");
-  document.body.classList.add("busy");
-  try {
-    render(await api(`${path}/bot?${since()}`, { method: "POST", seat, body: { version: state.version, scope } }));
-  } catch (err) {
-    banner(err.message);
-    if (err instanceof ApiError && err.status === 409) await load();
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-  }
+function botDecides(scope) {
+  if (state) return answer("bot", { version: state.version, scope });
 }
 
 function optionButton(opt, onMap) {
