@@ -22,6 +22,7 @@ from ..engine.canonical import JSON, dumps
 from ..engine.decisions import Decision
 from ..engine.dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
 from ..engine.errors import IllegalDecision
+from ..engine.events import unstated_numbers
 from ..engine.match import Game, Match
 from ..engine.pieces import OFF_BOARD
 from ..engine.position import Position, load_position
@@ -30,9 +31,9 @@ from ..engine.visibility import find_leaks, secrets_of
 
 __all__ = [
     "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
-    "check_conformance", "check_decision_kinds", "check_dice_used", "check_golden",
-    "check_invariants", "check_replay", "check_search_leaks",
-    "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
+    "check_conformance", "check_decision_kinds", "check_dice_used", "check_event_numbers",
+    "check_golden", "check_invariants", "check_replay", "check_search_leaks",
+    "event_number_gaps", "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
     "random_step", "rolls", "run_procedure", "stack", "start", "texts",
 ]
 
@@ -109,6 +110,35 @@ def check_conformance(game: Game, seeds: range = range(3), *, scenario: str | No
                 raise AssertionError("an illegal decision was accepted")
             assert fresh.state_hash() == before
     check_decision_kinds(game, asked)
+
+
+def event_number_gaps(match: Match, *, since: int = 0) -> list[str]:
+    """Each event of a match (from ``since``) whose text states a number its data does not
+    carry, as one line: its kind, section, text and the numbers missing from its data."""
+    gaps = []
+    for event in match.log.since(since):
+        missing = unstated_numbers(event)
+        if missing:
+            gaps.append(f"{event.kind} ({event.section}) {event.text!r}: no data for "
+                        + ", ".join(missing))
+    return gaps
+
+
+def check_event_numbers(game: Game, seeds: Iterable[int] = range(2), *,
+                        scenario: str | None = None, options: Mapping[str, JSON] | None = None,
+                        max_decisions: int = 100_000) -> None:
+    """Events carry their numbers as data: in random games (one per seed), every number an
+    event's text states (a strength, a modifier, a roll, a result, a hex) is also in its
+    data, its section or its turn, so that a rule test reads fields and never parses text."""
+    gaps: list[str] = []
+    for seed in seeds:
+        match = play_random_game(game, seed, scenario=scenario, options=options,
+                                 max_decisions=max_decisions, check_every=10**9)
+        gaps.extend(f"seed {seed}: {gap}" for gap in event_number_gaps(match))
+    if gaps:
+        kinds = sorted({gap.split(" ", 3)[2] for gap in gaps})
+        raise AssertionError(f"{len(gaps)} events state numbers their data lacks "
+                             f"(kinds {', '.join(kinds)}); the first:\n" + "\n".join(gaps[:8]))
 
 
 def check_decision_kinds(game: Game, asked: Mapping[str, Iterable[str]] | None = None) -> None:

@@ -2,11 +2,70 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from .canonical import JSON, dumps
+
+#: A number as a log text states it: 3, 0213, 1.5 (a sign and a ratio's colon stand apart).
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def modifier(rule: str, name: str, value: int | float) -> dict[str, JSON]:
+    """One modifier of a roll, a strength or an odds column, as an event's data carries it:
+    the rule that gives it, its name as a player reads it, and its signed value."""
+    return {"rule": rule, "name": name, "value": value}
+
+
+def signed(value: int | float) -> str:
+    """A modifier's value as a log text writes it: +1, -2, +0.5."""
+    return f"{value:+g}"
+
+
+def modifiers_text(modifiers: Iterable[Mapping[str, Any]]) -> str:
+    """The modifiers of an event's data as its log text writes them, from those fields alone:
+    ``+1 not adjacent (10.21), -2 woods (9.4)``; empty when there are none."""
+    return ", ".join(f"{signed(m['value'])} {m['name']} ({m['rule']})" for m in modifiers)
+
+
+def numbers_in(value: Any) -> set[str]:
+    """Every number that a piece of event data states, as text: each number of a leaf value
+    (a hex id, a unit's name and a rule number count too), found the way it is found in a
+    log text, so that 2 and "2" and 2.0 agree."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, (int, float)):
+            found.add(_number(f"{abs(item):g}" if isinstance(item, float) else str(abs(item))))
+        else:
+            found.update(_number(n) for n in NUMBER.findall(str(item)))
+    return found
+
+
+def _number(text: str) -> str:
+    """A number's one spelling for comparison: leading zeros kept (a hex id's 0213 is not
+    213), a float's trailing ``.0`` dropped."""
+    return text[:-2] if text.endswith(".0") else text
+
+
+def unstated_numbers(event: Event) -> list[str]:
+    """The numbers an event's text states that its data, section and turn do not: the
+    numbers a rule test cannot read as fields (events carry their numbers as data). A
+    decision event has none: it quotes its question and the chosen option's label, and the
+    decision itself (its prompt, options and values) is the datum it records."""
+    if event.kind == "decision":
+        return []
+    known = numbers_in(event.data) | numbers_in(event.section) | {str(event.turn)}
+    return [n for n in NUMBER.findall(event.text) if _number(n) not in known]
 
 
 class Event:

@@ -965,7 +965,7 @@ class Match:
         else:
             shown = " ".join(str(f) for f in faces)
             self.emit("roll", section, f"roll {len(faces)}d{sides} for {purpose}: {shown}",
-                      purpose=purpose, faces=list(faces), sides=sides)
+                      purpose=purpose, dice=len(faces), faces=list(faces), sides=sides)
 
     # -- identity, record --------------------------------------------------------------
     def header(self) -> dict[str, JSON]:
