@@ -42,6 +42,7 @@ from .position import (
     forced_from_json,
 )
 from .state import State
+from .text import in_words
 from .views import SharedBoard, View
 from .visibility import check_declarations, find_leaks, is_hidden_from, is_secret_pile, secrets_of
 
@@ -384,7 +385,7 @@ class Game:
         for entry in self.entry_points():
             if entry.id == phase_id and entry.description:
                 return entry.description
-        return phase_id.replace("_", " ")
+        return in_words(phase_id)
 
     def guide(self) -> str:
         """The player's guide in our own words (``guide.md`` beside the game's module): how a

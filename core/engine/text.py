@@ -12,3 +12,9 @@ def ordinal(n: int | str) -> str:
     else:
         suffix = {1: "st", 2: "nd", 3: "rd"}.get(abs(number) % 10, "th")
     return f"{number}{suffix}"
+
+
+def in_words(identifier: str) -> str:
+    """An identifier as a player reads it when the game gives it no printed name: its
+    underscores as spaces ("set_aside" -> "set aside", "us_move_1" -> "us move 1")."""
+    return identifier.replace("_", " ")

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine.errors import TabletopError
 from ...engine.marks import MapMark
 from ...engine.pieces import Piece
+from ...engine.text import in_words
 from ..areamap import AreaMap
 from ..hexgrid import within
 from ..hexmap import HexMap
@@ -285,7 +286,7 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
         lines.append(f"box [{box.id}] {box.name}{blind}: {held or 'empty'}")
     for loc, stack in sorted(by_place.items()):
         if loc not in known:
-            lines.append(f"at {loc}: {_listing(stack, label, down, marks)}")
+            lines.append(f"at {in_words(loc)}: {_listing(stack, label, down, marks)}")
     return "\n".join(lines)
 
 
@@ -314,7 +315,7 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
     down = face_down_in_view(match, player)
     head = [info.title, info.scenario(match.scenario).name, f"turn {match.state.turn}"]
     if match.state.phase:
-        head.append(match.state.phase)
+        head.append(game.phase_name(match.state.phase))
     if player:
         head.append(f"as seen by {player}")
     title = " · ".join(head)
@@ -335,7 +336,7 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
                 lines.append(f"box {box.name}: {held}")
         for loc, stack in sorted(by_place.items()):
             if loc not in board and loc not in board.boxes:
-                lines.append(f"at {loc}: {_listing(stack, game.piece_label, down, marks)}")
+                lines.append(f"at {in_words(loc)}: {_listing(stack, game.piece_label, down, marks)}")
         lines.extend(mark_lines(game.map_marks(match, player)))
         return "\n".join(lines)
     if board is not None:
@@ -343,5 +344,5 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
                             f"expected a HexMap, an AreaMap or None")
     lines = [title, "(no map)"]
     for loc, stack in sorted(stacks(pieces).items()):
-        lines.append(f"at {loc}: {_listing(stack, game.piece_label, down, marks)}")
+        lines.append(f"at {in_words(loc)}: {_listing(stack, game.piece_label, down, marks)}")
     return "\n".join(lines)

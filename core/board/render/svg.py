@@ -23,6 +23,7 @@ from xml.sax.saxutils import escape
 from ...engine.errors import TabletopError
 from ...engine.marks import MapMark
 from ...engine.pieces import Piece
+from ...engine.text import in_words
 from ..areamap import AreaMap
 from ..counters import DEFAULT_ART, CounterArt, Face, fan_offsets, load_counter_art, split_label, symbol_svg
 from ..hexgrid import Hex, HexSide
@@ -400,6 +401,7 @@ class _Counters:
         self.face_down = face_down
         self.boxes: list[Box] = []  # the room each counter drawn takes (labels keep clear)
         self.faces: dict[str, Face] = {}
+        self.places: dict[str, str] = {}  # a box's id (and its "box:" form) -> its printed name
 
     def color(self, side: str) -> str:
         """The counter colour of a side (grey for a side with none)."""
@@ -534,10 +536,15 @@ class _Counters:
             if face.reduced is not None:
                 extra.append(face.reduced.name)
             extra += [s.name + (f" ({s.section})" if s.section else "") for s in face.status]
-            shown.append(f"{self.label(p)} [{p.id}, {p.side or 'marker'}]"
-                         + (f" ({', '.join(extra)})" if extra else "")
+            shown.append(f"{self.label(p)} ({p.side or 'marker'}"
+                         + "".join(f", {e}" for e in extra) + ")"
                          + (" (hidden)" if p.hidden else ""))
-        return f"{stack[0].location}: " + "; ".join(shown)
+        return f"{self.place_name(stack[0].location)}: " + "; ".join(shown)
+
+    def place_name(self, location: str) -> str:
+        """A place as a player reads it in a tooltip: a hex by its id, a box by its name,
+        anything else in words."""
+        return self.places.get(location) or in_words(location.removeprefix("box:"))
 
 
 # --- the side panel: legend and boxes ------------------------------------------------------
@@ -586,7 +593,7 @@ class _Panel:
         height = 26 + rows * (c + gap) + extra + cards_h + (4 if rows or cards_h else 6)
         d = self.doc
         d.open("g", cls="box", data_box=box_id)
-        d.title(f"{name} [{box_id}]: {len(pieces)} piece(s)"
+        d.title(f"{name}: {_pieces_count(len(pieces))}"
                 + (f"; {cards_text(cards)}" if cards is not None else ""))
         d.el("rect", x=self.x, y=self.y, width=self.width, height=height, rx=5, fill="#fbf9f2",
              stroke="#6d6552", stroke_width=1.2, stroke_dasharray="5,3" if blind else None)
@@ -664,7 +671,7 @@ def _boxes(panel: _Panel, boxes: Iterable[BoxSpec], by_place: Mapping[str, list[
     if elsewhere:
         panel.heading("Elsewhere")
         for loc, ps in elsewhere.items():
-            panel.box(loc, loc, ps, counters)
+            panel.box(loc, in_words(loc), ps, counters)
 
 
 def _heading(doc: _Doc, title: str, subtitle: str) -> None:
@@ -697,6 +704,7 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     counters = _Counters(label=piece_label or default_piece_label,
                          colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
                          art=art)
+    counters.places = {b.id: b.name for b in hexmap.boxes.values()}
     grid = hexmap.grid
     map_w, map_h = grid.pixel_size(s)
     ox, oy = MARGIN, MARGIN + TITLE_HEIGHT
@@ -795,6 +803,11 @@ def _draw_hex_names(doc: _Doc, hexmap: HexMap, s: float, by_place: Mapping[str, 
     doc.close("g")
 
 
+def _pieces_count(n: int) -> str:
+    """How many pieces a box holds, in words: "no pieces", "1 piece", "3 pieces"."""
+    return "no pieces" if n == 0 else f"{n} piece{'s' if n != 1 else ''}"
+
+
 def _hex_tooltip(hexmap: HexMap, h: Hex) -> str:
     parts = [hexmap.label(h), hexmap.terrain_type(h).name]
     name = hexmap.hex_name(h)
@@ -803,9 +816,6 @@ def _hex_tooltip(hexmap: HexMap, h: Hex) -> str:
     feats = [hexmap.feature_types[f].name for f in sorted(hexmap.features(h))]
     if feats:
         parts.append(", ".join(feats))
-    attrs = hexmap.spec.hexes.get(hexmap.label(h))
-    if attrs is not None and not isinstance(attrs, str) and attrs.attrs:
-        parts.append(", ".join(f"{k}={v}" for k, v in attrs.attrs.items()))
     return " · ".join(parts)
 
 
@@ -1089,7 +1099,7 @@ def _draw_placed_box(doc: _Doc, box: BoxSpec, geo: tuple[float, float, float, fl
     cx, cy, hw, hh = geo
     x0, y0 = cx - hw, cy - hh
     doc.open("g", cls="box placed", data_box=box.id)
-    doc.title(f"{box.name} [{box.id}]: {len(stack)} piece(s)" + "".join(f"; {t}" for t in cards))
+    doc.title(f"{box.name}: {_pieces_count(len(stack))}" + "".join(f"; {t}" for t in cards))
     doc.el("rect", x=x0, y=y0, width=2 * hw, height=2 * hh, rx=4, fill="#fbf9f2", fill_opacity="0.95",
            stroke="#6d6552", stroke_width=1.1, stroke_dasharray="5,3" if box.blind else None)
     groups = stack_groups(stack, counters)
@@ -1140,6 +1150,8 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     counters = _Counters(label=piece_label or default_piece_label,
                          colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
                          art=art)
+    counters.places = {**{a.id: a.name for a in areamap.spec.areas},
+                       **{b.id: b.name for b in areamap.boxes.values()}}
     pad = AREA_BOX_WIDTH / 2 + 14
     ox, oy = MARGIN + pad, MARGIN + TITLE_HEIGHT + 50
     geometry: dict[str, tuple[float, float, float, float]] = {}
@@ -1291,7 +1303,7 @@ def _render_places(pieces: Sequence[Piece], *, title: str, subtitle: str | None,
     _heading(doc, title, subtitle or "no map: pieces by place")
     panel = _Panel(MARGIN, MARGIN + TITLE_HEIGHT, 520)
     for loc, stack in sorted(by_place.items()):
-        panel.box(loc, loc, stack, counters)
+        panel.box(loc, in_words(loc), stack, counters)
     panel2 = _Panel(MARGIN + 520 + PANEL_GAP, MARGIN + TITLE_HEIGHT - 6)
     _legend_sides(panel2, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
     doc.extend(panel.doc)
@@ -1305,7 +1317,7 @@ def _match_title(match: Match, hidden_from: str | None) -> tuple[str, str]:
     scenario = info.scenario(match.scenario).name
     bits = [scenario, f"turn {match.state.turn}"]
     if match.state.phase:
-        bits.append(match.state.phase)
+        bits.append(match.game.phase_name(match.state.phase))
     if match.result is not None:
         bits.append(f"over: {match.result.level}")
     bits.append(f"as seen by {hidden_from}" if hidden_from else "all pieces face-up")

@@ -89,6 +89,7 @@ class Replay:
                 "id": self.id, "game": self.game.info.id, "title": self.game.info.title,
                 "scenario": match.scenario, "players": list(self.players), "side": side,
                 "step": step, "total": self.total, "turn": match.state.turn, "phase": match.state.phase,
+                "phase_name": self.game.phase_name(match.state.phase) if match.state.phase else "",
                 "svg": seeing.board_svg(match, side),
                 "log": [seeing.event_json(e, self.game) for e in seeing.visible_events(match, side)],
                 "steps": self.steps_json(side), "pending": next_pending,

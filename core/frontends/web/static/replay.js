@@ -27,7 +27,7 @@ async function show(step) {
 function render() {
   document.title = `${data.title} — replay`;
   document.getElementById("title").textContent = `${data.title} · replay`;
-  document.getElementById("where").textContent = `turn ${data.turn}${data.phase ? " · " + data.phase : ""}` +
+  document.getElementById("where").textContent = `turn ${data.turn}${data.phase ? " · " + (data.phase_name || data.phase) : ""}` +
     (data.result ? ` · over: ${data.result.level}` : "");
   const sel = document.getElementById("side");
   if (!sel.options.length) {
