@@ -574,7 +574,7 @@ def game_state_machine(game: Game, *, scenario: str | None = None,
 def start(game: Game, *, forced: Sequence[ForcedRoll | StackedShuffle] = (),
           dice_script: list[int] | None = None, **fields: Any) -> Match:
     """A match from a position given as keyword fields of :class:`Position` (``start``,
-    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``off_board``,
+    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``clear_map``, ``off_board``,
     ``dice``...), its pending decision computed from the position. ``forced`` adds forced
     rolls (``force("9.1 CRT", 6)``) or stacked shuffles (``stack(...)``); all go into the
     record, so the match replays."""

@@ -300,7 +300,7 @@ def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
     capsys.readouterr()
     assert main(["play", game, "--position", str(bad), "--auto", "--seed", "1"]) != 0
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and str(bad) in err[0] and "'5.3 comb' names no roll" in err[0]
+    assert len(err) == 1 and f"{bad}: dice.0.roll: forced roll '5.3 comb' names no roll" in err[0]
     assert "'5.3 combat'" in err[0]
 
 
