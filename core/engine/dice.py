@@ -173,6 +173,22 @@ class RollPurpose:
         """The key that names it in a test: ``"<section> <name>"``."""
         return f"{self.section} {self.name}"
 
+    def shows(self, kind: str, sides: int, count: int) -> bool:
+        """Whether a logged roll (``kind`` "roll" or "shuffle", ``count`` dice of ``sides``
+        faces) is what :attr:`dice` declares: "NdS" (N dice of S faces), "nd6" (any number
+        of d6), "choose" (one die, :meth:`Dice.choose`) or "shuffle"."""
+        if self.dice == "shuffle":
+            return kind == "shuffle"
+        if self.dice == "choose":
+            return kind == "roll" and count == 1
+        found = _DICE.fullmatch(self.dice)
+        return (found is not None and kind == "roll" and sides == int(found[2])
+                and found[1] in ("n", str(count)))
+
+
+_DICE = re.compile(r"(\d+|n)d(\d+)")
+"""What a declared roll's ``dice`` may say besides "choose" and "shuffle": "2d6", "nd6"."""
+
 
 ROLLS_FILE = "rolls.yaml"
 """The file in a game's package that declares its roll purposes."""
@@ -193,6 +209,9 @@ def load_roll_purposes(path: str | Path) -> tuple[RollPurpose, ...]:
                 or set(item) - {"name", "section", "dice", "text", "rare"}:
             raise DataError(f"{path}: rolls[{n}] needs text fields name, section and dice "
                             f"(and may have text and rare), got {item!r}")
+        if item["dice"] not in ("choose", "shuffle") and not _DICE.fullmatch(item["dice"]):
+            raise DataError(f"{path}: rolls[{n}].dice: {item['dice']!r} is not NdS (2d6), nd6 "
+                            "(any number of d6), choose or shuffle")
         out.append(RollPurpose(**{k: str(v) for k, v in item.items()}))
     seen = {p.label().lower() for p in out}
     if len(seen) != len(out):
