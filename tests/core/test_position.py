@@ -190,11 +190,18 @@ def test_clear_takes_a_side_off_the_map_and_out_of_every_box(
 
 
 def test_clear_names_a_side_or_a_kind_of_the_game() -> None:
-    """A `clear` or `clear_map` entry that is no side or kind is refused naming both lists."""
+    """A `clear` or `clear_map` entry that is no side or kind is refused naming both lists;
+    `clear_map` in a game with no map says to use `clear`."""
+    from .piggame import GAME as PIG
+
     for field in ("clear", "clear_map"):
         with pytest.raises(PositionError, match=rf"position: {field}\.0: skirmish has no side or "
                                                 r"piece kind 'Green' \(sides: Blue, Red; kinds"):
             start(GAME, **{field: ["Green"]})
+    assert start(PIG, clear=["A"]).state.pieces["token:A"].location == OFF_BOARD
+    with pytest.raises(PositionError, match=r"^position: clear_map\.0: pig has no map to clear "
+                                            r"apart from its boxes: use clear$"):
+        start(PIG, clear_map=["A"])
 
 
 # -- files, errors, records -----------------------------------------------------------------
