@@ -688,11 +688,13 @@ def sections_cmd(rulebook: str, output: str | None, force: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 @click.option("--rolls", "list_rolls", is_flag=True,
-              help="List every roll GAME makes (its rolls.yaml): the names tests force.")
+              help="List every roll GAME makes (its rolls.yaml): the keys tests force, "
+                   "their dice, and the rulebook section of each.")
 def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool,
           list_rolls: bool) -> None:
     """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it;
-    with --rolls, every roll it makes, its rule section and dice."""
+    with --rolls, every roll it makes, its dice, its rule and the rulebook section holding
+    it (with its title)."""
     from ..designer.coverage import (
         SECTIONS_FILE,
         coverage,
