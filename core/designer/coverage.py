@@ -467,14 +467,32 @@ def render(title: str, rows: Sequence[Row], found: Citations, *, tests_known: bo
     return lines
 
 
-def roll_lines(purposes: Sequence[RollPurpose]) -> list[str]:
+def roll_rule(purpose: RollPurpose, spec: SectionsFile | None) -> tuple[str, str]:
+    """The section of the rulebook a roll's rule belongs to and its title: the roll's own
+    section when ``sections.yaml`` lists it, else the nearest listed parent (9.1d in 9.1,
+    IV.F.1 in IV.F); ("", "") without a list or when none is listed."""
+    if spec is None:
+        return "", ""
+    found = resolve(purpose.section, [s.id for s in spec.sections])
+    titles = {s.id: s.title for s in spec.sections}
+    return (found, titles[found]) if found else ("", "")
+
+
+def roll_lines(purposes: Sequence[RollPurpose], spec: SectionsFile | None = None) -> list[str]:
     """``tabletop rules GAME --rolls``: one line a roll, the key a test forces it by
-    ("9.1d CRT"), its dice, its rule, the text it is logged with and why it is rare."""
+    ("9.1d CRT"), its dice, its rule and the rulebook section holding it (with the section
+    list ``spec``), the text it is logged with and why it is rare."""
     width = max(len(p.label()) for p in purposes)
     dice = max(len(p.dice) for p in purposes)
     lines = []
     for p in purposes:
+        found, title = roll_rule(p, spec)
+        rule = f"rule {p.section}"
+        if found == p.section:
+            rule += f" {title}"
+        elif found:
+            rule += f" (in {found} {title})"
         extra = f"  logged as {p.text!r}" if p.text and p.text != p.name else ""
         extra += f"  (rare: {p.rare})" if p.rare else ""
-        lines.append(f"{p.label():<{width}}  {p.dice:<{dice}}  rule {p.section}{extra}")
+        lines.append(f"{p.label():<{width}}  {p.dice:<{dice}}  {rule}{extra}")
     return lines

@@ -20,7 +20,16 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from ..engine.agents import decision_kinds_of
 from ..engine.canonical import JSON, dumps
 from ..engine.decisions import Decision
-from ..engine.dice import ForcedRoll, ScriptedDice, StackedShuffle, force, stack
+from ..engine.dice import (
+    ForcedRoll,
+    RollPurpose,
+    ScriptedDice,
+    StackedShuffle,
+    force,
+    purpose_of,
+    roll_purposes,
+    stack,
+)
 from ..engine.errors import IllegalDecision
 from ..engine.events import unstated_numbers
 from ..engine.match import Game, Match
@@ -32,9 +41,10 @@ from ..engine.visibility import find_leaks, secrets_of
 __all__ = [
     "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
     "check_conformance", "check_decision_kinds", "check_dice_used", "check_event_numbers",
-    "check_golden", "check_invariants", "check_replay", "check_search_leaks",
-    "event_number_gaps", "force", "game_state_machine", "golden_games", "load_position", "play_random_game",
-    "random_step", "rolls", "run_procedure", "stack", "start", "texts",
+    "check_golden", "check_invariants", "check_replay", "check_rolls_declared",
+    "check_search_leaks", "event_number_gaps", "force", "game_state_machine", "golden_games",
+    "load_position", "play_random_game", "random_step", "rolls", "run_procedure", "stack",
+    "start", "texts", "undeclared_rolls",
 ]
 
 T = TypeVar("T")
@@ -139,6 +149,62 @@ def check_event_numbers(game: Game, seeds: Iterable[int] = range(2), *,
         kinds = sorted({gap.split(" ", 3)[2] for gap in gaps})
         raise AssertionError(f"{len(gaps)} events state numbers their data lacks "
                              f"(kinds {', '.join(kinds)}); the first:\n" + "\n".join(gaps[:8]))
+
+
+def undeclared_rolls(match: Match, declared: Sequence[RollPurpose] | None = None, *,
+                     since: int = 0) -> tuple[list[str], set[RollPurpose]]:
+    """The rolls and shuffles of a match (from ``since``) that the game's ``rolls.yaml``
+    (or ``declared``) does not declare, or declares with other dice, one line each; and the
+    declarations the others are."""
+    purposes = roll_purposes(match.game) if declared is None else tuple(declared)
+    problems: list[str] = []
+    seen: set[RollPurpose] = set()
+    for event in match.log.since(since):
+        if event.kind not in ("roll", "shuffle"):
+            continue
+        purpose = str(event.data.get("purpose"))
+        sides, count = int(event.data.get("sides") or 0), len(event.data.get("faces") or [])
+        found = purpose_of(purpose, event.section, purposes)
+        if found is None:
+            problems.append(f"{event.kind} {event.section} {purpose!r} is not declared")
+        elif not found.shows(event.kind, sides, count):
+            shown = "a shuffle" if event.kind == "shuffle" else f"{count}d{sides}"
+            problems.append(f"{found.label()} is declared {found.dice}, rolled {shown}")
+        else:
+            seen.add(found)
+    return problems, seen
+
+
+def check_rolls_declared(game: Game, seeds: Iterable[int] = range(2), *,
+                         scenario: str | None = None, options: Mapping[str, JSON] | None = None,
+                         bots: bool = False, max_decisions: int = 100_000) -> set[RollPurpose]:
+    """Every roll and shuffle of random games (one per seed; with ``bots``, also a game of
+    each side's default bot per seed) is declared in the game's ``rolls.yaml`` with the
+    dice it shows, so that ``tabletop rules GAME --rolls`` lists every roll a test may
+    force. Returns the declarations that came up (a caller checks the rest are ``rare``)."""
+    from ..engine.registry import make_agent
+
+    declared = roll_purposes(game)
+    if not declared:
+        raise AssertionError(f"{game.info.id} declares no rolls (rolls.yaml beside its code)")
+    problems: list[str] = []
+    seen: set[RollPurpose] = set()
+    for seed in seeds:
+        matches = [play_random_game(game, seed, scenario=scenario, options=options,
+                                    max_decisions=max_decisions, check_every=10**9)]
+        if bots:
+            match = Match(game, scenario=scenario, seed=seed, options=options)
+            match.run({side: make_agent(game, side, game.default_bot(side), seed)
+                       for side in game.info.players})
+            matches.append(match)
+        for match in matches:
+            found, came = undeclared_rolls(match, declared)
+            problems.extend(f"seed {seed}: {line}" for line in found)
+            seen |= came
+    if problems:
+        raise AssertionError(f"{game.info.id}: {len(problems)} rolls not as rolls.yaml "
+                             "declares them; the first:\n" + "\n".join(problems[:8]))
+    return seen
 
 
 def check_decision_kinds(game: Game, asked: Mapping[str, Iterable[str]] | None = None) -> None:
@@ -574,7 +640,7 @@ def game_state_machine(game: Game, *, scenario: str | None = None,
 def start(game: Game, *, forced: Sequence[ForcedRoll | StackedShuffle] = (),
           dice_script: list[int] | None = None, **fields: Any) -> Match:
     """A match from a position given as keyword fields of :class:`Position` (``start``,
-    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``off_board``,
+    ``turn``, ``pieces``, ``vars``, ``tracks``, ``decks``, ``clear``, ``clear_map``, ``off_board``,
     ``dice``...), its pending decision computed from the position. ``forced`` adds forced
     rolls (``force("9.1 CRT", 6)``) or stacked shuffles (``stack(...)``); all go into the
     record, so the match replays."""

@@ -62,7 +62,7 @@ def guess_model(data: Any) -> type[BaseModel] | None:
     return None
 
 
-POSITION_KEYS = frozenset({"pieces", "start", "state", "off_board", "clear", "dice"})
+POSITION_KEYS = frozenset({"pieces", "start", "state", "off_board", "clear", "clear_map", "dice"})
 """Keys that, beside ``game``, mark a file as a position (``play --position``)."""
 
 

@@ -42,7 +42,11 @@ class ForcedRoll:
     "9.10"); the name must be a purpose's whole name, case ignored ("night" is not "night
     (second roll)"). A match of a game that declares its rolls (``rolls.yaml``) resolves
     the key against them (:func:`resolve_purpose`): a key naming none or several fails,
-    listing the candidates. Each die of a matching roll takes the next forced face.
+    listing the candidates; a roll is then taken only when it *is* the declared roll the
+    key names — the declaration that describes it most closely (:func:`purpose_of`), so
+    ``"Japanese fire"`` never takes a ``"Japanese fire reroll"`` roll, whose logged text
+    the shorter declaration's would also fit. Each die of a matching roll takes the next
+    forced face.
     """
 
     key: str
@@ -56,6 +60,7 @@ class ForcedRoll:
             raise TabletopError(f"forced roll {self.key!r}: faces must be whole numbers from 1 "
                                 f"up, got {list(self.faces)}")
         self._target: tuple[RollPurpose, str] | None = None
+        self._declared: tuple[RollPurpose, ...] = ()
         first, _, rest = self.key.strip().partition(" ")
         if _SECTION_TOKEN.match(first):
             self._section, self._words = first, rest.strip().lower()
@@ -71,18 +76,20 @@ class ForcedRoll:
         """Name one of the game's declared roll purposes (see :func:`resolve_purpose`), or
         raise a TabletopError listing the candidates."""
         self._target = resolve_purpose(self.key, purposes)
+        self._declared = tuple(purposes)
 
     def matches(self, purpose: str, section: str) -> bool:
         """True when a roll for ``purpose`` under ``section`` is the one this names: with
-        the game's purposes declared, a roll of the purpose the key resolved to (or, when
-        the key is a roll's whole logged text, that roll); without, a roll whose purpose is
-        the key's words (case ignored) under a section the key's section number takes."""
+        the game's purposes declared, a roll that is the purpose the key resolved to (the
+        declaration describing it most closely, :func:`purpose_of`; when the key is a roll's
+        whole logged text, that roll only); without, a roll whose purpose is the key's words
+        (case ignored) under a section the key's section number takes."""
         if self.left <= 0:
             return False
         target = self._target
         if target is not None:
             purpose_decl, text = target
-            return (purpose_decl.section == section and purpose_decl.fits(purpose)
+            return (purpose_of(purpose, section, self._declared) == purpose_decl
                     and (not text or _bare(purpose).lower() == text))
         if self._section and not _section_matches(self._section, section):
             return False
@@ -166,6 +173,22 @@ class RollPurpose:
         """The key that names it in a test: ``"<section> <name>"``."""
         return f"{self.section} {self.name}"
 
+    def shows(self, kind: str, sides: int, count: int) -> bool:
+        """Whether a logged roll (``kind`` "roll" or "shuffle", ``count`` dice of ``sides``
+        faces) is what :attr:`dice` declares: "NdS" (N dice of S faces), "nd6" (any number
+        of d6), "choose" (one die, :meth:`Dice.choose`) or "shuffle"."""
+        if self.dice == "shuffle":
+            return kind == "shuffle"
+        if self.dice == "choose":
+            return kind == "roll" and count == 1
+        found = _DICE.fullmatch(self.dice)
+        return (found is not None and kind == "roll" and sides == int(found[2])
+                and found[1] in ("n", str(count)))
+
+
+_DICE = re.compile(r"(\d+|n)d(\d+)")
+"""What a declared roll's ``dice`` may say besides "choose" and "shuffle": "2d6", "nd6"."""
+
 
 ROLLS_FILE = "rolls.yaml"
 """The file in a game's package that declares its roll purposes."""
@@ -186,6 +209,9 @@ def load_roll_purposes(path: str | Path) -> tuple[RollPurpose, ...]:
                 or set(item) - {"name", "section", "dice", "text", "rare"}:
             raise DataError(f"{path}: rolls[{n}] needs text fields name, section and dice "
                             f"(and may have text and rare), got {item!r}")
+        if item["dice"] not in ("choose", "shuffle") and not _DICE.fullmatch(item["dice"]):
+            raise DataError(f"{path}: rolls[{n}].dice: {item['dice']!r} is not NdS (2d6), nd6 "
+                            "(any number of d6), choose or shuffle")
         out.append(RollPurpose(**{k: str(v) for k, v in item.items()}))
     seen = {p.label().lower() for p in out}
     if len(seen) != len(out):

@@ -278,6 +278,14 @@ class Game:
         known = ", ".join(self.statuses()) or "none"
         raise TabletopError(f"{self.info.id} has no piece status {name!r} (statuses: {known})")
 
+    def back_is_reduced(self, piece: Piece) -> bool:
+        """Whether ``piece``'s back is its step-reduced side, so that a position's ``face:
+        back`` gives the reduced unit (its steps follow) and ``face: front`` the full one.
+        By default: a piece of more than one step whose counter prints values on both
+        sides (the example's two-step infantry, 5.4; Bonins' two-step US units, 2.3). A
+        game whose back means something else for such a piece says no here."""
+        return piece.max_steps > 1 and "front" in piece.values and "back" in piece.values
+
     def settle_position(self, match: Match, position: Position) -> None:
         """Bring what the game derives from the pieces up to date after a position is
         applied (what the position did not set itself); by default nothing."""
@@ -650,11 +658,13 @@ class Match:
             self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
                 else Dice(self.seed, forced=rigged)
         purposes = roll_purposes(game)  # forced rolls name the game's declared rolls
-        for entry in rigged[len(self.forced):] if purposes else ():  # a position's names its file
+        # a position's entries are named by its file and their place in its `dice:` list
+        for n, entry in enumerate(rigged[len(self.forced):] if purposes else ()):
             try:
                 entry.resolve(purposes)
             except TabletopError as exc:
-                raise TabletopError(f"{source}: dice: {exc}") from None
+                field = "roll" if isinstance(entry, ForcedRoll) else "shuffle"
+                raise TabletopError(f"{source}: dice.{n}.{field}: {exc}") from None
         self.dice.declare(purposes)
         self.dice.listener = _roll_listener(self)
         self.state = State()

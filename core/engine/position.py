@@ -22,13 +22,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .canonical import JSON, dumps
 from .data import StrictModel, read_data_file, validate
 from .dice import ForcedRoll, RollPurpose, StackedShuffle, resolve_purpose, roll_purposes
 from .errors import DataError, TabletopError
-from .pieces import OFF_BOARD
+from .pieces import OFF_BOARD, Piece
 from .state import State
 
 if TYPE_CHECKING:
@@ -85,12 +85,26 @@ class Position(StrictModel):
     description: str = ""
     pieces: dict[str, PiecePlacement] = Field(default_factory=dict)
     off_board: tuple[str, ...] = ()  # pieces taken out of play (the neutral off-board place)
-    clear: tuple[str, ...] = ()  # sides or piece kinds: their pieces not listed go off board
+    # sides or piece kinds: their pieces not listed go off board, from the map and from every
+    # off-map box (reserves, reinforcements, pools, the eliminated) alike
+    clear: tuple[str, ...] = ()
+    clear_map: tuple[str, ...] = ()  # the same, from the map only: off-map boxes keep theirs
     vars: dict[str, Any] = Field(default_factory=dict)  # merged into state.vars (dicts deeply)
     tracks: dict[str, int] = Field(default_factory=dict)
     decks: dict[str, dict[str, tuple[str, ...]]] = Field(default_factory=dict)  # top cards
     dice: tuple[ForcedRollSpec | StackSpec, ...] = ()
     state: dict[str, Any] | None = None  # a whole state (State.to_json) instead of changes
+
+    @model_validator(mode="after")
+    def _state_is_whole(self) -> Position:
+        """A whole ``state`` replaces the set-up: changes to it beside would be ignored."""
+        if self.state is not None:
+            given = [f for f in ("pieces", "off_board", "clear", "clear_map", "vars", "tracks",
+                                 "decks") if getattr(self, f)]
+            if given:
+                raise ValueError(f"a whole state is given with {', '.join(given)}: put those "
+                                 "changes in the state, or give changes without a state")
+        return self
 
     @classmethod
     def build(cls, game: str | Game, **fields: Any) -> Position:
@@ -203,15 +217,12 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
             pieces.move(pid, place.at, top=place.top)
         elif place.top:
             pieces.to_top(pid)
+        if place.steps is not None and place.steps > piece.max_steps:
+            raise PositionError(f"{where('pieces.' + pid + '.steps')}: piece {pid} has at "
+                                f"most {piece.max_steps} step(s), not {place.steps}")
         if place.face is not None:
-            if place.face not in piece.values and piece.values:
-                raise PositionError(f"{where('pieces.' + pid + '.face')}: piece {pid} has no "
-                                    f"{place.face} side")
-            piece.face = place.face
+            _set_face(game, piece, place.face, place.steps, where('pieces.' + pid + '.face'))
         if place.steps is not None:
-            if place.steps > piece.max_steps:
-                raise PositionError(f"{where('pieces.' + pid + '.steps')}: piece {pid} has at "
-                                    f"most {piece.max_steps} step(s), not {place.steps}")
             piece.steps = place.steps
         if place.hidden is not None:
             piece.hidden = place.hidden
@@ -222,13 +233,20 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
             raise PositionError(f"{where(f'off_board.{n}')}: no piece {pid!r} in {game.info.id}")
         pieces.move(pid, OFF_BOARD)
     kinds = {p.kind for p in pieces}
-    for n, what in enumerate(position.clear):
-        if what not in game.info.players and what not in kinds:
-            raise PositionError(f"{where(f'clear.{n}')}: {game.info.id} has no side or piece "
-                                f"kind {what!r} (sides: {', '.join(game.info.players)}; kinds: "
-                                f"{', '.join(sorted(kinds))})")
-        for piece in [p for p in pieces if what in (p.side, p.kind) and p.id not in listed]:
-            pieces.move(piece.id, OFF_BOARD)
+    board = game.board(match) if position.clear_map else None
+    for name, cleared in (("clear", position.clear), ("clear_map", position.clear_map)):
+        for n, what in enumerate(cleared):
+            if what not in game.info.players and what not in kinds:
+                raise PositionError(f"{where(f'{name}.{n}')}: {game.info.id} has no side or "
+                                    f"piece kind {what!r} (sides: {', '.join(game.info.players)}"
+                                    f"; kinds: {', '.join(sorted(kinds))})")
+            on_map = board if name == "clear_map" else None
+            if name == "clear_map" and on_map is None:
+                raise PositionError(f"{where(f'{name}.{n}')}: {game.info.id} has no map to "
+                                    "clear apart from its boxes: use clear")
+            for piece in [p for p in pieces if what in (p.side, p.kind) and p.id not in listed
+                          and (on_map is None or p.location in on_map)]:
+                pieces.move(piece.id, OFF_BOARD)
     for key in position.vars:
         if key not in state.vars:
             raise PositionError(f"{where('vars.' + key)}: {game.info.id} has no variable "
@@ -264,6 +282,43 @@ def apply_position(match: Match, position: Position, *, source: str = "position"
             except TabletopError as exc:
                 raise PositionError(f"{where(f'pieces.{pid}.status.{name}')}: piece {pid}: "
                                     f"{exc}") from None
+
+
+def _set_face(game: Game, piece: Piece, face: str, steps: int | None, where: str) -> None:
+    """A position's ``face:`` for one piece. Where the counter's back is its reduced side
+    (:meth:`Game.back_is_reduced`), the face gives the steps too — ``back`` one step short
+    of full strength (or the ``steps`` given, if fewer), ``front`` full strength — and a
+    ``steps`` that disagrees is refused. Where it is not, ``back`` is refused, saying to give
+    ``steps`` for lost steps or the game's ``status`` for what the back shows; a piece that
+    prints no values (a marker) turns to either face."""
+    if game.back_is_reduced(piece):
+        full = piece.max_steps
+        if face == "back" and steps == full:
+            raise PositionError(f"{where}: piece {piece.id}'s back is its reduced side, but "
+                                f"steps {steps} is its full strength: leave steps out (the "
+                                f"back is {full - 1} step(s)) or give fewer")
+        if face == "front" and steps is not None and 0 < steps < full:
+            raise PositionError(f"{where}: piece {piece.id}'s front is its full-strength side "
+                                f"({full} steps), not {steps} step(s): give face back for "
+                                "the reduced unit")
+        piece.face = face
+        if steps is None:
+            piece.steps = full if face == "front" else min(piece.steps, full - 1)
+        return
+    if face == "back" and (piece.max_steps > 1 or (piece.values and "back" not in piece.values)):
+        printed = " (its counter prints no back)" if piece.values and "back" not in piece.values \
+            else ""
+        fixes = [f"give steps: N for the steps it has left (at most {piece.max_steps})"] \
+            if piece.max_steps > 1 else []
+        statuses = list(game.statuses())
+        if statuses:
+            fixes.append(f"the status its back shows ({game.info.id}: {', '.join(statuses)})")
+        hint = f": {', or '.join(fixes)}" if fixes else ""
+        raise PositionError(f"{where}: piece {piece.id}'s back is not its reduced side"
+                            f"{printed}{hint}")
+    if face not in piece.values and piece.values:
+        raise PositionError(f"{where}: piece {piece.id} has no {face} side")
+    piece.face = face
 
 
 def check_position(match: Match, position: Position, *, source: str = "position") -> None:

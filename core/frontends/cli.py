@@ -688,29 +688,41 @@ def sections_cmd(rulebook: str, output: str | None, force: bool) -> None:
 @click.option("-v", "--verbose", is_flag=True, help="List the hooks and tests of each section.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
 @click.option("--rolls", "list_rolls", is_flag=True,
-              help="List every roll GAME makes (its rolls.yaml): the names tests force.")
+              help="List every roll GAME makes (its rolls.yaml): the keys tests force, "
+                   "their dice, and the rulebook section of each.")
 def rules(game_name: str, tests_dir: str | None, verbose: bool, as_json: bool,
           list_rolls: bool) -> None:
     """Print GAME's rule coverage: every section, the hooks citing it, the tests naming it;
-    with --rolls, every roll it makes, its rule section and dice."""
-    from ..designer.coverage import coverage, find_tests_dir, render, roll_lines
+    with --rolls, every roll it makes, its dice, its rule and the rulebook section holding
+    it (with its title)."""
+    from ..designer.coverage import (
+        SECTIONS_FILE,
+        coverage,
+        find_tests_dir,
+        load_sections,
+        render,
+        roll_lines,
+        roll_rule,
+    )
     from ..engine.dice import roll_purposes
 
     game = load_game(game_name)
+    module = sys.modules.get(type(game).__module__)
+    code_dir = Path(getattr(module, "__file__", "") or ".").parent
     if list_rolls:
         purposes = roll_purposes(game)
         if not purposes:
             raise TabletopError(f"game {game.info.id} ships no rolls.yaml: no list of its rolls")
+        spec = load_sections(code_dir) if (code_dir / "data" / SECTIONS_FILE).is_file() else None
         if as_json:
             click.echo(json.dumps({"game": game.info.id, "rolls": [
                 {"key": p.label(), "name": p.name, "section": p.section, "dice": p.dice,
+                 "rule": roll_rule(p, spec)[0], "title": roll_rule(p, spec)[1],
                  "text": p.text or p.name, "rare": p.rare} for p in purposes]}, indent=1))
         else:
-            for line in roll_lines(purposes):
+            for line in roll_lines(purposes, spec):
                 click.echo(line)
         return
-    module = sys.modules.get(type(game).__module__)
-    code_dir = Path(getattr(module, "__file__", "") or ".").parent
     if not (code_dir / "data" / "sections.yaml").is_file():
         raise TabletopError(f"game {game.info.id} ships no data/sections.yaml: no list of its "
                             "rulebook's sections to cover (draft it from the rulebook: "

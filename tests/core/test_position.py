@@ -105,6 +105,105 @@ def test_2_0_a_position_starts_at_its_phase_with_its_decision() -> None:
     assert whole.pending is not None and whole.pending.section == "3.1"
 
 
+def test_2_0_a_position_at_a_phase_skips_that_turn_s_earlier_phases() -> None:
+    """2.0: a position at Blue combat of turn 2 plays no Blue movement of turn 2 (what the
+    turn does before its entry point is skipped, not played); turn 3 is played whole."""
+    m = start(GAME, **DUEL)
+    while m.pending is not None and m.state.turn < 4:
+        m.decide("done" if "done" in m.pending.values else m.pending.values[0])
+    phases = [e.text for e in m.log.since(0) if e.kind == "phase"]
+    assert phases[:5] == ["Turn 2: Blue combat", "Turn 2: Red movement", "Turn 2: Red combat",
+                          "Turn 3: Blue movement", "Turn 3: Blue combat"]
+
+
+# -- faces, steps and what a position clears -----------------------------------------------
+
+def test_5_4_face_back_gives_the_reduced_unit() -> None:
+    """5.4: B1's back is its reduced side, so `face: back` is B1 with one step left, as an
+    A1 leaves it; `face: front` is B1 at full strength."""
+    m = start(GAME, **{**DUEL, "pieces": {**DUEL["pieces"], "B1": {"at": "0503", "face": "back"}}})
+    assert (m.state.pieces["B1"].steps, m.state.pieces["B1"].face) == (1, "back")
+    hit = start(GAME, **DUEL, forced=[force("5.3 combat", 6)])
+    answer(hit, "0504", "B1")                   # 5.4 A1: B1 loses a step
+    assert (hit.state.pieces["B1"].steps, hit.state.pieces["B1"].face) == (1, "back")
+    whole = start(GAME, **{**DUEL, "pieces": {**DUEL["pieces"], "B1": {"at": "0503",
+                                                                       "face": "front"}}})
+    assert (whole.state.pieces["B1"].steps, whole.state.pieces["B1"].face) == (2, "front")
+
+
+def test_face_back_of_a_two_step_bonins_us_unit_is_its_reduced_status_2_3() -> None:
+    """2.3 (Iwo: Bloodbath in the Bonins): a two-step US unit's back is its reduced side:
+    `face: back` gives the same match as `status: {reduced: true}`."""
+    bonins = load_game("iwo_bonins")
+    at = {"scenario": "solitaire", "start": "us_combat_2", "turn": 6,
+          "vars": {"beachhead": "east"}, "clear": ["Japan"]}
+    by_face = start(bonins, **at, pieces={"3/26": {"at": "2613", "face": "back"}})
+    by_status = start(bonins, **at, pieces={"3/26": {"at": "2613", "status": {"reduced": True}}})
+    assert (by_face.state.pieces["3/26"].steps, by_face.state.pieces["3/26"].face) == (1, "back")
+    assert by_face.state_hash() == by_status.state_hash()
+
+
+@pytest.mark.parametrize(("game_id", "fields", "pid", "told"), [
+    ("iwo_valor", {"scenario": "campaign", "start": "movement", "turn": 2}, "A/1/23/4",
+     "give steps: N for the steps it has left (at most 3)"),
+    ("iwo_valor", {"scenario": "campaign", "start": "movement", "turn": 2}, "HQ/4",
+     "the status its back shows (iwo_valor: disrupted, revealed)"),
+    ("iwo_bonins", {"scenario": "solitaire"}, "309",
+     "the status its back shows (iwo_bonins: dug_in, reduced)"),
+    ("manila45", {}, "j-nf-2p", "the status its back shows (manila45: revealed)"),
+])
+def test_face_back_is_refused_where_the_back_is_not_the_reduced_side(
+        game_id: str, fields: dict[str, Any], pid: str, told: str) -> None:
+    """A counter whose back is not its reduced side (Valor's companies lose steps with no
+    back printed; an HQ's back is disrupted, a hidden unit's its fortification or face-down
+    side) refuses `face: back` in one line saying what to give instead."""
+    with pytest.raises(PositionError) as refused:
+        start(load_game(game_id), **fields, pieces={pid: {"face": "back"}})
+    message = str(refused.value)
+    assert message.startswith(f"position: pieces.{pid}.face: piece {pid}'s back is not its "
+                              "reduced side") and told in message and "\n" not in message
+
+
+BOXES = [("iwo_bonins", "solitaire", "US"), ("iwo_1945", None, "Japan"),
+         ("iwo_valor", "campaign", "US"), ("manila45", None, "US"), ("manila45", None, "Japan")]
+
+
+@pytest.mark.parametrize(("game_id", "scenario", "side"), BOXES)
+def test_clear_takes_a_side_off_the_map_and_out_of_every_box(
+        game_id: str, scenario: str | None, side: str) -> None:
+    """`clear: [SIDE]` takes every piece of the side that the position does not list out of
+    play, wherever it stands: on the map and in the off-map boxes (reserves, reinforcements,
+    pools) alike; `clear_map: [SIDE]` only those on the map, the boxes keeping theirs."""
+    game = load_game(game_id)
+    ref = start(game, scenario=scenario)
+    board = game.board(ref)
+    boxed = {p.id: p.location for p in ref.state.pieces
+             if p.side == side and p.location not in board and p.location != OFF_BOARD}
+    assert boxed, f"{game_id}: no {side} piece in a box at set-up to test with"
+    kept = next(iter(boxed))
+    cleared = start(game, scenario=scenario, clear=[side], pieces={kept: {}})
+    assert [p.id for p in cleared.state.pieces
+            if p.side == side and p.location != OFF_BOARD] == [kept]
+    on_map = start(game, scenario=scenario, clear_map=[side])
+    assert not [p.id for p in on_map.state.pieces if p.side == side and p.location in board]
+    assert {pid: on_map.state.pieces[pid].location for pid in boxed} == boxed
+
+
+def test_clear_names_a_side_or_a_kind_of_the_game() -> None:
+    """A `clear` or `clear_map` entry that is no side or kind is refused naming both lists;
+    `clear_map` in a game with no map says to use `clear`."""
+    from .piggame import GAME as PIG
+
+    for field in ("clear", "clear_map"):
+        with pytest.raises(PositionError, match=rf"position: {field}\.0: skirmish has no side or "
+                                                r"piece kind 'Green' \(sides: Blue, Red; kinds"):
+            start(GAME, **{field: ["Green"]})
+    assert start(PIG, clear=["A"]).state.pieces["token:A"].location == OFF_BOARD
+    with pytest.raises(PositionError, match=r"^position: clear_map\.0: pig has no map to clear "
+                                            r"apart from its boxes: use clear$"):
+        start(PIG, clear_map=["A"])
+
+
 # -- files, errors, records -----------------------------------------------------------------
 
 def write(tmp_path: Path, text: str, name: str = "pos.yaml") -> Path:
@@ -147,7 +246,12 @@ def test_play_from_a_position_file_saves_and_replays(capsys: pytest.CaptureFixtu
     ('B1: {at: "9999"}', "pos.yaml: pieces.B1.at: piece B1: no place '9999' in skirmish"),
     ('B9: {at: "0503"}', "pos.yaml: pieces.B9: no piece 'B9' in skirmish"),
     ('B1: {at: "0503", steps: 3}', "pos.yaml: pieces.B1.steps: piece B1 has at most 2 step(s)"),
-    ('B1: {at: "0503", face: back}', "pos.yaml: inconsistent position: 5.4: B1 has 2 step(s)"),
+    ('B1: {at: "0503", face: back, steps: 2}', "pos.yaml: pieces.B1.face: piece B1's back is "
+                                               "its reduced side, but steps 2 is its full strength"),
+    ('B1: {at: "0503", face: front, steps: 1}', "pos.yaml: pieces.B1.face: piece B1's front is "
+                                                "its full-strength side (2 steps), not 1 step(s)"),
+    ('B4: {face: back}', "pos.yaml: pieces.B4.face: piece B4's back is not its reduced side "
+                         "(its counter prints no back)"),
     ('B1: {at: "0503", status: {dug_in: true}}', "pos.yaml: pieces.B1.status.dug_in: piece B1: "
                                                  "skirmish has no piece status 'dug_in'"),
     ('B1: {at: "0503", colour: red}', "pos.yaml: pieces.B1.colour: Extra inputs"),
@@ -166,6 +270,18 @@ def test_bad_position_files_get_one_line(capsys: pytest.CaptureFixture[str], tmp
         return
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert message in err
+
+
+def test_a_whole_state_with_changes_beside_it_is_refused(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    """A position's `state` is the whole state: pieces, clears, vars, tracks or decks beside
+    it would be ignored, so the file is refused in one line instead."""
+    pos = write(tmp_path, GOOD + "state: {}\nclear: [Red]\n")
+    assert main(["play", str(ROOT / "docs" / "example" / "skirmish"), "--position", str(pos),
+                 "--auto"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{pos}: (top level): a whole state is given with pieces, " \
+        "clear: put those changes in the state, or give changes without a state" in err[0]
 
 
 def test_a_position_for_another_game_or_entry_is_refused(tmp_path: Path) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -163,11 +165,78 @@ def test_rules_rolls_lists_every_declared_roll_with_its_dice_and_rule(
 
     assert main(["rules", game_id, "--rolls"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    declared = roll_purposes(load_game(game_id))
+    game = load_game(game_id)
+    declared = roll_purposes(game)
+    titles = {s.id: s.title for s in _sections(game).sections}
     assert len(lines) == len(declared) > 0
     for line, purpose in zip(lines, declared, strict=True):
         assert line.startswith(purpose.label()) and f" {purpose.dice} " in line
-        assert f"rule {purpose.section}" in line
+        if purpose.section in titles:
+            assert f"rule {purpose.section} {titles[purpose.section]}" in line
+        else:
+            assert re.search(rf"rule {re.escape(purpose.section)} \(in (\S+) ", line), line
+    assert main(["rules", game_id, "--rolls", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["rolls"]
+    assert [r["key"] for r in listed] == [p.label() for p in declared]
+    assert all(titles[r["rule"]] == r["title"] for r in listed)
+
+
+def _sections(game: object) -> Any:
+    """The game's data/sections.yaml."""
+    import sys
+
+    from tabletop.core.designer.coverage import load_sections
+    return load_sections(Path(str(sys.modules[type(game).__module__].__file__)).parent)
+
+
+def test_rules_rolls_shows_the_rulebook_section_a_roll_belongs_to(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A roll of a lettered item (9.1d) is shown in its numbered section (9.1) with the
+    section's title; a roll of a listed section with that section's title."""
+    from tabletop.core.frontends.cli import main
+
+    assert main(["rules", "iwo_bonins", "--rolls"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    crt = next(line for line in out if line.startswith("9.1d CRT "))
+    assert re.search(r" 1d6 +rule 9\.1d \(in 9\.1 Combat Procedure\)$", crt), crt
+    storm = next(line for line in out if line.startswith("5.1.7 storm check "))
+    assert storm.endswith("rule 5.1.7 Administrative Phase"), storm
+
+
+@pytest.mark.parametrize("game_id", ["iwo_bonins", "iwo_1945", "iwo_valor", "manila45",
+                                     "docs/example/skirmish"])
+def test_every_declared_roll_cites_a_section_of_the_rulebook(game_id: str) -> None:
+    """Each roll's section in rolls.yaml is a section of the game's sections.yaml, or an
+    item or step of one (9.1d of 9.1, IV.F.1 of IV.F): a typo cannot hide a roll's rule."""
+    from tabletop.core.designer.coverage import resolve
+    from tabletop.core.engine.dice import roll_purposes
+    from tabletop.core.engine.registry import load_game
+
+    game = load_game(game_id)
+    known = [s.id for s in _sections(game).sections]
+    unknown = [p.label() for p in roll_purposes(game) if resolve(p.section, known) is None]
+    assert not unknown, f"{game_id}: rolls.yaml cites no section of the rulebook: {unknown}"
+
+
+def test_a_forced_roll_takes_only_the_roll_its_declaration_describes_most_closely() -> None:
+    """6.0 (Iwo Jima 1945): "Japanese fire" ({card}: fire on {area}) would also fit the
+    text of a "Japanese fire reroll" roll ({card}: fire on {area}: reroll of {n}
+    three(s)); the reroll is the more specific declaration, so a forced "Japanese fire"
+    leaves it to the seed, whatever order the two are forced or declared in."""
+    from tabletop.core.engine.dice import roll_purposes
+    from tabletop.core.engine.registry import load_game
+
+    declared = roll_purposes(load_game("iwo_1945"))
+    reroll_text = "J07: fire on Airfield 1: reroll of 2 three(s)"
+    for order in (declared, tuple(reversed(declared))):
+        dice = Dice(5, forced=[force("Japanese fire", 1, 1)])
+        dice.declare(order)
+        assert dice.roll(2, purpose=reroll_text, section="6.0") == Dice(5).roll(2, purpose="x")
+        assert dice.forced[0].left == 2
+        assert dice.roll(2, purpose="J07: fire on Airfield 1", section="6.0") == (1, 1)
+        reroll = Dice(5, forced=[force("Japanese fire reroll", 2, 2), force("Japanese fire", 1)])
+        reroll.declare(order)
+        assert reroll.roll(2, purpose=reroll_text, section="6.0") == (2, 2)
 
 
 def test_a_forced_roll_names_a_declared_purpose_exactly() -> None:
@@ -231,7 +300,7 @@ def test_a_position_dice_entry_follows_the_same_rule(tmp_path: Path,
     capsys.readouterr()
     assert main(["play", game, "--position", str(bad), "--auto", "--seed", "1"]) != 0
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and str(bad) in err[0] and "'5.3 comb' names no roll" in err[0]
+    assert len(err) == 1 and f"{bad}: dice.0.roll: forced roll '5.3 comb' names no roll" in err[0]
     assert "'5.3 combat'" in err[0]
 
 
