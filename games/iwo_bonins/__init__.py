@@ -158,7 +158,7 @@ class Bonins(PhasedGame):
             for hex_id, unit_id in zip(sorted(comp.hexes_where(deploy="initial")), japanese, strict=True):
                 pieces.move(unit_id, hex_id)
             match.emit("setup", "3.2", f"{len(japanese)} Japanese units placed face-down, one on "
-                       "each initial deployment hex")
+                       "each initial deployment hex", units=len(japanese))
         match.state.turn = 1
 
     # -- 5.0 sequence of play ---------------------------------------------------------
@@ -273,7 +273,7 @@ class Bonins(PhasedGame):
         match.state.vars[c.V_WEATHER] = nxt
         match.state.pieces["turn"].face = "back" if nxt == "Storm" else "front"
         match.emit("weather", "5.1.7", f"storm check ({weather} column) roll {roll}: next turn is {nxt}",
-                   weather=nxt)
+                   weather=nxt, column=weather, roll=roll)
         return None
         yield  # a generator, though it asks nothing
 
