@@ -42,6 +42,7 @@ from tabletop.core.engine.visibility import PUBLIC
 
 from . import common as c
 from .components import INITIAL_DEPLOYMENT
+from .queries import controls, is_supplied, strength
 
 VERSION = "1.1.0"
 
@@ -421,4 +422,4 @@ def choose_beachhead(match: Match) -> Procedure[str]:
 
 
 GAME = Bonins()
-__all__ = ["GAME", "INITIAL_DEPLOYMENT", "Bonins"]
+__all__ = ["GAME", "INITIAL_DEPLOYMENT", "Bonins", "controls", "is_supplied", "strength"]
