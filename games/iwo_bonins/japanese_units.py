@@ -173,9 +173,9 @@ def _priority_name(prio: int) -> str:
 
 
 def placement_numbers(match: Match, hexes: list[str]) -> dict[str, JSON]:
-    """The numbers :func:`choose_placement`'s reason states, as an event's data: the hexes of
-    the best terrain priority the choice was among (14.5), or the rule that let the Japanese
-    player choose (18.4)."""
+    """14.5, 18.4: the numbers :func:`choose_placement`'s reason states, as an event's data:
+    the hexes of the best terrain priority the choice was among (14.5), or the rule that let
+    the Japanese player choose (18.4)."""
     if is_two_player(match):
         return {"chosen_under": "18.4"}
     best = min(placement_priority(h) for h in hexes)

@@ -87,8 +87,8 @@ def strength(match: Match, unit: str | Piece) -> dict[str, JSON]:
 
 
 def controls(match: Match, side: str) -> dict[str, JSON]:
-    """What a side controls now, in the rules' terms (the rulebook has no control rule of
-    its own; these are the places its rules ask who holds):
+    """6.2d, 8.1, 13.0, 17.0: what a side controls now, in the rules' terms (the rulebook has
+    no control rule of its own; these are the places its rules ask who holds):
 
     - ``hexes``: the hexes holding a unit of the side (6.2d: no hex holds both sides' units
       but a landing beach hex under a forced attack, 11.2, which both then hold);
