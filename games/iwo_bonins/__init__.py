@@ -42,6 +42,7 @@ from tabletop.core.engine.visibility import PUBLIC
 
 from . import common as c
 from .components import INITIAL_DEPLOYMENT
+from .queries import controls, is_supplied, strength
 
 VERSION = "1.1.0"
 
@@ -158,7 +159,7 @@ class Bonins(PhasedGame):
             for hex_id, unit_id in zip(sorted(comp.hexes_where(deploy="initial")), japanese, strict=True):
                 pieces.move(unit_id, hex_id)
             match.emit("setup", "3.2", f"{len(japanese)} Japanese units placed face-down, one on "
-                       "each initial deployment hex")
+                       "each initial deployment hex", units=len(japanese))
         match.state.turn = 1
 
     # -- 5.0 sequence of play ---------------------------------------------------------
@@ -273,7 +274,7 @@ class Bonins(PhasedGame):
         match.state.vars[c.V_WEATHER] = nxt
         match.state.pieces["turn"].face = "back" if nxt == "Storm" else "front"
         match.emit("weather", "5.1.7", f"storm check ({weather} column) roll {roll}: next turn is {nxt}",
-                   weather=nxt)
+                   weather=nxt, column=weather, roll=roll)
         return None
         yield  # a generator, though it asks nothing
 
@@ -421,4 +422,4 @@ def choose_beachhead(match: Match) -> Procedure[str]:
 
 
 GAME = Bonins()
-__all__ = ["GAME", "INITIAL_DEPLOYMENT", "Bonins"]
+__all__ = ["GAME", "INITIAL_DEPLOYMENT", "Bonins", "controls", "is_supplied", "strength"]

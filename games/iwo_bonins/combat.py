@@ -21,11 +21,12 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from math import lcm
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ask_int, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 
@@ -553,7 +554,7 @@ def lose_unused_markers(match: Match) -> None:
     """8.2: "Unused markers are lost; they may not be accumulated"."""
     if match.state.vars[c.V_BOMBARDMENT]:
         match.emit("bombardment_lost", "8.2", f"{match.state.vars[c.V_BOMBARDMENT]} unused "
-                   "bombardment markers are lost")
+                   "bombardment markers are lost", markers=match.state.vars[c.V_BOMBARDMENT])
         match.state.vars[c.V_BOMBARDMENT] = 0
 
 
@@ -686,9 +687,11 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
         suppressed = us_bombardment.bombard(match, defender, markers)
     # 9.1 b-c: the defender's strength counts now; the player sees what it was.
     d = c.printed(defender, "defense")
+    shown = {name: c.printed(defender, name) for name in ("attack", "defense", "movement")}
     match.reveal(defender, "9.1", f"the defender in {hex_id} is {defender.id} "
-                 f"({c.printed(defender, 'attack')}-{d}-{c.printed(defender, 'movement')}, "
-                 f"{defender.kind})", unit=defender.id, hex=hex_id)
+                 f"({shown['attack']}-{shown['defense']}-{shown['movement']}, "
+                 f"{defender.kind})", unit=defender.id, hex=hex_id, attack=shown["attack"],
+                 defense=shown["defense"], movement=shown["movement"])
     tanks = [p for p in attackers if c.is_tank(p)]
     stopped = set(support.anti_tank_fire(match, tanks, defender)) \
         if tanks and support.is_anti_tank(defender) else set()
@@ -702,17 +705,43 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     second = None
     if len(parse_outcome(cell)) > 1:
         second = match.dice.d6(purpose="CRMT", section="9.2.1")
-    match.emit("combat", "9.1", f"{', '.join(p.id for p in attackers)} ({attack}) attack "
-               f"{hex_id} ({d}) at {diff:+d} on the {line} line: roll {roll} -> {result}; "
-               f"CRMT Dug-In: {cell}{f', roll {second}' if second else ''}",
-               defender=defender.id, hex=hex_id, differential=diff, roll=roll, crt=result,
-               crmt=cell, second=second)
+    data = combat_data(attackers, stopped, defender, hex_id, line=line, roll=roll,
+                       result=result, cell=cell, second=second)
+    match.emit("combat", "9.1", combat_text(data), **data)
     must_lose = [p.id for p in tanks] if support.is_anti_tank(defender) else []
     fight: dict[str, JSON] = {
         "defender": defender.id, "hex": hex_id,
         "groups": [[h, [p.id for p in us]] for h, us in groups.items()], "crt": result,
         "second": second, "suppressed": suppressed, "must_lose": must_lose}
     return (yield from apply_result(match, fight, resume=resume))
+
+
+def combat_data(attackers: list[Piece], stopped: set[str], defender: Piece, hex_id: str, *,
+                line: str, roll: int, result: str, cell: str, second: int | None) -> dict[str, JSON]:
+    """9.1, 12.2, 12.3: an attack's numbers as its event carries them: each attacking unit's
+    factor, their combined strength, the defender's strength, the differential, the
+    modifiers (12.3 a tank kept out by anti-tank fire; 9.1b the terrain line's column
+    shift), the CRT roll and result, and the CRMT Dug-In cell with its second roll."""
+    factors = {p.id: c.printed(p, "attack") for p in attackers}
+    mods = [modifier("12.3", f"anti-tank fire stops {pid}", -factors[pid])
+            for pid in factors if pid in stopped]
+    attack = sum(factors.values()) + sum(int(str(m["value"])) for m in mods)
+    defense = c.printed(defender, "defense")
+    return {"attackers": list(factors), "factors": factors, "attack": attack,
+            "defender": defender.id, "hex": hex_id, "defense": defense,
+            "differential": attack - defense, "line": line,
+            "modifiers": [*mods, *c.line_modifiers(line)], "roll": roll, "crt": result,
+            "crmt": cell, "second": second}
+
+
+def combat_text(fight: Mapping[str, Any]) -> str:
+    """9.1: an attack's log text, made from its event's data (:func:`combat_data`)."""
+    mods = fight["modifiers"]
+    return (f"{', '.join(fight['attackers'])} ({fight['attack']}) attack {fight['hex']} "
+            f"({fight['defense']}) at {fight['differential']:+d} on the {fight['line']} line"
+            f"{' (' + modifiers_text(mods) + ')' if mods else ''}: roll {fight['roll']} -> "
+            f"{fight['crt']}; CRMT Dug-In: {fight['crmt']}"
+            + (f", roll {fight['second']}" if fight["second"] else ""))
 
 
 FIGHT = ("defender", "hex", "groups", "crt", "second", "suppressed", "must_lose")
@@ -749,7 +778,7 @@ def apply_result(match: Match, fight: Mapping[str, JSON], *, resume: c.Resume | 
             **fight, "stage": "resolve", "term": term_no, "vacated": vacated,
             "must_lose": [p.id for p in must_lose]})
         if effect == "De":
-            c.eliminate_jp(match, defender, "9.2.1", f"{result} result")
+            c.eliminate_jp(match, defender, "9.2.1", f"{result} result", result=result)
             vacated = True
         elif effect == "(A)" or (effect == "(A)s" and not suppressed):
             yield from attacker_step_loss(match, attackers, must_lose, resume=at)
@@ -817,7 +846,7 @@ def defender_redeploys(match: Match, defender: Piece, *, in_place: bool,
     if c.in_suribachi_sector(hex_id):
         c.reveal(defender)
         match.emit("suribachi_holds", "17.0", f"{'DRIP' if in_place else 'DR'} on Suribachi is "
-                   f"NE: {defender.id} stays in {hex_id}, face up", unit=defender.id)
+                   f"NE: {defender.id} stays in {hex_id}, face up", unit=defender.id, hex=hex_id)
         return False
     from .japanese_operations import redeploy
 
@@ -857,7 +886,7 @@ def advance(match: Match, hex_id: str, groups: dict[str, list[Piece]], *,
         match.state.pieces.move(p.id, hex_id)
     match.emit("advance", "9.4", f"{', '.join(p.id for p in cands[answer])} advance from "
                f"{answer.partition(':')[0]} into {hex_id}", units=[p.id for p in cands[answer]],
-               to=hex_id)
+               frm=answer.partition(':')[0], to=hex_id)
     return None
 
 
@@ -900,7 +929,8 @@ def forced_attacks(match: Match, back: Mapping[str, JSON] | None = None
         if not jp or not landed:
             continue
         match.emit("forced_attack", "11.2", f"{', '.join(p.id for p in landed)} must attack "
-                   f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)")
+                   f"{hex_id}; adjacent units may join and bombardment may support it (8.2, 9.0)",
+                   units=[p.id for p in landed], hex=hex_id, rules=["8.2", "9.0"])
         yield hex_id, jp[0], landed
     must.clear()
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from tabletop.core.board.hexgrid import Hex, distance
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Decision, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
 
@@ -543,7 +544,7 @@ def japanese_bombardment_strength(match: Match) -> int:
     return components().tracks.bombardment_track.markers(bombardment_covered(match))
 
 
-def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "") -> None:
+def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "", **data: JSON) -> None:
     """14.1, 16.1: an eliminated HQ or artillery unit covers the highest open box of the
     Bombardment Track and is out of the game; any other unit goes face-down into the
     container, from which it may return (14.4, 15.3)."""
@@ -554,12 +555,13 @@ def eliminate_jp(match: Match, piece: Piece, section: str, why: str = "") -> Non
                 match.state.pieces.move(piece.id, box.box)
                 match.emit("eliminated", "16.1", f"{piece.id} is eliminated and covers "
                            f"box {box.value} of the Japanese Bombardment Track"
-                           f"{': ' + why if why else ''}", piece=piece.id, box=box.box)
+                           f"{': ' + why if why else ''}", piece=piece.id, box=box.box,
+                           track=box.value, **data)
                 return
     dig_in(piece)
     match.state.pieces.move(piece.id, CONTAINER)
     match.emit("eliminated", section, f"{piece.id} is eliminated into the container"
-               f"{': ' + why if why else ''}", piece=piece.id)
+               f"{': ' + why if why else ''}", piece=piece.id, **data)
 
 
 # -- sectors and Suribachi --------------------------------------------------------------
@@ -600,7 +602,8 @@ def update_cleared_sectors(match: Match) -> None:
             match.state.pieces.move("flag", suribachi[0])
             match.emit("suribachi", "17.0", "Mount Suribachi is cleared: the flag is raised; "
                        "Japanese bombardment targeting switches (16.2) and weakens (16.3), and "
-                       "Banzai attacks may begin (15.5)")
+                       "Banzai attacks may begin (15.5)", flag=suribachi[0],
+                       rules=["16.2", "16.3", "15.5"])
 
 
 @cache
@@ -633,6 +636,13 @@ def crt_line(hex_id: str) -> str:
     lines += [c.terrain.features[f].crt_line for f in c.map.features(h) if f in c.terrain.features]
     usable = [ln for ln in lines if ln]
     return min(usable, key=_line_shift)
+
+
+def line_modifiers(line: str) -> list[dict[str, JSON]]:
+    """9.1b: a CRT line read as the clear line shifted (the terrain key's shifts), as an
+    event's modifiers: the columns it moves, none on a line that does not shift."""
+    shift = _line_shift(line)
+    return [modifier("9.1b", f"{line} terrain, columns", shift)] if shift else []
 
 
 def _line_shift(line: str) -> int:
@@ -729,7 +739,7 @@ def retreat(match: Match, group: list[Piece], hexes: int, section: str, *,
     names = ", ".join(p.id for p in group)
     if not paths:
         match.emit("retreat_blocked", "9.3", f"{names} cannot retreat {hexes} hex(es) and is "
-                   "depleted instead")
+                   "depleted instead", units=[p.id for p in group], hexes=hexes, at=group[0].location)
         for p in list(group):
             us_step_loss(match, p, "9.3", "no retreat")
         return False

@@ -22,13 +22,17 @@ from collections.abc import Mapping
 
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 
 from . import common as c
 from . import japanese_units as ju
+from .common import line_modifiers
 from .components import outcome_for, parse_outcome
 
 KIND_BOMBARD = "jp_bombard_hex"
+STRENGTH_DICE = 3  # 16.3: three dice a marker
+TARGET_TOP = 3  # 16.2: 1-3 places a marker
 
 
 def japanese_combat_phase(match: Match) -> Flow:
@@ -47,14 +51,15 @@ def japanese_combat_phase(match: Match) -> Flow:
     if step != "targets":
         match.emit("jp_bombardment_available", "16.1", f"the Japanese have {markers} bombardment "
                    f"marker(s): {covered} box(es) of the Japanese Bombardment Track covered",
-                   markers=markers)
+                   markers=markers, covered=covered)
     if markers <= 0:
         return None
     targets = yield from select_targets(match, markers, resume=here.then(step="targets"),
                                         back=back if step == "targets" else None)
     if len(targets) < markers:
         match.emit("jp_bombardment", "16.2", f"{markers - len(targets)} marker(s) lost: fewer "
-                   "targets than markers")
+                   "targets than markers", lost=markers - len(targets), markers=markers,
+                   targets=len(targets))
     placed = _place_markers(match, targets)
     for hex_id in targets:
         bombard(match, hex_id)
@@ -90,26 +95,31 @@ def select_targets(match: Match, markers: int, *, resume: c.Resume | None = None
                 targets.append(hex_id)
                 match.emit("jp_target", "16.2", f"marker on landing beach hex {hex_id}: "
                            "automatic before Suribachi falls", hex=hex_id)
-    start = "0213 upward (Suribachi has fallen)" if fallen else "2915 downward"
+    first = SWEEP_UP if fallen else SWEEP_DOWN
+    start = f"{first} upward (Suribachi has fallen)" if fallen else f"{first} downward"
     for hex_id in order:
         if len(targets) >= markers:
             break
         if hex_id in targets:
             continue
-        if _try_target(match, hex_id, "16.2", f"sweep from {start}", "skipped"):
+        if _try_target(match, hex_id, "16.2", f"sweep from {start}", "skipped", sweep=first):
             targets.append(hex_id)
     return targets
 
 
-def _try_target(match: Match, hex_id: str, section: str, why: str, miss: str) -> bool:
+SWEEP_DOWN, SWEEP_UP = "2915", "0213"  # 16.2: where each sweep starts
+
+
+def _try_target(match: Match, hex_id: str, section: str, why: str, miss: str, *,
+                sweep: str | None = None) -> bool:
     """16.2, 18.5: roll 1d6 for a hex: 1-3 places a bombardment marker on it."""
     roll = match.dice.d6(purpose=f"targeting {hex_id}", section=section)
-    if roll <= 3:
-        match.emit("jp_target", section, f"marker on {hex_id}: {why}, roll {roll} (1-3 places)",
-                   hex=hex_id, roll=roll)
+    if roll <= TARGET_TOP:
+        match.emit("jp_target", section, f"marker on {hex_id}: {why}, roll {roll} (1-{TARGET_TOP} places)",
+                   hex=hex_id, roll=roll, places=[1, TARGET_TOP], sweep=sweep)
         return True
-    match.emit("jp_target_skip", section, f"{hex_id} {miss}: roll {roll} (4-6)", hex=hex_id,
-               roll=roll)
+    match.emit("jp_target_skip", section, f"{hex_id} {miss}: roll {roll} ({TARGET_TOP + 1}-6)", hex=hex_id,
+               roll=roll, skips=[TARGET_TOP + 1, 6], sweep=sweep)
     return False
 
 
@@ -160,15 +170,18 @@ def has_japanese_hill(match: Match, sector: int | str | None) -> bool:
                for p in c.units(match, c.JAPAN))
 
 
-def strength_dice(match: Match, hex_id: str) -> tuple[int, str]:
+def strength_dice(match: Match, hex_id: str) -> tuple[int, list[dict[str, JSON]]]:
     """16.3: three dice; after Suribachi is cleared one fewer with a Japanese-occupied hill
-    in the target's sector, two fewer without one. Returns (dice, why)."""
+    in the target's sector, two fewer without one. Returns (dice, the dice dropped as
+    modifiers: none before Suribachi falls)."""
     if not match.state.vars[c.V_SURIBACHI]:
-        return 3, "3d6"
+        return STRENGTH_DICE, []
     sector = c.sector_of(hex_id)
     if has_japanese_hill(match, sector):
-        return 2, f"2d6: Suribachi has fallen, a Japanese-held hill stands in sector {sector}"
-    return 1, f"1d6: Suribachi has fallen, no Japanese-held hill in sector {sector}"
+        mods = [modifier("16.3", f"dice: Suribachi has fallen, a Japanese-held hill in sector {sector}", -1)]
+    else:
+        mods = [modifier("16.3", f"dice: Suribachi has fallen, no Japanese-held hill in sector {sector}", -2)]
+    return STRENGTH_DICE + sum(int(str(m["value"])) for m in mods), mods
 
 
 def bombard(match: Match, hex_id: str) -> None:
@@ -176,11 +189,14 @@ def bombard(match: Match, hex_id: str) -> None:
     US unit in the hex on the CRT terrain line and the CRMT Bombardment column (9.2.2: (D)
     a step loss, NE no effect)."""
     comp = c.components()
-    dice, why = strength_dice(match, hex_id)
+    dice, mods = strength_dice(match, hex_id)
     strength = match.dice.total(dice, purpose=f"bombardment strength on {hex_id}", section="16.3")
     line = c.crt_line(hex_id)
-    match.emit("jp_bombardment", "16.3", f"bombardment of {hex_id}: strength {strength} ({why})",
-               hex=hex_id, strength=strength, dice=dice)
+    fire: dict[str, JSON] = {"hex": hex_id, "strength": strength, "dice": dice, "sides": 6,
+                             "sector": c.sector_of(hex_id), "modifiers": mods}
+    match.emit("jp_bombardment", "16.3", f"bombardment of {fire['hex']}: strength "
+               f"{fire['strength']} ({fire['dice']}d{fire['sides']}"
+               f"{': ' + modifiers_text(mods) if mods else ''})", **fire)
     units = list(c.units_at(match, hex_id, c.US))
     section = "16.5" if len(units) > 1 else "16.4"
     for unit in units:
@@ -195,11 +211,17 @@ def bombard(match: Match, hex_id: str) -> None:
             second = match.dice.d6(purpose=f"16.4 {result} against {unit.id}", section="16.4")
             branch = outcome_for(cell, second)
         effects = {e for term in branch.terms for e in term}
-        tail = f", then {second}" if second is not None else ""
-        text = (f"{unit.id} at {hex_id}: strength {strength} on the {line} line, roll {roll}: "
-                f"{result}{tail} -> {'step loss' if '(D)' in effects else 'no effect'}")
-        if section == "16.5":
+        hit: dict[str, JSON] = {
+            "unit": unit.id, "hex": hex_id, "strength": strength, "line": line,
+            "modifiers": line_modifiers(line), "roll": roll, "result": result, "crmt": cell,
+            "second": second, "step_loss": "(D)" in effects, "stack": section == "16.5"}
+        text = (f"{hit['unit']} at {hit['hex']}: strength {hit['strength']} on the {hit['line']} "
+                f"line{' (' + modifiers_text(line_modifiers(line)) + ')' if line_modifiers(line) else ''}"
+                f", roll {hit['roll']}: {hit['result']}"
+                f"{f', then {second}' if second is not None else ''}"
+                f" -> {'step loss' if hit['step_loss'] else 'no effect'}")
+        if hit["stack"]:
             text += " (16.5: each unit of the stack separately)"
-        match.emit("jp_bombardment_result", section, text, unit=unit.id, hex=hex_id, result=result)
+        match.emit("jp_bombardment_result", section, text, **hit)
         if "(D)" in effects:
             c.us_step_loss(match, unit, "16.4", "Japanese bombardment")

@@ -26,6 +26,7 @@ from types import MappingProxyType
 from tabletop.core.board.movement import MoveCosts, Reach, reachable
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -34,6 +35,7 @@ from . import japanese_units as ju
 from .components import outcome_for, parse_outcome
 
 KIND_SUBSTITUTE = "jp_substitute"
+TAKE_TOP = 3  # 15.3: 1-3 on 1d6 takes a dug-in unit from the map
 
 
 # -- 15.3, 15.4 redeployment ----------------------------------------------------------------
@@ -61,7 +63,7 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str,
             ju.reveal(piece)
             ju.emit_japanese(match, "redeploy", "17.0", f"{what} ({section}) against {who} in the Suribachi "
                        f"sector ({origin}) is NE: the defender stays in the hex, face up",
-                       piece=piece.id, hex=origin, result="NE")
+                       piece=piece.id, hex=origin, result="NE", caller=section)
             return None
         ju.to_container(match, piece)
     at = None if resume is None else resume.then(origin=origin, who=who)
@@ -79,7 +81,7 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str,
                                  f"({section}); the Japanese player takes no substitute",
                                  mask=f"the unit at {origin} redeploys in place ({section}); the "
                                  "Japanese player decides whether a substitute takes the hex",
-                                 piece=piece.id, hex=origin, in_place=True)
+                                 piece=piece.id, hex=origin, in_place=True, caller=section)
                 return None
         _fill(match, piece, origin, origin, section, "15.4",
               f"redeploys in place at {origin}", who)
@@ -94,18 +96,19 @@ def redeploy(match: Match, piece: Piece, *, in_place: bool, section: str,
             "has no unoccupied deployment hex within two hexes of a dug-in unit"
         ju.emit_japanese(match, "redeploy", "15.3", f"{who} must redeploy ({section}): sector {sector} "
                    f"(rolled) {why}, so it remains eliminated in the container",
-                   piece=piece.id, sector=sector, hex=None)
+                   piece=piece.id, sector=sector, hex=None, caller=section, origin=origin)
         return None
     target, why = yield from ju.choose_placement(
         match, hexes, section="15.3", what="the redeploying unit",
         resume=None if at is None else at.then(redeploy="place", redeploy_sector=sector))
     _fill(match, piece, target, origin, section, "15.3",
-          f"redeploys to {target} in sector {sector} (rolled; {why})", who)
+          f"redeploys to {target} in sector {sector} (rolled; {why})", who,
+          sector=sector, **ju.placement_numbers(match, hexes))
     return None
 
 
 def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rule: str,
-          how: str, who: str) -> None:
+          how: str, who: str, **numbers: JSON) -> None:
     """15.3: put a unit of the container on ``target``: a blind substitute when the
     container holds two or more units; otherwise another dug-in unit may be taken from the
     map (16.2 (2) order, 1-3 on 1d6) and the two drawn blindly for the two hexes."""
@@ -118,15 +121,16 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
         ju.emit_japanese(match, "redeploy", rule,
                          f"{who} {blind}" + (" (it drew the unit itself)" if same else ""),
                          mask=f"the unit from {origin} {blind}", piece=piece.id, substitute=sub.id,
-                         hex=target, origin=origin)
+                         hex=target, origin=origin, caller=caller, **numbers)
         return None
     taken = _take_from_map(match, exclude={target})
     if taken is None:
         ju.place(match, piece, target)
         alone = (f"{how} ({caller}): it is alone in the container and no dug-in unit was taken "
-                 "from the map (every check rolled 4-6), so the unit itself takes the hex")
+                 f"from the map (every check rolled {TAKE_TOP + 1}-6), so the unit itself takes the hex")
         ju.emit_japanese(match, "redeploy", rule, f"{who} {alone}", mask=f"the unit from {origin} {alone}",
-                         piece=piece.id, substitute=piece.id, hex=target, origin=origin)
+                         piece=piece.id, substitute=piece.id, hex=target, origin=origin,
+                         caller=caller, misses=[TAKE_TOP + 1, 6], **numbers)
         return None
     second_hex = taken.location
     ju.to_container(match, taken)
@@ -136,11 +140,12 @@ def _fill(match: Match, piece: Piece, target: str, origin: str, caller: str, rul
     ju.place(match, first, target)
     ju.place(match, other, second_hex)
     swap = (f"{how} ({caller}): it was alone in the container, so the dug-in unit at {second_hex} "
-            f"was taken (16.2 (2) order, 1-3); drawn blindly, one goes to {target} and the other "
+            f"was taken (16.2 (2) order, 1-{TAKE_TOP}); drawn blindly, one goes to {target} and the other "
             f"back to {second_hex}")
     ju.emit_japanese(match, "redeploy", rule, f"{who} {swap}", mask=f"the unit from {origin} {swap}",
                      piece=piece.id, substitute=first.id, hex=target, origin=origin,
-                     taken=taken.id, taken_hex=second_hex)
+                     taken=taken.id, taken_hex=second_hex, caller=caller, order="16.2 (2)",
+                     takes=[1, TAKE_TOP], **numbers)
     return None
 
 
@@ -155,7 +160,7 @@ def _take_from_map(match: Match, *, exclude: set[str]) -> Piece | None:
                 continue
             roll = match.dice.d6(purpose=f"15.3 substitute check of the dug-in unit at {hid}",
                                  section="15.3")
-            if roll <= 3:
+            if roll <= TAKE_TOP:
                 return p
     return None
 
@@ -196,6 +201,7 @@ def japanese_movement_phase(match: Match, *,
 
 #: 15.5 step 4: a unit is eligible to be checked when it is "within 4 MP of a US unit".
 BANZAI_REACH_MP = 4
+BANZAI_SHIFT = 2  # 15.5 step 3: two columns rightward
 
 
 @cache
@@ -239,10 +245,11 @@ def _within_reach(match: Match, piece: Piece, us_hexes: set[str]) -> bool:
 
 
 def banzai_candidate(match: Match, sector: int,
-                     checked: set[str]) -> tuple[Piece, list[str], str] | None:
+                     checked: set[str]) -> tuple[Piece, list[str], dict[str, JSON]] | None:
     """15.5 step 2: the Japanese unit in the sector closest to a US unit in the sector (a die
     among equidistant units), among those not yet checked and within 4 MP of a US unit.
-    Returns (unit, the nearest US hexes (ties included), why) or None."""
+    Returns (unit, the nearest US hexes (ties included), why: the numbers of the choice,
+    :func:`closest_text`) or None."""
     comp = c.components()
     us_hexes = {p.location for p in c.units(match, c.US) if c.sector_of(p.location) == sector}
     if not us_hexes:
@@ -262,16 +269,22 @@ def banzai_candidate(match: Match, sector: int,
     best = min(d for d, _ in ranked)
     tied = sorted((p for d, p in ranked if d == best), key=lambda p: p.location)
     if len(tied) == 1:
-        chosen, how = tied[0], "the only one"
+        chosen = tied[0]
     else:
         chosen = match.dice.choose(tied, purpose=f"Banzai unit among {len(tied)} equidistant",
                                    section="15.5")
-        how = f"a die among {len(tied)} equidistant units"
     nearest = sorted(h for h in us_hexes
                      if c.distance_to(h, [comp.map.hex(chosen.location)]) == best)
-    why = (f"the unit at {chosen.location} is the closest to a US unit in sector {sector} "
-           f"({best} hex{'es' if best != 1 else ''}; {how})")
-    return chosen, nearest, why
+    return chosen, nearest, {"hex": chosen.location, "sector": sector, "distance": best,
+                             "tied": len(tied)}
+
+
+def closest_text(why: Mapping[str, JSON]) -> str:
+    """15.5 step 2: why a unit was chosen to check, from :func:`banzai_candidate`'s numbers."""
+    best, tied = why["distance"], why["tied"]
+    how = "the only one" if tied == 1 else f"a die among {tied} equidistant units"
+    return (f"the unit at {why['hex']} is the closest to a US unit in sector {why['sector']} "
+            f"({best} hex{'es' if best != 1 else ''}; {how})")
 
 
 def banzai_attacks(match: Match, *, resume: c.Resume | None = None,
@@ -284,7 +297,7 @@ def banzai_attacks(match: Match, *, resume: c.Resume | None = None,
         sector, most, count = int(back["sector"]), int(back["most"]), int(back["count"])
         checked = {str(x) for x in back["checked"]}
         unit = str(back["unit"])
-        yield from banzai_unit(match, match.state.pieces[unit], [], "", count, resume=None if resume is None
+        yield from banzai_unit(match, match.state.pieces[unit], [], {}, count, resume=None if resume is None
                                else resume.then(sector=sector, most=most, checked=sorted(checked),
                                                 count=count, unit=unit), back=back)
         yield from _banzai_checks(match, sector, most, checked, count, resume=resume)
@@ -296,16 +309,16 @@ def banzai_attacks(match: Match, *, resume: c.Resume | None = None,
                                           section="15.5")
     if first > cleared:
         ju.emit_japanese(match, "banzai", "15.5", f"no Banzai attack: first die {first} is more than the "
-                   f"{cleared} cleared sector(s)", dice=[first, sector, most])
+                   f"{cleared} cleared sector(s)", dice=[first, sector, most], cleared=cleared)
         return None
     if not any(c.sector_of(p.location) == sector for p in c.units(match, c.JAPAN)):
         ju.emit_japanese(match, "banzai", "15.5", f"no Banzai attack: first die {first} called one (<= "
                    f"{cleared} cleared), but sector {sector} holds no Japanese unit",
-                   dice=[first, sector, most])
+                   dice=[first, sector, most], cleared=cleared, sector=sector)
         return None
     ju.emit_japanese(match, "banzai", "15.5", f"Banzai! first die {first} <= {cleared} cleared sector(s): "
                f"up to {most} unit(s) of sector {sector} are checked", dice=[first, sector, most],
-               sector=sector)
+               sector=sector, cleared=cleared, most=most)
     yield from _banzai_checks(match, sector, most, set(), 0, resume=resume)
     return None
 
@@ -318,7 +331,8 @@ def _banzai_checks(match: Match, sector: int, most: int, checked: set[str], coun
         found = banzai_candidate(match, sector, checked)
         if found is None:
             ju.emit_japanese(match, "banzai", "15.5", f"step 4: no more Japanese units in sector {sector} "
-                       f"eligible to check (after {count} of {most})")
+                       f"eligible to check (after {count} of {most})", sector=sector,
+                       count=count, most=most, step=4)
             break
         piece, nearest, why = found
         count += 1
@@ -330,7 +344,7 @@ def _banzai_checks(match: Match, sector: int, most: int, checked: set[str], coun
     return None
 
 
-def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
+def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: Mapping[str, JSON],
                 count: int, *, resume: c.Resume | None = None,
                 back: Mapping[str, JSON] | None = None) -> Procedure[None]:
     """15.5 step 2: flip the unit; a zero attack or movement factor, or too few MP to get
@@ -346,11 +360,13 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         return None
     ju.reveal(piece)
     start = piece.location
-    ju.emit_japanese(match, "banzai_flip", "15.5", f"Banzai check {count}: {piece.id} is flipped: {why}",
-                     piece=piece.id, hex=start, nearest=nearest, revealed=piece.id)
+    ju.emit_japanese(match, "banzai_flip", "15.5",
+                     f"Banzai check {count}: {piece.id} is flipped: {closest_text(why)}",
+                     piece=piece.id, hex=start, nearest=nearest, revealed=piece.id, count=count,
+                     sector=why["sector"], distance=why["distance"], tied=why["tied"])
     if not (ju.can_attack(piece) and ju.can_move(piece)):
         ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} has a zero attack or movement factor (14.3): "
-                   "it redeploys in place (15.4)", piece=piece.id)
+                   "it redeploys in place (15.4)", piece=piece.id, rules=["14.3", "15.4"])
         yield from redeploy(match, piece, in_place=True, section="15.5",
                             resume=None if resume is None else resume.then(banzai="redeploy"))
         return None
@@ -363,7 +379,7 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         if not ends:
             ju.emit_japanese(match, "banzai", "15.5", f"{piece.id} ({ma} MP) cannot move adjacent to the US "
                        f"unit at {' or '.join(nearest)}: it redeploys in place at {start} (15.4)",
-                       piece=piece.id)
+                       piece=piece.id, mp=ma, nearest=nearest, hex=start, rules=["15.4"])
             yield from redeploy(match, piece, in_place=True, section="15.5",
                                 resume=None if resume is None else resume.then(banzai="redeploy"))
             return None
@@ -373,7 +389,7 @@ def banzai_unit(match: Match, piece: Piece, nearest: list[str], why: str,
         match.state.pieces.move(piece.id, dest)
         ju.emit_japanese(match, "banzai_move", "15.5", f"{piece.id} moves {start} -> {dest} ({cheapest:g} of "
                    f"{ma} MP) adjacent to the US unit at {' or '.join(nearest)}", piece=piece.id, frm=start,
-                   to=dest)
+                   to=dest, mp=ma, cost=cheapest, nearest=nearest)
     yield from banzai_combat(match, piece, resume=resume)
     return None
 
@@ -405,17 +421,30 @@ def banzai_combat(match: Match, piece: Piece, *, resume: c.Resume | None = None,
     defense = sum(c.printed(p, "defense") for p in defenders)
     line = c.crt_line(target)
     roll = match.dice.d6(purpose="CRT (Banzai)", section="15.5")
-    result = comp.tables["crt"].lookup(attack - defense, roll, line=line, shift=2)
+    result = comp.tables["crt"].lookup(attack - defense, roll, line=line, shift=BANZAI_SHIFT)
     cell = comp.tables["crmt"].lookup(column, result)
     second = None if len(parse_outcome(cell)) == 1 else \
         match.dice.d6(purpose="CRMT (Banzai)", section="9.2.3")
-    names = "+".join(p.id for p in defenders)
-    ju.emit_japanese(match, "banzai_attack", "15.5", f"{piece.id} ({attack}) attacks {names} ({defense}) at "
-               f"{target}: differential {attack - defense:+d} shifted two columns right on the "
-               f"{line} line, roll {roll}: {result}; CRMT {column}: {cell}", piece=piece.id,
-               hex=target, result=result, cell=cell)
+    fight: dict[str, JSON] = {
+        "piece": piece.id, "attack": attack, "defenders": [p.id for p in defenders],
+        "defense": defense, "hex": target, "differential": attack - defense, "line": line,
+        "modifiers": [modifier("15.5", "Banzai, columns right", BANZAI_SHIFT),
+                      *c.line_modifiers(line)],
+        "roll": roll, "result": result, "column": column, "cell": cell, "second": second}
+    ju.emit_japanese(match, "banzai_attack", "15.5", banzai_text(fight), **fight)
     yield from _banzai_effects(match, piece, target, defenders, result, cell, second, resume=resume)
     return None
+
+
+def banzai_text(fight: Mapping[str, JSON]) -> str:
+    """15.5 step 3: a Banzai attack's log text, made from its event's data."""
+    mods = fight["modifiers"]
+    assert isinstance(mods, list) and isinstance(fight["defenders"], list)
+    return (f"{fight['piece']} ({fight['attack']}) attacks {'+'.join(map(str, fight['defenders']))} "
+            f"({fight['defense']}) at {fight['hex']}: differential {fight['differential']:+d} on "
+            f"the {fight['line']} line ({modifiers_text(m for m in mods if isinstance(m, dict))}), "
+            f"roll {fight['roll']}: {fight['result']}; CRMT {fight['column']}: {fight['cell']}"
+            + (f", roll {fight['second']}" if fight["second"] is not None else ""))
 
 
 def _banzai_effects(match: Match, piece: Piece, target: str, defenders: list[Piece], result: str,

@@ -172,6 +172,17 @@ def _priority_name(prio: int) -> str:
     return str(prio)
 
 
+def placement_numbers(match: Match, hexes: list[str]) -> dict[str, JSON]:
+    """14.5, 18.4: the numbers :func:`choose_placement`'s reason states, as an event's data:
+    the hexes of the best terrain priority the choice was among (14.5), or the rule that let
+    the Japanese player choose (18.4)."""
+    if is_two_player(match):
+        return {"chosen_under": "18.4"}
+    best = min(placement_priority(h) for h in hexes)
+    among = sorted(h for h in hexes if placement_priority(h) == best)
+    return {"among": among, "tied": len(among)}
+
+
 def choose_placement(match: Match, hexes: list[str], *, section: str, what: str,
                      resume: c.Resume | None = None) -> Procedure[tuple[str, str]]:
     """14.5 (solitaire: terrain priority and a die among equals) or 18.4 (two-player: the
@@ -211,7 +222,7 @@ def replacement(match: Match, *, resume: c.Resume | None = None,
                                               resume=resume))
     if not container_units(match):
         emit_japanese(match, "replacement", "14.4", "no Japanese replacement: the container is empty "
-                   "(a missed replacement is not accumulated)")
+                   "(a missed replacement is not accumulated)", piece=None)
         return None
     piece = draw_blind(match, purpose="blind draw of a replacement from the container",
                        section="14.4")
@@ -238,5 +249,6 @@ def _place_replacement(match: Match, piece: Piece, sector: int, hexes: list[str]
         resume=None if resume is None else resume.then(unit=piece.id, sector=sector))
     place(match, piece, hex_id)
     emit_japanese(match, "replacement", "14.5", f"a face-down Japanese replacement is placed on {hex_id} "
-               f"in sector {sector} (rolled): {why}", piece=piece.id, sector=sector, hex=hex_id)
+               f"in sector {sector} (rolled): {why}", piece=piece.id, sector=sector, hex=hex_id,
+               **placement_numbers(match, hexes))
     return hex_id

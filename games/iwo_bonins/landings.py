@@ -232,4 +232,4 @@ def replace_step(match: Match, unit_id: str) -> None:
     else:
         v[c.V_NO_MOVE].append(p.id)
         match.emit("replacement", "11.7", f"{p.id} is rebuilt to full strength in {p.location} "
-                   "and may not move this phase", unit=p.id)
+                   "and may not move this phase", unit=p.id, hex=p.location)

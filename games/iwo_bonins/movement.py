@@ -238,7 +238,7 @@ def us_movement_phase(match: Match, *, first: bool) -> Flow:
                                  resume=here.then(acted=True, do=verb, unit=arg))
     if first and v[c.V_REPLACEMENTS]:
         match.emit("replacements_lost", "11.5", f"{v[c.V_REPLACEMENTS]} unused replacement "
-                   "step(s) are lost")
+                   "step(s) are lost", steps=v[c.V_REPLACEMENTS])
         v[c.V_REPLACEMENTS] = 0
     return None
 
@@ -254,6 +254,15 @@ def _move_option(unit: str, hex_id: str) -> Option:
 @lru_cache(maxsize=64)
 def _how_moved(cost: float) -> str:
     return f"move, {cost:g} MP"
+
+
+def _mp_of(how: str) -> float | None:
+    """The MP a destination's label states (:func:`_how_moved`: "move, 3 MP" -> 3), None for
+    a redeployment (6.5): a move event's ``mp``."""
+    if not how.startswith("move, "):
+        return None
+    mp = float(how.removeprefix("move, ").removesuffix(" MP"))
+    return int(mp) if mp.is_integer() else mp
 
 
 @lru_cache(maxsize=8192)
@@ -278,5 +287,5 @@ def move_unit(match: Match, piece: Piece, *, first: bool,
     match.state.pieces.move(piece.id, answer)
     section = "6.5" if dests[answer].startswith("redeploy") else "6.1"
     match.emit("move", section, f"{piece.id} moves {src} to {answer} ({dests[answer]})",
-               unit=piece.id, frm=src, to=answer)
+               unit=piece.id, frm=src, to=answer, mp=_mp_of(dests[answer]))
     return None

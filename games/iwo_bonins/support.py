@@ -39,7 +39,7 @@ def form_tf_collins(match: Match, tank_id: str) -> None:
     match.state.vars[c.V_TF_COLLINS] = True
     match.emit("tf_collins", "12.4", f"Task Force Collins forms from {tank_id} in "
                f"{tank.location}; {', '.join(p.id for p in others) or 'no other tanks'} "
-               "leave the game", unit=tank_id, removed=[p.id for p in others])
+               "leave the game", unit=tank_id, removed=[p.id for p in others], at=tank.location)
 
 
 def is_anti_tank(defender: Piece) -> bool:
@@ -58,10 +58,13 @@ def anti_tank_fire(match: Match, tanks: list[Piece], defender: Piece) -> list[st
         if roll <= factor:
             out.append(t.id)
             match.emit("anti_tank", "12.3", f"anti-tank fire: roll {roll} <= {factor}: {t.id}'s "
-                       "attack does not count", unit=t.id, roll=roll)
+                       "attack does not count", unit=t.id, roll=roll,
+                       factor=factor, defender=defender.id, attack=c.printed(t, "attack"),
+                       counts=False)
         else:
             match.emit("anti_tank", "12.3", f"anti-tank fire: roll {roll} > {factor}: {t.id} "
-                       "attacks", unit=t.id, roll=roll)
+                       "attacks", unit=t.id, roll=roll, factor=factor, defender=defender.id,
+                       attack=c.printed(t, "attack"), counts=True)
     return out
 
 

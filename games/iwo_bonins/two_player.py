@@ -29,6 +29,7 @@ from collections.abc import Mapping
 
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.events import modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -49,6 +50,7 @@ KIND_TARGET = "jp_attack_target"
 KIND_ATTACKER = "jp_attack_add"
 KIND_EX_LOSS = "jp_ex_loss"
 REVEALED = "revealed"  # piece.attrs: the turn the unit was turned up (18.2)
+TUNNEL_TOP = 3  # 18.2.1: 1-3 tunnels (one less in a US ZOC)
 
 
 # -- 18.1 ------------------------------------------------------------------------------------
@@ -110,7 +112,7 @@ def initial_deployment(match: Match, *, back: Mapping[str, JSON] | None = None) 
             if sector is not None:
                 placed_fs.add(sector)
     ju.emit_japanese(match, "setup", "18.1", f"the Japanese player has placed {total} units face down, "
-               "one on each initial deployment hex")
+               "one on each initial deployment hex", units=total)
     return None
 
 
@@ -183,7 +185,7 @@ def japanese_movement(match: Match, *, resume: c.Resume | None = None,
         else:
             ju.dig_in(piece)
             ju.emit_japanese(match, "dig_in", "18.2", f"{pid} is turned face down at {piece.location} (a "
-                       "deployment hex, not adjacent to a US unit)", piece=pid)
+                       "deployment hex, not adjacent to a US unit)", piece=pid, hex=piece.location)
 
 
 def _move(match: Match, piece: Piece, *, resume: c.Resume | None = None,
@@ -219,12 +221,12 @@ def _tunnel(match: Match, piece: Piece, *, resume: c.Resume | None = None,
     redeployment hex eligible for replacement arrival (14.5). The hex is asked again from
     ``resume`` with the roll (``back``: rolled already, a fork)."""
     start = piece.location
-    need = 2 if _adjacent_to_us(match, start) else 3
+    need = TUNNEL_TOP - 1 if _adjacent_to_us(match, start) else TUNNEL_TOP
     roll = int(back["roll"]) if back is not None else \
         match.dice.d6(purpose=f"tunnel movement from {start}", section="18.2.1")
     if roll > need:
         ju.emit_japanese(match, "tunnel", "18.2.1", f"tunnel movement from {start} fails: roll {roll} "
-                   f"(needs 1-{need})", piece=piece.id)
+                   f"(needs 1-{need})", piece=piece.id, frm=start, roll=roll, succeeds=[1, need])
         return None
     hexes = ju.eligible_anywhere(match, exclude=piece.id)
     if not hexes:  # cannot happen: the option is offered only with a hex to go to
@@ -235,7 +237,7 @@ def _tunnel(match: Match, piece: Piece, *, resume: c.Resume | None = None,
         private=True, context={"unit": piece.id, "from": start}), roll=roll)))
     match.state.pieces.move(piece.id, dest)
     ju.emit_japanese(match, "tunnel", "18.2.1", f"a dug-in unit tunnels from {start} to {dest}: roll {roll} "
-               f"(needs 1-{need})", piece=piece.id, frm=start, to=dest)
+               f"(needs 1-{need})", piece=piece.id, frm=start, to=dest, roll=roll, succeeds=[1, need])
     return None
 
 
@@ -323,10 +325,16 @@ def resolve_attack(match: Match, group: list[Piece], hex_id: str, *,
         line = c.crt_line(hex_id)
         roll = match.dice.d6(purpose="CRT (Japanese attack)", section="18.3")
         result = comp.tables["crt"].lookup(attack - defense, roll, line=line)
-        names = "+".join(p.id for p in group)
-        ju.emit_japanese(match, "jp_attack", "18.3", f"{names} ({attack}) attack {hex_id} ({defense}): "
-                   f"differential {attack - defense:+d} on the {line} line, roll {roll}: {result}",
-                   attackers=[p.id for p in group], hex=hex_id, result=result)
+        data: dict[str, JSON] = {
+            "attackers": [p.id for p in group], "attack": attack,
+            "defenders": [p.id for p in defenders], "defense": defense, "hex": hex_id,
+            "differential": attack - defense, "line": line, "modifiers": c.line_modifiers(line),
+            "roll": roll, "result": result}
+        mods = c.line_modifiers(line)
+        ju.emit_japanese(match, "jp_attack", "18.3", f"{'+'.join(p.id for p in group)} ({attack}) "
+                         f"attack {hex_id} ({defense}): differential {attack - defense:+d} on the "
+                         f"{line} line{' (' + modifiers_text(mods) + ')' if mods else ''}, "
+                         f"roll {roll}: {result}", **data)
         second = None
 
     def at(fight: str, **more: JSON) -> c.Resume | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import Piece
 
@@ -17,6 +19,7 @@ from . import common as c
 
 BASE_MARKERS = 9  # 8.1
 MAX_PER_HEX = 2  # 8.2
+SUPPRESS_TOP = 3  # 8.3a: 1-3 suppresses
 TIMING_OPTION = "bombardment_timing"  # the game option of 8.2's timing
 PER_ATTACK = "per_attack"  # markers on each attack as it is declared (9.0's one at a time)
 PHASE_START = "phase_start"  # 8.2 literally: all bombarded attacks declared at the phase start
@@ -35,27 +38,36 @@ def airfield_free(match: Match, feature: str) -> bool:
     return not (af & (c.hexes_of(match, c.JAPAN) | c.zoc_of(match, c.JAPAN)))
 
 
+def markers_modifiers(match: Match) -> list[dict[str, JSON]]:
+    """8.1, 8.4: the markers added to the nine, as modifiers: one with Airfield No. 1 free
+    of the Japanese and their ZOC, one more with No. 2 free too; none in a Storm."""
+    if match.state.vars[c.V_WEATHER] == "Storm" or not airfield_free(match, "airfield_1"):
+        return []
+    mods = [modifier("8.1", "Airfield No. 1 free", 1)]
+    if airfield_free(match, "airfield_2"):
+        mods.append(modifier("8.1", "Airfields No. 1 and No. 2 free", 1))
+    return mods
+
+
 def markers_available(match: Match) -> int:
     """8.1, 8.4: nine markers; a tenth with Airfield No. 1 free of the Japanese and their
     ZOC, an eleventh with both No. 1 and No. 2; no extra markers in a Storm."""
-    if match.state.vars[c.V_WEATHER] == "Storm":
-        return BASE_MARKERS
-    if not airfield_free(match, "airfield_1"):
-        return BASE_MARKERS
-    return BASE_MARKERS + (2 if airfield_free(match, "airfield_2") else 1)
+    return BASE_MARKERS + sum(int(str(m["value"])) for m in markers_modifiers(match))
 
 
 def start_phase(match: Match) -> None:
     """8.1, 8.2: the markers for this first combat phase (unused ones are lost after it)."""
-    n = markers_available(match)
+    mods = markers_modifiers(match)
+    n = BASE_MARKERS + sum(int(str(m["value"])) for m in mods)
     match.state.vars[c.V_BOMBARDMENT] = n
     match.emit("bombardment_available", "8.1", f"the US has {n} bombardment markers this "
-               "phase", markers=n)
+               f"phase{' (' + modifiers_text(mods) + ')' if mods else ''}", markers=n,
+               base=BASE_MARKERS, modifiers=mods)
 
 
 def suppress_chance(match: Match) -> Fraction:
     """8.3a: a marker suppresses on 1-3 (1-2 in a Storm)."""
-    return Fraction(2 if match.state.vars[c.V_WEATHER] == "Storm" else 3, 6)
+    return Fraction(SUPPRESS_TOP - 1 if match.state.vars[c.V_WEATHER] == "Storm" else SUPPRESS_TOP, 6)
 
 
 def markers_on(match: Match, hex_id: str) -> list[Piece]:
@@ -88,16 +100,20 @@ def resolve_markers(match: Match, defender: Piece, markers: list[Piece]) -> bool
     Returns whether the defender is suppressed."""
     v = match.state.vars
     hex_id = defender.location
-    top = 2 if v[c.V_WEATHER] == "Storm" else 3
+    storm = [modifier("8.3a", "storm", -1)] if v[c.V_WEATHER] == "Storm" else []
+    top = SUPPRESS_TOP + sum(int(str(m["value"])) for m in storm)
     suppressed = False
     for marker in markers:
         roll = match.dice.d6(purpose="US bombardment", section="8.3")
         if roll <= top:
             suppressed = True
             marker.face = "back"
+        fire: dict[str, JSON] = {
+            "hex": hex_id, "roll": roll, "suppresses": [1, top], "modifiers": storm,
+            "result": "suppressed" if roll <= top else "no effect"}
         match.emit("bombardment", "8.3", f"bombardment of {hex_id}: roll {roll} "
-                   f"({'suppressed' if roll <= top else 'no effect'}; 1-{top} suppresses)",
-                   hex=hex_id, roll=roll)
+                   f"({fire['result']}; 1-{top} suppresses"
+                   f"{': ' + modifiers_text(storm) if storm else ''})", **fire)
     if suppressed:
         v[c.V_SUPPRESSED].append(defender.id)
     return suppressed

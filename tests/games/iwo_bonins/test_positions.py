@@ -219,3 +219,67 @@ def test_a_stack_never_retreats_onto_a_beach_not_chosen_6_3b_9_3() -> None:
     # 6.3b read with 12.1 (option other_beaches=support): a support unit may still stack
     # with a battalion on the other set of beaches, so there the retreat may end on 2515.
     assert sorted(_retreat_choice({"other_beaches": "support"})) == sorted([*offered, "2515"])
+
+
+#: The position random play found (solitaire seed 1010): FT/27 with the reduced 3/26 in
+#: 2613 attack the dug-in 145 Arty in 2713, the east beaches chosen; a CRT 1 gives A2.
+#: Nothing else can be attacked after it, so the retreat closes the combat phase.
+RETREAT_FOUND_BY_RANDOM_PLAY: dict[str, Any] = {
+    "scenario": "solitaire", "start": "us_combat_2", "turn": 6, "vars": {"beachhead": "east"},
+    "clear": ["Japan"],
+    "pieces": {"FT/27": {"at": "2613"}, "3/26": {"at": "2613", "status": {"reduced": True}},
+               "145 Arty": {"at": "2713", **DUG_IN}, "1/23": {"at": "2612"},
+               "310": {"at": "0213", **DUG_IN}}}
+
+
+@pytest.mark.parametrize("toward_beach", ["when_possible", "advice"])
+def test_a_retreat_never_ends_in_a_stack_6_3b_forbids(toward_beach: str) -> None:
+    """9.3 with 6.3b ("No stacking is allowed on the other set of beaches"): the stack
+    retreating two hexes is never offered 2515, an empty beach hex of the west set, whether
+    only the hexes closer to a landing beach are offered or every legal one (9.3's "should",
+    option retreat_toward_beach); wherever it retreats, the game goes on to the next decision
+    with every hex stacked as 6.3 allows."""
+    options = {"retreat_toward_beach": toward_beach}
+    m = start(GAME, **RETREAT_FOUND_BY_RANDOM_PLAY, options=options, forced=[force("9.1d CRT", 1)])
+    answer(m, "2713", "2613", "declare")
+    assert m.pending is not None and m.pending.kind == "retreat_hex"
+    offered = list(m.pending.values)
+    assert offered and "2515" not in offered
+    for dest in offered:
+        m = start(GAME, **RETREAT_FOUND_BY_RANDOM_PLAY, options=options,
+                  forced=[force("9.1d CRT", 1)])
+        answer(m, "2713", "2613", "declare", dest)
+        assert [e.data["to"] for e in m.log.of_kind("retreat")] == [dest]
+        assert m.pending is not None and GAME.invariants(m) == []
+        check_dice_used(m)
+
+
+#: Two-player: the Japanese player has walked 309 onto 2515, a west beach hex, the east
+#: beaches chosen; 1/23 with FT/23 in 2514 and 2/23 alone in 2414 attack it.
+ADVANCE_ONTO_THE_OTHER_BEACHES: dict[str, Any] = {
+    "scenario": "two_player", "start": "us_combat_2", "turn": 6, "vars": {"beachhead": "east"},
+    "clear": ["Japan"],
+    "pieces": {"1/23": {"at": "2514"}, "FT/23": {"at": "2514"}, "2/23": {"at": "2414"},
+               "309": {"at": "2515", "status": {"dug_in": False}}, "310": {"at": "0213", **DUG_IN}}}
+
+
+@pytest.mark.parametrize("other_beaches", ["strict", "support"])
+def test_an_advance_never_ends_in_a_stack_6_3b_forbids(other_beaches: str) -> None:
+    """9.4 with 6.3b and 12.2: after a De the attackers may advance into 2515, a beach of
+    the set not chosen; the battalion advancing with its support unit would stack there, so
+    only the lone 2/23 is offered; under option other_beaches=support (12.1's support
+    stacking kept there) the stack is offered too."""
+    probe = start(GAME, **ADVANCE_ONTO_THE_OTHER_BEACHES).state.pieces
+    diff = sum(c.printed(probe[u], "attack") for u in ("1/23", "FT/23", "2/23")) \
+        - c.printed(probe["309"], "defense")
+    m = start(GAME, **ADVANCE_ONTO_THE_OTHER_BEACHES, options={"other_beaches": other_beaches},
+              forced=[force("9.1d CRT", roll_for(diff, "beach", "De"))])
+    answer(m, "2515", "2514", "2414", "declare")
+    assert m.state.pieces["309"].location == c.CONTAINER
+    assert m.pending is not None and m.pending.kind == "advance"
+    expected = ["none", "2414"] if other_beaches == "strict" else ["none", "2414", "2514"]
+    assert sorted(m.pending.values) == sorted(expected)
+    answer(m, "2514" if other_beaches == "support" else "2414")
+    assert GAME.invariants(m) == []
+    check_dice_used(m)
+
