@@ -101,6 +101,20 @@ class GameOption:
     description: str
     default: JSON
     choices: tuple[JSON, ...] = ()
+    #: the words a player reads for each choice, in the order of ``choices`` (the value in
+    #: words when none are given); the value itself is what ``--option ID=VALUE`` types
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise TabletopError(f"option {self.id}: {len(self.labels)} labels for "
+                                f"{len(self.choices)} choices; give one label a choice")
+
+    def label_of(self, value: JSON) -> str:
+        """The words a player reads for one of the option's values."""
+        if self.labels and value in self.choices:
+            return self.labels[self.choices.index(value)]
+        return in_words(value) if isinstance(value, str) else dumps(value)
 
 
 @dataclass(frozen=True, slots=True)

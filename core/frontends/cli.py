@@ -298,6 +298,12 @@ def list_games() -> None:
         click.echo(f"{name:<12} {entry.title}{status}")
 
 
+def _typed(value: Any) -> str:
+    """An option value as a player types it after ``--option NAME=``: text as it is, any
+    other value as JSON (``true``, ``6``)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 @cli.command()
 @click.argument("game_name", metavar="GAME")
 def info(game_name: str) -> None:
@@ -310,8 +316,13 @@ def info(game_name: str) -> None:
     click.echo(f"sides: {', '.join(gi.players)}" + (f" (you play {gi.human_side})" if gi.human_side else ""))
     click.echo("scenarios: " + "; ".join(f"{s.id} — {s.name}" for s in gi.scenarios))
     for opt in gi.options:
-        choices = f" {list(opt.choices)}" if opt.choices else ""
-        click.echo(f"option {opt.id}={opt.default!r}{choices}: {opt.description}")
+        default = _typed(opt.default) if opt.default not in ({}, [], "", None) else "none"
+        click.echo(f"option {opt.id} — {opt.description} (default {default})")
+        if opt.labels:
+            for c in opt.choices:
+                click.echo(f"    {_typed(c)}: {opt.label_of(c)}")
+        elif opt.choices:
+            click.echo(f"    one of {', '.join(_typed(c) for c in opt.choices)}")
     click.echo("agents: " + ", ".join(sorted(agent_names(game))))
     if gi.rulebook:
         click.echo(f"rulebook: {gi.rulebook}")

@@ -60,40 +60,43 @@ class Iwo1945(Game):
         rulebook="Iwo Jima 1945 Rulebook",
         description="Command the USMC invasion of Iwo Jima against a card-driven Japanese AI.",
         options=(
-            GameOption("japanese_cards", "8.0 difficulty: Japanese cards dealt (27 harder, "
-                       "30 standard, 33 easier)", 30, (27, 30, 33)),
-            GameOption("landing_dice", "6.0 Special Landing Phase dice per beach (3, the rule; "
-                       "4, the 10.0 example)", 3, (3, 4)),
-            GameOption("usmc_move", "6.0 Move: 'adjacent' (2.0) or 'through_friendly' (any way "
-                       "not through a Japanese-occupied position)", "adjacent",
-                       ("adjacent", "through_friendly")),
-            GameOption("infiltration_cubes", "6.0: a destroyed infiltration cube 'return's to a "
-                       "Rising Sun square or is 'removed' from play", "return",
-                       ("return", "removed")),
-            GameOption("landing", "5.0 landing regiments: 'rulebook' (10.0) or 'historical'",
-                       "rulebook", ("rulebook", "historical")),
-            GameOption("usmc_discards", "6.0 USMC discards: 'one_if_none_played' (discard 1 "
-                       "at the end of a turn without a card played) or 'any' (discard any "
-                       "number of cards during the USMC turn)", "one_if_none_played",
-                       ("one_if_none_played", "any")),
-            GameOption("full_control_end", "7.0 #2 full control ends the game 'end_of_turn' "
-                       "(6.0) or 'immediately' (7.0), even before the turn's other actions",
-                       "end_of_turn", ("end_of_turn", "immediately")),
-            GameOption("rotation_checks", "6.0 Rotate Regiments: the exhaustion check after a "
-                       "rotation is made by the 'payer' (6.0) or by 'both' regiments that are "
-                       "not exhausted (4.0: a regiment performing an action)", "payer",
-                       ("payer", "both")),
-            GameOption("beach_infiltration", "2.0 vs 6.0: an infiltration cube may enter a "
-                       "USMC beach position with an empty slot ('allowed', 6.0) or never "
-                       "('forbidden': 2.0 'Only USMC regiments may occupy beach positions')",
-                       "allowed", ("allowed", "forbidden")),
-            GameOption("cube_slot", "2.0 vs 6.0: an infiltration cube's slot binds only its "
-                       "entry ('entry': a whole regiment may then join it) or holds while it "
-                       "stays ('always': never more than three markers and the cube together)",
-                       "entry", ("entry", "always")),
-            GameOption("japanese_move_route", "6.0 Japanese marker movement: the way must be "
-                       "'clear' of USMC positions unless the card says 'through' (9.0 #2), or "
-                       "'any' (no adjacency or route needed)", "clear", ("clear", "any")),
+            GameOption("japanese_cards", "8.0 difficulty: how many Japanese cards are dealt",
+                       30, (27, 30, 33), ("27 (harder)", "30 (standard)", "33 (easier)")),
+            GameOption("landing_dice", "6.0 Special Landing Phase: dice rolled against each "
+                       "beach", 3, (3, 4), ("3 (the rule)", "4 (the 10.0 example)")),
+            GameOption("usmc_move", "6.0 Move: where a regiment may move", "adjacent",
+                       ("adjacent", "through_friendly"),
+                       ("to an adjacent position (2.0)",
+                        "any way not through a Japanese-occupied position")),
+            GameOption("infiltration_cubes", "6.0: a destroyed infiltration cube", "return",
+                       ("return", "removed"),
+                       ("returns to a Rising Sun square", "is removed from play")),
+            GameOption("landing", "5.0 which regiments land", "rulebook",
+                       ("rulebook", "historical"), ("as the rulebook's 10.0 example", "as in 1945")),
+            GameOption("usmc_discards", "6.0 USMC discards", "one_if_none_played",
+                       ("one_if_none_played", "any"),
+                       ("one card at the end of a turn without a card played",
+                        "any number of cards during the USMC turn")),
+            GameOption("full_control_end", "7.0 #2: full control of the island ends the game",
+                       "end_of_turn", ("end_of_turn", "immediately"),
+                       ("at the end of the turn (6.0)",
+                        "at once, before the turn's other actions (7.0)")),
+            GameOption("rotation_checks", "6.0 Rotate Regiments: who makes the exhaustion check "
+                       "after a rotation", "payer", ("payer", "both"),
+                       ("the regiment that pays (6.0)",
+                        "both regiments not exhausted (4.0: a regiment performing an action)")),
+            GameOption("beach_infiltration", "2.0 against 6.0: an infiltration cube and a USMC "
+                       "beach position with an empty slot", "allowed", ("allowed", "forbidden"),
+                       ("may enter it (6.0)",
+                        "never enters it (2.0: only USMC regiments may occupy beach positions)")),
+            GameOption("cube_slot", "2.0 against 6.0: an infiltration cube's slot", "entry",
+                       ("entry", "always"),
+                       ("binds only its entry (a whole regiment may then join it)",
+                        "holds while it stays (never more than three markers and the cube)")),
+            GameOption("japanese_move_route", "6.0 Japanese marker movement: the way a marker "
+                       "moves", "clear", ("clear", "any"),
+                       ("clear of USMC positions unless the card says through (9.0 #2)",
+                        "any way (no adjacency or route needed)")),
         ),
     )
     #: every kind of decision the rules ask (the conformance check holds the game and its bots to it)

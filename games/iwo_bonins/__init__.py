@@ -63,20 +63,22 @@ class Bonins(PhasedGame):
                          "A second player (or bot) commands the Japanese under 18.0."),
         ),
         options=(
-            GameOption("banzai_crmt", "Banzai results: 'regular' reads 9.2.3 (retreats); "
-                       "'15.5' converts D2 and D3 to (D) as 15.5 step 3 says", "regular",
-                       ("regular", "15.5")),
-            GameOption("other_beaches", "6.3b on the beaches not chosen: 'strict' no stacking at "
-                       "all; 'support' support units may still stack there (12.1)", "strict",
-                       ("strict", "support")),
-            GameOption("retreat_toward_beach", "9.3 'should end closer to a landing beach': "
-                       "'when_possible' offers only such hexes when there are any; 'advice' "
-                       "offers every legal hex", "when_possible", ("when_possible", "advice")),
-            GameOption("bombardment_timing", "8.2 vs 9.0, when US bombardment markers are "
-                       "placed: 'per_attack' on each attack right after it is declared; "
-                       "'phase_start' (8.2 literally) every bombarded attack is declared at the "
-                       "start of the first combat phase, all markers are rolled, then those "
-                       "attacks are resolved", "per_attack", ("per_attack", "phase_start")),
+            GameOption("banzai_crmt", "Banzai results (9.2.3 against 15.5 step 3)", "regular",
+                       ("regular", "15.5"),
+                       ("read as 9.2.3 reads them (retreats)",
+                        "D2 and D3 become (D), as 15.5 step 3 says")),
+            GameOption("other_beaches", "6.3b on the beaches not chosen", "strict",
+                       ("strict", "support"),
+                       ("no stacking at all", "support units may still stack there (12.1)")),
+            GameOption("retreat_toward_beach", "9.3: a retreat 'should end closer to a landing "
+                       "beach'", "when_possible", ("when_possible", "advice"),
+                       ("only such hexes are offered when there are any",
+                        "advice: every legal hex is offered")),
+            GameOption("bombardment_timing", "8.2 against 9.0: when US bombardment markers are "
+                       "placed", "per_attack", ("per_attack", "phase_start"),
+                       ("on each attack, right after it is declared",
+                        "8.2 as written: every bombarded attack is declared at the start of the "
+                        "first combat phase, all markers rolled, then those attacks resolved")),
         ),
         playable=True,
         solitaire=True,

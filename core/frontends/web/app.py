@@ -69,7 +69,8 @@ def game_json(game: Game) -> dict[str, JSON]:
                        "automatic": list(s.automatic)} for s in info.scenarios],
         "starter_scenario": info.starter_scenario or info.scenarios[0].id,
         "options": [{"id": o.id, "description": o.description, "default": o.default,
-                     "choices": list(o.choices)} for o in info.options],
+                     "choices": list(o.choices),
+                     "labels": [o.label_of(c) for c in o.choices]} for o in info.options],
         "bots": bots,
     }
 

@@ -20,7 +20,7 @@ function sidesOf(form) {
 function optionInput(opt) {
   if (opt.choices.length) {
     return h("select", { "data-option": opt.id },
-      opt.choices.map((c) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(opt.default) }, String(c))));
+      opt.choices.map((c, k) => h("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(opt.default) }, opt.labels[k] ?? String(c))));
   }
   return h("input", { "data-option": opt.id, value: JSON.stringify(opt.default), size: 12 });
 }
