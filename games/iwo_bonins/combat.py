@@ -29,6 +29,7 @@ from tabletop.core.engine.decisions import DONE, Option, ask_int, ask_str, choos
 from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
+from tabletop.core.engine.text import in_words
 
 from . import common as c
 from . import support, us_bombardment
@@ -690,7 +691,7 @@ def resolve_attack(match: Match, defender: Piece, groups: dict[str, list[Piece]]
     shown = {name: c.printed(defender, name) for name in ("attack", "defense", "movement")}
     match.reveal(defender, "9.1", f"the defender in {hex_id} is {defender.id} "
                  f"({shown['attack']}-{shown['defense']}-{shown['movement']}, "
-                 f"{defender.kind})", unit=defender.id, hex=hex_id, attack=shown["attack"],
+                 f"{in_words(defender.kind)})", unit=defender.id, hex=hex_id, attack=shown["attack"],
                  defense=shown["defense"], movement=shown["movement"])
     tanks = [p for p in attackers if c.is_tank(p)]
     stopped = set(support.anti_tank_fire(match, tanks, defender)) \

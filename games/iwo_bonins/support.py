@@ -38,7 +38,7 @@ def form_tf_collins(match: Match, tank_id: str) -> None:
         match.state.pieces.move(p.id, c.OUT_OF_GAME)
     match.state.vars[c.V_TF_COLLINS] = True
     match.emit("tf_collins", "12.4", f"Task Force Collins forms from {tank_id} in "
-               f"{tank.location}; {', '.join(p.id for p in others) or 'no other tanks'} "
+               f"{c.place_name(tank.location)}; {', '.join(p.id for p in others) or 'no other tanks'} "
                "leave the game", unit=tank_id, removed=[p.id for p in others], at=tank.location)
 
 

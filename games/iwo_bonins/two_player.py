@@ -32,6 +32,7 @@ from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, c
 from tabletop.core.engine.events import modifiers_text
 from tabletop.core.engine.match import Flow, Match, Procedure
 from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.text import in_words
 
 from . import common as c
 from . import japanese_units as ju
@@ -97,7 +98,8 @@ def initial_deployment(match: Match, *, back: Mapping[str, JSON] | None = None) 
     for piece in order:
         hexes = legal_deployment_hexes(match, piece, placed_fs, fs_left)
         answer = yield from ask_str(choose(
-            c.JAPAN, f"Place {piece.id} ({piece.kind}) on which initial deployment hex?", "18.1",
+            c.JAPAN, f"Place {piece.id} ({in_words(piece.kind)}) on which initial deployment hex?",
+            "18.1",
             [Option(h, f"{h} ({c.components().map.terrain(c.components().map.hex(h))}"
                        f", sector {c.sector_of(h)})") for h in hexes],
             kind=KIND_DEPLOY, private=True,
