@@ -174,6 +174,33 @@ class AreaMapSpec(StrictModel):
     connections: tuple[ConnectionSpec, ...]
     boxes: tuple[BoxSpec, ...] = ()
     background: str = "#9cc3d5"
+    #: how a position's attributes read to a player, attribute -> words (``{}`` stands for
+    #: the value: ``"{} slots"``; a flag's words are shown when it is true): with labels, the
+    #: line under a position's name shows these words, in this order, and no other attribute
+    labels: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("labels")
+    @classmethod
+    def _formats(cls, labels: dict[str, str]) -> dict[str, str]:
+        for key, words in labels.items():
+            try:
+                words.format("")
+            except (IndexError, KeyError, ValueError):
+                raise ValueError(f"labels.{key}: {words!r} may hold one '{{}}' for the value, "
+                                 "nothing else in braces") from None
+        return labels
+
+    def words(self, area: AreaSpec) -> list[str]:
+        """A position's attributes as a player reads them (:attr:`labels`), in the labels'
+        order: a true flag's words, a value's words with the value; empty without labels."""
+        out = []
+        for key, words in self.labels.items():
+            value = area.attrs.get(key)
+            if value is True:
+                out.append(words.format(""))
+            elif value not in (False, None):
+                out.append(words.format(value))
+        return out
 
     @model_validator(mode="after")
     def _consistent(self) -> AreaMapSpec:

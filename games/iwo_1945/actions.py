@@ -181,7 +181,7 @@ def perform(m: Match, kind: str, *, at: Path = NOWHERE, back: Back = None) -> Fl
         turn["taken"] += 1
         turn.setdefault("kinds", []).append(kind)
         m.emit("action", "6.0", f"USMC action {turn['taken']} of {turn['allow']}: {TITLES[kind]}",
-               action=kind)
+               action=kind, number=turn["taken"], of=turn["allow"])
         frame = {}
     if kind == "place_new_wave":
         yield from new_wave(m, at=at.into(_AT_NEW_WAVE), back=back)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.decisions import DONE, Option, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 
 from . import cards
 from . import cohesion as coh
@@ -90,7 +91,8 @@ def settle(m: Match, faces: list[int], who: str) -> list[int]:
     while True:
         fours = faces.count(4)
         if fours:
-            m.emit("dice", "6.0", f"{fours} four(s) removed: they may not be rerolled")
+            m.emit("dice", "6.0", f"{fours} four(s) removed: they may not be rerolled",
+                   regiment=who, face=4, removed=fours)
             faces = [f for f in faces if f != 4]
         threes = faces.count(3)
         if not threes:
@@ -106,6 +108,39 @@ def outcome(faces: list[int]) -> dict[str, int]:
     c = Counter(faces)
     return {"usmc_lost": c[1] // 2, "cohesion_lost": c[2] // 2,
             "japanese_lost": c[5] // 2 + c[6] // 2}
+
+
+def attack_dice(m: Match, rid: str, target: str,
+                card_dice: Iterable[tuple[str, int]] = (), *, kind: str | None = None
+                ) -> dict[str, Any]:
+    """6.0 The strength of a USMC attack as a rule test reads it: ``dice`` rolled, the
+    ``base`` 5 and the ``modifiers`` (:func:`~tabletop.core.engine.events.modifier` dicts):
+    -1 against a Japanese-occupied mountain position (2.0, 6.0; not against an infiltration
+    cube), and each tactic card's extra dice (6.0 "plus any for tactics cards played"),
+    given as (card title, dice) pairs; ``kind`` the attack's (:func:`attack_kind`) when it
+    is under way."""
+    mods = []
+    if (kind or attack_kind(m, rid, target)) == "markers" and is_mountain(target):
+        mods.append(MOUNTAIN_MODIFIER)
+    mods += [modifier("6.0", title, n) for title, n in card_dice]
+    return {"dice": BASE_DICE + sum(int(x["value"]) for x in mods), "base": BASE_DICE,
+            "modifiers": mods}
+
+
+MOUNTAIN_MODIFIER: Mapping[str, Any] = MappingProxyType(
+    modifier("2.0", "mountain", MOUNTAIN_DICE - BASE_DICE))
+"""2.0, 6.0: a USMC attack on a Japanese-occupied mountain position rolls one die less."""
+
+
+def attack_end_text(data: Mapping[str, Any]) -> str:
+    """The log line of a USMC attack's end, made from its event's fields: the dice rolled
+    and their modifiers, the keepers and what they do."""
+    mods = modifiers_text(data["modifiers"])
+    strength = f"{data['dice']} dice: {data['base']} base" + (f", {mods}" if mods else "")
+    shown = " ".join(str(f) for f in sorted(data["faces"], reverse=True)) or "no dice"
+    return (f"{data['regiment']} ends the attack ({strength}): dice {shown}: "
+            f"{data['japanese_lost']} Japanese hit(s), {data['usmc_lost']} USMC marker(s) lost, "
+            f"{data['cohesion_lost']} cohesion lost")
 
 
 def describe(faces: list[int]) -> str:
@@ -136,16 +171,19 @@ def attack(m: Match, rid: str, target: str, *, at: Path = NOWHERE, back: Back = 
         kind = attack_kind(m, rid, target)
         what = "the infiltration cube in " if kind == "cube" else ""
         m.emit("attack", "6.0", f"{rid} attacks {what}{name(target)} from {name(src)}",
-               regiment=rid, target=target, attack_kind=kind)
+               regiment=rid, target=target, source=src, attack_kind=kind)
         coh.reduce(m, rid, 1, "6.0", "attack")
-        n = base_dice(m, rid, target)
-        if n == MOUNTAIN_DICE:
-            m.emit("attack", "2.0", f"{name(target)} is a mountain position: {n} dice, not {BASE_DICE}")
+        strength = attack_dice(m, rid, target)
+        n, cards_dice = strength["dice"], []
+        if strength["modifiers"]:
+            m.emit("attack", "2.0", f"{name(target)} is a mountain position: {n} dice, not "
+                   f"{strength['base']}", regiment=rid, target=target, **strength)
         free = 0
         stage = "card"
     else:
         src, kind, stage = frame["src"], frame["kind"], frame["at"]
         n, free = frame.get("n", 0), frame.get("free", 0)
+        cards_dice = [tuple(x) for x in frame.get("cards_dice", ())]
     ctx: dict[str, Any] = {"target": target, "kind": kind, "regiment": rid}
     while stage == "card":
         opts = cards.card_options(m, "attack", ctx)
@@ -155,12 +193,15 @@ def attack(m: Match, rid: str, target: str, *, at: Path = NOWHERE, back: Back = 
             USMC, f"{rid} attacks {name(target)} with {n} dice: play a card first?", "6.0",
             [Option("roll", f"roll the {n} dice"), *opts], kind="attack_card",
             context={"dice": n, "target": target, "regiment": rid}),
-            {"at": "card", "src": src, "kind": kind, "n": n, "free": free}))
+            {"at": "card", "src": src, "kind": kind, "n": n, "free": free,
+             "cards_dice": [list(x) for x in cards_dice]}))
         if v == "roll":
             break
         mods = yield from cards.play(m, v[5:], "attack", ctx)  # asks nothing (6.0: dice, rerolls)
         n += mods["dice"]
         free += mods["free"]
+        if mods["dice"]:
+            cards_dice.append((cards.title(v[5:]), mods["dice"]))
     if stage != "apply":
         if stage != "dice":
             faces = list(m.dice.roll(n, purpose=f"{rid} attack on {name(target)}", section="6.0"))
@@ -168,12 +209,13 @@ def attack(m: Match, rid: str, target: str, *, at: Path = NOWHERE, back: Back = 
         else:
             faces = []  # the rerolls' frame holds them
         faces, free = yield from _rerolls(m, rid, target, faces, free, ctx, back=back, at=at.into(
-            {"at": "dice", "src": src, "kind": kind}))
+            {"at": "dice", "src": src, "kind": kind, "cards_dice": [list(x) for x in cards_dice]}))
         back = None
-        o = outcome(faces)
-        m.emit("attack", "6.0", f"{rid} ends the attack: {describe(faces)}", regiment=rid,
-               faces=sorted(faces), usmc_lost=o["usmc_lost"], cohesion_lost=o["cohesion_lost"],
-               japanese_lost=o["japanese_lost"])
+        end: dict[str, Any] = {"regiment": rid, "source": src, "target": target,
+                               "attack_kind": kind,
+                               **attack_dice(m, rid, target, cards_dice, kind=kind),
+                               "faces": sorted(faces), **outcome(faces)}
+        m.emit("attack", "6.0", attack_end_text(end), **end)
     else:
         faces = []  # applied already: the advance is under way
     yield from apply_result(m, rid, src, target, kind, faces, back=back, at=at.into(
@@ -223,7 +265,9 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             at_floor = cohesion(m, rid) <= 1 and free == 0
             copts = cards.card_options(m, "reroll", ctx)
             if at_floor and not copts:
-                m.emit("attack", "6.0", f"{rid} is at cohesion 1: no more rerolls (9.0 #6)")
+                floor: dict[str, Any] = {"regiment": rid, "cohesion": cohesion(m, rid), "rule": "9.0 #6"}
+                m.emit("attack", "6.0", f"{rid} is at cohesion {floor['cohesion']}: no more "
+                       f"rerolls ({floor['rule']})", **floor)
                 break
             chosen = list(frame["chosen"]) if frame is not None else []
             shown = describe(faces)
@@ -268,7 +312,8 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
             continue
         if free:
             free -= 1
-            m.emit("attack", "6.0", f"{rid} rerolls {len(chosen)} dice at no cohesion cost (card)")
+            m.emit("attack", "6.0", f"{rid} rerolls {len(chosen)} dice at no cohesion cost (card)",
+                   regiment=rid, dice=len(chosen), free_left=free)
         else:
             coh.reduce(m, rid, 1, "6.0", "reroll")
         rest = _kept(_left(faces, chosen))
@@ -291,11 +336,12 @@ def apply_result(m: Match, rid: str, src: str, target: str, kind: str, faces: li
         else:
             for _ in range(o["japanese_lost"]):
                 if is_japanese_occupied(m, target):
-                    defender_loss(m, target, "6.0", f"{rid}'s attack")
+                    defender_loss(m, target, "6.0", f"{rid}'s attack", attacker=rid)
         for _ in range(o["usmc_lost"]):
-            remove_usmc_marker(m, rid, "6.0", "double 1s in its own attack")
+            remove_usmc_marker(m, rid, "6.0", "double 1s in its own attack", double=1)
         if o["cohesion_lost"]:
-            coh.reduce(m, rid, o["cohesion_lost"], "6.0", "double 2s in its own attack")
+            coh.reduce(m, rid, o["cohesion_lost"], "6.0", "double 2s in its own attack",
+                       double=2)
         update_control(m)
     if frame is not None or (kind == "markers" and regiment_pos(m, rid) == src
                              and not is_japanese_occupied(m, target)):

@@ -86,6 +86,15 @@ def title(inst: str) -> str:
     return card(inst).title
 
 
+def card_effects(inst: str) -> list[dict[str, Any]]:
+    """3.0: a card's effects as an event's data carries them, each with its fields (dice,
+    amount, rerolls...) and the rule's bound its text states (a cohesion raise: ``maximum``
+    12, 4.0)."""
+    top = comps().pieces.usmc.cohesion_track.top
+    return [{**e.model_dump(mode="json"), **({"maximum": top} if isinstance(e, RaiseCohesion) else {})}
+            for e in card(inst).effects]
+
+
 def _effect_applies(m: Match, eff: Any, moment: str, ctx: dict[str, Any]) -> bool:
     """6.0: whether one effect of a card can be carried out at this moment."""
     if isinstance(eff, RaiseCohesion):
@@ -180,7 +189,8 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
         m.state.decks[DECK].move(inst, "discard")
         if turn is not None and moment in ("usmc_main", "attack", "reroll"):
             turn["played"] = True
-        m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment)
+        m.emit("card", "6.0", f"USMC plays {c.title}: {c.text}", card=inst, moment=moment,
+               effects=card_effects(inst))
         mods: dict[str, int] = {"dice": 0, "free": 0, "japanese_rerolls": 0, "cancel": 0}
         first = 0
     else:
@@ -190,7 +200,8 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
             continue
         if not _effect_applies(m, eff, moment, ctx):
             if not isinstance(eff, ExtraActions):
-                m.emit("card", "6.0", f"{c.title}: an effect ({eff.type}) cannot apply and is ignored")
+                m.emit("card", "6.0", f"{c.title}: an effect ({eff.type}) cannot apply and is ignored",
+                       card=inst, effect=eff.type)
             continue
         if isinstance(eff, RaiseCohesion):
             yield from _raise(m, c, eff, at.into({"at": "effect", "effect": i, "mods": dict(mods)}))
@@ -202,14 +213,16 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
             turn["allow"] = eff.regiments
             turn["only"] = list(eff.only) if eff.only else None
             m.emit("card", "6.0", f"{c.title}: {eff.regiments} actions this turn"
-                   + (f" (the others only {', '.join(eff.only)})" if eff.only else ""))
+                   + (f" (the others only {', '.join(eff.only)})" if eff.only else ""),
+                   card=inst, regiments=eff.regiments, only=list(eff.only or ()))
         elif isinstance(eff, AddAttackDice):
             mods["dice"] += eff.n
         elif isinstance(eff, RemoveBunker):
             bunker = bunker_at(m, ctx["target"])
             if bunker is not None:
                 m.state.pieces.move(bunker.id, "cube_supply")
-                m.emit("bunker", "3.0", f"{c.title} destroys the bunker in {name(ctx['target'])}")
+                m.emit("bunker", "3.0", f"{c.title} destroys the bunker in {name(ctx['target'])}",
+                       card=inst, position=ctx["target"])
         elif isinstance(eff, Reroll):
             mods["free" if eff.dice == "usmc" else "japanese_rerolls"] += eff.n
         elif isinstance(eff, CancelJapanese):

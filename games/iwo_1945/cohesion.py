@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .positions import (
     EXHAUSTION_THRESHOLD,
@@ -17,17 +17,18 @@ from .positions import (
 if TYPE_CHECKING:
     from tabletop.core.engine.match import Match
 
-def reduce(m: Match, rid: str, amount: int, section: str, why: str) -> int:
+def reduce(m: Match, rid: str, amount: int, section: str, why: str, **cause: Any) -> int:
     """4.0: lower a regiment's cohesion; at 1 further reductions are ignored (not converted
-    to marker losses). Returns how many steps it really went down."""
+    to marker losses). Returns how many steps it really went down. ``cause``: the fields of
+    the event that say what made the loss (``double=2``: a pair of 2s)."""
     before = cohesion(m, rid)
     after = set_cohesion(m, rid, before - amount)
     if before == after:
-        m.emit("cohesion", "4.0", f"{rid} is at cohesion 1: the reduction ({why}) is ignored",
-               regiment=rid, before=before, after=after)
+        m.emit("cohesion", "4.0", f"{rid} is at cohesion {after}: the reduction ({why}) is ignored",
+               regiment=rid, before=before, after=after, **cause)
     else:
         m.emit("cohesion", section, f"{rid} cohesion {before} -> {after} ({why})",
-               regiment=rid, before=before, after=after)
+               regiment=rid, before=before, after=after, **cause)
     return before - after
 
 

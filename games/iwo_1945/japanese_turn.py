@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine.decisions import Option, ask_int, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 
 from . import cards
 from . import cohesion as coh
@@ -136,7 +137,8 @@ def roll_japanese(m: Match, n: int, who: str, *, reroll_threes: bool = True) -> 
 def _threes(m: Match, faces: list[int], who: str, reroll: bool) -> list[int]:
     if not reroll:
         if 3 in faces:
-            m.emit("dice", "6.0", f"{faces.count(3)} three(s) removed (Banzai: not rerolled)")
+            m.emit("dice", "6.0", f"{faces.count(3)} three(s) removed (Banzai: not rerolled)",
+                   face=3, removed=faces.count(3))
         return [f for f in faces if f != 3]
     while 3 in faces:
         k = faces.count(3)
@@ -204,12 +206,11 @@ def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool 
     the firing position (not against beaches); in the Special Landing Phase 1s do nothing.
     Entered again (``back``), the dice are rolled and the USMC cards played on them."""
     frame, back = step(back)
+    attack: dict[str, Any] = {"source": src, "target": target, "regiment": regiment_at(m, target),
+                              **fire_dice(target, dice, landing=landing)}
     if frame is None:
-        n = dice + (BEACH_BONUS if is_beach(target) and not landing else 0)
-        rid = regiment_at(m, target)
-        m.emit("japanese_attack", "6.0", f"{who}: fire attack from {name(src)} on {rid} in "
-               f"{name(target)} ({n} dice)", source=src, target=target, dice=n)
-        faces = roll_japanese(m, n, f"{who}: fire on {name(target)}")
+        m.emit("japanese_attack", "6.0", _announce(who, "fire attack", attack), **attack)
+        faces = roll_japanese(m, attack["dice"], f"{who}: fire on {name(target)}")
     else:
         faces = []  # the counter-battery's frame holds them
     if not landing:
@@ -219,12 +220,12 @@ def fire(m: Match, src: str, target: str, dice: int, who: str, *, landing: bool 
     losses = max(0, c[6] - c[2])
     hits = c[4] + c[5]
     ones = 0 if landing or is_beach(target) else c[1] // 2
-    m.emit("japanese_attack", "6.0", f"{who}: {' '.join(map(str, sorted(faces, reverse=True)))}"
-           f" -> {losses} USMC marker(s), {hits} cohesion, {ones} Japanese marker(s) lost",
-           faces=sorted(faces), usmc_lost=losses, cohesion_lost=hits, japanese_lost=ones)
+    result: dict[str, Any] = {**attack, "faces": sorted(faces), "cancelled": min(c[6], c[2]),
+                              "usmc_lost": losses, "cohesion_lost": hits, "japanese_lost": ones}
+    m.emit("japanese_attack", "6.0", _result_text(who, result), **result)
     _apply_to_usmc(m, target, losses, hits, who)
     for _ in range(ones):
-        remove_japanese_marker(m, src, "6.0", "double 1s in its own fire attack")
+        remove_japanese_marker(m, src, "6.0", "double 1s in its own fire attack", double=1)
     update_control(m)
 
 
@@ -235,24 +236,48 @@ def banzai(m: Match, src: str, target: str, who: str, dice: int = BANZAI_DICE, *
     Japanese marker from the attackers. Entered again (``back``), the dice are rolled and
     the USMC cards played on them."""
     frame, back = step(back)
+    attack: dict[str, Any] = {"source": src, "target": target, "regiment": regiment_at(m, target),
+                              "dice": dice, "base": dice, "modifiers": []}
     if frame is None:
-        rid = regiment_at(m, target)
-        m.emit("japanese_attack", "6.0", f"{who}: Banzai attack from {name(src)} on {rid} in "
-               f"{name(target)} ({dice} dice)", source=src, target=target, dice=dice)
+        m.emit("japanese_attack", "6.0", _announce(who, "Banzai attack", attack), **attack)
         faces = roll_japanese(m, dice, f"{who}: Banzai on {name(target)}", reroll_threes=False)
     else:
         faces = []  # the counter-battery's frame holds them
     faces = yield from counter_battery(m, faces, who, True, at=at.into(_AT_COUNTER), back=back)
     c: Counter[int] = Counter(faces)
     losses, hits, own = c[6], c[4] + c[5], c[1] + c[2]
-    m.emit("japanese_attack", "6.0", f"{who}: {' '.join(map(str, sorted(faces, reverse=True)))}"
-           f" -> {losses} USMC marker(s), {hits} cohesion, {own} Japanese marker(s) lost",
-           faces=sorted(faces), usmc_lost=losses, cohesion_lost=hits, japanese_lost=own)
+    result: dict[str, Any] = {**attack, "faces": sorted(faces), "usmc_lost": losses,
+                              "cohesion_lost": hits, "japanese_lost": own}
+    m.emit("japanese_attack", "6.0", _result_text(who, result), **result)
     _apply_to_usmc(m, target, losses, hits, who)
     for _ in range(own):
-        if not remove_japanese_marker(m, src, "6.0", "Banzai 1 or 2"):
+        if not remove_japanese_marker(m, src, "6.0", "Banzai 1 or 2", by_faces=[1, 2]):
             break
     update_control(m)
+
+
+def fire_dice(target: str, dice: int, *, landing: bool = False) -> dict[str, Any]:
+    """6.0 The strength of a Japanese fire attack as a rule test reads it: the ``dice``
+    rolled, the card's ``base`` dice and the ``modifiers``
+    (:func:`~tabletop.core.engine.events.modifier` dicts): +1 against a beach, except in
+    the Special Landing Phase ("already factored in")."""
+    mods = [modifier("6.0", "against a beach", BEACH_BONUS)] if is_beach(target) and not landing else []
+    return {"dice": dice + sum(int(x["value"]) for x in mods), "base": dice, "modifiers": mods}
+
+
+def _announce(who: str, what: str, attack: dict[str, Any]) -> str:
+    """The log line of a Japanese attack about to roll, made from its event's fields."""
+    mods = modifiers_text(attack["modifiers"])
+    strength = f"{attack['dice']} dice" + (f": {attack['base']} base, {mods}" if mods else "")
+    return (f"{who}: {what} from {name(attack['source'])} on {attack['regiment']} in "
+            f"{name(attack['target'])} ({strength})")
+
+
+def _result_text(who: str, result: dict[str, Any]) -> str:
+    """The log line of a Japanese attack's result, made from its event's fields."""
+    return (f"{who}: {' '.join(map(str, sorted(result['faces'], reverse=True)))} -> "
+            f"{result['usmc_lost']} USMC marker(s), {result['cohesion_lost']} cohesion, "
+            f"{result['japanese_lost']} Japanese marker(s) lost")
 
 
 _AT_COUNTER: Frame = MappingProxyType({"at": "counter"})
@@ -433,7 +458,8 @@ def effect_move(m: Match, eff: MoveMarkers, who: str) -> None:
     vacate_check(m, src)
     update_control(m)
     if was == USMC and control(m, dest) == JAPAN:
-        m.emit("japanese_move", "2.0", f"{who}: {name(dest)} is reoccupied by the Japanese")
+        m.emit("japanese_move", "2.0", f"{who}: {name(dest)} is reoccupied by the Japanese",
+               position=dest)
 
 
 def infiltration_targets(m: Match) -> list[str]:
@@ -503,7 +529,8 @@ def effect_snipers(m: Match, eff: ReduceCohesion, who: str) -> None:
         return
     rid = regiment_at(m, order[0][0])
     assert rid is not None
-    m.emit("japanese_attack", "4.0", f"{who}: {rid} in {name(order[0][0])} is targeted")
+    m.emit("japanese_attack", "4.0", f"{who}: {rid} in {name(order[0][0])} is targeted",
+           regiment=rid, target=order[0][0], cohesion_loss=eff.amount)
     _cohesion_hits(m, rid, eff.amount, who, "4.0")
 
 
@@ -587,6 +614,14 @@ _TURN = Path("japanese")
 """The path of the Japanese turn's procedures."""
 
 
+def card_effects(card: JapaneseCard) -> list[dict[str, Any]]:
+    """3.0: a Japanese card's effects as an event's data carries them, each with its fields
+    (count, dice, target...) and, for fire, the beach's extra die its text states (6.0)."""
+    return [{**e.model_dump(mode="json"),
+             **({"beach_bonus": BEACH_BONUS} if isinstance(e, (FireAttack, FieldsOfFire)) else {})}
+            for e in card.effects]
+
+
 def _japanese_card(inst: str) -> JapaneseCard:
     """3.0: the printed card of a physical Japanese card id."""
     return comps().japanese_deck.card(card_id_of(inst))
@@ -608,7 +643,7 @@ def japanese_turn(m: Match) -> Flow:
         card = _japanese_card(inst)
         m.state.vars["japanese_card"] = inst
         m.emit("japanese_card", "6.0", f"Japanese AI card: {card.title} — {card.text}", card=inst,
-               remaining=len(deck.pile("draw")))
+               remaining=len(deck.pile("draw")), effects=card_effects(card))
         stage = "before"
     else:
         card, stage = _japanese_card(m.state.vars["japanese_card"]), frame["at"]

@@ -370,6 +370,7 @@ def regiment_problems(m: Match) -> list[str]:
 
 
 EXHAUSTION_THRESHOLD = 5  # 4.0: at 5 or less a regiment must check; 6+ never exhausted
+SURIBACHI_BONUS = 2  # 2.0: the first USMC occupation of Mt. Suribachi raises every on-board track by 2
 
 
 def rally(m: Match, rid: str, section: str, why: str) -> None:
@@ -379,7 +380,7 @@ def rally(m: Match, rid: str, section: str, why: str) -> None:
         return
     set_exhausted(m, rid, False)
     m.emit("exhaustion", section, f"{rid} rallies: no longer exhausted ({why})", regiment=rid,
-           exhausted=False)
+           exhausted=False, cohesion=cohesion(m, rid), rally_at=EXHAUSTION_THRESHOLD + 1)
 
 
 def exhaustion_cube(m: Match, rid: str) -> Piece | None:
@@ -541,19 +542,22 @@ def suribachi_check(m: Match) -> None:
     if cube.location == EMBLEM:
         return
     m.state.pieces.move(cube.id, EMBLEM)
-    m.emit("suribachi", "2.0", "Mt. Suribachi taken: the flag is raised; +2 cohesion to every "
-           "regiment on the board")
+    data: dict[str, Any] = {"position": SURIBACHI, "cohesion_bonus": SURIBACHI_BONUS}
+    m.emit("suribachi", "2.0", f"Mt. Suribachi taken: the flag is raised; "
+           f"+{data['cohesion_bonus']} cohesion to every regiment on the board", **data)
     for rid in on_board(m):
         before = cohesion(m, rid)
-        after = set_cohesion(m, rid, before + 2)
+        after = set_cohesion(m, rid, before + SURIBACHI_BONUS)
         m.emit("cohesion", "2.0", f"{rid} cohesion {before} -> {after} (Suribachi)",
                regiment=rid, before=before, after=after)
         if is_exhausted(m, rid) and after > EXHAUSTION_THRESHOLD:
             rally(m, rid, "4.0", "Suribachi: cohesion 6 or more")
 
 
-def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
-    """3.0: one marker of a regiment is eliminated; with the last, the regiment is out."""
+def remove_usmc_marker(m: Match, rid: str, section: str, why: str, **cause: Any) -> None:
+    """3.0: one marker of a regiment is eliminated; with the last, the regiment is out.
+    ``cause``: the fields of the event that say what made the loss (``double=1``: a pair
+    of 1s; ``attacker``: the attacking regiment)."""
     alive = regiment_markers(m, rid)
     if not alive:
         return
@@ -561,7 +565,7 @@ def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
     m.state.pieces.move(alive[-1].id, USMC_ELIMINATED)
     left = len(alive) - 1
     m.emit("loss", section, f"{rid} loses a marker ({why}); {left} left", regiment=rid,
-           position=pos, side=USMC)
+           position=pos, side=USMC, left=left, **cause)
     if left == 0:
         set_exhausted(m, rid, False)
         m.emit("eliminated", "3.0", f"{rid} has lost all its markers and is out of the game",
@@ -569,21 +573,24 @@ def remove_usmc_marker(m: Match, rid: str, section: str, why: str) -> None:
         vacate_check(m, pos)
 
 
-def remove_japanese_marker(m: Match, pos: str, section: str, why: str) -> bool:
-    """3.0: one Japanese marker of a position is eliminated; False if none was there."""
+def remove_japanese_marker(m: Match, pos: str, section: str, why: str, **cause: Any) -> bool:
+    """3.0: one Japanese marker of a position is eliminated; False if none was there
+    (``cause``: as for :func:`remove_usmc_marker`)."""
     japanese = japanese_at(m, pos)
     if not japanese:
         return False
     m.state.pieces.move(japanese[-1].id, JAPANESE_ELIMINATED)
+    left = len(japanese) - 1
     m.emit("loss", section, f"a Japanese marker in {name(pos)} is eliminated ({why}); "
-           f"{len(japanese) - 1} left", position=pos, side=JAPAN)
+           f"{left} left", position=pos, side=JAPAN, left=left, **cause)
     if len(japanese) == 1:
         vacate_check(m, pos)
     return True
 
 
-def defender_loss(m: Match, pos: str, section: str, why: str) -> None:
-    """3.0: a defending position that must lose a marker loses its bunker first."""
+def defender_loss(m: Match, pos: str, section: str, why: str, **cause: Any) -> None:
+    """3.0: a defending position that must lose a marker loses its bunker first (``cause``:
+    as for :func:`remove_usmc_marker`)."""
     bunker = bunker_at(m, pos)
     if bunker is not None:
         m.state.pieces.move(bunker.id, SUPPLY)
@@ -591,11 +598,11 @@ def defender_loss(m: Match, pos: str, section: str, why: str) -> None:
                position=pos)
         return
     if is_japanese_occupied(m, pos):
-        remove_japanese_marker(m, pos, section, why)
+        remove_japanese_marker(m, pos, section, why, **cause)
     else:
         rid = regiment_at(m, pos)
         if rid is not None:
-            remove_usmc_marker(m, rid, section, why)
+            remove_usmc_marker(m, rid, section, why, **cause)
 
 
 def place_bunker(m: Match, pos: str, section: str, why: str) -> bool:

@@ -116,7 +116,8 @@ def special_landing(m: Match) -> Flow:
 
     dice = int(m.state.vars["landing_dice"])
     m.state.phase = "landing"
-    m.emit("phase", "6.0", f"Special Landing Phase: {dice} dice against each beach under fire")
+    m.emit("phase", "6.0", f"Special Landing Phase: {dice} dice against each beach under fire",
+           dice=dice)
     for b in beaches():
         srcs = [q for q in adjacent(b) if is_japanese_occupied(m, q)]
         if is_usmc_occupied(m, b) and srcs:

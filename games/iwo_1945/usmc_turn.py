@@ -49,7 +49,8 @@ def draw_up(m: Match, *, setup: bool = False) -> None:
             turn = m.state.vars.get("turn")
             if turn is not None:
                 turn["forbid"] = sorted(set(turn["forbid"]) | set(forbid))
-            m.emit("card", "6.0", f"{c.title} is drawn and takes effect: {c.text}", card=inst)
+            m.emit("card", "6.0", f"{c.title} is drawn and takes effect: {c.text}", card=inst,
+                   effects=cards.card_effects(inst))
         else:
             m.emit("card", "6.0", f"USMC draws {c.title}", card=inst)
 

@@ -9,8 +9,18 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tabletop.core.designer.testing import check_conformance, check_golden, game_state_machine, golden_games
+from tabletop.core.designer.testing import (
+    answer,
+    check_conformance,
+    check_event_numbers,
+    check_golden,
+    force,
+    game_state_machine,
+    golden_games,
+    start,
+)
 from tabletop.core.engine.errors import IllegalDecision, TabletopError
+from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game, make_agent
 
@@ -297,3 +307,28 @@ def test_6_3_blue_wins_at_the_end_only_holding_both_hill_hexes_alone() -> None:
     assert (result.winner, result.section) == ("Blue", "6.3")
     m.state.pieces.move("R3", "0604")
     assert GAME.final_result(m).winner == "Red"
+
+
+@pytest.mark.parametrize("turns", [None, 4, 8])
+def test_events_carry_the_numbers_their_text_states(turns: int | None) -> None:
+    """Every event of random games, in every scenario and under each value of the option,
+    carries as data each number its text states (a hex, a unit's name, a roll)."""
+    for scenario in (s.id for s in GAME.info.scenarios):
+        check_event_numbers(GAME, seeds=range(3), scenario=scenario,
+                            options=None if turns is None else {"turns": turns})
+
+
+def test_5_3_an_attack_across_a_stream_gives_its_strengths_and_shift_as_fields() -> None:
+    """5.3: 1/5 and 2/5 (attack 4 each) attack 1st Co (defense 6) on Hill 50, 1/5 across a
+    stream: differential +2 on the woods line (a hill counts as woods), one column left, so
+    a roll of 1 is EX, not D1. The combat event gives the strengths, the shift as a modifier
+    with its rule, the roll and the result, and its text is written from them."""
+    m = start(GAME, start="blue_combat", turn=2,
+              pieces={"B1": {"at": "0403"}, "B2": {"at": "0503"}, "R1": {"at": "0504", "hidden": False}},
+              forced=[force("5.3 combat", 1)])
+    answer(m, "0504", "B1", "B2")
+    (combat,) = m.log.of_kind("combat")
+    assert {k: combat.data[k] for k in ("attack", "defense", "diff", "line", "roll", "result")} == {
+        "attack": 8, "defense": 6, "diff": 2, "line": "woods", "roll": 1, "result": "EX"}
+    assert combat.data["modifiers"] == [modifier("5.3", "across a stream", -1)]
+    assert combat.text == "Blue attacks 0504 at +2 (woods, -1 across a stream (5.3)): roll 1 -> EX"

@@ -15,7 +15,7 @@ from tabletop.core.board.render import ascii as ascii_render
 from tabletop.core.board.render import side_letters, svg
 from tabletop.core.engine.data import validate
 from tabletop.core.engine.decisions import Option, choose
-from tabletop.core.engine.errors import TabletopError
+from tabletop.core.engine.errors import DataError, TabletopError
 from tabletop.core.engine.match import Flow, Game, GameInfo, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -407,6 +407,23 @@ def test_ascii_window_and_piece_char() -> None:
         ascii_render.render_hexmap(m, window=("0909", 1))
     with pytest.raises(TabletopError, match="no hex"):
         ascii_render.render_hexmap(m, window=((7, 9), (1, 2)))
+
+
+def test_area_labels_put_the_games_words_under_each_name() -> None:
+    """An area map's ``labels`` (attribute -> words, {} for the value) replace the attributes'
+    keys and the id under each position's name, in the SVG and the text map; without them
+    the attributes show as ``key value``; a label with other braces is refused."""
+    plain = areamap()
+    root = parse(svg.render_areamap(plain))
+    assert any("priority 2" in t for t in texts(root, "area-sub"))
+    spec = {**AREA_DATA, "labels": {"mountain": "Mountain", "beach": "Beach", "slots": "{} slots"}}
+    labelled = AreaMap(validate(AreaMapSpec, spec, source="test"))
+    root = parse(svg.render_areamap(labelled))
+    assert texts(root, "area-sub") == ["Beach · 3 slots", "", "Mountain", ""]
+    text = ascii_render.render_areamap(labelled)
+    assert "[beach] Green Beach  (Beach · 3 slots)" in text and "priority" not in text
+    with pytest.raises(DataError, match=r"labels\.slots"):
+        validate(AreaMapSpec, {**AREA_DATA, "labels": {"slots": "{n} slots"}}, source="test")
 
 
 def test_ascii_areamap_lists_positions_arrows_and_occupants() -> None:

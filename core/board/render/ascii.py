@@ -270,7 +270,11 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
             arrows[con.b].append(f"<-> {con.a}")
     lines = [f"{areamap.name}: {len(arrows)} positions, {len(areamap.spec.connections)} connections"]
     for area in areamap.spec.areas:
-        lines.append(f"[{area.id}] {area.name}{_attr_words(area.attrs)}")
+        if areamap.spec.labels:  # the map's player words for its attributes, long texts left out
+            words = [w for w in areamap.spec.words(area) if len(w) <= LONG_TEXT]
+            lines.append(f"[{area.id}] {area.name}" + (f"  ({' · '.join(words)})" if words else ""))
+        else:
+            lines.append(f"[{area.id}] {area.name}{_attr_words(area.attrs)}")
         lines.append(f"    arrows: {'  '.join(arrows[area.id]) or 'none'}")
         stack = by_place.get(area.id)
         if stack:

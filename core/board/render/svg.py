@@ -1212,8 +1212,12 @@ def _area_fill(attrs: Mapping[str, Any]) -> str:
     return AREA_BEACH if attrs.get("beach") else AREA_LAND
 
 
-def _area_attr_text(area_id: str, attrs: Mapping[str, Any]) -> str:
-    """The id and the attributes not drawn otherwise, as one short line."""
+def _area_attr_text(areamap: AreaMap, area_id: str, attrs: Mapping[str, Any]) -> str:
+    """The line under a position's name: its attributes in the map's player words
+    (``labels``, long texts left to the tooltip); without labels, the id and the attributes
+    not drawn otherwise."""
+    if areamap.spec.labels:
+        return " · ".join(w for w in areamap.spec.words(areamap.area(area_id)) if len(w) <= LONG_TEXT)
     parts = [area_id]
     for key, value in attrs.items():
         if key in ("color", "fill", "number") or (key in AREA_ICONS and isinstance(value, bool)):
@@ -1234,7 +1238,10 @@ def _draw_area(doc: _Doc, areamap: AreaMap, area_id: str, geo: tuple[float, floa
     fill = _area_fill(area.attrs)
     x0, y0 = cx - hw, cy - hh
     doc.open("g", cls="area", data_area=area_id)
-    doc.title(f"{area.name} [{area_id}] " + ", ".join(f"{k}={v}" for k, v in area.attrs.items()))
+    if areamap.spec.labels:
+        doc.title(" · ".join([area.name, *areamap.spec.words(area)]))
+    else:
+        doc.title(f"{area.name} [{area_id}] " + ", ".join(f"{k}={v}" for k, v in area.attrs.items()))
     doc.el("rect", x=x0 + 2, y=y0 + 3, width=2 * hw, height=2 * hh, rx=9, fill="#000000",
            fill_opacity="0.18")
     doc.el("rect", x=x0, y=y0, width=2 * hw, height=2 * hh, rx=9, fill=fill, stroke="#4a4436",
@@ -1253,7 +1260,7 @@ def _draw_area(doc: _Doc, areamap: AreaMap, area_id: str, geo: tuple[float, floa
     if number is not None:
         doc.el("circle", cx=x0, cy=y0, r=10, fill="#ffffff", stroke=INK, stroke_width=1.2)
         doc.text(x0, y0 + 4, str(number), 11, font_weight="bold", fill=INK)
-    doc.text(x0 + 7, y0 + 34, _area_attr_text(area_id, area.attrs), 11, anchor="start",
+    doc.text(x0 + 7, y0 + 34, _area_attr_text(areamap, area_id, area.attrs), 11, anchor="start",
              width=2 * hw - 14, fill=_text_on(fill), fill_opacity="0.85", cls="area-sub")
     shown, per_row, more = _counter_grid(stack, counters, 2 * hw, AREA_ROWS_SHOWN)
     _draw_counter_grid(doc, shown, per_row, more, counters, x0, y0 + AREA_TOP)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from tabletop.core.engine import odds
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Flow, Match
 from tabletop.core.engine.pieces import Piece
 
@@ -160,16 +161,21 @@ def resolve(match: Match, side: str, hid: str, chosen: list[str],
         for p in pieces.at(hid):
             if p.hidden:
                 p.hidden = False
-                match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id)
+                match.reveal(p, "4.2", f"{p.name} revealed at {hid} when attacked", piece=p.id,
+                             unit=p.name, at=hid)
         attackers = [pieces[pid] for pid in chosen]
         diff, line, shift = attack_terms(match, hid, attackers)
         roll = match.dice.d6(purpose=f"combat against {hid}", section="5.3")
         result = c.game(match).crt.lookup(diff, roll, line=line, shift=shift)
-        stream = ", stream" if shift else ""
-        text = f"{side} attacks {hid} at {diff:+d} ({line}{stream}): roll {roll} -> {result}"
+        data: dict[str, Any] = {
+            "side": side, "target": hid, "attackers": chosen,
+            "attack": sum(p.value("attack") for p in attackers),
+            "defense": sum(p.value("defense") for p in pieces.at(hid)), "diff": diff, "line": line,
+            "modifiers": [modifier("5.3", "across a stream", shift)] if shift else [],
+            "roll": roll, "result": result}
+        text = combat_text(data)
         unseen = (side,) if any(p.hidden for p in attackers) else ()  # 4.2: attacking reveals no Red unit
-        match.emit("combat", "5.3", text, target=hid, attackers=chosen, result=result,
-                   visible_to=unseen, mask=text if unseen else "")
+        match.emit("combat", "5.3", text, visible_to=unseen, mask=text if unseen else "", **data)
         stage = ""
     else:
         result, stage = loss
@@ -184,6 +190,14 @@ def resolve(match: Match, side: str, hid: str, chosen: list[str],
         for pid in list(pieces.ids_at(hid)):
             c.eliminate(match, pieces[pid], "5.4")
     return None
+
+
+def combat_text(data: dict[str, Any]) -> str:
+    """5.3 An attack's log line, written from its event's fields: the differential, the
+    CRT line, the column shifts (``modifiers``), the roll and the result."""
+    mods = modifiers_text(data["modifiers"])
+    return (f"{data['side']} attacks {data['target']} at {data['diff']:+d} ({data['line']}"
+            f"{', ' + mods if mods else ''}): roll {data['roll']} -> {data['result']}")
 
 
 def step_loss(match: Match, side: str, candidates: list[str],
@@ -205,7 +219,8 @@ def step_loss(match: Match, side: str, candidates: list[str],
     if piece.steps > 1:
         piece.steps -= 1
         piece.face = "back"
-        match.emit("loss", "5.4", f"{piece.name} is reduced", piece=piece.id)
+        match.emit("loss", "5.4", f"{piece.name} is reduced", piece=piece.id, unit=piece.name,
+                   steps=piece.steps)
     else:
         c.eliminate(match, piece, "5.4", count=False)
     return None

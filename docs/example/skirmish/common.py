@@ -49,7 +49,8 @@ def reveal_adjacent(match: Match, hex_id: str) -> None:
         for p in match.state.pieces.at(near):
             if p.hidden:
                 p.hidden = False
-                match.reveal(p, "4.2", f"{p.name} revealed at {p.location}", piece=p.id)
+                match.reveal(p, "4.2", f"{p.name} revealed at {p.location}", piece=p.id,
+                             unit=p.name, at=p.location)
 
 
 def eliminate(match: Match, piece: Piece, section: str, *, count: bool = True) -> None:
@@ -59,4 +60,4 @@ def eliminate(match: Match, piece: Piece, section: str, *, count: bool = True) -
     piece.steps = 0
     piece.hidden = False
     match.state.pieces.move(piece.id, ELIMINATED)
-    match.emit("eliminated", section, f"{piece.name} is eliminated", piece=piece.id)
+    match.emit("eliminated", section, f"{piece.name} is eliminated", piece=piece.id, unit=piece.name)

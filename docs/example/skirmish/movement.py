@@ -58,8 +58,8 @@ def movement_phase(match: Match, side: str, phase: str) -> Flow:
         match.state.pieces.move(piece.id, dest)
         moved.add(piece.id)
         unseen = (side,) if piece.hidden else ()  # 4.1: the other side sees a hidden unit move
-        match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id, frm=frm,
-                   to=dest, visible_to=unseen,
+        match.emit("move", "3.1", f"{piece.name} moves {frm} -> {dest}", piece=piece.id,
+                   unit=piece.name, frm=frm, to=dest, visible_to=unseen,
                    mask=f"a hidden {side} unit moves {frm} -> {dest}" if unseen else "")
         if side == "Blue":
             c.reveal_adjacent(match, dest)

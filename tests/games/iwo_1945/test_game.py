@@ -223,3 +223,43 @@ def test_honest_undo_takes_back_a_card_of_your_own_hand_but_not_a_card_drawn() -
             assert m.state_hash() == before
             drawn = True
     assert played and drawn
+
+
+def test_2_0_positions_read_in_player_words_with_no_field_name() -> None:
+    """2.0: under each position's name, on the SVG (and so the browser) and the terminal map,
+    the player reads its terrain and printed values (``Mountain · 3 slots · 2 VP``), never a
+    data field's name (``vp_usmc``, ``beach_order``...) nor the position's id."""
+    import re
+    import xml.etree.ElementTree as ET
+
+    from tabletop.core.board.render import ascii as ascii_render
+    from tabletop.core.board.render import svg
+    from tabletop.games.iwo_1945.components import PositionAttrs
+
+    snake = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")
+    raw = re.compile(r"\b(" + "|".join(PositionAttrs.model_fields) + r") \d")  # "slots 3"
+    m = Match(GAME, seed=3)
+    for _ in range(40):
+        if m.pending is None:
+            break
+        m.decide(m.pending.options[0].value)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.fromstring(svg.render_match(m))
+    areas = root.findall(".//s:g[@data-area]", ns)
+    assert len(areas) == 14
+    shown: dict[str, tuple[str, str]] = {}
+    for g in areas:
+        sub = next(t.text or "" for t in g.iterfind(".//s:text", ns) if "area-sub" in (t.get("class") or ""))
+        title = g.findtext("s:title", "", ns)
+        shown[g.get("data-area", "")] = (sub, title)
+        for words in (sub, title):
+            assert not snake.search(words), f"{g.get('data-area')}: {words!r}"
+            assert not raw.search(words), words
+    assert shown["mt_suribachi"][0] == "Mountain · 3 slots · 2 VP"
+    assert shown["green_beach"][0] == "Beach · 3 slots"
+    assert shown["field_1"][0] == "Airfield · 3 slots · 2 VP"
+    lines = [ln for ln in ascii_render.render_match(m).splitlines() if ln.startswith("[")]
+    assert "[mt_suribachi] Mt. Suribachi  (Mountain · 3 slots · 2 VP)" in lines
+    for ln in lines:
+        said = ln.split("]", 1)[1]  # the id in brackets is the listing's key
+        assert not snake.search(said), ln
