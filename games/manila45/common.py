@@ -74,6 +74,7 @@ V_AMTRAC = "amtrac"  # what the 672nd did this phase: "", "crossing", "coastal" 
 V_ENTERED = "entered_orgs"  # organisations whose entry is complete (3.4)
 V_SETUP_DONE = "setup_done"
 
+AIR_TURN = 3  # 7.1, 7.5, 10.23: the air units arrive at the start of game turn 3
 MP = 16  # 2.9, 8.1
 XIV_TURN1_MP = 8  # 3.5, 5.4
 

@@ -23,7 +23,7 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
     orgs: tuple[str, ...] = ORGS
     if back is None:
         match.state.vars[c.V_AIR_USED] = []  # 10.23: once per game turn
-        if match.state.turn == 3:
+        if match.state.turn == c.AIR_TURN:
             for p in match.state.pieces.at(c.AIR_LATER):
                 match.state.pieces.move(p.id, c.AIR_READY)
             air = [p.id for p in match.state.pieces.at(c.AIR_READY)]
