@@ -30,7 +30,7 @@ from tabletop.core.engine.visibility import is_hidden_from
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.10.0"
+VERSION = "0.10.1"
 
 
 class Manila45(PhasedGame):

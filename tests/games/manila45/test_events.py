@@ -113,15 +113,28 @@ def test_10_12_10_13_a_fire_logs_each_modifier_as_a_field() -> None:
     check_dice_used(m)
 
 
-def test_10_21_a_demolition_logs_its_modifiers_as_fields() -> None:
-    """10.21: 61 FA three hexes from the empty heavy structures hex 1812 demolishes it with
-    +1 for no firing unit adjacent and +1 for a heavy structures hex, as modifier fields."""
+NOT_ADJACENT = modifier("10.21", "no firing unit is adjacent to the hex", 1)
+HEAVY = modifier("10.21", "a heavy structures hex", 1)
+
+
+@pytest.mark.parametrize("group, mods", [
+    ({"c-1-5": "1813"}, [HEAVY]),                          # adjacent
+    ({"c-1-5": "1813", "c-61fa": "1815"}, [HEAVY]),        # mixed: one of them is adjacent
+    ({"c-61fa": "1815"}, [NOT_ADJACENT, HEAVY]),           # none adjacent: +1
+])
+def test_10_21_a_demolition_logs_its_modifiers_as_fields(group: dict[str, str],
+                                                         mods: list[dict[str, Any]]) -> None:
+    """10.21: the empty heavy structures hex 1812 is demolished by a group next to it, by
+    one mixing an adjacent unit with 61 FA three hexes off, and by 61 FA alone: "+1 if all
+    of the involved attacking units aren't in hexes immediately adjacent" only for the last;
+    +1 a heavy structures hex for all three, each read as a modifier field."""
     m = start(GAME, start="us_fire", turn=3, clear=["US", "Japan"],
-              pieces={"c-61fa": {"at": "1815"}, "j-cf-2": {"at": "2720"}},
+              pieces={**{u: {"at": h} for u, h in group.items()}, "j-cf-2": {"at": "2720"}},
               forced=[force("10.21 structure demolition", 6)])
-    answer(m, {"demolish": "1812"}, "c-61fa", DONE)
+    assert m.pending is not None and {"demolish": "1812"} in [o.value for o in m.pending.options]
+    answer(m, {"demolish": "1812"}, *group)       # the fire resolves with no unit left to add
     [fire] = m.log.of_kind("fire")
     assert fire.section == "10.21" and fire.data["purpose"] == "structure demolition"
-    assert fire.data["modifiers"] == [modifier("10.21", "no firing unit is adjacent to the hex", 1),
-                                      modifier("10.21", "a heavy structures hex", 1)]
+    assert fire.data["firers"] == list(group) and fire.data["modifiers"] == mods
+    assert fire.data["drm"] == sum(int(x["value"]) for x in mods)
     check_dice_used(m)
