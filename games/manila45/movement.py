@@ -95,7 +95,7 @@ def _emit_move(match: Match, piece: Piece, a: str, b: str, left: int) -> None:
 
 
 @cache
-def amtrac_id() -> str:
+def amtrac_unit() -> str:
     """8.8, 8.10: the id of the 672nd Amphibious Tractor Battalion."""
     return next(uid for uid, ctr in components().counters.items() if ctr.has("amtrac"))
 
@@ -154,7 +154,7 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing, where: c.Whe
                 match, here, dest, piece.side) and not c.has(piece, "amtrac"):
             match.state.vars[c.V_AMTRAC] = "crossing"
             c.say(match, "amtrac", "8.8", "the 672nd carries {name} across the river {frm} -> {to}",
-                  amtrac=amtrac_id(), unit=piece.id, name=piece.name, frm=here, to=dest)
+                  amtrac=amtrac_unit(), unit=piece.id, name=piece.name, frm=here, to=dest)
             cross.amtrac = False
         if crossed_river and piece.side == US:
             _mark_pontoon_use(match, here, dest)
