@@ -242,7 +242,8 @@ class Manila45(PhasedGame):
 
     def position_problems(self, match: Match) -> list[str]:
         """The invariants; 3.2: once the set-up is done no Japanese unit is left in the
-        set-up pool (place it, give the ``setup`` option, or ``clear: [Japan]``); 7.1: no air
+        set-up pool (place it, give the ``setup`` option, or ``clear: [Japan]``); 6.5: a
+        Japanese unit face down exactly when hidden, a US unit face-up; 7.1: no air
         unit available before turn 3; the public markers a position may set as variables:
         rubble only in urban and heavy structures hexes (10.20, 10.21), demolished bridges
         only on printed bridges (10.19), pontoon bridges only by a bridging engineer across
@@ -255,6 +256,15 @@ class Manila45(PhasedGame):
             out += [f"3.2: {p.id} is still in the set-up pool at a phase of a turn (place it, give "
                     f"the setup option, or clear: [Japan])"
                     for p in match.state.pieces if p.side == JAPAN and p.location == c.JP_POOL]
+        for p in match.state.pieces:
+            if not c.is_unit(p):
+                continue
+            if p.side == US and (p.face != "front" or p.hidden):
+                out.append(f"6.5: US unit {p.id} is face down; US units are always face-up")
+            elif p.side == JAPAN and (p.face == "back") != p.hidden:
+                out.append(f"6.5: Japanese unit {p.id} shows its {p.face} with hidden "
+                           f"{str(p.hidden).lower()}: set its status revealed (true or false) "
+                           f"instead of face or hidden")
         if match.state.turn < c.AIR_TURN:
             out += [f"7.1: the air unit {p.id} is available before turn {c.AIR_TURN} (leave it in "
                     f"{c.AIR_LATER})" for p in match.state.pieces.at(c.AIR_READY)]

@@ -217,11 +217,16 @@ def test_8_9_10_17_pontoon_status_bridges_the_river_for_a_close_assault(pontoon:
                                                 r"printed bridge"),
     ({}, {"pontoons": {"x-117": "3020-3021"}}, r"8\.9: pontoons x-117: '3020-3021' is not a river "
                                                r"hexside of a bridging engineer's hex"),
+    ({"j-cf-2": {"at": "3225", "face": "front"}}, {},
+     r"6\.5: Japanese unit j-cf-2 shows its front with hidden true: set its status revealed"),
+    ({"c-1-5": {"at": "3226", "hidden": True}}, {}, r"6\.5: US unit c-1-5 is face down"),
 ])
 def test_8_9_10_19_10_21_positions_set_markers_only_where_the_rules_put_them(
         pieces: dict[str, object], vars_: dict[str, object], message: str) -> None:
     """8.9, 10.19-10.21: a pontoon bridge only by a bridging engineer on the map across a
     river hexside of its hex, rubble only in an urban or heavy structures hex, a demolished
-    bridge only on a printed one: anything else is refused with one message naming it."""
+    bridge only on a printed one; 6.5: a Japanese unit's face set apart from its hidden flag
+    (the status revealed sets both), a US unit face down: each refused with one message
+    naming it."""
     with pytest.raises(TabletopError, match=message):
         start(GAME, start="us_fire", turn=3, options={"setup": layout()}, pieces=pieces, vars=vars_)
