@@ -30,7 +30,7 @@ from tabletop.core.engine.visibility import is_hidden_from
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.10.0"
+VERSION = "0.10.1"
 
 
 class Manila45(PhasedGame):
@@ -169,13 +169,20 @@ class Manila45(PhasedGame):
     def statuses(self) -> dict[str, str]:
         """The piece statuses a position sets through the rules' own helpers."""
         return {"revealed": "6.5 a Japanese unit: true, flipped face-up for good; false, face "
-                            "down (hidden from the US)"}
+                            "down (hidden from the US)",
+                "pontoon": "8.9 a bridging engineer (117th, 532nd, 556th) on the map: the hex "
+                           "across a river hexside of its own hex that its pontoon bridge "
+                           "reaches; empty: no pontoon bridge"}
 
     def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
         """6.5 revealed: face, hidden and the revealed mark set together (one owner, as
-        ``common.reveal`` does in play)."""
+        ``common.reveal`` does in play); 8.9 pontoon: the engineer's bridge in the public
+        ``pontoons`` variable, as ``movement.pontoon_step`` sets it in play."""
         if name not in self.statuses():
             super().set_status(match, piece, name, value)
+        if name == "pontoon":
+            self._set_pontoon(match, piece, value)
+            return
         if not isinstance(value, bool):
             raise TabletopError(f"status {name} is true or false, not {value!r}")
         if piece.side != JAPAN:
@@ -186,11 +193,38 @@ class Manila45(PhasedGame):
         else:
             piece.attrs.pop("revealed", None)
 
+    @staticmethod
+    def _set_pontoon(match: Match, piece: Piece, value: JSON) -> None:
+        """8.9: a bridging engineer's pontoon bridge across one river hexside of its hex."""
+        from .movement import river_sides
+
+        if not c.is_unit(piece) or not c.has(piece, "bridging"):
+            raise TabletopError("8.9: only a bridging engineer (117th, 532nd, 556th) builds a "
+                                "pontoon bridge")
+        pontoons = match.state.vars[c.V_PONTOONS]
+        if value in ("", None, False):
+            pontoons.pop(piece.id, None)
+            return
+        if not isinstance(value, str):
+            raise TabletopError(f"status pontoon is the hex across the river its bridge reaches, "
+                                f"or empty, not {value!r}")
+        if not components().hexmap.is_hex_id(piece.location):
+            raise TabletopError(f"8.9: the engineer must stand on the map to bridge a river (it "
+                                f"is in {piece.location}; give its hex with at:)")
+        across = river_sides(piece.location)
+        if value not in across:
+            raise TabletopError(f"8.9: {value} is not across a river hexside from "
+                                f"{piece.location} (across a river from it: "
+                                f"{', '.join(across) or 'none'})")
+        pontoons[piece.id] = c.side_key(piece.location, value)
+
     def settle_position(self, match: Match, position: Position) -> None:
         """3.2, 8.3: a position that starts at a phase of a turn has the Japanese set-up
         done: units still in the set-up pool take their hexes from the ``setup`` option when
         it gives them, and every Japanese unit on the map keeps its hex as its set-up hex
-        (8.3: a static unit never leaves it). A position at ``start`` plays the set-up."""
+        (8.3: a static unit never leaves it). 7.1, 7.5: from turn 3, once the US Replacement
+        & Reinforcement Phase is past, the air units still waiting for turn 3 are available.
+        A position at ``start`` plays the set-up."""
         if position.start == START:
             return
         given = match.options.get("setup")
@@ -201,15 +235,55 @@ class Manila45(PhasedGame):
         match.state.vars[c.V_SETUP_DONE] = True
         for p in c.units_on_map(match, JAPAN):
             p.attrs.setdefault("setup_hex", p.location)
+        turn = match.state.turn
+        if turn > c.AIR_TURN or (turn == c.AIR_TURN and position.start != "us_reinforce"):
+            for p in list(pieces.at(c.AIR_LATER)):
+                pieces.move(p.id, c.AIR_READY)
 
     def position_problems(self, match: Match) -> list[str]:
-        """The invariants, and 3.2: once the set-up is done no Japanese unit is left in the
-        set-up pool (place it, give the ``setup`` option, or ``clear: [Japan]``)."""
+        """The invariants; 3.2: once the set-up is done no Japanese unit is left in the
+        set-up pool (place it, give the ``setup`` option, or ``clear: [Japan]``); 6.5: a
+        Japanese unit face down exactly when hidden, a US unit face-up; 7.1: no air
+        unit available before turn 3; the public markers a position may set as variables:
+        rubble only in urban and heavy structures hexes (10.20, 10.21), demolished bridges
+        only on printed bridges (10.19), pontoon bridges only by a bridging engineer across
+        a river hexside of its hex (8.9)."""
+        from .movement import river_sides
+
         out = self.invariants(match)
-        if match.state.vars.get(c.V_SETUP_DONE):
+        v = match.state.vars
+        if v.get(c.V_SETUP_DONE):
             out += [f"3.2: {p.id} is still in the set-up pool at a phase of a turn (place it, give "
                     f"the setup option, or clear: [Japan])"
                     for p in match.state.pieces if p.side == JAPAN and p.location == c.JP_POOL]
+        for p in match.state.pieces:
+            if not c.is_unit(p):
+                continue
+            if p.side == US and (p.face != "front" or p.hidden):
+                out.append(f"6.5: US unit {p.id} is face down; US units are always face-up")
+            elif p.side == JAPAN and (p.face == "back") != p.hidden:
+                out.append(f"6.5: Japanese unit {p.id} shows its {p.face} with hidden "
+                           f"{str(p.hidden).lower()}: set its status revealed (true or false) "
+                           f"instead of face or hidden")
+        if match.state.turn < c.AIR_TURN:
+            out += [f"7.1: the air unit {p.id} is available before turn {c.AIR_TURN} (leave it in "
+                    f"{c.AIR_LATER})" for p in match.state.pieces.at(c.AIR_READY)]
+        hm = components().hexmap
+        for h in v[c.V_RUBBLE]:
+            if not hm.is_hex_id(h) or c.terrain(h) not in ("urban", "heavy"):
+                out.append(f"10.20, 10.21: rubble {h!r} is not an urban or heavy structures hex")
+        bridges = {c.side_key(hm.label(s.a), hm.label(s.b)) for s in hm.hexsides_with("bridge")}
+        out += [f"10.19: bridges_demolished {k!r} is not a printed bridge (bridges: "
+                f"{', '.join(sorted(bridges))})" for k in v[c.V_DEMOLISHED] if k not in bridges]
+        for eng, key in v[c.V_PONTOONS].items():
+            known = eng in match.state.pieces
+            piece = match.state.pieces[eng] if known else None
+            ok = piece is not None and c.is_unit(piece) and c.has(piece, "bridging") \
+                and hm.is_hex_id(piece.location) and key in {
+                    c.side_key(piece.location, n) for n in river_sides(piece.location)}
+            if not ok:
+                out.append(f"8.9: pontoons {eng}: {key!r} is not a river hexside of a bridging "
+                           f"engineer's hex (set it with the engineer's status pontoon)")
         return out
 
     def final_result(self, match: Match) -> Result:

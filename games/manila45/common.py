@@ -74,6 +74,7 @@ V_AMTRAC = "amtrac"  # what the 672nd did this phase: "", "crossing", "coastal" 
 V_ENTERED = "entered_orgs"  # organisations whose entry is complete (3.4)
 V_SETUP_DONE = "setup_done"
 
+AIR_TURN = 3  # 7.1, 7.5, 10.23: the air units arrive at the start of game turn 3
 MP = 16  # 2.9, 8.1
 XIV_TURN1_MP = 8  # 3.5, 5.4
 
@@ -294,6 +295,14 @@ def bridged(match: Match, a: str, b: str, side: str) -> bool:
 
 # -- 6.5 fog of war, elimination ------------------------------------------------------------
 
+def say(match: Match, kind: str, section: str, template: str, /, *,
+        visible_to: tuple[str, ...] = (), **data: JSON) -> None:
+    """Log an event whose text is written from its data alone: ``template`` formatted with
+    the same fields the event carries, so every number the text states is a field a rule
+    test reads (unit, name, hex, mp_left, ...)."""
+    match.emit(kind, section, template.format(**data), visible_to=visible_to, **data)
+
+
 def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
     """6.5: Japanese units flipped face-up for good when they fire or are fired on."""
     for p in pieces:
@@ -302,8 +311,10 @@ def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
             p.face = "front"
             p.attrs["revealed"] = True
             c = counter(p)
-            match.reveal(p, "6.5", f"{p.name} ({c.type}, fire {c.fire}, range {c.range}) "
-                         f"in {p.location} is flipped face-up: it {why}", unit=p.id, hex=p.location)
+            data: dict[str, JSON] = {"unit": p.id, "name": p.name, "type": c.type, "fire": c.fire,
+                                     "range": c.range, "hex": p.location, "why": why}
+            match.reveal(p, "6.5", "{name} ({type}, fire {fire}, range {range}) in {hex} is "
+                         "flipped face-up: it {why}".format(**data), **data)
 
 
 @cache

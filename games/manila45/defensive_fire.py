@@ -31,6 +31,14 @@ def can_be_fired_on_defensively(piece: Piece) -> bool:
     return not (c.is_static(piece) or c.has(piece, "air"))
 
 
+def defensive_firers(match: Match, mover: Piece, hex_id: str) -> list[Piece]:
+    """9.2-9.4: the enemy units next to ``hex_id`` able to fire defensively, who fire all
+    together at a unit entering it (none: an empty list)."""
+    side = c.other(mover.side)
+    return [p for n in components().hexmap.neighbor_ids(hex_id) for p in c.units_at(match, n)
+            if p.side == side and can_fire_defensively(p)]
+
+
 def defensive_fire_drms(match: Match, mover: Piece, hex_id: str, shooters: list[Piece]) -> list[Drm]:
     """9.5 plus the 10.12 DRM that apply to both kinds of fire."""
     drms: list[Drm] = [(-1, "9.5", "defensive fire")]
@@ -50,8 +58,7 @@ def defensive_fire(match: Match, mover: Piece, hex_id: str, *,
     if not can_be_fired_on_defensively(mover):
         return False
     side = c.other(mover.side)
-    shooters = [p for n in components().hexmap.neighbor_ids(hex_id) for p in c.units_at(match, n)
-                if p.side == side and can_fire_defensively(p)]  # 9.2, 9.4
+    shooters = defensive_firers(match, mover, hex_id)
     if not shooters:
         return False
     strength = sum(c.counter(p).fire for p in shooters)

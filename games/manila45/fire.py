@@ -8,9 +8,12 @@ same table (:meth:`Table.odds`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
+from tabletop.core.engine.canonical import JSON
+from tabletop.core.engine.events import modifier, modifiers_text, signed
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.pieces import Piece
 
@@ -61,23 +64,39 @@ def odds_of_e(strength: int, drm: int) -> Fraction:
     return components().crt.odds(strength, modifier=drm).get("E", Fraction(0))
 
 
+def modifiers(drms: Sequence[Drm]) -> list[dict[str, JSON]]:
+    """A fire's DRM as an event's data carries them: one :func:`modifier` each (its section,
+    what it is for, its signed value), in the order they apply."""
+    return [modifier(section, why, value) for value, section, why in drms]
+
+
+def fire_text(data: Mapping[str, Any]) -> str:
+    """A fire event's log line, written from its data alone (:func:`resolve`)."""
+    return (f"{data['purpose']}: {', '.join(data['names'])} ({data['strength']} factors, "
+            f"column {data['column']}) at {data['target']}: roll {data['roll']}, DRM "
+            f"{signed(data['drm'])} -> {data['result']} "
+            f"[{modifiers_text(data['modifiers']) or 'no DRM'}]")
+
+
 def resolve(match: Match, firers: Sequence[Piece], strength: int, drms: Sequence[Drm],
             target: str, section: str, purpose: str) -> str:
     """10.3: roll on the CRT for a fire of ``strength`` with these DRM; returns E or -.
 
     One six-sided die (2.1); the final DRM is added to the roll, never to the strength, so it
-    never changes the column (10.11).
+    never changes the column (10.11). The ``fire`` event carries the fire's numbers as data:
+    its purpose, the firers (ids and names), strength, CRT column, target (a hex, or a
+    bridge's hexside), roll, each DRM as a modifier (rule, name, value), the final DRM and
+    the result; its text is written from them (:func:`fire_text`).
 
     Firers and targets named in the text have been revealed before this is called (6.5)."""
     total = sum(d for d, _, _ in drms)
     roll = match.dice.d6(purpose=purpose, section=section)
     result = components().crt.lookup(strength, roll, modifier=total)
-    why = "; ".join(f"{d:+d} {w} ({s})" for d, s, w in drms) or "no DRM"
-    names = ", ".join(p.name for p in firers)
-    match.emit("fire", section, f"{purpose}: {names} ({strength} factors, column "
-               f"{column_label(strength)}) at {target}: roll {roll}, DRM {total:+d} -> "
-               f"{result} [{why}]", target=target, strength=strength, roll=roll, drm=total,
-               result=result, firers=[p.id for p in firers])
+    data: dict[str, JSON] = {
+        "purpose": purpose, "firers": [p.id for p in firers], "names": [p.name for p in firers],
+        "strength": strength, "column": column_label(strength), "target": target, "roll": roll,
+        "modifiers": modifiers(drms), "drm": total, "result": result}
+    match.emit("fire", section, fire_text(data), **data)
     return result
 
 

@@ -83,13 +83,21 @@ def allowance(match: Match, piece: Piece) -> int:
 
 
 def _emit_move(match: Match, piece: Piece, a: str, b: str, left: int) -> None:
+    """8.1: a step logged with its numbers as data (a face-down unit's, 6.5, in full to
+    Japan only; the US is told only the hexes)."""
+    text = "{name} moves {frm} -> {to} ({mp_left} MP left)"
     if piece.hidden:
-        match.emit("move", "8.1", f"{piece.name} moves {a} -> {b} ({left} MP left)",
-                   visible_to=(JAPAN,), unit=piece.id, frm=a, to=b)
-        match.emit("move", "8.1", f"a face-down Japanese unit moves {a} -> {b}", frm=a, to=b)
+        c.say(match, "move", "8.1", text, visible_to=(JAPAN,), unit=piece.id, name=piece.name,
+              frm=a, to=b, mp_left=left)
+        c.say(match, "move", "8.1", "a face-down Japanese unit moves {frm} -> {to}", frm=a, to=b)
     else:
-        match.emit("move", "8.1", f"{piece.name} moves {a} -> {b} ({left} MP left)",
-                   unit=piece.id, frm=a, to=b)
+        c.say(match, "move", "8.1", text, unit=piece.id, name=piece.name, frm=a, to=b, mp_left=left)
+
+
+@cache
+def amtrac_unit() -> str:
+    """8.8, 8.10: the id of the 672nd Amphibious Tractor Battalion."""
+    return next(uid for uid, ctr in components().counters.items() if ctr.has("amtrac"))
 
 
 def _leave(match: Match, piece: Piece) -> None:
@@ -97,7 +105,8 @@ def _leave(match: Match, piece: Piece) -> None:
     pontoons = match.state.vars[c.V_PONTOONS]
     if piece.id in pontoons:
         gone = pontoons.pop(piece.id)
-        match.emit("pontoon", "8.9", f"{piece.name} moves off: its pontoon bridge {gone} is gone")
+        c.say(match, "pontoon", "8.9", "{name} moves off: its pontoon bridge {bridge} is gone",
+              unit=piece.id, name=piece.name, bridge=gone)
 
 
 def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing, where: c.Where = c.NOWHERE,
@@ -144,8 +153,8 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing, where: c.Whe
         if crossed_river and cross.amtrac and here == cross.start and not c.bridged(
                 match, here, dest, piece.side) and not c.has(piece, "amtrac"):
             match.state.vars[c.V_AMTRAC] = "crossing"
-            match.emit("amtrac", "8.8", f"the 672nd carries {piece.name} across the river "
-                       f"{here} -> {dest}")
+            c.say(match, "amtrac", "8.8", "the 672nd carries {name} across the river {frm} -> {to}",
+                  amtrac=amtrac_unit(), unit=piece.id, name=piece.name, frm=here, to=dest)
             cross.amtrac = False
         if crossed_river and piece.side == US:
             _mark_pontoon_use(match, here, dest)
@@ -214,7 +223,8 @@ def pontoon_step(match: Match, where: c.Where = c.NOWHERE, back: JSON = None) ->
         else:
             key = c.side_key(piece.location, pick)
             pontoons[eng] = key
-            match.emit("pontoon", "8.9", f"{piece.name} establishes a pontoon bridge on {key}")
+            c.say(match, "pontoon", "8.9", "{name} establishes a pontoon bridge on {bridge}",
+                  unit=eng, name=piece.name, bridge=key)
 
 
 # -- the movement phases -----------------------------------------------------------------------
@@ -347,7 +357,8 @@ def coastal_move(match: Match, amtrac_id: str, where: c.Where = c.NOWHERE,
             continue
         landings.append(hex_id)
     if not landings:
-        match.emit("amtrac", "8.10", "no coastal hex to land on: the 672nd stays")
+        c.say(match, "amtrac", "8.10", "no coastal hex to land on: the 672nd stays", amtrac=amtrac_id,
+              hex=start)
         return
     dest = (yield from ask_str(choose(US, "8.10: land where?", "8.10", landings, kind="coastal_landing",
                                       resume=here.point(rider=rider_id))))
@@ -355,11 +366,13 @@ def coastal_move(match: Match, amtrac_id: str, where: c.Where = c.NOWHERE,
     match.state.vars[c.V_AMTRAC] = "coastal"
     amtrac.attrs["moved"] = True
     match.state.pieces.move(amtrac_id, dest)
-    text = f"the 672nd moves by sea {start} -> {dest}"
     if rider is not None:
         match.state.pieces.move(rider.id, dest)
-        text += f" carrying {rider.name}"
-    match.emit("amtrac", "8.10", text, frm=start, to=dest)
+        c.say(match, "amtrac", "8.10", "the 672nd moves by sea {frm} -> {to} carrying {name}",
+              amtrac=amtrac_id, frm=start, to=dest, unit=rider.id, name=rider.name)
+    else:
+        c.say(match, "amtrac", "8.10", "the 672nd moves by sea {frm} -> {to}", amtrac=amtrac_id,
+              frm=start, to=dest)
     if rider is not None:
         rider.attrs["moved"] = True
         yield from move_unit(match, rider, allowance(match, rider), Crossing(start=dest), where)
@@ -412,7 +425,8 @@ def us_entry(match: Match, where: c.Where = c.NOWHERE, back: JSON = None) -> Pro
                                              resume=where.point())))
         else:
             org = "xiv"
-        match.emit("entry", "3.4", f"{ORG_NAMES[org]} begins its entry")
+        c.say(match, "entry", "3.4", "{organisation} begins its entry", org=org,
+              organisation=ORG_NAMES[org])
         yield from _enter_org(match, org, where)
         done.append(org)
 
@@ -446,8 +460,8 @@ def _enter_org(match: Match, org: str, where: c.Where = c.NOWHERE, back: JSON = 
                                    detail={"mp": cost}))
         if not opts:
             # No legal entry hex is left for this unit: it waits and enters next turn.
-            match.emit("entry", "3.4", f"{piece.name} finds no legal entry hex and waits "
-                       f"for the next US movement phase")
+            c.say(match, "entry", "3.4", "{name} finds no legal entry hex and waits for the "
+                  "next US movement phase", unit=piece.id, name=piece.name, org=org)
             return
         to = (yield from ask_str(choose(US, f"3.4: {piece.name} enters at", "3.4", opts,
                                         kind="entry_hex", context={"unit": piece.id},
@@ -455,7 +469,7 @@ def _enter_org(match: Match, org: str, where: c.Where = c.NOWHERE, back: JSON = 
         cost = c.ENTER_COST[c.terrain(to)] + (1 if to in match.state.vars[c.V_RUBBLE] else 0)
         match.state.pieces.move(piece.id, to)
         piece.attrs["moved"] = True
-        match.emit("entry", "3.4", f"{piece.name} enters at {to} ({cost} MP)", unit=piece.id,
-                   to=to)
+        c.say(match, "entry", "3.4", "{name} enters at {to} ({mp} MP)", unit=piece.id,
+              name=piece.name, to=to, mp=cost)
         # 9.1 defensive fire at the entry hex, then on with the MP left
         yield from move_unit(match, piece, mp - cost, Crossing(start=to), here, entered=True)

@@ -375,8 +375,9 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece],
     if back is None:
         c.reveal(match, defenders, "is fired on")
         if side == JAPAN and len(defenders) == 2:
-            match.emit("fog", "6.5", f"the Japanese player sees both US units in {target}: "
-                       + ", ".join(p.name for p in defenders), visible_to=(JAPAN,))
+            c.say(match, "fog", "6.5", "the Japanese player sees both US units in {hex}: "
+                  "{names[0]}, {names[1]}", visible_to=(JAPAN,), hex=target,
+                  units=[p.id for p in defenders], names=[p.name for p in defenders])
     assault: list[Piece] = []
     candidates = _close_assaulters(match, target, group)
     if candidates:
@@ -399,7 +400,7 @@ def _regular_fire(match: Match, side: str, target: str, group: list[Piece],
         if roll == 6 and target not in rubble:
             rubble.append(target)
             rubble.sort()
-            match.emit("rubble", "10.20", f"rubble in {target}", hex=target)
+            c.say(match, "rubble", "10.20", "rubble in {hex}", hex=target, roll=roll)
     # 4.2, 4.3: play stops when the last Japanese unit (or the last one north-west) is gone,
     # once this fire's result is applied in full: the E (10.16) and the rubble roll it calls
     # for "immediately" (10.20); the voluntary advance after combat (10.17) is not offered.
@@ -422,12 +423,14 @@ def _advance(match: Match, side: str, target: str, assault: list[Piece], where: 
         if go:
             frm = p.location
             match.state.pieces.move(p.id, target)
-            match.emit("advance", "10.17", f"{p.name} advances {frm} -> {target}", unit=p.id,
-                       to=target)
+            c.say(match, "advance", "10.17", "{name} advances {frm} -> {to}", unit=p.id,
+                  name=p.name, frm=frm, to=target)
 
 
-def _bridge_demolition(match: Match, side: str, key: str, group: list[Piece]) -> None:
-    """10.19: only its own DRM apply; E demolishes the bridge."""
+def bridge_demolition_drms(match: Match, side: str, key: str, group: Iterable[Piece]) -> list[Drm]:
+    """10.19: the only DRM of a bridge demolition by ``group`` at the bridge ``key``: -2 a
+    combat engineer, +1 when a firing unit is in neither end hex, +1 or +2 for enemy units at
+    one or both ends."""
     ends = _bridge_ends(key)
     drms: list[Drm] = []
     for p in group:
@@ -437,16 +440,26 @@ def _bridge_demolition(match: Match, side: str, key: str, group: list[Piece]) ->
         drms.append((1, "10.19", "a firing unit is not at the bridge"))
     enemy_ends = sum(1 for e in ends if c.enemy_in(match, e, side))
     if enemy_ends:
-        drms.append((enemy_ends, "10.19", f"enemy units at {enemy_ends} bridge end(s)"))
+        drms.append((enemy_ends, "10.19", "enemy units at both bridge ends" if enemy_ends == 2
+                     else "enemy units at one bridge end"))
+    return drms
+
+
+def _bridge_demolition(match: Match, side: str, key: str, group: list[Piece]) -> None:
+    """10.19: only its own DRM apply; E demolishes the bridge."""
+    drms = bridge_demolition_drms(match, side, key, group)
     strength = sum(c.counter(p).fire for p in group)
     if resolve(match, group, strength, drms, key, "10.19", "bridge demolition") == "E":
         match.state.vars[c.V_DEMOLISHED].append(key)
         match.state.vars[c.V_DEMOLISHED].sort()
-        match.emit("bridge", "10.19", f"the bridge {key} is demolished", bridge=key)
+        c.say(match, "bridge", "10.19", "the bridge {bridge} is demolished", bridge=key)
 
 
-def _structure_demolition(match: Match, side: str, target: str, group: list[Piece]) -> None:
-    """10.21: only its own DRM apply; E places rubble."""
+def structure_demolition_drms(match: Match, target: str, group: Iterable[Piece]) -> list[Drm]:
+    """10.21: the only DRM of a structure demolition by ``group`` at ``target``: -2 a combat
+    engineer, +1 when no firing unit is adjacent to the hex ("all of the involved attacking
+    units aren't in hexes immediately adjacent"), +1 a heavy structures hex."""
+    group = list(group)
     drms: list[Drm] = []
     for p in group:
         if c.has(p, "combat_engineer"):
@@ -455,10 +468,16 @@ def _structure_demolition(match: Match, side: str, target: str, group: list[Piec
         drms.append((1, "10.21", "no firing unit is adjacent to the hex"))
     if c.terrain(target) == "heavy":
         drms.append((1, "10.21", "a heavy structures hex"))
+    return drms
+
+
+def _structure_demolition(match: Match, side: str, target: str, group: list[Piece]) -> None:
+    """10.21: only its own DRM apply; E places rubble."""
+    drms = structure_demolition_drms(match, target, group)
     strength = sum(c.counter(p).fire for p in group)
     if resolve(match, group, strength, drms, target, "10.21", "structure demolition") == "E":
         rubble = match.state.vars[c.V_RUBBLE]
         if target not in rubble:
             rubble.append(target)
             rubble.sort()
-            match.emit("rubble", "10.21", f"rubble in {target}", hex=target)
+            c.say(match, "rubble", "10.21", "rubble in {hex}", hex=target)

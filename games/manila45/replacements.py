@@ -23,10 +23,12 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
     orgs: tuple[str, ...] = ORGS
     if back is None:
         match.state.vars[c.V_AIR_USED] = []  # 10.23: once per game turn
-        if match.state.turn == 3:
+        if match.state.turn == c.AIR_TURN:
             for p in match.state.pieces.at(c.AIR_LATER):
                 match.state.pieces.move(p.id, c.AIR_READY)
-            match.emit("reinforcements", "7.5", "the six US combat air support units are available")
+            air = [p.id for p in match.state.pieces.at(c.AIR_READY)]
+            c.say(match, "reinforcements", "7.5", "the {count} US combat air support units are "
+                  "available", units=air, count=len(air))
         if match.state.turn < 2:
             return
     else:
@@ -40,7 +42,8 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
                                     for n in components().hexmap.neighbor_ids(p.location))})
         hosts = [h for h in hosts if c.can_stack(match, dead[0], h)]
         if not hosts:
-            match.emit("replacement", "7.3", f"{ORG_NAMES[org]}: no unit to receive a replacement; forfeit")
+            c.say(match, "replacement", "7.3", "{organisation}: no unit to receive a replacement; "
+                  "forfeit", org=org, organisation=ORG_NAMES[org])
             continue
         if back is not None and "unit" in back:
             pick = str(back["unit"])  # the replacement is picked: back to where it goes
@@ -60,4 +63,5 @@ def reinforcement_phase(match: Match) -> Procedure[None]:
             US, f"7.3: place {piece.name} atop", "7.3", spots, kind="replacement_hex",
             resume=ResumePoint(phase, {"org": org, "unit": piece.id})))
         match.state.pieces.move(piece.id, where, top=True)
-        match.emit("replacement", "7.3", f"{piece.name} returns in {where}", unit=piece.id, to=where)
+        c.say(match, "replacement", "7.3", "{name} returns in {to}", unit=piece.id, name=piece.name,
+              org=org, to=where)

@@ -43,7 +43,8 @@ def build_pieces(match: Match) -> None:
             pid = marker.id if marker.count == 1 else f"{marker.id}-{n}"
             pieces.add(Piece(pid, marker.id, "", marker.name, c.MARKERS))
     match.state.track("turn", 1, 1, 10, section="3.1")
-    match.emit("setup", "3.1", "the Game Turn marker is on the 3-5 Feb box")
+    c.say(match, "setup", "3.1", "the Game Turn marker is on the {turn_box} box", turn=1,
+          turn_box=comp.turn_track.boxes[0])
 
 
 def setup_hexes(match: Match, piece: Piece) -> list[str]:
@@ -153,8 +154,9 @@ def _adjust(match: Match, back: JSON = None) -> Procedure[None]:
 def _placed(match: Match, how: str) -> None:
     for p in match.state.pieces:
         if p.side == JAPAN:
-            match.emit("setup", "3.2", f"{p.name} set up face down in {p.location}",
-                       visible_to=(JAPAN,), unit=p.id, hex=p.location)
+            c.say(match, "setup", "3.2", "{name} set up face down in {hex}", visible_to=(JAPAN,),
+                  unit=p.id, name=p.name, hex=p.location)
     n = sum(1 for p in match.state.pieces if p.side == JAPAN)
-    match.emit("setup", "3.2", f"the Japanese set-up is complete: {n} units face down ({how})")
+    c.say(match, "setup", "3.2", "the Japanese set-up is complete: {units} units face down ({how})",
+          units=n, how=how)
     match.state.vars[c.V_SETUP_DONE] = True

@@ -68,7 +68,7 @@ def eliminate(match: Match, piece: Piece, section: str, *, decide: bool = True) 
     match.state.pieces.move(piece.id, dead)
     piece.attrs["fired"] = False
     piece.attrs["moved"] = False
-    match.emit("eliminated", section, f"{piece.name} in {where} is eliminated", unit=piece.id,
-               hex=where, side=piece.side)
+    c.say(match, "eliminated", section, "{name} in {hex} is eliminated", unit=piece.id,
+          name=piece.name, hex=where, side=piece.side)
     if decide:
         check_now(match)

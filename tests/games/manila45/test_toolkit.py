@@ -148,3 +148,85 @@ def test_3_2_6_5_a_position_at_a_phase_has_the_set_up_done() -> None:
     with pytest.raises(TabletopError, match="only Japanese units"):
         start(GAME, start="us_move", turn=3, clear=["US", "Japan"],
               pieces={"i-1-129": {"at": "2932", "status": {"revealed": True}}})
+
+
+@pytest.mark.parametrize("phase, turn, player, kind", [
+    ("us_reinforce", 4, "US", "replacement_unit"),  # 7.2: 1/5 Cav in the dead pile, 2/5 Cav to host it
+    ("us_move", 1, "US", "entry_org"),              # 3.4: the divisions enter on turn 1
+    ("us_move", 4, "US", "pontoon"),                # 8.9: the engineer beside the Pasig first
+    ("us_fire", 4, "US", "fire_target"),
+    ("jp_move", 4, "Japan", "select_mover"),
+    ("jp_fire", 4, "Japan", "fire_target"),
+])
+def test_5_2_a_position_starts_at_any_phase(phase: str, turn: int, player: str, kind: str) -> None:
+    """5.2: every phase of a game turn is an entry point; a position started there asks that
+    phase's first decision of that phase's player, the set-up done (3.2) and the earlier
+    phases of the turn skipped."""
+    assert [e.id for e in GAME.entry_points()] == ["us_reinforce", "us_move", "us_fire", "jp_move",
+                                                   "jp_fire"]
+    pieces = {"c-2-5": {"at": "2720"}, "c-1-5": {"at": c.US_DEAD}, "x-117": {"at": "3021"},
+              "j-cf-1": {"at": "2523"}, "j-cf-2": {"at": "3225", "status": {"revealed": True}}}
+    m = start(GAME, start=phase, turn=turn, clear=["Japan"] if turn == 1 else ["US", "Japan"],
+              pieces=pieces)
+    assert m.pending is not None and (m.pending.player, m.pending.kind) == (player, kind)
+    assert (m.state.turn, m.state.phase) == (turn, phase)
+
+
+@pytest.mark.parametrize("turn, phase, ready", [(2, "us_fire", False), (3, "us_reinforce", True),
+                                                (3, "us_move", True), (6, "jp_fire", True)])
+def test_7_1_7_5_10_23_air_units_are_ready_in_positions_from_turn_3(turn: int, phase: str,
+                                                                    ready: bool) -> None:
+    """7.1, 7.5: a position past the US Replacement & Reinforcement Phase of turn 3 has the
+    six air units available (10.23: off the map, ready to fire); one starting at that phase
+    has them arrive in it (its event says so); before it they wait, and a position may not
+    make them available sooner."""
+    m = start(GAME, start=phase, turn=turn, options={"setup": layout()})
+    air = [p for p in m.state.pieces if p.kind == "air_support"]
+    assert len(air) == 6
+    assert all(p.location == (c.AIR_READY if ready else c.AIR_LATER) for p in air)
+    arrived = texts(m, "reinforcements")
+    assert arrived == (["the 6 US combat air support units are available"]
+                       if phase == "us_reinforce" else [])
+    with pytest.raises(TabletopError, match=r"7\.1: the air unit air-1 is available before turn 3"):
+        start(GAME, start="us_fire", turn=2, options={"setup": layout()},
+              pieces={"air-1": {"at": c.AIR_READY}})
+
+
+@pytest.mark.parametrize("pontoon", ["3020", ""])
+def test_8_9_10_17_pontoon_status_bridges_the_river_for_a_close_assault(pontoon: str) -> None:
+    """8.9 status pontoon: 117 Eng's bridge from 3021 across the Pasig to 3020 is set as it
+    is in play; 10.17-10.18: 1/5 Cav in 3021 may then close assault 1 CF across it (without
+    the bridge no close assault is offered across the major river)."""
+    m = start(GAME, start="us_fire", turn=3, clear=["US", "Japan"],
+              pieces={"x-117": {"at": "3021", "status": {"pontoon": pontoon}}, "c-1-5": {"at": "3021"},
+                      "j-cf-1": {"at": "3020", "status": {"revealed": True}}, "j-cf-2": {"at": "2720"}})
+    assert m.state.vars["pontoons"] == ({"x-117": "3020-3021"} if pontoon else {})
+    answer(m, {"fire": "3020"}, "c-1-5", "done")
+    assert m.pending is not None and (m.pending.kind == "close_assault") == bool(pontoon)
+
+
+@pytest.mark.parametrize("pieces, vars_, message", [
+    ({"c-1-5": {"at": "3021", "status": {"pontoon": "3020"}}}, {},
+     r"8\.9: only a bridging engineer"),
+    ({"x-117": {"at": "3021", "status": {"pontoon": "3121"}}}, {},
+     r"8\.9: 3121 is not across a river hexside from 3021 \(across a river from it: 3020"),
+    ({"x-117": {"at": "box:us_xiv", "status": {"pontoon": "3020"}}}, {},
+     r"8\.9: the engineer must stand on the map"),
+    ({}, {"rubble": ["2430"]}, r"10\.20, 10\.21: rubble '2430' is not an urban or heavy"),
+    ({}, {"bridges_demolished": ["3020-3021"]}, r"10\.19: bridges_demolished '3020-3021' is not a "
+                                                r"printed bridge"),
+    ({}, {"pontoons": {"x-117": "3020-3021"}}, r"8\.9: pontoons x-117: '3020-3021' is not a river "
+                                               r"hexside of a bridging engineer's hex"),
+    ({"j-cf-2": {"at": "3225", "face": "front"}}, {},
+     r"6\.5: Japanese unit j-cf-2 shows its front with hidden true: set its status revealed"),
+    ({"c-1-5": {"at": "3226", "hidden": True}}, {}, r"6\.5: US unit c-1-5 is face down"),
+])
+def test_8_9_10_19_10_21_positions_set_markers_only_where_the_rules_put_them(
+        pieces: dict[str, object], vars_: dict[str, object], message: str) -> None:
+    """8.9, 10.19-10.21: a pontoon bridge only by a bridging engineer on the map across a
+    river hexside of its hex, rubble only in an urban or heavy structures hex, a demolished
+    bridge only on a printed one; 6.5: a Japanese unit's face set apart from its hidden flag
+    (the status revealed sets both), a US unit face down: each refused with one message
+    naming it."""
+    with pytest.raises(TabletopError, match=message):
+        start(GAME, start="us_fire", turn=3, options={"setup": layout()}, pieces=pieces, vars=vars_)
