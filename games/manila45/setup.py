@@ -117,7 +117,8 @@ def japanese_setup(match: Match, back: JSON = None) -> Procedure[None]:
             pool = pool[[p.id for p in pool].index(back["unit"]):]
         for p in pool:
             hexes = setup_hexes(match, p)
-            where = yield from ask_str(choose(JAPAN, f"3.2: place {p.name} ({p.kind})", "3.2", hexes,
+            kind = components().types[p.kind].name
+            where = yield from ask_str(choose(JAPAN, f"3.2: place {p.name} ({kind})", "3.2", hexes,
                                               kind="setup_hex", context={"unit": p.id}, private=True,
                                               resume=ResumePoint(c.SETUP, {"step": "place", "unit": p.id})))
             pieces.move(p.id, where)

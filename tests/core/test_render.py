@@ -421,7 +421,7 @@ def test_area_labels_put_the_games_words_under_each_name() -> None:
     root = parse(svg.render_areamap(labelled))
     assert texts(root, "area-sub") == ["Beach · 3 slots", "", "Mountain", ""]
     text = ascii_render.render_areamap(labelled)
-    assert "[beach] Green Beach  (Beach · 3 slots)" in text and "priority" not in text
+    assert "Green Beach  (Beach · 3 slots)" in text and "priority" not in text
     with pytest.raises(DataError, match=r"labels\.slots"):
         validate(AreaMapSpec, {**AREA_DATA, "labels": {"slots": "{n} slots"}}, source="test")
 
@@ -431,10 +431,10 @@ def test_ascii_areamap_lists_positions_arrows_and_occupants() -> None:
     text = ascii_render.render_areamap(
         areamap(), [piece("m1", "us", "beach", "1/23", (4, 3, 4)),
                     piece("j1", "japan", "peak", "SNLF", (9, 8, 7), hidden=True)])
-    assert "[neck] The Neck" in text and "<-> beach" in text and "-> field" in text
-    assert "<- neck" in text and "U 1/23 4-3-4" in text
+    assert "The Neck" in text and "<-> Green Beach" in text and "-> Airfield" in text
+    assert "<- The Neck" in text and "U 1/23 4-3-4" in text
     assert "J face-down" in text and "9-8-7" not in text
-    assert "box [box:dead] Dead pile: empty" in text
+    assert "box Dead pile: empty" in text
 
 
 def test_ascii_render_match() -> None:
@@ -446,7 +446,7 @@ def test_ascii_render_match() -> None:
     small = ascii_render.render_match(match, window=("0202", 1))
     assert small.split("\n")[1].split() == ["01", "03"] and small.split("\n")[2].split() == ["02"]
     area = ascii_render.render_match(Match(AreaGame(), seed=1), player="us")
-    assert "J face-down" in area and "[beach] Green Beach" in area
+    assert "J face-down" in area and "Green Beach" in area
 
 
 # --- cards in off-map boxes ---------------------------------------------------------------------
@@ -474,7 +474,7 @@ def test_box_cards_are_drawn_named_or_face_down_as_the_side_may_see() -> None:
     theirs = svg.render_match(match, hidden_from="japan")
     assert "Naval Gunfire" not in theirs and "2 cards face down" in theirs
     text = ascii_render.render_match(match, player="japan")
-    assert "box [box:dead] Dead pile: cards: 2 cards face down" in text
+    assert "box Dead pile: cards: 2 cards face down" in text
     assert "cards: Naval Gunfire, Banzai & <Charge>" in ascii_render.render_match(match, player="us")
     assert "box:none" not in text and Game.box_cards(CardGame(), match, None) == {}
 

@@ -260,22 +260,23 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
     marks = {**side_letters(sides_of(pieces, list(letters or {}))), **(letters or {})}
     label = piece_label or default_piece_label
     down = face_down or is_hidden
+    name = {area.id: area.name for area in areamap.spec.areas}
     arrows: dict[str, list[str]] = {a: [] for a in areamap.areas()}
     for con in areamap.spec.connections:
         if con.directed:
-            arrows[con.a].append(f"-> {con.b}")
-            arrows[con.b].append(f"<- {con.a}")
+            arrows[con.a].append(f"-> {name[con.b]}")
+            arrows[con.b].append(f"<- {name[con.a]}")
         else:
-            arrows[con.a].append(f"<-> {con.b}")
-            arrows[con.b].append(f"<-> {con.a}")
+            arrows[con.a].append(f"<-> {name[con.b]}")
+            arrows[con.b].append(f"<-> {name[con.a]}")
     lines = [f"{areamap.name}: {len(arrows)} positions, {len(areamap.spec.connections)} connections"]
     for area in areamap.spec.areas:
         if areamap.spec.labels:  # the map's player words for its attributes, long texts left out
             words = [w for w in areamap.spec.words(area) if len(w) <= LONG_TEXT]
-            lines.append(f"[{area.id}] {area.name}" + (f"  ({' · '.join(words)})" if words else ""))
+            lines.append(f"{area.name}" + (f"  ({' · '.join(words)})" if words else ""))
         else:
-            lines.append(f"[{area.id}] {area.name}{_attr_words(area.attrs)}")
-        lines.append(f"    arrows: {'  '.join(arrows[area.id]) or 'none'}")
+            lines.append(f"{area.name}{_attr_words(area.attrs)}")
+        lines.append(f"    arrows: {', '.join(arrows[area.id]) or 'none'}")
         stack = by_place.get(area.id)
         if stack:
             lines.append(f"    here: {_listing(stack, label, down, marks)}")
@@ -287,7 +288,7 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *,
         held = _listing(stack, label, down, marks)
         if box.id in cards:
             held = "; ".join(filter(None, (held, f"cards: {cards_text(cards[box.id])}")))
-        lines.append(f"box [{box.id}] {box.name}{blind}: {held or 'empty'}")
+        lines.append(f"box {box.name}{blind}: {held or 'empty'}")
     for loc, stack in sorted(by_place.items()):
         if loc not in known:
             lines.append(f"at {in_words(loc)}: {_listing(stack, label, down, marks)}")

@@ -1180,7 +1180,8 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
                      "marker_start": "url(#arrow-back)"}
         doc.open("line", x1=p[0], y1=p[1], x2=q[0], y2=q[1], **style,
                  data_between=f"{con.a}-{con.b}")
-        doc.title(f"{con.a} {'->' if con.directed else '<->'} {con.b}")
+        doc.title(f"{areamap.area(con.a).name} {'->' if con.directed else '<->'} "
+                  f"{areamap.area(con.b).name}")
         doc.close("line")
     doc.close("g")
     for area in areamap.spec.areas:
@@ -1241,7 +1242,7 @@ def _draw_area(doc: _Doc, areamap: AreaMap, area_id: str, geo: tuple[float, floa
     if areamap.spec.labels:
         doc.title(" · ".join([area.name, *areamap.spec.words(area)]))
     else:
-        doc.title(f"{area.name} [{area_id}] " + ", ".join(f"{k}={v}" for k, v in area.attrs.items()))
+        doc.title(area.name)
     doc.el("rect", x=x0 + 2, y=y0 + 3, width=2 * hw, height=2 * hh, rx=9, fill="#000000",
            fill_opacity="0.18")
     doc.el("rect", x=x0, y=y0, width=2 * hw, height=2 * hh, rx=9, fill=fill, stroke="#4a4436",
