@@ -15,7 +15,9 @@ from tabletop.core.designer.testing import (
     check_dice_used,
     check_event_numbers,
     check_forks,
+    check_golden,
     force,
+    golden_games,
     start,
     texts,
 )
@@ -43,6 +45,12 @@ def test_conformance_and_forks() -> None:
     check_conformance(GAME, range(2))
     assert check_forks(GAME, range(1))["replay"] == 0
     check_event_numbers(GAME, range(2))
+
+
+def test_golden_games() -> None:
+    """Three seeded games of the heuristic bots end exactly as pinned in golden.json (a
+    change of play re-pins with TABLETOP_REGOLD=1 and bumps the game's version)."""
+    check_golden(Path(__file__).parent / "golden.json", golden_games(GAME, (1, 2, 3)))
 
 
 def test_2_0_the_game_lasts_six_turns_and_5_1_decides_it() -> None:
