@@ -214,7 +214,7 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
         at = GUTTER + PITCH * (col - c0) + 1
         header[1 if grid.is_shifted(col) and c1 > c0 else 0][at:at + 3] = f"{col:02d}".center(3)
     lines = ["".join(h).rstrip() for h in header if "".join(h).strip()]
-    south: list[tuple[int, int]] = []  # (text column, south mark) of the row above's lower hexes
+    south: list[tuple[int, str]] = []  # (text column, south mark) of the row above's lower hexes
     for row in range(r0, r1 + 1):
         upper = list(f"{row:02d} ".ljust(width))
         lower = [" "] * width
