@@ -29,8 +29,7 @@ from ..engine.decisions import DONE, Decision, Option, ResumePoint, ask_str, cho
 from ..engine.events import modifiers_text
 from ..engine.match import Flow, Match
 from ..engine.pieces import Piece, copy_json
-from ..engine.tables import parse_span
-from .game import KitGame, kit, ratio
+from .game import KitGame, kit
 from .units import eliminate, lose_step
 
 Here = Callable[[dict[str, Any]], ResumePoint]
@@ -178,14 +177,14 @@ def _column(g: KitGame, attack: Fraction, defence: Fraction) -> tuple[int, str, 
         diff = attack - defence
         whole = int(diff // 1) if g.rules.odds.rounding == "down" else (
             -int(-diff // 1) if g.rules.odds.rounding == "up" else round(diff))
-        spans = [parse_span(c) for c in g.crt.spec.columns]
+        spans = g.column_spans
         text = f"{whole:+d}"
         if spans[0].low is not None and whole < spans[0].low:
             return 0, text, "below"
         if spans[-1].high is not None and whole > spans[-1].high:
             return last, text, "above"
         return next(i for i, s in enumerate(spans) if s.contains(whole)), text, None
-    ratios = [ratio(c) for c in columns]
+    ratios = g.column_ratios
     if defence == 0:
         return last, "no defence", "above"
     r = attack / defence
@@ -208,7 +207,7 @@ def _key(g: KitGame, index: int) -> int | str:
     """What the CRT is read by for a column index: its name, or a number of its span."""
     if g.crt.keyed_by == "name":
         return g.crt.columns[index]
-    span = parse_span(g.crt.spec.columns[index])
+    span = g.column_spans[index]
     low = span.low if span.low is not None else span.high
     assert low is not None
     return low

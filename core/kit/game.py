@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from ..board.hexgrid import Hex
 from ..board.hexmap import HexMap
 from ..board.movement import CostFn, MoveCosts, MoveRules, can_move, reachable
 from ..engine.ai import ai_of
@@ -26,7 +26,7 @@ from ..engine.data import load_model
 from ..engine.errors import DataError
 from ..engine.match import AgentFactory, Match, PhasedGame
 from ..engine.pieces import OFF_BOARD, Piece
-from ..engine.tables import Table
+from ..engine.tables import Span, Table, parse_span
 from ..engine.visibility import PUBLIC
 from .rules import KIT_FILE, KitRules
 from .terrain import TERRAIN_FILE, Terrain, TerrainChart
@@ -146,6 +146,16 @@ class KitGame(PhasedGame):
                     raise DataError(f"{self.terrain.source}: {what}.{name}.line: the CRT has no "
                                     f"line {effect.line!r} ({', '.join(crt.lines)})")
 
+    @cached_property
+    def column_ratios(self) -> tuple[Fraction, ...]:
+        """The odds of each column of an odds CRT (``kit.yaml`` odds.columns: ratio)."""
+        return tuple(ratio(c) for c in self.crt.columns)
+
+    @cached_property
+    def column_spans(self) -> tuple[Span, ...]:
+        """The differentials each column of a differential CRT holds."""
+        return tuple(parse_span(c) for c in self.crt.spec.columns)
+
     # -- set-up ---------------------------------------------------------------------------
     def setup(self, match: Match) -> None:
         """Every unit on its set-up hex, front up; no step lost yet."""
@@ -212,16 +222,10 @@ class KitGame(PhasedGame):
     def move_costs(self, piece: Piece, rules: Mapping[str, Any]) -> MoveCosts | CostFn:
         """The step costs of a unit (the chart's for its kind; leaving an enemy zone of
         control costs ``zoc.leave_cost`` more under ``zoc: leave_cost``)."""
-        costs = self.terrain.costs(piece.kind)
         start = self.map.hex(piece.location)
         if self.rules.zoc.rule != "leave_cost" or start not in rules["ezoc"]:
-            return costs
-        extra = self.rules.zoc.leave_cost
-
-        def step(a: Hex, b: Hex) -> float | None:
-            c = costs(a, b)
-            return None if c is None else c + extra if a == start else c
-        return step
+            return self.terrain.costs(piece.kind)
+        return self.terrain.costs(piece.kind, leaving=start, extra=self.rules.zoc.leave_cost)
 
     def may_move(self, match: Match, piece: Piece, rules: Mapping[str, Any]) -> bool:
         """Whether a unit may move at all: not engaged, not locked in an enemy zone of
@@ -241,8 +245,13 @@ class KitGame(PhasedGame):
         return found.costs_by_id()
 
     def _search(self, match: Match, piece: Piece, rules: Mapping[str, Any]) -> MoveRules:
-        label = self.map.label
-        return cast("MoveRules", {**rules, "can_end": lambda h: self.has_room(match, label(h), [piece])})
+        """The search's rules for one unit: ``rules`` and where it may end (stacking), the
+        hexes it may not end in worked out once from the occupied hexes."""
+        if not self.has_room(match, "", [piece]):
+            return cast("MoveRules", {**rules, "can_end": lambda h: False})
+        full = frozenset(self.map.hex(h) for h in match.state.pieces.occupied()
+                         if self.map.is_hex_id(h) and not self.has_room(match, h, [piece]))
+        return cast("MoveRules", {**rules, "can_end": (lambda h: h not in full) if full else None})
 
     # -- invariants, positions, board ---------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:

@@ -88,7 +88,10 @@ class Terrain:
         self.map = hexmap
         self.source = str(source)
         self._check()
-        self._costs: dict[str, MoveCosts | CostFn] = {}
+        #: each unit kind's step costs (and the hexside extras they were built with), and
+        #: those of a unit leaving a hex at a cost, made once when first asked
+        self._costs: dict[str, tuple[MoveCosts | CostFn, dict[HexSide, float | None]]] = {}
+        self._leaving: dict[tuple[str, Hex, float], MoveCosts | CostFn] = {}
 
     def _check(self) -> None:
         """Every terrain type, hex feature and hexside feature of the map has its line in
@@ -138,15 +141,41 @@ class Terrain:
         return cost + sum(self.chart.features[f].move for f in sorted(self.map.features(h))
                           if f in self.chart.features)
 
-    def costs(self, kind: str) -> MoveCosts | CostFn:
+    def costs(self, kind: str, *, leaving: Hex | None = None, extra: float = 0) -> MoveCosts | CostFn:
         """The movement costs of a unit kind, compiled once: a :class:`MoveCosts` (fast), or
-        a cost function when a hexside replaces the cost of the step across it (a road)."""
+        a cost function when a hexside replaces the cost of the step across it (a road).
+        ``leaving``: a hex whose every step out costs ``extra`` more (leaving an enemy zone
+        of control at a cost; the step back into it costs as much, which no search takes:
+        the start is no destination, and a zone of control stops a unit that enters it)."""
         found = self._costs.get(kind)
         if found is None:
             found = self._costs[kind] = self._compile(kind)
-        return found
+        costs, cross = found
+        if leaving is None or not extra:
+            return costs
+        key = (kind, leaving, extra)
+        made = self._leaving.get(key)
+        if made is None:
+            made = self._leaving[key] = self._leave(costs, cross, leaving, extra)
+        return made
 
-    def _compile(self, kind: str) -> MoveCosts | CostFn:
+    def _leave(self, costs: MoveCosts | CostFn, cross: dict[HexSide, float | None], start: Hex,
+               extra: float) -> MoveCosts | CostFn:
+        if isinstance(costs, MoveCosts):
+            around: dict[HexSide, float | None] = {}
+            for n in self.map.neighbors(start):
+                side = HexSide(start, n)
+                base = cross.get(side, 0.0)
+                around[side] = None if base is None else base + extra
+            return costs.replace(cross=around)
+        step = costs
+
+        def leave(a: Hex, b: Hex) -> float | None:
+            c = step(a, b)
+            return None if c is None else c + extra if a == start else c
+        return leave
+
+    def _compile(self, kind: str) -> tuple[MoveCosts | CostFn, dict[HexSide, float | None]]:
         sides = self.chart.hexsides
         cross: dict[HexSide, float | None] = {}
         roads: dict[frozenset[Hex], float] = {}
@@ -165,14 +194,14 @@ class Terrain:
             cross[side] = extra
         costs = MoveCosts(self.map, lambda h: self.enter_cost(h, kind), cross)
         if not roads:
-            return costs
+            return costs, cross
 
         def step(a: Hex, b: Hex) -> float | None:
             road = roads.get(frozenset((a, b)))
             if road is not None and self.enter_cost(b, kind) is not None:
                 return road
             return costs(a, b)
-        return step
+        return step, cross
 
     def blocks_zoc(self, a: str, b: str) -> bool:
         """Whether a zone of control does not extend from hex ``a`` into its neighbour ``b``."""
