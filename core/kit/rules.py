@@ -10,7 +10,8 @@ what ``tabletop rules`` counts as the rule's hook) and the variant the game play
   unit's ``points`` in units.yaml) in a hex at the end of a move, retreat or advance;
 - ``attacks``: each unit attacks and each hex is attacked at most once a phase unless
   ``each_unit_once``/``each_hex_once`` say otherwise; ``multi_hex`` lets one attack take in
-  several enemy hexes adjacent to all its attackers; ``voluntary``: attacking is optional;
+  several enemy hexes adjacent to all its attackers (attacking is always optional: the
+  player may stop declaring at any time);
 - ``odds``: ``columns: ratio`` (the CRT's columns are odds such as ``1:2``, ``3:1``; the odds
   are rounded ``down`` in the defender's favour, ``up`` or to the ``nearest`` column) or
   ``differential`` (attack minus defence, read by the CRT's number columns); ``below`` and
@@ -30,7 +31,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ..engine.data import Section, StrictModel
+from ..engine.data import AtPath, Section, StrictModel
 
 KIT_FILE = "kit.yaml"
 """The file of a kit game's ``data/`` folder holding the options of its standard rules."""
@@ -139,10 +140,13 @@ class KitRules(StrictModel):
 
     @model_validator(mode="after")
     def _codes(self) -> KitRules:
-        for where, code in (("odds.below", self.odds.below), ("odds.above", self.odds.above)):
+        for where, code in (("below", self.odds.below), ("above", self.odds.above)):
             if code != "column" and code not in self.results.effects:
-                raise ValueError(f"{where}: {code!r} is neither `column` nor a result of "
-                                 f"results.effects ({', '.join(self.results.effects)})")
+                raise AtPath(("odds", where), f"{code!r} is neither `column` nor a result of "
+                             f"results.effects ({', '.join(self.results.effects)})")
+        if not (self.attacks.each_unit_once or self.attacks.each_hex_once):
+            raise AtPath(("attacks",), "each_unit_once and each_hex_once may not both be false "
+                         "(an attack phase would never run out of attacks)")
         if self.sides[0] == self.sides[1]:
-            raise ValueError("sides: name two different sides")
+            raise AtPath(("sides",), "name two different sides")
         return self

@@ -177,6 +177,8 @@ def test_blocked_retreat_eliminates_and_rules_choose_losses(tmp_path: Path) -> N
      "kit.yaml: results.effects: no effect for the CRT's result 'DE'"),
     ("units", 'hex: "0103"', "hex: 0103", "hex ids must be quoted"),
     ("units", 'hex: "0105"', 'hex: "0406"', "units.yaml: 2.hex: unit B3 (infantry) may not stand on 0406"),
+    ("kit", "each_unit_once: true, each_hex_once: true", "each_unit_once: false, each_hex_once: false",
+     "kit.yaml: attacks: each_unit_once and each_hex_once may not both be false"),
     ("ai", 'Blue: "3:2"', 'Blue: "5:2"',
      "ai.yaml: priorities.attack_at_least: '5:2' is no column of the CRT"),
 ])
