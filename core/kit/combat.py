@@ -48,9 +48,9 @@ def attack_phase(match: Match, side: str, phase: str) -> Flow:
         return ResumePoint(phase, {"attacked": sorted(attacked), "used": sorted(used), **more})
 
     while True:
-        plan = back.get("plan")
+        plan = copy_json(back["plan"]) if "plan" in back else None  # the point's args stay as asked
         if plan is None:
-            targets: list[str] | None = back.get("targets")
+            targets: list[str] | None = list(back["targets"]) if "targets" in back else None
             if targets is None:
                 found = targets_of(match, side, attacked, used)
                 if not found:
@@ -67,6 +67,8 @@ def attack_phase(match: Match, side: str, phase: str) -> Flow:
             back = {}
             while True:
                 pool, more = eligible(match, side, targets, chosen, attacked, used)
+                if not pool and not more:
+                    break
                 pieces = match.state.pieces
                 options = [attack_option(match, targets, [*map(pieces.__getitem__, chosen), p], p.id,
                                          f"add {g.piece_label(p)}") for p in pool]
@@ -75,8 +77,6 @@ def attack_phase(match: Match, side: str, phase: str) -> Flow:
                 if chosen:
                     options.append(attack_option(match, targets, [pieces[c] for c in chosen], DONE,
                                                  "Resolve the attack"))
-                if not pool and not more:
-                    break
                 add = yield from ask_str(choose(
                     side, f"Attackers against {', '.join(targets)}: {', '.join(chosen) or 'none yet'}",
                     section, options, kind="select_attacker", context={"targets": list(targets)},
