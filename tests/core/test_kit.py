@@ -9,8 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-from tabletop.core.designer.testing import answer, check_dice_used, force, start
+from tabletop.core.designer.testing import answer, check_dice_used, force, game_state_machine, start
 from tabletop.core.engine.decisions import DONE, Decision, Option
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Game, Match
@@ -223,3 +224,7 @@ def test_a_kit_game_without_its_files_is_refused(tmp_path: Path) -> None:
     (folder / "data" / "terrain.yaml").unlink()
     with pytest.raises(TabletopError, match=r"terrain\.yaml"):
         load_game(str(folder))
+
+
+TestRidgeMachine = game_state_machine(load_game(str(RIDGE))).TestCase
+TestRidgeMachine.settings = settings(max_examples=8, stateful_step_count=25, deadline=None)
