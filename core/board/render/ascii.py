@@ -116,7 +116,10 @@ class Symbols:
                                  ("hexside", hexmap.spec.hexside_types, self.hexside)):
             for type_id, spec in types.items():
                 family = (kind, (spec.name.split() or [type_id])[0].lower())
-                symbol = (spec.symbol or "?")[0]
+                # a feature or hexside that names no symbol takes a spare one, never the
+                # model's default `*` (which would push the neutral marker aside)
+                chosen = kind == "terrain" or "symbol" in spec.model_fields_set
+                symbol = (spec.symbol or "?")[0] if chosen else "?"
                 owner = used.get(symbol)
                 if symbol in RESERVED or (owner is not None and (owner != family or kind == "terrain")):
                     symbol = next(c for c in spare if c not in used and c not in RESERVED)
