@@ -227,6 +227,8 @@ def attack_option(match: Match, targets: Sequence[str], attackers: Sequence[Piec
     """An option of the declaration with the exact odds of the attack as it would stand (in
     words, and as data for a bot: the column, its index, each result's chance)."""
     g = kit(match)
+    if attackers and not g.odds_known(match, attackers[0].side, targets):
+        return Option(value, label, "defender hidden: odds unknown")
     terms = combat_terms(match, targets, attackers)
     if terms["auto"] is not None:
         chances = {terms["auto"]: Fraction(1)}
@@ -243,6 +245,7 @@ def resolve(match: Match, side: str, targets: Sequence[str], chosen: Sequence[st
     """Roll the attack on the CRT and log it; the plan of its effects (:func:`apply_result`)."""
     g = kit(match)
     pieces = match.state.pieces
+    g.before_combat(match, side, targets)
     terms = combat_terms(match, targets, [pieces[c] for c in chosen])
     section = g.rules.odds.section
     if terms["auto"] is not None:
@@ -254,8 +257,12 @@ def resolve(match: Match, side: str, targets: Sequence[str], chosen: Sequence[st
         result = g.crt.lookup(_key(g, terms["index"]), roll, line=terms["line"])
     rolled = "beyond the table" if roll is None else f"roll {roll}"
     data = {k: v for k, v in terms.items() if k not in ("auto", "index")}
-    match.emit("combat", section, f"{side} attacks {', '.join(targets)} with {', '.join(chosen)}: "
-               f"{describe(terms)}; {rolled} -> {result}", **data, roll=roll, result=result)
+    where = ", ".join(targets)
+    text = f"{side} attacks {where} with {', '.join(chosen)}: {describe(terms)}; {rolled} -> {result}"
+    hidden = any(pieces[c].hidden for c in chosen)  # a hidden attacker's numbers are its side's
+    match.emit("combat", section, text, **data, roll=roll, result=result,
+               visible_to=(side,) if hidden else (),
+               mask=f"{side} attacks {where}: {rolled} -> {result}" if hidden else "")
     return {"result": result, "side": side, "targets": list(targets), "attackers": list(chosen),
             "defenders": terms["defenders"], "stage": 0, "lost": 0, "def_lost": 0, "done": [],
             "path": []}

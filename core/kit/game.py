@@ -253,6 +253,26 @@ class KitGame(PhasedGame):
                          if self.map.is_hex_id(h) and not self.has_room(match, h, [piece]))
         return cast("MoveRules", {**rules, "can_end": (lambda h: h not in full) if full else None})
 
+    def after_move(self, match: Match, piece: Piece, frm: str) -> None:
+        """What follows a unit's move (a game that reveals hidden units next to a mover
+        overrides it); by default nothing."""
+
+    # -- combat -----------------------------------------------------------------------------
+    def odds_known(self, match: Match, side: str, targets: Sequence[str]) -> bool:
+        """Whether ``side`` may see the odds of an attack on ``targets``: not while a
+        defender is hidden (face-down) from it."""
+        return not any(p.hidden and p.side != side for t in targets for p in match.state.pieces.at(t))
+
+    def before_combat(self, match: Match, side: str, targets: Sequence[str]) -> None:
+        """What happens as an attack is resolved, before its roll: hidden defenders are
+        revealed for good (a game whose rules keep them hidden overrides it)."""
+        for t in targets:
+            for p in match.state.pieces.at(t):
+                if p.hidden:
+                    p.hidden = False
+                    match.reveal(p, self.rules.attacks.section, f"{p.name} revealed at {t} when attacked",
+                                 piece=p.id, at=t, unit=p.name)
+
     # -- invariants, positions, board ---------------------------------------------------------
     def invariants(self, match: Match) -> list[str]:
         """Stacking, prohibited hexes, never both sides in a hex, steps in range."""

@@ -51,8 +51,12 @@ def movement_phase(match: Match, side: str, phase: str) -> Flow:
         if dest != DONE:
             frm = piece.location
             pieces.move(piece.id, dest)
+            unseen = (side,) if piece.hidden else ()  # the other side sees a hidden unit move
+            mask = f"a hidden {side} unit moves {frm} -> {dest}" if unseen else ""
             match.emit("move", section, f"{piece.name} moves {frm} -> {dest} ({found[dest]:g} MP)",
-                       piece=piece.id, unit=piece.name, frm=frm, to=dest, cost=found[dest])
+                       piece=piece.id, unit=piece.name, frm=frm, to=dest, cost=found[dest],
+                       visible_to=unseen, mask=mask)
+            g.after_move(match, piece, frm)
     for p in g.on_map(match, side):
         if p.attrs.get("engaged"):
             del p.attrs["engaged"]

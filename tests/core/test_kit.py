@@ -228,3 +228,18 @@ def test_a_kit_game_without_its_files_is_refused(tmp_path: Path) -> None:
 
 TestRidgeMachine = game_state_machine(load_game(str(RIDGE))).TestCase
 TestRidgeMachine.settings = settings(max_examples=8, stateful_step_count=25, deadline=None)
+
+
+def test_a_hidden_defender_hides_the_odds_until_attacked() -> None:
+    """A face-down defender: the attacker is offered the hex with no odds (nothing of its
+    strength leaks); the attack reveals it before the roll, and the combat event then gives
+    every number."""
+    m = start(load_game(str(RIDGE)), start="blue_combat", turn=1, clear=["Blue", "Red"],
+              pieces={"B1": {"at": "0602"}, "R2": {"at": "0603", "hidden": True}, **FAR},
+              forced=[force("4.2 combat", 3)])
+    option = next(o for o in m.pending.options if o.value == "0603")
+    assert option.info == "defender hidden: odds unknown" and option.detail == {}
+    answer(m, "0603", "B1")
+    assert not m.state.pieces["R2"].hidden and m.log.of_kind("reveal")[-1].data["piece"] == "R2"
+    assert m.log.of_kind("combat")[-1].data["column"] == "1:1"
+    check_dice_used(m)
