@@ -30,7 +30,7 @@ from ..engine.events import modifiers_text
 from ..engine.match import Flow, Match
 from ..engine.pieces import Piece, copy_json
 from .game import KitGame, kit
-from .units import eliminate, lose_step
+from .units import eliminate, lose_step, unseen
 
 Here = Callable[[dict[str, Any]], ResumePoint]
 """Where a question of a resolution can be asked again: the phase's point with its plan."""
@@ -386,7 +386,8 @@ def _retreats(match: Match, plan: dict[str, Any], who: str, length: int, here: H
         paths = retreat_paths(match, piece, length)
         if not paths:
             match.emit("retreat", section, f"{piece.name} cannot retreat from {piece.location}",
-                       piece=piece.id, unit=piece.name, at=piece.location, blocked=True)
+                       piece=piece.id, unit=piece.name, at=piece.location, blocked=True,
+                       **unseen(piece, f"a hidden {piece.side} unit cannot retreat from {piece.location}"))
             if g.rules.retreat.blocked == "step":
                 lose_step(match, piece, section, g.rules.eliminated)
             else:
@@ -395,8 +396,10 @@ def _retreats(match: Match, plan: dict[str, Any], who: str, length: int, here: H
             path = yield from choose_retreat(match, piece, paths, plan, here)
             frm = piece.location
             match.state.pieces.move(piece.id, path[-1])
-            match.emit("retreat", section, f"{piece.name} retreats {frm} -> {' -> '.join(path)}",
-                       piece=piece.id, unit=piece.name, frm=frm, path=path)
+            route = " -> ".join(path)
+            match.emit("retreat", section, f"{piece.name} retreats {frm} -> {route}",
+                       piece=piece.id, unit=piece.name, frm=frm, path=path,
+                       **unseen(piece, f"a hidden {piece.side} unit retreats {frm} -> {route}"))
             if g.rules.retreat.through_zoc == "step":
                 zoc = g.zoc_of(match, g.enemy_of(piece.side))
                 for h in path:
@@ -459,5 +462,6 @@ def _advance(match: Match, plan: dict[str, Any], here: Here) -> Flow:
         pieces.move(pick, into)
         plan["done"].append(pick)
         match.emit("advance", g.rules.advance.section, f"{pieces[pick].name} advances {frm} -> {into}",
-                   piece=pick, unit=pieces[pick].name, frm=frm, to=into)
+                   piece=pick, unit=pieces[pick].name, frm=frm, to=into,
+                   **unseen(pieces[pick], f"a hidden {plan['side']} unit advances {frm} -> {into}"))
     return None

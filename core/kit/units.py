@@ -8,7 +8,7 @@ names. ``match.state.vars["lost"]`` counts the steps each side has lost, in the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, RootModel, model_validator
 
@@ -37,6 +37,7 @@ class KitUnit(StrictModel):
     front: tuple[Factor, Factor, Factor]  # attack, defence, movement
     back: tuple[Factor, Factor, Factor] | None = None
     points: int = Field(default=1, ge=0)  # for stacking by points
+    hidden: bool = False  # set up face-down: the other side sees only that a unit is there
 
     @model_validator(mode="after")
     def _back_for_two_steps(self) -> KitUnit:
@@ -66,7 +67,15 @@ def unit_piece(u: KitUnit) -> Piece:
     if u.back is not None:
         values["back"] = face_values(u.back, u.points)
     return Piece(u.id, u.kind, u.side, u.name, u.hex, steps=u.steps, max_steps=u.steps,
-                 values=values)
+                 values=values, hidden=u.hidden)
+
+
+def unseen(piece: Piece, text: str) -> dict[str, Any]:
+    """How an event about ``piece`` is shown: to everyone, or, while it is hidden, in full to
+    its side alone and to the others as ``text`` (naming nothing hidden)."""
+    if not piece.hidden:
+        return {}
+    return {"visible_to": (piece.side,), "mask": text}
 
 
 def lose_step(match: Match, piece: Piece, section: str, eliminated: str) -> None:
@@ -76,7 +85,8 @@ def lose_step(match: Match, piece: Piece, section: str, eliminated: str) -> None
         piece.steps -= 1
         piece.face = "back"
         match.emit("loss", section, f"{piece.name} loses a step ({piece.steps} left)",
-                   piece=piece.id, unit=piece.name, steps=piece.steps)
+                   piece=piece.id, unit=piece.name, steps=piece.steps,
+                   **unseen(piece, f"a hidden {piece.side} unit at {piece.location} loses a step"))
     else:
         eliminate(match, piece, section, eliminated, count=False)
 
@@ -86,5 +96,6 @@ def eliminate(match: Match, piece: Piece, section: str, eliminated: str, *, coun
     if count:
         match.state.vars["lost"][piece.side] += piece.steps
     piece.steps = 0
+    piece.hidden = False  # an eliminated unit is shown
     match.state.pieces.move(piece.id, eliminated)
     match.emit("eliminated", section, f"{piece.name} is eliminated", piece=piece.id, unit=piece.name)

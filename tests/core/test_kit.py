@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from tabletop.core.designer.testing import answer, check_dice_used, force, game_state_machine, start
+from tabletop.core.designer.testing import (
+    answer,
+    check_dice_used,
+    check_event_numbers,
+    check_hidden_information,
+    force,
+    game_state_machine,
+    start,
+)
 from tabletop.core.engine.decisions import DONE, Decision, Option
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Game, Match
@@ -243,3 +251,16 @@ def test_a_hidden_defender_hides_the_odds_until_attacked() -> None:
     assert not m.state.pieces["R2"].hidden and m.log.of_kind("reveal")[-1].data["piece"] == "R2"
     assert m.log.of_kind("combat")[-1].data["column"] == "1:1"
     check_dice_used(m)
+
+
+def test_hidden_units_leak_nothing_to_the_other_side(tmp_path: Path) -> None:
+    """Red set up face-down (units.yaml hidden: true): random games tell Blue nothing it may
+    not see (moves, attacks, losses, retreats and advances of hidden units are masked), and
+    every event still gives its numbers as data."""
+    hide = [("front: [5, 6, 3], back: [2, 3, 3]}", "front: [5, 6, 3], back: [2, 3, 3], hidden: true}"),
+            ("front: [4, 5, 3], back: [2, 3, 3]}", "front: [4, 5, 3], back: [2, 3, 3], hidden: true}")]
+    g = game(tmp_path, "kit_hidden", units=hide)
+    m = Match(g, seed=1)
+    assert [p.id for p in m.state.pieces if p.hidden] == ["R1", "R3"]
+    check_hidden_information(g, range(4))
+    check_event_numbers(g, range(2))
