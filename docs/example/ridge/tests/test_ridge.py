@@ -23,6 +23,7 @@ from tabletop.core.designer.testing import (
 )
 from tabletop.core.designer.validation import validate_path
 from tabletop.core.engine.match import Match
+from tabletop.core.engine.position import load_position
 from tabletop.core.engine.registry import load_game, make_agent
 
 GAME = load_game(str(Path(__file__).resolve().parents[1]))
@@ -198,6 +199,18 @@ def test_4_6_a_blocked_retreat_costs_a_step() -> None:
     assert combat(m)["result"] == "DR"
     assert texts(m, "retreat") == ["1st Bn cannot retreat from 0604"]
     assert m.state.pieces["R1"].steps == 1
+
+
+def test_4_7_the_assault_position_plays_as_its_file_says() -> None:
+    """4.2, 4.3, 4.4, 4.7 (positions/assault.yaml): B1 and B2 across the ridge and the tank
+    from 0605 make 20 against 6 at 3:1; the forced 1 is DE, and the tank advances."""
+    assault = Path(__file__).resolve().parents[1] / "positions" / "assault.yaml"
+    m = Match.from_position(GAME, load_position(assault))
+    answer(m, "0604", "B1", "B2", "B4")
+    assert (combat(m)["attack"], combat(m)["column"], combat(m)["result"]) == (20, "3:1", "DE")
+    answer(m, "B4")
+    assert m.state.pieces["B4"].location == "0604"
+    check_dice_used(m)
 
 
 def test_5_2_a_side_wiped_out_loses_at_once() -> None:
