@@ -229,7 +229,7 @@ def attack_option(match: Match, targets: Sequence[str], attackers: Sequence[Piec
     g = kit(match)
     if attackers and not g.odds_known(match, attackers[0].side, targets):
         return Option(value, label, "defender hidden: odds unknown")
-    terms = combat_terms(match, targets, attackers)
+    terms = g.combat_terms(match, targets, attackers)
     if terms["auto"] is not None:
         chances = {terms["auto"]: Fraction(1)}
     else:
@@ -246,7 +246,7 @@ def resolve(match: Match, side: str, targets: Sequence[str], chosen: Sequence[st
     g = kit(match)
     pieces = match.state.pieces
     g.before_combat(match, side, targets)
-    terms = combat_terms(match, targets, [pieces[c] for c in chosen])
+    terms = g.combat_terms(match, targets, [pieces[c] for c in chosen])
     section = g.rules.odds.section
     if terms["auto"] is not None:
         result, roll = terms["auto"], None
@@ -326,7 +326,7 @@ def _losses(match: Match, plan: dict[str, Any], who: str, steps: int, eliminated
         alive = _alive(match, plan[who])
         if not alive:
             break
-        pick = yield from choose_loss(match, alive, here(copy_json(plan)))
+        pick = yield from g.choose_loss(match, alive, here(copy_json(plan)))
         lose_step(match, match.state.pieces[pick], section, g.rules.eliminated)
         plan["lost"] += 1
         if who == "defenders":
@@ -383,7 +383,7 @@ def _retreats(match: Match, plan: dict[str, Any], who: str, length: int, here: H
     for piece in _alive(match, plan[who]):
         if piece.id in plan["done"]:
             continue
-        paths = retreat_paths(match, piece, length)
+        paths = g.retreat_paths(match, piece, length)
         if not paths:
             match.emit("retreat", section, f"{piece.name} cannot retreat from {piece.location}",
                        piece=piece.id, unit=piece.name, at=piece.location, blocked=True,

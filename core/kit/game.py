@@ -14,15 +14,19 @@ where its rules differ: who stands where (:meth:`on_map`, :meth:`zoc_of`), stack
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from pathlib import Path
+from typing import Any, ClassVar, cast
 
 from ..board.hexmap import HexMap
 from ..board.movement import CostFn, MoveCosts, MoveRules, can_move, reachable
 from ..engine.ai import ai_of
+from ..engine.canonical import JSON
 from ..engine.data import load_model
+from ..engine.decisions import Decision, ResumePoint
 from ..engine.errors import DataError
 from ..engine.match import AgentFactory, Match, PhasedGame
 from ..engine.pieces import OFF_BOARD, Piece
@@ -31,9 +35,6 @@ from ..engine.visibility import PUBLIC
 from .rules import KIT_FILE, KitRules
 from .terrain import TERRAIN_FILE, Terrain, TerrainChart
 from .units import UNITS_FILE, KitUnit, KitUnitsFile, unit_piece
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 KIT_KINDS = frozenset({"select_unit", "select_hex", "select_target", "select_attacker",
                        "take_loss", "select_retreat", "select_advance"})
@@ -64,7 +65,7 @@ class KitGame(PhasedGame):
     def __init__(self) -> None:
         super().__init__()  # the sequence of play, data/sequence.yaml
         data = self.data_dir()
-        assert data is not None  # PhasedGame found it
+        assert data is not None  # PhasedGame found it there
         self.data: Path = data
         self.map = HexMap.load(data / "map.yaml")
         self.rules = load_model(KitRules, data / KIT_FILE)
@@ -77,6 +78,15 @@ class KitGame(PhasedGame):
                                                         for h in self.map.hexes_with("objective")))
 
     # -- data -------------------------------------------------------------------------------
+    def data_dir(self) -> Path | None:
+        """The ``data/`` folder beside the module of the game's class, or of the game it
+        refines (a variant subclassing a kit game reads its data)."""
+        for cls in type(self).__mro__:
+            file = getattr(sys.modules.get(cls.__module__), "__file__", None)
+            if file and (Path(file).parent / "data").is_dir():
+                return Path(file).parent / "data"
+        return None
+
     def data_models(self) -> dict[str, type[Any]]:
         """The kit's own files, by name (for ``tabletop validate``)."""
         return {UNITS_FILE: KitUnitsFile, TERRAIN_FILE: TerrainChart, KIT_FILE: KitRules}
@@ -262,6 +272,27 @@ class KitGame(PhasedGame):
         """Whether ``side`` may see the odds of an attack on ``targets``: not while a
         defender is hidden (face-down) from it."""
         return not any(p.hidden and p.side != side for t in targets for p in match.state.pieces.at(t))
+
+    def combat_terms(self, match: Match, targets: Sequence[str],
+                     attackers: Sequence[Piece]) -> dict[str, Any]:
+        """The numbers of an attack (strengths, terrain, odds, column): by default
+        :func:`.combat.combat_terms`, as ``kit.yaml`` and the chart say."""
+        from .combat import combat_terms
+
+        return combat_terms(match, targets, attackers)
+
+    def choose_loss(self, match: Match, alive: Sequence[Piece],
+                    point: ResumePoint) -> Generator[Decision, JSON, str]:
+        """Which unit loses a step: by default :func:`.combat.choose_loss` (``losses.chooser``)."""
+        from .combat import choose_loss
+
+        return (yield from choose_loss(match, alive, point))
+
+    def retreat_paths(self, match: Match, piece: Piece, length: int) -> list[list[str]]:
+        """Every legal retreat of a unit: by default :func:`.combat.retreat_paths`."""
+        from .combat import retreat_paths
+
+        return retreat_paths(match, piece, length)
 
     def before_combat(self, match: Match, side: str, targets: Sequence[str]) -> None:
         """What happens as an attack is resolved, before its roll: hidden defenders are

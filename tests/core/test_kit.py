@@ -23,6 +23,7 @@ from tabletop.core.designer.testing import (
 from tabletop.core.engine.decisions import DONE, Decision, Option
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Game, Match
+from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.registry import load_game
 from tabletop.core.frontends.cli import main
 from tabletop.core.kit.bot import KitBot
@@ -264,3 +265,21 @@ def test_hidden_units_leak_nothing_to_the_other_side(tmp_path: Path) -> None:
     assert [p.id for p in m.state.pieces if p.hidden] == ["R1", "R3"]
     check_hidden_information(g, range(4))
     check_event_numbers(g, range(2))
+
+
+def test_a_game_overrides_a_kit_hook_where_its_rules_differ() -> None:
+    """A variant whose rules allow no retreat at all (its ``retreat_paths`` hook finds none):
+    a DR costs the defender a step where it stands (the kit's blocked retreat)."""
+    ridge = load_game(str(RIDGE))
+
+    class Cornered(type(ridge)):  # a variant of the game, as a designer would subclass it
+        def retreat_paths(self, match: Match, piece: Piece, length: int) -> list[list[str]]:
+            """4.6 (variant): every retreat is blocked."""
+            return []
+
+    m = start(Cornered(), start="blue_combat", turn=1, clear=["Blue", "Red"],
+              pieces={"B1": {"at": "0602"}, "R2": {"at": "0603"}, **FAR}, dice_script=[1])
+    answer(m, "0603", "B1")
+    assert m.log.of_kind("combat")[-1].data["result"] == "DR"
+    assert (m.state.pieces["R2"].location, m.state.pieces["R2"].steps) == ("0603", 1)
+    check_dice_used(m)
