@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import odds as odds_text
 from ..engine.canonical import JSON
@@ -29,8 +29,11 @@ from ..engine.decisions import DONE, Decision, Option, ResumePoint, ask_str, cho
 from ..engine.events import modifiers_text
 from ..engine.match import Flow, Match
 from ..engine.pieces import Piece, copy_json
-from .game import KitGame, kit
+from .rules import kit
 from .units import eliminate, lose_step, unseen
+
+if TYPE_CHECKING:
+    from .game import KitGame
 
 Here = Callable[[dict[str, Any]], ResumePoint]
 """Where a question of a resolution can be asked again: the phase's point with its plan."""

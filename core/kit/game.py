@@ -32,7 +32,7 @@ from ..engine.match import AgentFactory, Match, PhasedGame
 from ..engine.pieces import OFF_BOARD, Piece
 from ..engine.tables import Span, Table, parse_span
 from ..engine.visibility import PUBLIC
-from .rules import KIT_FILE, KitRules
+from .rules import KIT_FILE, KitRules, kit, ratio
 from .terrain import TERRAIN_FILE, Terrain, TerrainChart
 from .units import UNITS_FILE, KitUnit, KitUnitsFile, unit_piece
 
@@ -40,18 +40,7 @@ KIT_KINDS = frozenset({"select_unit", "select_hex", "select_target", "select_att
                        "take_loss", "select_retreat", "select_advance"})
 """Every kind of decision the kit's procedures ask."""
 
-
-def kit(match: Match) -> KitGame:
-    """The kit game of a match (its unchanging data: map, chart, CRT, rules)."""
-    return cast("KitGame", match.game)
-
-
-def ratio(label: str) -> Fraction:
-    """An odds column's ratio: ``"3:1"`` is 3, ``"1:2"`` one half (ValueError otherwise)."""
-    a, sep, b = label.partition(":")
-    if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) == 0:
-        raise ValueError(f"{label!r} is not odds such as 1:2 or 3:1")
-    return Fraction(int(a), int(b))
+__all__ = ["KIT_KINDS", "KitGame", "kit", "ratio"]  # kit() and ratio() live in .rules
 
 
 class KitGame(PhasedGame):

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.decisions import DONE, Option, ResumePoint, ask_str, choose
 from ..engine.match import Flow, Match
-from .game import kit
+from .rules import kit
 
 
 def movement_phase(match: Match, side: str, phase: str) -> Flow:

@@ -27,14 +27,32 @@ what ``tabletop rules`` counts as the rule's hook) and the variant the game play
 
 from __future__ import annotations
 
-from typing import Literal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Literal, cast
 
 from pydantic import Field, model_validator
 
 from ..engine.data import AtPath, Section, StrictModel
 
+if TYPE_CHECKING:
+    from ..engine.match import Match
+    from .game import KitGame
+
 KIT_FILE = "kit.yaml"
 """The file of a kit game's ``data/`` folder holding the options of its standard rules."""
+
+
+def kit(match: Match) -> KitGame:
+    """The kit game of a match (its unchanging data: map, chart, CRT, rules)."""
+    return cast("KitGame", match.game)
+
+
+def ratio(label: str) -> Fraction:
+    """An odds column's ratio: ``"3:1"`` is 3, ``"1:2"`` one half (ValueError otherwise)."""
+    a, sep, b = label.partition(":")
+    if not sep or not a.strip().isdigit() or not b.strip().isdigit() or int(b) == 0:
+        raise ValueError(f"{label!r} is not odds such as 1:2 or 3:1")
+    return Fraction(int(a), int(b))
 
 
 class Movement(StrictModel):
