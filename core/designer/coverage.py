@@ -423,9 +423,10 @@ def coverage(code_dir: Path, tests_dir: Path | None) -> tuple[list[Row], Citatio
 
 
 def find_tests_dir(code_dir: Path, game_id: str, start: Path | None = None) -> Path | None:
-    """The folder of a game's tests: ``tests/games/<id>`` beside the source tree of the
-    package (an editable install, a checkout) or above the current folder; None if absent."""
-    candidates = [code_dir.parent.parent / "tests" / "games" / game_id]
+    """The folder of a game's tests: ``tests/`` inside its package folder (an example game
+    ships its tests beside it), ``tests/games/<id>`` beside the source tree of the package
+    (an editable install, a checkout) or above the current folder; None if absent."""
+    candidates = [code_dir / "tests", code_dir.parent.parent / "tests" / "games" / game_id]
     here = (start or Path.cwd()).resolve()
     candidates += [p / "tests" / "games" / game_id for p in (here, *here.parents)]
     for c in candidates:

@@ -185,12 +185,13 @@ def test_importing_every_core_module_loads_no_game() -> None:
 
 # The core's layers, in the order docs/architecture.md lists them: each imports only from
 # itself and the layers before it (typing-only imports aside).
-LAYERS = ("engine", "board", "studies", "designer", "frontends")
+LAYERS = ("engine", "board", "kit", "studies", "designer", "frontends")
 
 
 def test_each_layer_imports_only_from_the_layers_before_it() -> None:
-    """core/engine imports no other layer; core/board only the engine; the studies and the
-    designer's tools the engine and the board; the front ends any layer."""
+    """core/engine imports no other layer; core/board only the engine; the designer's kit
+    the engine and the board; the studies and the designer's tools the layers before them;
+    the front ends any layer."""
     assert sorted(p.parent.name for p in CORE.glob("*/__init__.py")) == sorted(LAYERS)
     wrong = []
     for rank, layer in enumerate(LAYERS):

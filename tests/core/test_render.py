@@ -357,7 +357,7 @@ def test_ascii_hexmap_lines_headers_and_markers() -> None:
     m = hexmap()
     text = ascii_render.render_hexmap(m, pieces())
     lines = text.split("\n")
-    legend = 3  # terrain, features, pieces
+    legend = 4  # terrain, features, hexsides, pieces
     assert len(lines) == 2 + 2 * 3 + legend
     assert lines[0].split() == ["01", "03"] and lines[1].split() == ["02", "04"]
     assert lines[2].startswith("01 ~~~~~")  # row 1, column 01 (unshifted): sea
@@ -365,7 +365,7 @@ def test_ascii_hexmap_lines_headers_and_markers() -> None:
     assert f" {letters['us']}3" in text  # the stack of three in 0401
     assert f" {letters['us']} " in text and f" {letters['japan']} " in text
     assert "..^.." in text and "%^J %" in text  # features in an empty hex; under a piece, the first
-    assert lines[-3].startswith("terrain: ")
+    assert lines[-4].startswith("terrain: ")
 
 
 def test_ascii_column_numbers_stand_over_their_own_hexes() -> None:
@@ -399,7 +399,7 @@ def test_ascii_window_and_piece_char() -> None:
     text = ascii_render.render_hexmap(m, pieces(), window=((2, 3), (2, 3)), piece_char=lambda p: "@")
     lines = text.split("\n")
     assert lines[0].split() == ["03"] and lines[1].split() == ["02"]
-    assert len(lines) == 2 + 2 * 2 + 3
+    assert len(lines) == 2 + 2 * 2 + 4  # terrain, features, hexsides, pieces
     assert "@" in text
     around = ascii_render.render_hexmap(m, window=("0101", 1)).split("\n")
     assert around[0].split() == ["01"] and around[1].split() == ["02"]
@@ -579,3 +579,39 @@ def test_bad_map_marks_are_refused_with_the_mark_named() -> None:
         svg.render_hexmap(m, marks=[MapMark("blown", ("0101", "0303"))])
     with pytest.raises(ValueError, match="one hex or on the hexside"):
         MapMark("nowhere", ())
+
+
+def test_ascii_draws_the_designers_own_symbols() -> None:
+    """The text map draws a terrain symbol the designer chose even where the map's own markers
+    would use it (``*``, the neutral piece's, and ``+``, ten or more): those markers give way."""
+    data = dict(HEX_DATA)
+    data["terrain_types"] = {**HEX_DATA["terrain_types"],
+                             "woods": {"name": "Woods", "color": "#00aa00", "symbol": "*"},
+                             "town": {"name": "Town", "color": "#aa0000", "symbol": "+"}}
+    data["hexes"] = {**HEX_DATA["hexes"], "0401": "woods", "0402": "town"}
+    m = HexMap.from_spec(validate(HexMapSpec, data, source="test"))
+    symbols = ascii_render.Symbols(m)
+    assert (symbols.terrain["woods"], symbols.terrain["town"]) == ("*", "+")
+    assert symbols.neutral not in "*+" and symbols.many not in "*+"
+    text = ascii_render.render_hexmap(m, [Piece(f"n{i}", "marker", "", location="0302") for i in range(10)])
+    assert "* Woods" in text and "+ Town" in text and "*****" in text
+    assert f".^{symbols.neutral}{symbols.many}." in text  # ten neutral markers on 0302's hill
+
+
+def test_ascii_draws_hexside_features_on_the_hexes_edges() -> None:
+    """A hexside feature is drawn with its symbol at the edge it lies on: the right of a hex's
+    cell and the left of its neighbour's for a north-east or south-east side, below the
+    middle of the cell for a south side; the legend names it."""
+    data = dict(HEX_DATA)
+    data["hexside_types"] = {"river": {"name": "River", "color": "#2a6fd0", "symbol": "/"}}
+    data["hexsides"] = [{"between": ["0302", "0402"], "features": ["river"]},
+                        {"between": ["0302", "0303"], "features": ["river"]}]
+    m = HexMap.from_spec(validate(HexMapSpec, data, source="test"))
+    assert m.grid.label(m.neighbors(m.hex("0302"))[2]) == "0402"  # SE of 0302
+    lines = ascii_render.render_hexmap(m).split("\n")
+    row2_upper, row2_lower = lines[4], lines[5]
+    at = 3 + 2 * 3  # 0302's cell (column 03, upper line)
+    assert row2_upper[at:at + 5] == "..^./"  # its south-east edge, at its right
+    assert row2_lower[at + 3] == "/"  # 0402's north-west edge, at its left
+    assert row2_lower[at + 2] == "/"  # 0302's south edge, below the middle of its cell
+    assert any(line.startswith("hexsides: / River") for line in lines)

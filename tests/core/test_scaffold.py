@@ -34,7 +34,7 @@ def test_new_writes_every_file_of_a_game_folder(folder: Path) -> None:
     written = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
     assert written == sorted(FILES)
     assert 'id = "ridge_fight"' in (folder / "game.toml").read_text(encoding="utf-8")
-    assert "class RidgeFight(PhasedGame):" in (folder / "__init__.py").read_text(encoding="utf-8")
+    assert "class RidgeFight(KitGame):" in (folder / "__init__.py").read_text(encoding="utf-8")
     assert not list(folder.parent.glob(".ridge_fight-*"))  # no staging folder left behind
 
 
@@ -52,7 +52,7 @@ def test_the_new_game_validates(folder: Path, capsys: pytest.CaptureFixture[str]
     model, the cross-checks pass and the set-up keeps the invariants."""
     assert main(["validate", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "agrees with the game's GameInfo" in out and "units.yaml: ok (UnitsFile)" in out
+    assert "agrees with the game's GameInfo" in out and "units.yaml: ok (KitUnitsFile)" in out
     assert "sections.yaml: ok" in out and "invariants hold" in out
 
 
@@ -71,7 +71,7 @@ def test_the_new_games_own_rule_tests_pass(folder: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                           cwd=folder, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 passed" in done.stdout, done.stdout
+    assert "8 passed" in done.stdout, done.stdout
 
 
 def test_the_new_game_keeps_the_projects_style(folder: Path) -> None:

@@ -122,19 +122,19 @@ def assign_side_colors(sides: Sequence[str], given: Mapping[str, str] | None = N
     return out
 
 
-def side_letters(sides: Sequence[str], *, taken: Iterable[str] = ()) -> dict[str, str]:
+def side_letters(sides: Sequence[str], *, taken: Iterable[str] = (), neutral: str = "*") -> dict[str, str]:
     """A distinct one-letter marker per side for the terminal map (``"japan"`` -> ``"J"``).
 
     A side takes the first letter of its name not yet taken (so "us" and "usmc" differ),
-    avoiding ``taken`` (the map's own symbols); neutral markers ("") are ``"*"``.
+    avoiding ``taken`` (the map's own symbols); neutral markers ("") are ``neutral``.
     """
     out: dict[str, str] = {}
-    taken = {"*", *taken}
+    taken = {neutral, *taken}
     for side in sides:
         if side in out:
             continue
         if side == "":
-            out[side] = "*"
+            out[side] = neutral
             continue
         letters = [c.upper() for c in side if c.isalnum()] + [chr(c) for c in range(65, 91)]
         letter = next((c for c in letters if c not in taken), "?")

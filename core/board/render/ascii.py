@@ -29,7 +29,7 @@ from ...engine.marks import MapMark
 from ...engine.pieces import Piece
 from ...engine.text import in_words
 from ..areamap import AreaMap
-from ..hexgrid import within
+from ..hexgrid import direction_to, within
 from ..hexmap import HexMap
 from . import (
     BoxCards,
@@ -83,10 +83,20 @@ def _window(hexmap: HexMap, window: Window | None) -> tuple[tuple[int, int], tup
     return (c0, c1), (r0, r1)
 
 
-RESERVED = frozenset("[]?*+ 0123456789")
-"""Characters with a fixed meaning in a cell: centre brackets, unknown piece, neutral piece,
-a stack of ten or more, blank, stack sizes."""
+RESERVED = frozenset("[]? 0123456789")
+"""Characters with a fixed meaning in a cell: centre brackets, unknown piece, blank, stack
+sizes. The neutral piece's marker (``*``) and a stack of ten or more (``+``) give way to a
+map that uses those characters itself (:attr:`Symbols.neutral`, :attr:`Symbols.many`)."""
 SPARE_SYMBOLS = "#@&$;!|/\\'\"`,-)(}{><dhjknpqrsuxyzDEFGHKLMNOPQSVWXYZ"
+NEUTRAL_MARKERS = "*&$;!"
+"""The neutral piece's marker: the first of these the map does not use."""
+MANY_MARKERS = "+&$;!"
+"""The marker of a stack of ten or more: the first of these the map and the neutral marker
+do not use."""
+WEST, EAST = (4, 5), (1, 2)
+"""The directions (:data:`~..hexgrid.DIRECTIONS`: SW, NW; NE, SE) of the hexsides drawn at
+the left and at the right edge of a hex's cell; its south hexside is drawn in the gap below
+the middle of its cell."""
 
 
 class Symbols:
@@ -101,11 +111,16 @@ class Symbols:
         spare = (c for c in SPARE_SYMBOLS)
         self.terrain: dict[str, str] = {}
         self.feature: dict[str, str] = {}
+        self.hexside: dict[str, str] = {}
         for kind, types, out in (("terrain", hexmap.terrain_types, self.terrain),
-                                 ("feature", hexmap.feature_types, self.feature)):
+                                 ("feature", hexmap.feature_types, self.feature),
+                                 ("hexside", hexmap.spec.hexside_types, self.hexside)):
             for type_id, spec in types.items():
                 family = (kind, (spec.name.split() or [type_id])[0].lower())
-                symbol = (spec.symbol or "?")[0]
+                # a feature or hexside that names no symbol takes a spare one, never the
+                # model's default `*` (which would push the neutral marker aside)
+                chosen = kind == "terrain" or "symbol" in spec.model_fields_set
+                symbol = (spec.symbol or "?")[0] if chosen else "?"
                 owner = used.get(symbol)
                 if symbol in RESERVED or (owner is not None and (owner != family or kind == "terrain")):
                     symbol = next(c for c in spare if c not in used and c not in RESERVED)
@@ -113,28 +128,52 @@ class Symbols:
                 out[type_id] = symbol
         self.names: dict[str, list[str]] = {}
         for kind, types, table in (("terrain", hexmap.terrain_types, self.terrain),
-                                   ("feature", hexmap.feature_types, self.feature)):
+                                   ("feature", hexmap.feature_types, self.feature),
+                                   ("hexside", hexmap.spec.hexside_types, self.hexside)):
             for type_id, spec in types.items():
                 self.names.setdefault(f"{kind}:{table[type_id]}", []).append(spec.name)
+        #: the neutral piece's marker and that of a stack of ten or more, clear of the map's
+        self.neutral = next(c for c in NEUTRAL_MARKERS if c not in used)
+        self.many = next(c for c in MANY_MARKERS if c not in used and c != self.neutral)
 
     def taken(self) -> set[str]:
         """Every symbol the map uses, for side letters to avoid (either case)."""
-        out = set(self.terrain.values()) | set(self.feature.values())
+        out = set(self.terrain.values()) | set(self.feature.values()) | set(self.hexside.values())
         return out | {c.upper() for c in out} | {c.lower() for c in out}
 
+    def edges(self, hexmap: HexMap) -> dict[str, dict[str, str]]:
+        """Each hex's hexsides that carry a feature, as the symbol of their first feature
+        (in the map's order) by where it is drawn: ``"west"``, ``"east"`` (the cell's left
+        and right characters; both hexes of the side show it) and ``"south"`` (below the
+        middle of the cell, once)."""
+        order = list(hexmap.spec.hexside_types)
+        out: dict[str, dict[str, str]] = {}
+        for side, feats in hexmap.hexsides().items():
+            named = sorted((f for f in feats if f in self.hexside), key=order.index)
+            if not named:
+                continue
+            mark = self.hexside[named[0]]
+            for a, b in ((side.a, side.b), (side.b, side.a)):
+                d = direction_to(a, b)
+                where = "west" if d in WEST else "east" if d in EAST else "south" if d == 3 else None
+                if where is not None:
+                    out.setdefault(hexmap.label(a), {})[where] = mark
+        return out
 
-def _marker(stack: Sequence[Piece], char: Callable[[Piece], str]) -> str:
+
+def _marker(stack: Sequence[Piece], char: Callable[[Piece], str], many: str = "+") -> str:
     """The occupant part of a cell: the top piece's marker and, for a stack, its size."""
     mark = (char(stack[0]) or "?")[0]
     n = len(stack)
-    count = "" if n == 1 else str(n) if n < 10 else "+"
+    count = "" if n == 1 else str(n) if n < 10 else many
     return mark + count.ljust(1)
 
 
 def _cell(hexmap: HexMap, hex_id: str, stack: Sequence[Piece] | None,
           char: Callable[[Piece], str], symbols: Symbols | None = None, *,
-          centre: bool = False, ids: bool = False) -> str:
+          centre: bool = False, ids: bool = False, edges: Mapping[str, str] | None = None) -> str:
     symbols = symbols or Symbols(hexmap)
+    edges = edges or {}
     h = hexmap.hex(hex_id)
     t = symbols.terrain[hexmap.terrain(h)]
     if ids:
@@ -142,8 +181,8 @@ def _cell(hexmap: HexMap, hex_id: str, stack: Sequence[Piece] | None,
     order = list(hexmap.feature_types)
     feats = "".join(symbols.feature[f] for f in sorted(hexmap.features(h), key=order.index))
     # under a piece the first feature stays visible, left of the piece's marker
-    middle = (feats[:1] or " ") + _marker(stack, char) if stack else feats[:3].center(3, t)
-    left, right = ("[", "]") if centre else (t, t)
+    middle = (feats[:1] or " ") + _marker(stack, char, symbols.many) if stack else feats[:3].center(3, t)
+    left, right = ("[", "]") if centre else (edges.get("west", t), edges.get("east", t))
     return left + middle + right
 
 
@@ -163,8 +202,9 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
     by_place = stacks(pieces)
     symbols = Symbols(hexmap)
     sides = sides_of(pieces, list(letters or {}))
-    marks = {**side_letters(sides, taken=symbols.taken()), **(letters or {})}
+    marks = {**side_letters(sides, taken=symbols.taken(), neutral=symbols.neutral), **(letters or {})}
     char = piece_char or (lambda p: marks.get(p.side, "?"))
+    edges = {} if ids else symbols.edges(hexmap)
     (c0, c1), (r0, r1) = _window(hexmap, window)
     centre = window[0] if window is not None and isinstance(window[0], str) else None
     grid = hexmap.grid
@@ -178,17 +218,28 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *,
         at = GUTTER + PITCH * (col - c0) + 1
         header[1 if grid.is_shifted(col) and c1 > c0 else 0][at:at + 3] = f"{col:02d}".center(3)
     lines = ["".join(h).rstrip() for h in header if "".join(h).strip()]
+    south: list[tuple[int, str]] = []  # (text column, south mark) of the row above's lower hexes
     for row in range(r0, r1 + 1):
         upper = list(f"{row:02d} ".ljust(width))
         lower = [" "] * width
+        for at, mark in south:
+            upper[at] = mark
+        south = []
         for col in range(c0, c1 + 1):
             hex_id = f"{col:02d}{row:02d}"
             if hex_id not in hexmap:
                 continue  # a half hex the sheet leaves out (HexMapSpec.absent)
-            line = lower if grid.is_shifted(col) and c1 > c0 else upper
+            shifted = grid.is_shifted(col) and c1 > c0
+            line = lower if shifted else upper
             at = GUTTER + PITCH * (col - c0)
+            here = edges.get(hex_id, {})
             line[at:at + CELL] = _cell(hexmap, hex_id, by_place.get(hex_id), char, symbols,
-                                       centre=hex_id == centre, ids=ids)
+                                       centre=hex_id == centre, ids=ids, edges=here)
+            if "south" in here:  # the gap below the middle of the cell, on the next text line
+                if shifted:
+                    south.append((at + 2, here["south"]))
+                else:
+                    lower[at + 2] = here["south"]
         lines.append("".join(upper).rstrip())
         lines.append("".join(lower).rstrip())
     lines.extend(_legend(hexmap, [s for s in sides if any(p.side == s for p in pieces)], marks,
@@ -216,11 +267,14 @@ def _legend(hexmap: HexMap, sides: Sequence[str], marks: Mapping[str, str], *,
     if hexmap.feature_types:
         parts.append(f"features: {names('feature', symbols.feature)} (left of a piece when "
                      "the hex is occupied)")
+    if hexmap.spec.hexside_types:
+        parts.append(f"hexsides: {names('hexside', symbols.hexside)} (on a hex's edge: at the "
+                     "left or right of its cell, or below its middle)")
     if custom:
         parts.append("pieces: top piece's marker, then stack size")
     elif sides:
         parts.append("pieces: " + "  ".join(f"{marks[s]} {s or 'neutral'}" for s in sides)
-                     + ", then stack size (+ for 10 or more)")
+                     + f", then stack size ({symbols.many} for 10 or more)")
     if centre:
         parts.append(f"[ ] marks {centre}, the centre of this window")
     return parts
@@ -315,8 +369,9 @@ def render_match(match: Match, *, player: str | None = None, window: Window | No
     info = game.info
     pieces = match_pieces(match)
     board = game.board(match)
-    taken = Symbols(board).taken() if isinstance(board, HexMap) else set()
-    marks = side_letters(sides_of(pieces, info.players), taken=taken)
+    symbols = Symbols(board) if isinstance(board, HexMap) else None
+    marks = side_letters(sides_of(pieces, info.players), taken=symbols.taken() if symbols else (),
+                         neutral=symbols.neutral if symbols else "*")
     down = face_down_in_view(match, player)
     head = [info.title, info.scenario(match.scenario).name, f"turn {match.state.turn}"]
     if match.state.phase:
