@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from tabletop.core.engine.decisions import Option, ask_str, choose
+from tabletop.core.engine.text import in_words
 
 from . import cohesion as coh
 from .components import (
@@ -200,7 +201,8 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
             continue
         if not _effect_applies(m, eff, moment, ctx):
             if not isinstance(eff, ExtraActions):
-                m.emit("card", "6.0", f"{c.title}: an effect ({eff.type}) cannot apply and is ignored",
+                m.emit("card", "6.0", f"{c.title}: an effect ({in_words(eff.type)}) cannot apply "
+                       "and is ignored",
                        card=inst, effect=eff.type)
             continue
         if isinstance(eff, RaiseCohesion):
@@ -213,7 +215,8 @@ def play(m: Match, inst: str, moment: str, ctx: dict[str, Any] | None = None, *,
             turn["allow"] = eff.regiments
             turn["only"] = list(eff.only) if eff.only else None
             m.emit("card", "6.0", f"{c.title}: {eff.regiments} actions this turn"
-                   + (f" (the others only {', '.join(eff.only)})" if eff.only else ""),
+                   + (f" (the others only {', '.join(in_words(k) for k in eff.only)})"
+                      if eff.only else ""),
                    card=inst, regiments=eff.regiments, only=list(eff.only or ()))
         elif isinstance(eff, AddAttackDice):
             mods["dice"] += eff.n

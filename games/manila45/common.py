@@ -311,9 +311,10 @@ def reveal(match: Match, pieces: Iterable[Piece], why: str) -> None:
             p.face = "front"
             p.attrs["revealed"] = True
             c = counter(p)
-            data: dict[str, JSON] = {"unit": p.id, "name": p.name, "type": c.type, "fire": c.fire,
+            data: dict[str, JSON] = {"unit": p.id, "name": p.name, "type": c.type,
+                                     "type_name": components().types[c.type].name, "fire": c.fire,
                                      "range": c.range, "hex": p.location, "why": why}
-            match.reveal(p, "6.5", "{name} ({type}, fire {fire}, range {range}) in {hex} is "
+            match.reveal(p, "6.5", "{name} ({type_name}, fire {fire}, range {range}) in {hex} is "
                          "flipped face-up: it {why}".format(**data), **data)
 
 

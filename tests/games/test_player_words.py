@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 
 from tabletop.core.board.render.svg import render_match as render_svg
+from tabletop.core.designer.testing import play_random_game
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game
 from tabletop.core.engine.text import internal_names
 from tabletop.core.frontends.terminal import QuitGame, TerminalSession
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["iwo_1945", "iwo_bonins", "iwo_valor", "manila45", str(ROOT / "docs" / "example" / "skirmish")]
+GAMES = ["iwo_1945", "iwo_bonins", "iwo_valor", "manila45", str(ROOT / "docs" / "example" / "skirmish"),
+         str(ROOT / "docs" / "example" / "ridge")]
 SVG_WORDS = re.compile(r"<(?:text|title)[^>]*>([^<]*)<")
 DECISIONS = 40
 
@@ -62,7 +64,7 @@ def test_no_internal_name_reaches_the_terminal_or_the_map(name: str) -> None:
         match = Match(game, scenario=scenario, seed=2)
         outs = {side: io.StringIO() for side in game.info.players}
         sessions = {side: TerminalSession(match, {side}, read=reader(script(DECISIONS)),
-                                          out=outs[side], screen=False)  # type: ignore[arg-type]
+                                          out=outs[side], screen=False)
                     for side in game.info.players}
         found: list[str] = []
         for _ in range(DECISIONS):
@@ -82,4 +84,15 @@ def test_no_internal_name_reaches_the_terminal_or_the_map(name: str) -> None:
             found += leaks(out.getvalue(), f"{scenario} terminal ({side})")
             svg = render_svg(match, hidden_from=side)
             found += leaks("\n".join(SVG_WORDS.findall(svg)), f"{scenario} map ({side})")
+        assert not found, f"{len(found)} lines name things as the program does:\n" + "\n".join(found[:12])
+
+
+@pytest.mark.parametrize("name", GAMES, ids=lambda n: Path(n).name)
+def test_no_internal_name_reaches_the_log_of_a_whole_game(name: str) -> None:
+    """Every event of a whole random game of each scenario, and every question and option
+    asked on the way, reads in the game's own words."""
+    game = load_game(name)
+    for scenario in [s.id for s in game.info.scenarios]:
+        match = play_random_game(game, 3, scenario=scenario, check_every=10**9)
+        found = leaks("\n".join(e.text for e in match.log), f"{scenario} log")
         assert not found, f"{len(found)} lines name things as the program does:\n" + "\n".join(found[:12])
