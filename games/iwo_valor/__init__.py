@@ -73,23 +73,25 @@ class Valor(PhasedGame):
                          "D/312, E/312, B/312 on Suribachi against the 28th Marines from turn 2, 2 "
                          "support points a turn, until the three are eliminated. Ours: the result "
                          "(the Japanese VP total, no victory level), the cap at turn 35, the beach "
-                         "the 28th landed on (Minami), no replacements; see docs/games/iwo_valor.md.",
+                         "the 28th landed on (Minami), no replacements (the game's notes in the "
+                         "documentation say why).",
                          automatic=(c.JAPAN,)),
         ),
         options=(
-            GameOption("regular_fire", "IV.C.4 says a Japanese unit with Marines 'within two hexes' "
-                       "fires, IX.C says 'next to': 'adjacent' (IX.C) or 'within_two' (IV.C.4)",
-                       "adjacent", ("adjacent", "within_two")),
-            GameOption("borrow_support", "XI.C Narrow Game option: borrow support points, repaid "
-                       "next turn plus one", "no", ("no", "yes")),
+            GameOption("regular_fire", "IX.C against IV.C.4: which Japanese units fire at the "
+                       "Marines", "adjacent", ("adjacent", "within_two"),
+                       ("those next to Marines (IX.C)", "those within two hexes (IV.C.4)")),
+            GameOption("borrow_support", "XI.C Narrow Game option: borrowing support points, "
+                       "repaid next turn plus one", "no", ("no", "yes"),
+                       ("not allowed", "allowed")),
             GameOption("narrow_deadline", "XI.C Narrow Game: its 60 and 120 VP (X.A's 160 and 320 "
-                       "over 2.667) end the game 'before' turns 7 and 15 as X.A times them, or "
-                       "'on_or_before' them as the article words it", "before",
-                       ("before", "on_or_before")),
-            GameOption("ind_beach", "The Independent Regiment traces Supply to 'a Beach Hex on "
-                       "which Marine units previously landed' (VII.B: 'hex') or to any hex of 'a "
-                       "Beach on which Marine units previously landed' (IV.A.3: 'beach')", "hex",
-                       ("hex", "beach")),
+                       "over 2.667) end the game", "before", ("before", "on_or_before"),
+                       ("before turns 7 and 15, as X.A times them",
+                        "on or before them, as the article words it")),
+            GameOption("ind_beach", "VII.B against IV.A.3: where the Independent Regiment traces "
+                       "Supply to", "hex", ("hex", "beach"),
+                       ("a beach hex on which Marine units previously landed (VII.B)",
+                        "any hex of a beach on which Marine units previously landed (IV.A.3)")),
         ),
         playable=True,
         solitaire=True,

@@ -54,13 +54,14 @@ class Manila45(PhasedGame):
         version=VERSION,
         players=(US, JAPAN),
         options=(
-            GameOption("lof_along", "10.7, a line of fire running exactly along a hexside: "
-                       "'both' is blocked only when the hexes on both sides block; 'either' "
-                       "when one does", "both", ("both", "either")),
-            GameOption("indirect_wall", "10.9 against 11.1-11.2, indirect fire and the "
-                       "Intramuros wall: 'ignored' indirect fire ignores the wall as all "
-                       "blocking terrain; 'stops' the wall stops it in the first hex beyond, as "
-                       "direct fire", "ignored", ("ignored", "stops")),
+            GameOption("lof_along", "10.7: a line of fire running exactly along a hexside",
+                       "both", ("both", "either"),
+                       ("is blocked only when the hexes on both sides block",
+                        "is blocked when the hex on either side blocks")),
+            GameOption("indirect_wall", "10.9 against 11.1-11.2: indirect fire and the "
+                       "Intramuros wall", "ignored", ("ignored", "stops"),
+                       ("indirect fire ignores the wall, as all blocking terrain (11.1)",
+                        "the wall stops it in the first hex beyond, as direct fire (10.9)")),
             GameOption("setup", "3.2: a whole Japanese set-up as data, unit id -> hex id "
                        "(empty: the Japanese player sets up by decisions)", {}),
         ),

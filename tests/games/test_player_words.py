@@ -17,6 +17,7 @@ from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game
 from tabletop.core.engine.text import internal_names
 from tabletop.core.frontends.terminal import QuitGame, TerminalSession
+from tabletop.core.frontends.web.app import game_json
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["iwo_1945", "iwo_bonins", "iwo_valor", "manila45", str(ROOT / "docs" / "example" / "skirmish"),
@@ -96,3 +97,17 @@ def test_no_internal_name_reaches_the_log_of_a_whole_game(name: str) -> None:
         match = play_random_game(game, 3, scenario=scenario, check_every=10**9)
         found = leaks("\n".join(e.text for e in match.log), f"{scenario} log")
         assert not found, f"{len(found)} lines name things as the program does:\n" + "\n".join(found[:12])
+
+
+@pytest.mark.parametrize("name", GAMES, ids=lambda n: Path(n).name)
+def test_no_internal_name_reaches_the_home_page(name: str) -> None:
+    """The game's card on the home page: its description, scenarios, rule variants and the
+    words of each variant's choices (the values themselves are what --option types)."""
+    card = game_json(load_game(name))
+    said = [str(card["title"]), str(card["description"])]
+    for scenario in card["scenarios"]:
+        said += [scenario["name"], scenario["description"]]
+    for option in card["options"]:
+        said += [option["description"], *option["labels"]]
+    found = leaks("\n".join(said), "home page")
+    assert not found, "\n".join(found)
