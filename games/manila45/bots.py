@@ -16,7 +16,8 @@ toward the nearest Japanese position not already crowded by its own units (so th
 spreads over every position), stops artillery within range, bridges rivers with its
 engineers (8.9), plans each fire with the adjacent units first and long-range artillery and
 air only where they add to the chance of E (10.13), close assaults (10.17) and advances
-after combat. Its 672nd amphibious tractors (8.10) wait on a coastal hex away from the
+after combat. It always takes its replacements (7.2), placing each atop the unit nearest the Japanese
+(7.3). Its 672nd amphibious tractors (8.10) wait on a coastal hex away from the
 Japanese; a unit far from any Japanese unit by land boards them, and at the start of the next
 movement phase they carry it by sea to the coastal hex nearest the enemy, where it moves on.
 Their thresholds and weights are the ``priorities`` of ``data/ai.yaml``.
@@ -155,11 +156,28 @@ class HeuristicAgent(KindBot):
                 return value
         return values[0]
 
-    @handles("entry_unit", "replacement_unit", "replacement_hex")
+    @handles("entry_unit")
     def _first(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        """The first option: 3.4's entering unit, 7.2-7.3's replacement and its hex, as the
-        rules list them."""
+        """The first option: 3.4's entering unit, as the rules list them."""
         return d.options[0].value
+
+    @handles("replacement_unit")
+    def _replacement_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """7.2: always take the replacement, the strongest unit of the organisation's dead."""
+        counters = components().counters
+        units = [str(o.value) for o in d.options if o.value != "none" and str(o.value) in counters]
+        if not units:
+            return "none"
+        return max(units, key=lambda u: (counters[u].fire, -units.index(u)))
+
+    @handles("replacement_hex")
+    def _replacement_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """7.3: atop the unit nearest the Japanese."""
+        enemy = self._enemy_hexes(view)
+        hexes = [str(o.value) for o in d.options]
+        if not enemy:
+            return hexes[0]
+        return min(hexes, key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
 
     # -- 8.10 coastal movement ------------------------------------------------------------
     @handles("coastal_rider")

@@ -141,3 +141,21 @@ def test_9_3_10_17_japanese_bot_raids_lone_field_artillery_from_cover() -> None:
         here = m.state.pieces["j-nf-n"].location
         assert components().hexmap.id_distance(here, "2912") == 1
         assert c.terrain(here) in ("urban", "heavy")
+
+
+def test_7_2_7_3_us_bot_takes_its_replacements_near_the_japanese() -> None:
+    """7.2: the US bot takes a replacement whenever one is offered, 7.3 atop the unit of its
+    organisation nearest the Japanese."""
+    from tabletop.games.manila45.replacements import reinforcement_phase
+
+    m = position({"j-nf-n": "3407"}, {"i-1-129": "3210", "i-2-129": "4230"})
+    _us_alone(m, {"i-1-129", "i-2-129"})
+    bot = HeuristicAgent("US", 0)
+    gen = reinforcement_phase(m)
+    d = next(gen)
+    assert d.kind == "replacement_unit"
+    pick = bot.choose(m.view("US"), d)
+    assert pick != "none" and components().counters[str(pick)].org == "37id"
+    d = gen.send(pick)
+    assert d.kind == "replacement_hex"
+    assert bot.choose(m.view("US"), d) == "3210"
