@@ -159,3 +159,22 @@ def test_7_2_7_3_us_bot_takes_its_replacements_near_the_japanese() -> None:
     d = gen.send(pick)
     assert d.kind == "replacement_hex"
     assert bot.choose(m.view("US"), d) == "3210"
+
+
+def test_10_17_japanese_bot_advances_only_into_better_cover() -> None:
+    """10.17: the Japanese bot declares close assault; after an E it advances from clear
+    terrain into an emptied urban hex, never from an urban hex into clear terrain."""
+    from tabletop.core.engine.decisions import Option, choose
+
+    bot = HeuristicAgent("Japan", 0)
+    for here, target, goes in (("2912", "3012", True), ("3012", "2912", False)):
+        m = position({"j-nf-n": here}, {"c-99fa": "2812"}, turn=4)
+        _us_alone(m, {"c-99fa"})
+        name = m.state.pieces["j-nf-n"].name
+        d = choose("Japan", f"10.17: advance {name} into {target}?", "10.17",
+                   [Option(True, "advance"), Option(False, "stay")], kind="advance")
+        assert bot.choose(m.view("Japan"), d) is goes
+        assault = choose("Japan", f"10.17: close assault {target}?", "10.17",
+                         [Option(True, "close assault"), Option(False, "no close assault")],
+                         kind="close_assault")
+        assert bot.choose(m.view("Japan"), assault) is True
