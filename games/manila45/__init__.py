@@ -10,6 +10,7 @@ the city face down (6.5). Rule modules, one per chapter: ``setup`` (3.0), ``vict
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import ClassVar
@@ -30,7 +31,7 @@ from tabletop.core.engine.visibility import is_hidden_from
 from . import common as c
 from .components import JAPAN, US, components
 
-VERSION = "0.10.1"
+VERSION = "0.11.0"
 
 
 class Manila45(PhasedGame):
@@ -311,6 +312,13 @@ class Manila45(PhasedGame):
                     and p.location not in (p.attrs["setup_hex"], c.JP_DEAD):
                 out.append(f"8.3: static {p.id} left {p.attrs['setup_hex']} for {p.location}")
         return out
+
+    def determinize(self, match: Match, side: str, rng: random.Random) -> Match:
+        """6.2, 6.3, 8.3: what ``side`` cannot see dealt again within the stacking rules and
+        the static units' set-up hexes (:mod:`.determinize`)."""
+        from .determinize import determinize
+
+        return determinize(match, side, rng)
 
     def stack_view(self, place: str, stack: Sequence[Piece], viewer: str) -> list[bool] | None:
         """6.5: the US sees face-down Japanese units as battle flags (the core's rule for

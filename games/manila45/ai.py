@@ -38,6 +38,22 @@ class FirePriorities(StrictModel):
     least_score: float  # fire only at a target scoring more than this
 
 
+class CoastalPriorities(StrictModel):
+    """When the US bot moves a unit by sea with the 672nd (8.10)."""
+
+    ride_from: int = Field(ge=1)  # a unit this many steps by land from the Japanese boards it
+    pickup: int = Field(ge=0)  # ... when the 672nd waits at most this many steps away
+    gain: int = Field(ge=1)  # the sea must bring the passenger this many steps nearer
+
+
+class RaidPriorities(StrictModel):
+    """When a Japanese mobile unit counter-attacks US artillery (9.3, 10.1, 10.17)."""
+
+    from_turn: int = Field(ge=1)  # the first turn of raids
+    keep: int = Field(ge=0)  # no raid once Japan is down to this many units (4.2)
+    cover_only: bool  # attack only from an urban or heavy structures hex (10.12)
+
+
 class Priorities(StrictModel):
     """What the heuristic bots of both sides follow (``priorities`` in ``data/ai.yaml``)."""
 
@@ -50,6 +66,8 @@ class Priorities(StrictModel):
     threat: int  # how near US units come before a Japanese unit slips away
     far_enough: int  # a slipping unit counts hexes from the US up to this many
     cover: dict[str, float]  # what a hex's terrain adds to a slipping unit's step
+    coastal: CoastalPriorities
+    raid: RaidPriorities
 
 
 def priorities(game: Game | None = None) -> Priorities:

@@ -5,13 +5,22 @@ Intramuros held two-deep, the north-west of 4.3 never empty, the south held at N
 and Fort McKinley) with a few mobile outposts alone far from the city (4.2: one unit left
 anywhere wins), fires defensively at every chance, demolishes bridges from turn 3 (10.19),
 concentrates its offensive fire, and from turn 3 slips mobile units outside Intramuros away
-from US units closing on them, never into a hex next to one (9.1).
+from US units closing on them, never into a hex next to one (9.1). It counter-attacks where
+the rules leave the US side open: a mobile unit raids a US stack that shows only field
+artillery (which never fires defensively, 9.3) from a covered hex it reaches without
+passing a hex where US defensive fire could be declared (9.1-9.4), then fires on it; it
+declares close assault whenever it may (10.17) and advances into the emptied hex when that
+hex gives better cover.
 The US heuristic bot enters the divisions where the fighting is, sends each direct-fire unit
 toward the nearest Japanese position not already crowded by its own units (so the force
 spreads over every position), stops artillery within range, bridges rivers with its
 engineers (8.9), plans each fire with the adjacent units first and long-range artillery and
 air only where they add to the chance of E (10.13), close assaults (10.17) and advances
-after combat. Their thresholds and weights are the ``priorities`` of ``data/ai.yaml``.
+after combat. It always takes its replacements (7.2), placing each atop the unit nearest the Japanese
+(7.3). Its 672nd amphibious tractors (8.10) wait on a coastal hex away from the
+Japanese; a unit far from any Japanese unit by land boards them, and at the start of the next
+movement phase they carry it by sea to the coastal hex nearest the enemy, where it moves on.
+Their thresholds and weights are the ``priorities`` of ``data/ai.yaml``.
 """
 
 from __future__ import annotations
@@ -116,6 +125,13 @@ class HeuristicAgent(KindBot):
         self._plan_stamp: tuple[Any, Any] | None = None
         self._assigned: dict[str, str] = {}
         self._claims: dict[str, int] = {}
+        self._ferry: tuple[str, str] | None = None  # 8.10: (rider, landing) of the coastal move
+        self._rider: tuple[tuple[Any, Any], str] | None = None  # the unit sent to board the 672nd
+        self._rider_hex = ""  # where it boards
+        self._raids: dict[str, str] = {}  # Japanese raider -> the hex it attacks from
+        #: (phase, hexes drawing US defensive fire, safe MP to the raid hexes, to each one)
+        self._raid_cache: tuple[tuple[Any, Any], frozenset[str], dict[str, tuple[int, str]],
+                                dict[str, dict[str, tuple[int, str]]]] | None = None
 
     def _enemy_hexes(self, view: Mapping[str, Any]) -> list[str]:
         """The hexes holding enemy units, read once per phase during one's own movement
@@ -140,11 +156,118 @@ class HeuristicAgent(KindBot):
                 return value
         return values[0]
 
-    @handles("coastal_rider", "coastal_landing", "entry_unit", "replacement_unit", "replacement_hex")
+    @handles("entry_unit")
     def _first(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        """The first option: 8.10's amtrac rider and landing, 3.4's entering unit, 7.2-7.3's
-        replacement and its hex, as the rules list them."""
+        """The first option: 3.4's entering unit, as the rules list them."""
         return d.options[0].value
+
+    @handles("replacement_unit")
+    def _replacement_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """7.2: always take the replacement, the strongest unit of the organisation's dead."""
+        counters = components().counters
+        units = [str(o.value) for o in d.options if o.value != "none" and str(o.value) in counters]
+        if not units:
+            return "none"
+        return max(units, key=lambda u: (counters[u].fire, -units.index(u)))
+
+    @handles("replacement_hex")
+    def _replacement_hex(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """7.3: atop the unit nearest the Japanese."""
+        enemy = self._enemy_hexes(view)
+        hexes = [str(o.value) for o in d.options]
+        if not enemy:
+            return hexes[0]
+        return min(hexes, key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
+
+    # -- 8.10 coastal movement ------------------------------------------------------------
+    @handles("coastal_rider")
+    def _coastal_rider(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """8.10: the passenger planned when the coastal move was chosen."""
+        return self._ferry[0] if self._ferry is not None else "none"
+
+    @handles("coastal_landing")
+    def _coastal_landing(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """8.10: the planned landing, or else the offered coastal hex nearest the enemy."""
+        if self._ferry is not None and d.is_legal(self._ferry[1]):
+            return self._ferry[1]
+        field = _path_field(tuple(self._enemy_hexes(view)), _crossings(view))
+        return min((str(o.value) for o in d.options), key=lambda h: (field.get(h, 999), h))
+
+    def _coastal_pick(self, view: Mapping[str, Any], d: Decision) -> JSON:
+        """8.10: the coastal move, when a unit stacked with the 672nd would land at least
+        ``coastal.gain`` steps (by land) nearer a Japanese unit than it stands."""
+        self._ferry = None
+        offered = [o.value for o in d.options if isinstance(o.value, dict) and "coastal" in o.value]
+        if not offered:
+            return None
+        enemy = self._enemy_hexes(view)
+        if not enemy:
+            return None
+        own = [p for p in view.get("pieces", ()) if p.get("side") == self.side and p.get("kind") != "hidden"]
+        crossings = _crossings(view)
+        field = _path_field(tuple(enemy), crossings)
+        for value in offered:
+            amtrac = str(value["coastal"])
+            start = next((str(p["location"]) for p in own if p["id"] == amtrac), "")
+            riders = [str(p["id"]) for p in own if str(p.get("location")) == start and p["id"] != amtrac
+                      and not (p.get("attrs") or {}).get("moved")]
+            if not riders:
+                continue
+            landing = _best_landing(tuple(enemy), crossings, start)
+            if landing is None:
+                continue
+            if field.get(landing, 999) + self.prio.coastal.gain <= field.get(start, 999):
+                self._ferry = (riders[0], landing)
+                return value
+        return None
+
+    def _boarding(self, view: Mapping[str, Any], unit: str, here: str, enemy: list[str],
+                  crossings: tuple[tuple[str, ...], tuple[str, ...]]) -> str | None:
+        """8.10: the 672nd's hex, when this unit should board it this phase: the 672nd waits
+        on a coastal hex no Japanese unit is next to, alone, no other unit is sent to it,
+        the unit is at least ``coastal.ride_from`` steps by land from the nearest Japanese
+        unit and within ``coastal.pickup`` steps of the 672nd, and the sea would bring it at
+        least ``coastal.gain`` steps nearer."""
+        stamp = (view.get("turn"), view.get("phase"))
+        if self._rider is not None and self._rider[0] == stamp:
+            return self._rider_hex if self._rider[1] == unit else None
+        prio = self.prio.coastal
+        field = _path_field(tuple(enemy), crossings)
+        if field.get(here, 999) < prio.ride_from:
+            return None
+        own = [p for p in view.get("pieces", ()) if p.get("side") == self.side and p.get("kind") != "hidden"]
+        for p in own:
+            ctr = components().counters.get(str(p["id"]))
+            if ctr is None or not ctr.has("amtrac"):
+                continue
+            port = str(p.get("location", ""))
+            if (not components().hexmap.is_hex_id(port) or not c.is_coastal(port)
+                    or any(_hex_distance(port, e) <= 1 for e in enemy)
+                    or sum(1 for q in own if q.get("location") == port) != 1):
+                continue
+            if _path_field((port,), crossings).get(here, 999) > prio.pickup:
+                continue
+            landing = _best_landing(tuple(enemy), crossings, port)
+            if landing is None or field.get(landing, 999) + prio.gain > field.get(here, 999):
+                continue
+            self._rider, self._rider_hex = (stamp, unit), port
+            return port
+        return None
+
+    def _amtrac_step(self, d: Decision, here: str, enemy: list[str],
+                     crossings: tuple[tuple[str, ...], tuple[str, ...]]) -> JSON:
+        """8.10: the 672nd heads for the nearest coastal hex no Japanese unit is next to, and
+        waits there for a passenger."""
+        ports = tuple(h for h in _coastal_hexes() if not any(_hex_distance(h, e) <= 1 for e in enemy))
+        if here in ports or not ports:
+            return DONE
+        field = _path_field(ports, crossings)
+        now = field.get(here, 999)
+        best = min((str(o.value) for o in d.options if o.value != DONE),
+                   key=lambda h: (field.get(h, 999), h), default=None)
+        if best is None or field.get(best, 999) >= now:
+            return DONE
+        return best
 
     # -- set-up -------------------------------------------------------------------------
     @handles("setup_mode")
@@ -168,11 +291,30 @@ class HeuristicAgent(KindBot):
 
     @handles("close_assault")
     def _close_assault(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        return self.side == US
+        """10.17: always declared (it only opens the advance; the -1 of 10.12 does not
+        depend on it)."""
+        return True
 
     @handles("advance")
     def _advance(self, view: Mapping[str, Any], d: Decision) -> JSON:
-        return self.side == US
+        """10.17: the US always advances; a Japanese unit only into better cover (10.12), and
+        into no more hexes next to US units than it stands next to now."""
+        if self.side == US:
+            return True
+        name, _, target = d.prompt.partition("advance ")[2].rpartition(" into ")
+        target = target.rstrip("?")
+        here = next((str(p["location"]) for p in view.get("pieces", ())
+                     if p.get("side") == self.side and p.get("name") == name), "")
+        if not here or not components().hexmap.is_hex_id(target):
+            return False
+        cover = self.prio.cover
+        us = self._enemy_hexes(view)
+
+        def exposed(h: str) -> int:
+            return sum(1 for e in us if _hex_distance(h, e) <= 1)
+
+        return (cover.get(c.terrain(target), 0.0) > cover.get(c.terrain(here), 0.0)
+                and exposed(target) <= exposed(here))
 
     @handles("fire_unit")
     def _fire_unit(self, view: Mapping[str, Any], d: Decision) -> JSON:
@@ -232,6 +374,9 @@ class HeuristicAgent(KindBot):
     def _select_mover(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
             return self._japanese_mover(view, d)
+        coastal = self._coastal_pick(view, d)
+        if coastal is not None:
+            return coastal
         enemy = self._enemy_hexes(view)
         for o in d.options:
             if not isinstance(o.value, str) or o.value == DONE:
@@ -251,6 +396,9 @@ class HeuristicAgent(KindBot):
         enemy = self._enemy_hexes(view)
         if not enemy:
             return DONE
+        raider = self._raider(view, d, turn)
+        if raider is not None:
+            return raider
         for o in d.options:
             if not isinstance(o.value, str) or o.value == DONE:
                 continue
@@ -261,6 +409,62 @@ class HeuristicAgent(KindBot):
             if 1 < near <= self.threat:
                 return o.value
         return DONE
+
+    def _raider(self, view: Mapping[str, Any], d: Decision, turn: int) -> JSON:
+        """A counter-attack (10.1, 10.17): from ``raid.from_turn``, while Japan keeps more than
+        ``raid.keep`` units, a mobile unit outside Intramuros and next to no US unit that can
+        reach this phase (16 MP, 8.1) a covered hex next to a US stack showing only field
+        artillery (9.3: it never fires defensively) without entering a hex where US
+        defensive fire could be declared (9.1, 9.4) moves there, to fire on it in the
+        offensive fire phase."""
+        raid = self.prio.raid
+        if turn < raid.from_turn:
+            return None
+        own = [p for p in view.get("pieces", ()) if p.get("side") == self.side]
+        if sum(1 for p in own if not str(p.get("location", "")).startswith("box:")) <= raid.keep:
+            return None
+        field = self._raid_field(view)
+        if not field:
+            return None
+        enemy = self._enemy_hexes(view)
+        for o in d.options:
+            if not isinstance(o.value, str) or o.value == DONE:
+                continue
+            where = o.label.rsplit(" in ", 1)[-1]
+            if len(where) != 4 or c.inside_wall(where) or any(_hex_distance(where, e) <= 1 for e in enemy):
+                continue
+            cost, spot = field.get(where, (999, ""))
+            if cost <= c.MP:
+                self._raids = {str(o.value): spot}
+                return o.value
+        return None
+
+    def _raid_field(self, view: Mapping[str, Any]) -> dict[str, tuple[int, str]]:
+        """The safe MP from every hex to the nearest raid hex, worked out once a phase (US
+        units neither move nor fire in the Japanese movement phase)."""
+        stamp = (view.get("turn"), view.get("phase"))
+        if self._raid_cache is None or self._raid_cache[0] != stamp:
+            soft, danger = _us_exposure(view)
+            spots = _raid_spots(view, soft, danger, self.prio.raid.cover_only)
+            self._raid_cache = (stamp, danger, _safe_costs(view, spots, danger) if spots else {}, {})
+        return self._raid_cache[2]
+
+    def _raid_step(self, view: Mapping[str, Any], d: Decision, spot: str) -> JSON:
+        """One step of a raid toward its hex, through hexes no US defensive fire covers."""
+        here = str(d.context.get("from", ""))
+        if here == spot:
+            return DONE
+        self._raid_field(view)
+        assert self._raid_cache is not None
+        danger, fields = self._raid_cache[1], self._raid_cache[3]
+        if spot not in fields:
+            fields[spot] = _safe_costs(view, (spot,), danger)
+        field = fields[spot]
+        best = min((str(o.value) for o in d.options if o.value != DONE and str(o.value) not in danger),
+                   key=lambda h: (field.get(h, (999, ""))[0], h), default=None)
+        if best is None or field.get(best, (999, ""))[0] >= field.get(here, (999, ""))[0]:
+            return DONE
+        return best
 
     def _evade_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         """One step away from the US units, never next to one (9.1), into cover if it can."""
@@ -288,6 +492,9 @@ class HeuristicAgent(KindBot):
     @handles("move_step")
     def _move_step(self, view: Mapping[str, Any], d: Decision) -> JSON:
         if self.side == JAPAN:
+            spot = self._raids.get(str(d.context.get("unit", "")))
+            if spot is not None:
+                return self._raid_step(view, d, spot)
             return self._evade_step(view, d)
         unit = str(d.context.get("unit", ""))
         here = str(d.context.get("from", "")) or _location(view, unit)
@@ -296,10 +503,22 @@ class HeuristicAgent(KindBot):
             return DONE
         ctr = components().counters.get(unit)
         reach = ctr.range if ctr is not None and ctr.has("ifc") else 1
+        crossings = _crossings(view)
+        if ctr is not None and ctr.has("amtrac"):
+            return self._amtrac_step(d, here, enemy, crossings)
         near_now = min(_hex_distance(here, e) for e in enemy)
         if near_now <= max(1, reach - 2):
             return DONE
-        crossings = _crossings(view)
+        port = self._boarding(view, unit, here, enemy, crossings) if reach <= 1 else None
+        if port is not None:
+            if here == port:
+                return DONE
+            field = _path_field((port,), crossings)
+            best_step = min((str(o.value) for o in d.options if o.value != DONE),
+                            key=lambda h: (field.get(h, 999), h), default=None)
+            if best_step is not None and field.get(best_step, 999) < field.get(here, 999):
+                return best_step
+            return DONE
         if reach <= 1:
             target = self._target_for(view, unit, here, enemy, crossings)
             field = _path_field((target,), crossings)
@@ -383,6 +602,102 @@ class HeuristicAgent(KindBot):
         if not rest or not enemy:
             return "none"
         return min(rest, key=lambda h: (min(_hex_distance(h, e) for e in enemy), h))
+
+
+@cache
+def _coastal_hexes() -> tuple[str, ...]:
+    """The coastal hexes of the map (8.10), in its order."""
+    hm = components().hexmap
+    return tuple(hm.label(h) for h in hm.hexes() if hm.has_feature(h, "coast"))
+
+
+@lru_cache(maxsize=512)
+def _best_landing(enemy: tuple[str, ...], crossings: tuple[tuple[str, ...], tuple[str, ...]],
+                  start: str) -> str | None:
+    """8.10: the coastal hex a passenger of the 672nd would land on from ``start``: not next
+    to a Japanese unit, not occupied, the nearest to one by land."""
+    field = _path_field(enemy, crossings)
+    occupied = set(enemy)
+    best: tuple[int, str] | None = None
+    for h in _coastal_hexes():
+        if h == start or h in occupied or any(_hex_distance(h, e) <= 1 for e in enemy):
+            continue
+        key = (field.get(h, 999), h)
+        if best is None or key < best:
+            best = key
+    return best[1] if best is not None and best[0] < 999 else None
+
+
+def _us_exposure(view: Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """What the Japanese view shows of US defensive fire (9.1-9.4): the hexes of US stacks
+    showing only field artillery (9.3: never fires defensively; a stack with a unit the view
+    hides counts as able to), and the hexes next to any other US stack, where a Japanese
+    unit entering would draw defensive fire."""
+    soft: set[str] = set()
+    hard: set[str] = set()
+    counters = components().counters
+    for p in view.get("pieces", ()):
+        where = str(p.get("location", ""))
+        if p.get("side") != US or where.startswith("box:"):
+            continue
+        ctr = counters.get(str(p.get("id")))
+        (soft if ctr is not None and ctr.has("field_artillery") else hard).add(where)
+    soft -= hard
+    neighbours = components().hexmap.neighbor_ids
+    danger = set(hard)
+    for h in hard:
+        danger.update(neighbours(h))
+    return frozenset(soft), frozenset(danger | soft)
+
+
+def _safe_costs(view: Mapping[str, Any], goals: tuple[str, ...], danger: frozenset[str]
+                ) -> dict[str, tuple[int, str]]:
+    """The MP (8.5-8.12, printed bridges only, 8.7) from every hex to the nearest of
+    ``goals``, and which, by hexes that hold no US unit and draw no defensive fire."""
+    import heapq
+
+    hm = components().hexmap
+    rubble = set(view.get("vars", {}).get(c.V_RUBBLE, ()))
+    demolished = set(view.get("vars", {}).get(c.V_DEMOLISHED, ()))
+    dist = {g: (0, g) for g in goals}
+    queue = [(0, g, g) for g in goals]
+    heapq.heapify(queue)
+    while queue:
+        d, h, goal = heapq.heappop(queue)
+        if (d, goal) > dist.get(h, (999, "")) or d >= c.MP:
+            continue
+        enter = c.ENTER_COST.get(c.terrain(h), 1) + (1 if h in rubble else 0)
+        for n in hm.neighbor_ids(h):
+            if c.terrain(n) == "sea" or n in danger:
+                continue
+            feats = hm.id_hexside_features(n, h)
+            cost = enter + (1 if "wall" in feats else 0) + (1 if "contour" in feats else 0)
+            bridged = "bridge" in feats and c.side_key(n, h) not in demolished
+            if "major_river" in feats and not bridged:
+                continue
+            if "minor_river" in feats and not bridged:
+                cost += 1
+            if (d + cost, goal) < dist.get(n, (999, "")):
+                dist[n] = (d + cost, goal)
+                heapq.heappush(queue, (d + cost, n, goal))
+    return dist
+
+
+def _raid_spots(view: Mapping[str, Any], soft: frozenset[str], danger: frozenset[str],
+                cover_only: bool) -> tuple[str, ...]:
+    """The hexes a raider may attack from: next to a US stack of field artillery only,
+    drawing no defensive fire, covered (urban or heavy) if asked, with room for one more
+    Japanese unit (6.1)."""
+    stacks = view.get("stacks", {})
+    spots = set()
+    for s in soft:
+        for a in components().hexmap.neighbor_ids(s):
+            if a in danger or c.terrain(a) == "sea" or len(stacks.get(a, ())) >= 2:
+                continue
+            if cover_only and c.terrain(a) not in ("urban", "heavy"):
+                continue
+            spots.add(a)
+    return tuple(sorted(spots))
 
 
 def _target_drm(target: str) -> int:
