@@ -29,6 +29,7 @@ from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
     AgentFactory,
+    EntryPoint,
     Flow,
     GameInfo,
     GameOption,
@@ -47,6 +48,23 @@ from .components import DATA_MODELS, VPLevel
 VERSION = "1.1.0"
 NARROW_MULTIPLIER = Fraction("2.667")  # XI.C "multiply ... by 2667": read as 2.667
 TWO_THIRDS_MULTIPLIER = Fraction("1.625")  # XI.C "1625": read as 1.625 (variant not offered)
+
+
+#: IV: steps within a phase a position may start at (entry: section, description, the
+#: phase, and the args of a decision of that step, with which its handler skips the steps
+#: before it)
+STEP_ENTRIES: Mapping[str, tuple[str, str, str, Mapping[str, JSON]]] = MappingProxyType({
+    "reinforcements": ("IV.B.2", "Marine Movement Phase, Step 2: reinforcements land (on turn 1 "
+                       "the second wave first); Step 1's moves skipped", "movement",
+                       MappingProxyType({"stage": "IV.B.2", "landed": (), "at": "second_wave"})),
+    "regular_fire": ("IV.C.4", "Japanese Combat Phase, Step 4: regular fire; Steps 1-3's artillery "
+                     "strikes skipped", "jp_combat",
+                     MappingProxyType({"step": "regular", "at": "fire_order", "fired": ()})),
+    "attacks": ("IV.D.4", "Marine Combat Phase, Step 4: attacks announced; Steps 1-3's fatigue "
+                "skipped", "marine_combat", MappingProxyType({"at": "attack", "announced": ()})),
+    "banzai": ("IV.F.3", "Night Phase, Step 3: a Banzai Charge; Step 1's roll skipped", "night",
+               MappingProxyType({"at": "banzai"})),
+})
 
 
 class Valor(PhasedGame):
@@ -154,6 +172,25 @@ class Valor(PhasedGame):
         yield from opening(match, resumed=True)
         return (yield from self.turns(match))
 
+    def entry_points(self) -> tuple[EntryPoint, ...]:
+        """IV: the beginning of each phase, and the steps within a phase a rule test starts
+        at, the phase's earlier steps skipped (:data:`STEP_ENTRIES`)."""
+        return (*super().entry_points(),
+                *(EntryPoint(e, section, text) for e, (section, text, _, _) in STEP_ENTRIES.items()))
+
+    def play_from(self, match: Match, entry: str) -> Flow:
+        """The turns from a phase, or from a step of one (:data:`STEP_ENTRIES`): the phase is
+        entered as a decision of that step enters it again (its handler reads the step's
+        args, ``match.resumed``), so the steps before it are not played."""
+        step = STEP_ENTRIES.get(entry)
+        if step is None:
+            return (yield from super().play_from(match, entry))
+        _, _, phase, args = step
+        self.begin_phase(match, next(p for p in self.sequence.phases if p.id == phase))
+        match.resuming = ResumePoint(phase, {k: list(v) if isinstance(v, tuple) else v
+                                             for k, v in args.items()})
+        return (yield from super().play_from(match, phase))
+
     def phase_handlers(self) -> Mapping[str, PhaseHandler]:
         """IV: the phases of a Game Turn (a position may start at any of them, the opening
         of III.4-6 or of XI.C's set-ups done)."""
@@ -201,23 +238,63 @@ class Valor(PhasedGame):
     def statuses(self) -> dict[str, str]:
         """The piece statuses a position sets through the rules' own helpers."""
         return {"disrupted": "IX.H a Marine HQ: true, on its DISRUPTED side; false, undisrupted",
-                "revealed": "III.3 a Japanese unit: true, face-up for good; false, face down"}
+                "revealed": "III.3 a Japanese unit: true, face-up for good; false, face down",
+                "fatigue": "IV.D a Marine infantry unit: its regiment's Fatigue Level, 0 to 9",
+                "independent": "IV.A.3 a Marine infantry unit: true, its regiment is the Independent "
+                               "Regiment (IND markers); false, it is not",
+                "landed": "VII.B a Marine unit: the Game Turn it entered the game (Supplied all of "
+                          "that turn)",
+                "class1": "III.6 a Japanese unit in a Class 2 position: true, the position is "
+                          "reduced to Class 1 (its \"1\" marker); false, not"}
 
     def set_status(self, match: Match, piece: Piece, name: str, value: JSON) -> None:
-        """IX.H disrupted (an HQ's back face, as ``common.disrupt`` turns it) and III.3
-        revealed (a Japanese unit's hidden flag, as ``core.fog`` turns it)."""
+        """Each status through ``common``'s helper (its one owner): IX.H disrupted (an HQ's
+        back face), III.3 revealed (a Japanese unit's hidden flag), IV.D fatigue (the
+        regiment's track), IV.A.3 independent (the Independent Regiment), VII.B landed (the
+        unit's entry turn), III.6 class1 (the Class 1 hexes)."""
         if name not in self.statuses():
             super().set_status(match, piece, name, value)
-        if not isinstance(value, bool):
+        if name in ("fatigue", "landed"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TabletopError(f"status {name} is a whole number, not {value!r}")
+        elif not isinstance(value, bool):
             raise TabletopError(f"status {name} is true or false, not {value!r}")
         if name == "disrupted":
             if not (piece.side == c.US and piece.kind == "hq"):
                 raise TabletopError("IX.H: only a Marine HQ is disrupted")
-            piece.face = "back" if value else "front"
-        else:
+            c.set_disrupted(piece, bool(value))
+        elif name == "revealed":
             if piece.side != c.JAPAN:
                 raise TabletopError("III.3: only Japanese units are face down or revealed")
-            piece.hidden = not value
+            c.set_revealed(piece, bool(value))
+        elif name in ("fatigue", "independent"):
+            if not (piece.side == c.US and piece.kind == "infantry"):
+                raise TabletopError(f"IV.D, IV.A.3: {name} is set on a Marine infantry unit "
+                                    f"(for its regiment), not on {piece.id}")
+            regiment = c.regiment_key(piece)
+            if name == "fatigue":
+                track = match.state.tracks.get(f"{c.FATIGUE}:{regiment}")
+                low, high = (0, 9) if track is None else (track.minimum, track.maximum)
+                assert isinstance(value, int)
+                if not low <= value <= high:
+                    raise TabletopError(f"IV.D: a Fatigue Level is {low} to {high}, not {value}")
+                c.set_fatigue(match, regiment, value)
+            elif value:
+                c.set_independent(match, regiment)
+            elif match.state.vars[c.V_IND] == regiment:
+                c.set_independent(match, None)
+        elif name == "landed":
+            if piece.side != c.US:
+                raise TabletopError("VII.B: only Marine units land")
+            assert isinstance(value, int)
+            c.set_landed(piece, value)
+        else:
+            if piece.side != c.JAPAN:
+                raise TabletopError("III.6: the \"1\" marker is placed on a Japanese unit's position")
+            if c.attr(piece.location, "position") != 2:
+                raise TabletopError(f"III.6: only a Class 2 position is reduced to Class 1; "
+                                    f"{piece.id} is not in one (set its hex first: at)")
+            c.set_class1(match, piece.location, bool(value))
 
     def settle_position(self, match: Match, position: Position) -> None:
         """A position that starts at a phase of a Game Turn has the opening done: the beach
@@ -225,7 +302,11 @@ class Valor(PhasedGame):
         every beach hex of it counts as landed on unless ``landed_hexes`` is given (VII.A),
         Marine units on the island landed on the scenario's first turn (VII.B), and Japanese
         units within two hexes of a Marine unit are face-up (III.3). A position at ``start``
-        plays the opening."""
+        plays the opening. Anywhere, a Marine unit given fewer steps than its counter's shows
+        its Reduced Strength side (II.C: the back), as the rules turn it."""
+        for p in match.state.pieces:
+            if p.side == c.US and p.kind != "hq" and 1 <= p.steps < p.max_steps:
+                p.face = "back"
         if position.start == START:
             return
         v = match.state.vars
@@ -240,10 +321,22 @@ class Valor(PhasedGame):
             reveal_near(match.state.pieces, hexmap, hexmap.hex(p.location), 2, observer=c.US)
 
     def position_problems(self, match: Match) -> list[str]:
-        """The invariants, and III.4: the beach is one of the two."""
+        """The invariants, each unit's status (:func:`common.status_problems`), III.4 the
+        beach is one of the two, IV.A.3 the Independent Regiment one of the sheet's, III.6
+        the "1" markers on Class 2 positions."""
         out = self.invariants(match)
-        if match.state.vars.get(c.V_BEACH) not in (None, "minami", "nishi"):
-            out.append(f"III.4: the beach is minami or nishi, not {match.state.vars[c.V_BEACH]!r}")
+        for p in match.state.pieces:
+            out += c.status_problems(match, p)
+        v = match.state.vars
+        if v.get(c.V_BEACH) not in (None, "minami", "nishi"):
+            out.append(f"III.4: the beach is minami or nishi, not {v[c.V_BEACH]!r}")
+        regiments = {r for _, r in c.components().regiments()}
+        if v.get(c.V_IND) is not None and v[c.V_IND] not in regiments:
+            out.append(f"IV.A.3: vars.independent is a regiment ({', '.join(sorted(regiments))}) or "
+                       f"null, not {v[c.V_IND]!r}")
+        for h in v.get(c.V_CLASS1) or ():
+            if c.attr(h, "position") != 2:
+                out.append(f"III.6: vars.class1_hexes names {h}, not a Class 2 position")
         return out
 
     # -- X victory -----------------------------------------------------------------------

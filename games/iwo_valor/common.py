@@ -30,8 +30,10 @@ from tabletop.core.board.hexgrid import Hex, within
 from tabletop.core.board.supply import HexBits, StepMasks, SupplySearch, step_table, trace_indexed
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Decision, Option, ResumePoint, ask_str, choose, resumable
+from tabletop.core.engine.events import modifiers_text
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece, Pieces
+from tabletop.core.engine.trackgroups import shift
 from tabletop.core.engine.trackgroups import value as family_value
 
 from .components import Components, load_components
@@ -677,8 +679,15 @@ def reveal_around(match: Match, hex_id: str, section: str = "III.3") -> list[Pie
     found = reveal_near(match.state.pieces, m, m.hex(hex_id), 2, observer=US)
     for p in found:
         match.emit("reveal", section, f"the Japanese unit in {p.location} is revealed: {p.id} "
-                   f"({describe_jp(p)})", unit=p.id, hex=p.location)
+                   f"({describe_jp(p)})", unit=p.id, hex=p.location, type=p.attrs["type"],
+                   steps=p.steps, strength=strength(p))
     return found
+
+
+def modified_roll_text(roll: int, mods: list[dict[str, Any]], result: int) -> str:
+    """A modified roll as a log line writes it, from its event's fields: ``roll 7, -1
+    fatigue (IV.F.2) = 6`` (``roll 7 = 7`` with no modifier)."""
+    return f"roll {roll}{', ' + modifiers_text(mods) if mods else ''} = {result}"
 
 
 def describe_jp(p: Piece) -> str:
@@ -688,20 +697,71 @@ def describe_jp(p: Piece) -> str:
 
 # -- losses and the VP track (IX.A.5, IX.H, X) ---------------------------------------------
 
-def add_vp(match: Match, delta: int, section: str, why: str) -> None:
-    """X: move the Japanese VP Track (it may go negative, II.C)."""
+def add_vp(match: Match, delta: int, section: str, why: str, **data: Any) -> None:
+    """X: move the Japanese VP Track (it may go negative, II.C); ``data``: the numbers ``why``
+    states, as the event's fields (the unit and its steps, the units counted, the roll)."""
     if not delta:
         return
     match.state.tracks["vp"].add(delta)
     match.emit("vp", section, f"Japanese VP {delta:+d} ({why}): now {match.state.tracks['vp'].value}",
-               delta=delta, total=match.state.tracks["vp"].value)
+               delta=delta, total=match.state.tracks["vp"].value, **data)
+
+
+# -- status: set only through these helpers (one owner each; positions use them too) ------
+
+def set_disrupted(hq: Piece, value: bool) -> None:
+    """IX.H: a Marine HQ turned to its DISRUPTED side (``True``) or back (IV.G.5): its back
+    face is the status, the one field that holds it."""
+    hq.face = "back" if value else "front"
+
+
+def set_revealed(p: Piece, value: bool) -> None:
+    """III.3: a Japanese unit face-up for good (``True``) or face-down: its hidden flag."""
+    p.hidden = not value
+
+
+def set_fatigue(match: Match, regiment: str, level: int) -> None:
+    """IV.D.2-3: a regiment's Fatigue Level, the marker's box on the FATIGUE TRACK (its
+    track in the ``fatigue`` family holds it)."""
+    shift(match.state, FATIGUE, regiment, level - fatigue(match, regiment))
+
+
+def set_independent(match: Match, regiment: str | None) -> None:
+    """IV.A.3: the one Independent Regiment (None: none), the IND markers' regiment."""
+    match.state.vars[V_IND] = regiment
+
+
+def set_landed(p: Piece, turn: int) -> None:
+    """VII.B: the Game Turn a Marine unit entered the game (Supplied all of that turn)."""
+    p.attrs["landed"] = turn
+
+
+def set_class1(match: Match, hex_id: str, value: bool) -> None:
+    """III.6: a Class 2 position reduced to Class 1 (its "1" marker on), or not."""
+    hexes = set(match.state.vars[V_CLASS1])
+    (hexes.add if value else hexes.discard)(hex_id)
+    match.state.vars[V_CLASS1] = sorted(hexes)
+
+
+def status_problems(match: Match, p: Piece) -> list[str]:
+    """Where a unit's fields disagree about its status: II.C a Marine unit shows its
+    Reduced Strength side exactly when it has lost a step (an HQ's back is DISRUPTED,
+    IX.H); a Marine unit is never face-down (III.3 hides Japanese units only)."""
+    out = []
+    if p.side == US:
+        if p.hidden:
+            out.append(f"III.3: Marine unit {p.id} is face-down (only Japanese units are)")
+        if p.kind != "hq" and p.steps >= 1 and (p.face == "back") != (p.steps < p.max_steps):
+            out.append(f"II.C: Marine unit {p.id} has {p.steps} of {p.max_steps} steps but shows its "
+                       f"{p.face} side (its Reduced Strength side is the back; set steps and face together)")
+    return out
 
 
 def disrupt(match: Match, hq: Piece, section: str) -> None:
     """IX.H: an HQ that would lose a step is DISRUPTED instead (no extra effect if already)."""
     if hq.face != "back":
-        hq.face = "back"
-        match.emit("disrupted", section, f"{hq.id} is DISRUPTED", unit=hq.id)
+        set_disrupted(hq, True)
+        match.emit("disrupted", section, f"{hq.id} is DISRUPTED", unit=hq.id, hex=hq.location)
 
 
 def marine_loses(match: Match, p: Piece, steps: int, section: str) -> int:
@@ -715,12 +775,12 @@ def marine_loses(match: Match, p: Piece, steps: int, section: str) -> int:
     lost = min(steps, p.steps)
     p.steps -= lost
     match.emit("loss", section, f"{p.id} loses {lost} step(s)", unit=p.id, steps=lost)
-    add_vp(match, lost, section, f"{p.id} lost {lost} step(s)")
+    add_vp(match, lost, section, f"{p.id} lost {lost} step(s)", unit=p.id, steps=lost)
     if p.steps <= 0:
         p.steps = 0
         match.state.pieces.move(p.id, US_ELIMINATED)
         match.emit("eliminated", section, f"{p.id} is eliminated", unit=p.id)
-        add_vp(match, 1, section, f"{p.id} eliminated")
+        add_vp(match, 1, section, f"{p.id} eliminated", unit=p.id)
     else:
         p.face = "back" if p.steps < p.max_steps else "front"
     return lost

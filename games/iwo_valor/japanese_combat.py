@@ -18,6 +18,7 @@ from typing import Any
 
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.decisions import Option, ResumePoint, ask_int, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -73,6 +74,29 @@ def clamp(value: int) -> int:
     return max(1, min(10, value))
 
 
+#: IX.A.2 / IX.C.2: where the Support Points an attack may take are given
+SUPPORT_RULE = MappingProxyType({OF: "IX.A.2", REGULAR: "IX.C.2"})
+
+
+def modifier_rule(kind: str, name: str) -> str:
+    """The rule giving an attack's modifier: IX.F.1 the artillery strike's beach, airfield
+    and spotters, IX.G every other (the turn 1-2 bonus included)."""
+    if kind == ARTILLERY and name in ("beach", "airfield", "spotters"):
+        return "IX.F.1"
+    return "IX.G"
+
+
+def fire_modifiers(match: Match, kind: str, target_hex: str, attacker_hex: str | None,
+                   s: c.Situation, support: int = 0) -> list[dict[str, Any]]:
+    """IX.G, IX.F.1 and the Support Points committed (IX.A.2, IX.C.2), as an event's
+    ``modifiers`` fields: each with its rule, its name and its signed value."""
+    mods = [modifier(modifier_rule(kind, n), n, v)
+            for n, v in modifiers(match, kind, target_hex, attacker_hex, s)]
+    if support:
+        mods.append(modifier(SUPPORT_RULE.get(kind, "IX.C.2"), "support", -support))
+    return mods
+
+
 def modified_strength(match: Match, kind: str, base: int, target_hex: str, attacker_hex: str | None,
                       s: c.Situation, support: int = 0) -> tuple[int, str]:
     """IX.A.1-3 / IX.C.1-3 / IX.F.1: the strength read on the table, and why."""
@@ -114,15 +138,39 @@ def spend_support(match: Match, kind: str, base: int, target_hex: str, attacker_
     return n
 
 
-def resolve(match: Match, kind: str, value: int, section: str, text: str) -> int:
-    """Roll 2d6 on the Japanese Attack Table's row for the kind; the steps it removes."""
+ATTACK_NAMES = MappingProxyType({OF: "opportunity fire", AMBUSH: "ambush", REGULAR: "regular fire",
+                                 ARTILLERY: "artillery strike", BANZAI: "Banzai Charge"})
+
+
+def resolve(match: Match, kind: str, base: int, mods: list[dict[str, Any]], section: str,
+            target_hex: str, unit: str | None = None, target: str | None = None) -> int:
+    """Roll 2d6 on the Japanese Attack Table's row for the kind at the strength ``base`` and
+    its ``mods`` make (clamped 1-10, IX.G); the steps it removes. Its event carries the
+    attacking unit, the Marine unit or hex attacked, the strength, each modifier, the strength
+    read on the table, the roll and the steps as fields, and its text is made from them."""
+    value = clamp(base + sum(int(m["value"]) for m in mods))
     roll = c.roll_2d6(match, f"{kind} attack", section)
     result = c.components().jat.lookup(value, roll, line=ROW[kind])
     steps = 0 if result == "-" else int(result)
-    match.emit("jp_attack", section, f"{text}: strength {value}, roll {roll}: "
-               f"{'no effect' if steps == 0 else f'{steps} step(s)'}", attack=kind, strength=value,
-               roll=roll, steps=steps)
+    data: dict[str, Any] = {"attack": kind, "row": ROW[kind], "hex": target_hex, "base": base,
+                            "modifiers": mods, "strength": value, "roll": roll, "steps": steps}
+    if unit is not None:
+        data["unit"] = unit
+    if target is not None:
+        data["target"] = target
+    match.emit("jp_attack", section, attack_text(data), **data)
     return steps
+
+
+def attack_text(data: dict[str, Any]) -> str:
+    """A Japanese attack's log line, made from its event's fields alone."""
+    who = f"{data['unit']} " if "unit" in data else ""
+    at = f"{data['target']} in {data['hex']}" if "target" in data else data["hex"]
+    mods = modifiers_text(data["modifiers"])
+    steps = int(data["steps"])
+    return (f"{ATTACK_NAMES[data['attack']]}: {who}at {at} ({data['row']}), strength {data['base']}"
+            f"{', ' + mods if mods else ''} = {data['strength']}, roll {data['roll']}: "
+            f"{'no effect' if steps == 0 else f'{steps} step(s)'}")
 
 
 def armour_loss_roll(match: Match, armour: list[Piece], lost: int, section: str,
@@ -164,11 +212,11 @@ def opportunity_fire(match: Match, jp: Piece, mover: Piece, where: ResumePoint |
     why_fire = f"{jp.id} in {jp.location} fires at {mover.id} in {mover.location} (opportunity fire)"
     if resume is None:
         match.emit("why_fire", "IX.A", f"{why_fire}: {mover.id} moved within two hexes of it",
-                   unit=jp.id, target=mover.id)
+                   unit=jp.id, at=jp.location, target=mover.id, hex=mover.location)
     support = yield from spend_support(match, OF, base, mover.location, jp.location, s, "IX.A.2", why_fire,
                                        where)
-    value, why = modified_strength(match, OF, base, mover.location, jp.location, s, support)
-    steps = resolve(match, OF, value, "IX.A.4", f"opportunity fire ({why})")
+    steps = resolve(match, OF, base, fire_modifiers(match, OF, mover.location, jp.location, s, support),
+                    "IX.A.4", mover.location, jp.id, mover.id)
     c.marine_loses(match, mover, steps, "IX.A.5")
 
 
@@ -181,9 +229,10 @@ def ambush(match: Match, jp: Piece, attacker: Piece, armour: list[Piece],
     several asked again from ``where``)."""
     s = c.Situation.of(match)
     match.emit("why_fire", "IX.B", f"{jp.id} in {jp.location} springs an ambush on {attacker.id}",
-               unit=jp.id, target=attacker.id)
-    value, why = modified_strength(match, AMBUSH, c.strength(jp), attacker.location, jp.location, s)
-    steps = resolve(match, AMBUSH, value, "IX.B.3", f"ambush ({why})")
+               unit=jp.id, at=jp.location, target=attacker.id, hex=attacker.location)
+    steps = resolve(match, AMBUSH, c.strength(jp),
+                    fire_modifiers(match, AMBUSH, attacker.location, jp.location, s), "IX.B.3",
+                    attacker.location, jp.id, attacker.id)
     lost = c.marine_loses(match, attacker, steps, "IX.B.5")
     yield from armour_loss_roll(match, armour, lost, "IX.B.4", where)
 
@@ -280,10 +329,10 @@ def artillery_strike(match: Match, target: str, s: c.Situation,
     """IX.F.1-4: strength 4 (+ beach, airfield, spotters, turn) on the Reg/Art row; the result
     hits the infantry unit; a stacked Armour Unit may lose a step too (which of several
     asked again from ``where``)."""
-    value, why = modified_strength(match, ARTILLERY, 4, target, None, s)
     match.emit("why_fire", "IV.C.2", f"Japanese artillery strikes {target} (area "
                f"{c.attr(target, 'area')}, Attack Priorities Chart)", hex=target)
-    steps = resolve(match, ARTILLERY, value, "IX.F.3", f"artillery strike on {target} ({why})")
+    steps = resolve(match, ARTILLERY, 4, fire_modifiers(match, ARTILLERY, target, None, s), "IX.F.3",
+                    target)
     infantry = [p for p in c.units_at(match, target, c.US) if p.kind == "infantry"]
     armour = [p for p in c.units_at(match, target, c.US) if p.kind == "armour"]
     if not infantry:
@@ -360,12 +409,13 @@ def fire_once(match: Match, jp: Piece, s: c.Situation, fired: set[str], where: R
         reason = "the only hex it can fire at" if len(values) == 1 else \
             f"the hex it attacks at the highest strength ({top})" + \
             (", chosen by the Attack Priorities Chart" if len(best) > 1 else "")
-        match.emit("why_fire", "IX.C", f"{why_fire}: {reason}", unit=jp.id, hex=target)
+        match.emit("why_fire", "IX.C", f"{why_fire}: {reason}", unit=jp.id, at=jp.location, hex=target,
+                   strength=top, choices=len(values))
     here = c.asked_again_at(here, target=target)
     if resume is not None and at == "loss":
         yield from c.hex_loses(match, target, int(resume["left"]), "IX.C.4", here)
         return
     support = yield from spend_support(match, REGULAR, base, target, jp.location, s, "IX.C.2", why_fire, here)
-    value, why = modified_strength(match, REGULAR, base, target, jp.location, s, support)
-    steps = resolve(match, REGULAR, value, "IX.C.4", f"regular fire ({why})")
+    steps = resolve(match, REGULAR, base, fire_modifiers(match, REGULAR, target, jp.location, s, support),
+                    "IX.C.4", target, jp.id)
     yield from c.hex_loses(match, target, steps, "IX.C.4", here)

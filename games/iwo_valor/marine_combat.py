@@ -15,6 +15,7 @@ from typing import Any
 from tabletop.core.engine import odds as shown_odds
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import DONE, Option, ResumePoint, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.text import ordinal
@@ -43,7 +44,8 @@ def fatigue_steps(match: Match) -> None:
         after = shift(match.state, c.FATIGUE, reg, delta)
         if after != before:
             match.emit("fatigue", "IV.D.2" if delta > 0 else "IV.D.3",
-                       f"{ordinal(reg)} Marines fatigue {before} -> {after}", regiment=reg, level=after)
+                       f"{ordinal(reg)} Marines fatigue {before} -> {after}", regiment=reg, before=before,
+                       level=after)
 
 
 def regiments_on_map(match: Match) -> list[str]:
@@ -60,28 +62,69 @@ def hq_with(match: Match, p: Piece) -> Piece | None:
     return None
 
 
-def attack_strength(match: Match, p: Piece, target: str, *, banzai: bool = False) -> tuple[int, str]:
-    """VIII.C: the attacker's modified Combat Strength, and why (never below 1)."""
+def attack_modifiers(match: Match, p: Piece, target: str, *,
+                     banzai: bool = False) -> tuple[int, list[dict[str, Any]]]:
+    """VIII.C (VIII.A an HQ joining, VIII.E the flag, IV.F.5 the night's -3): the attacker's
+    printed Combat Strength and each modifier, as an event's ``modifiers`` fields."""
     base = c.strength(p)
-    mods: list[tuple[str, int]] = []
+    mods: list[dict[str, Any]] = []
     hq = None if banzai else hq_with(match, p)
     if hq is not None:
-        mods.append((f"{hq.id}", c.strength(hq)))
+        mods.append(modifier("VIII.A", f"{hq.id}", c.strength(hq)))
     attacked = match.state.vars[c.V_ATTACKED].get(target, [])
     if c.battalion_key(p) in attacked:
-        mods.append(("battalion integrity", 1))
+        mods.append(modifier("VIII.C", "battalion integrity", 1))
     if not banzai and c.level(target) > c.level(p.location):
-        mods.append(("elevation", -1))
+        mods.append(modifier("VIII.C", "elevation", -1))
     if banzai:
-        mods.append(("Banzai Charge (night)", -3))
+        mods.append(modifier("IV.F.5", "Banzai Charge (night)", -3))
     tired = c.unit_fatigue(match, p) // 2
     if tired:
-        mods.append(("fatigue", -tired))
+        mods.append(modifier("VIII.C", "fatigue", -tired))
     if match.state.vars[c.V_FLAG_TURN] == match.state.turn:
-        mods.append(("flag", 1))
-    total = max(1, base + sum(v for _, v in mods))
-    why = f"{base}" + "".join(f" {v:+d} {n}" for n, v in mods) + f" = {total}"
+        mods.append(modifier("VIII.E", "flag", 1))
+    return base, mods
+
+
+def attack_strength(match: Match, p: Piece, target: str, *, banzai: bool = False) -> tuple[int, str]:
+    """VIII.C: the attacker's modified Combat Strength, and why (never below 1)."""
+    base, mods = attack_modifiers(match, p, target, banzai=banzai)
+    total = max(1, base + sum(int(m["value"]) for m in mods))
+    why = f"{base}" + "".join(f" {int(m['value']):+d} {m['name']}" for m in mods) + f" = {total}"
     return total, why
+
+
+def attack_event(match: Match, section: str, p: Piece, jp: Piece, target: str, *, banzai: bool = False,
+                 armour: list[Piece] | None = None, purpose: str = "Marine attack",
+                 roll_section: str = "VIII.B.3") -> str:
+    """VIII.B (IV.F.5 at night): roll one Marine attack on the Marine Attack Table and log it
+    with its numbers as fields (the attacker, the unit and hex attacked, the position's class
+    and the row read, the printed strength, each modifier, the strength read, the roll and its
+    armour modifier, the result), its text made from them; the result."""
+    base, mods = attack_modifiers(match, p, target, banzai=banzai)
+    value = max(1, base + sum(int(m["value"]) for m in mods))
+    line = mat_line(match, target, banzai=banzai)
+    support = armour or []
+    roll = c.roll_2d6(match, purpose, roll_section)
+    result = c.components().mat.lookup(value, roll, line=line, modifier=len(support))
+    roll_mods = [modifier("VIII.B.3", "armour", len(support))] if support else []
+    data: dict[str, Any] = {
+        "unit": p.id, "target": jp.id, "hex": target, "from": p.location,
+        "position_class": c.position_class(match, target), "row": line, "base": base,
+        "modifiers": mods, "strength": value, "roll": roll, "roll_modifiers": roll_mods,
+        "armour": [t.id for t in support], "result": result}
+    match.emit("attack", section, marine_attack_text(data, banzai=banzai), **data)
+    return result
+
+
+def marine_attack_text(data: dict[str, Any], *, banzai: bool = False) -> str:
+    """A Marine attack's log line, made from its event's fields alone."""
+    mods = modifiers_text(data["modifiers"])
+    rmods = modifiers_text(data["roll_modifiers"])
+    where = (f"fires at the charging {data['target']} in {data['hex']} (read on {data['row']})"
+             if banzai else f"attacks {data['target']} in {data['hex']} (Class {data['position_class']})")
+    return (f"{data['unit']} {where}: strength {data['base']}{', ' + mods if mods else ''} = "
+            f"{data['strength']}, roll {data['roll']}{', ' + rmods if rmods else ''}: {data['result']}")
 
 
 def mat_line(match: Match, target: str, *, banzai: bool = False) -> str:
@@ -227,7 +270,7 @@ def commit_armour(match: Match, announced: list[tuple[str, str]],
         if answer:
             committed.setdefault(target, []).append(tank.id)
             match.emit("armour", "IV.D.4", f"{tank.id} supports the attacks on {target}", unit=tank.id,
-                       hex=target)
+                       hex=target, steps=tank.steps)
     return committed
 
 
@@ -241,7 +284,8 @@ def resolve_attack(match: Match, attacker_id: str, target: str,
             or target not in c.components().map.passable_neighbor_ids(p.location)):
         return
     if not c.is_supplied(match, p, s):
-        match.emit("no_attack", "VIII.A", f"{p.id} is not Supplied and cannot attack {target}", unit=p.id)
+        match.emit("no_attack", "VIII.A", f"{p.id} is not Supplied and cannot attack {target}", unit=p.id,
+                   hex=target)
         return
     jp = match.state.pieces[s.jp[target]]
     used = match.state.vars.setdefault("armour_used", {})
@@ -252,14 +296,7 @@ def resolve_attack(match: Match, attacker_id: str, target: str,
                 and armour_can_support(match, tank, p, target)):
             support.append(tank)
             used[tid] = int(used.get(tid, 0)) + 1
-    value, why = attack_strength(match, p, target)
-    line = mat_line(match, target)
-    roll = c.roll_2d6(match, "Marine attack", "VIII.B.3")
-    result = c.components().mat.lookup(value, roll, line=line, modifier=len(support))
-    match.emit("attack", "VIII.B", f"{p.id} attacks {jp.id} in {target} (Class "
-               f"{c.position_class(match, target)}): strength {why}, roll {roll}"
-               f"{f' +{len(support)} armour' if support else ''}: {result}",
-               unit=p.id, hex=target, strength=value, roll=roll, result=result)
+    result = attack_event(match, "VIII.B", p, jp, target, armour=support)
     attacked = match.state.vars[c.V_ATTACKED].setdefault(target, [])
     if c.battalion_key(p) not in attacked:
         attacked.append(c.battalion_key(p))

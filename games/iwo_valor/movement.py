@@ -26,6 +26,7 @@ from tabletop.core.board.movement import MoveCosts, Reach, StepLayers, StepReach
 from tabletop.core.board.opportunity import FireRecord, firers_at
 from tabletop.core.board.supply import StepMasks
 from tabletop.core.engine.decisions import DONE, Decision, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
@@ -457,7 +458,7 @@ def walk(match: Match, unit: Piece, path: list[str], section: str,
         moved[unit.id] = int(moved.get(unit.id, 0)) + len(path) - 1
     hexes = len(path) - 1
     match.emit("move", "V.A", f"{unit.id} moves {start} -> {path[-1]} "
-               f"({hexes} hex{'' if hexes == 1 else 'es'})", unit=unit.id, path=path)
+               f"({hexes} hex{'' if hexes == 1 else 'es'})", unit=unit.id, path=path, hexes=hexes)
     for hid in path[1:]:
         if hid == "0304" and match.state.vars[c.V_FLAG_TURN] is None:
             raise_flag(match)
@@ -495,8 +496,8 @@ def raise_flag(match: Match) -> None:
     """VIII.E: the first Marine unit in 0304 raises the Flag: -2 VP, +1 to attacks this turn."""
     match.state.vars[c.V_FLAG_TURN] = match.state.turn
     match.state.pieces.move("flag", "0304")
-    match.emit("flag", "VIII.E", "the American Flag is raised on Mount Suribachi (0304)")
-    c.add_vp(match, -2, "VIII.E", "flag raised")
+    match.emit("flag", "VIII.E", "the American Flag is raised on Mount Suribachi (0304)", hex="0304")
+    c.add_vp(match, -2, "VIII.E", "flag raised", hex="0304")
 
 
 # -- IV.B.2 landings -------------------------------------------------------------------------
@@ -508,11 +509,15 @@ def landing_roll(match: Match, unit: Piece, hex_id: str) -> None:
     near = s.near.get(hex_id, 0)
     west = 1 if c.attr(hex_id, "beach") == "nishi" and match.state.turn > 1 else 0
     roll = c.roll_2d6(match, "landing losses", "IV.B.2")
-    result = roll - near - west
+    mods = [modifier("IV.B.2", "Japanese within two hexes", -near)] if near else []
+    if west:
+        mods.append(modifier("IV.B.2", "West beach after turn 1", -west))
+    result = roll + sum(int(m["value"]) for m in mods)
     lost = 0 if result > 3 else max(1, 2 - result)
-    match.emit("landing", "IV.B.2", f"{unit.id} lands in {hex_id}: roll {roll} - {near} (Japanese "
-               f"within two hexes){' - 1 (West beach)' if west else ''} = {result}: "
-               f"{'no loss' if not lost else f'{lost} step(s) lost'}", unit=unit.id, hex=hex_id, lost=lost)
+    outcome = "no loss" if not lost else f"{lost} step(s) lost"
+    match.emit("landing", "IV.B.2",
+               f"{unit.id} lands in {hex_id}: {c.modified_roll_text(roll, mods, result)}: {outcome}",
+               unit=unit.id, hex=hex_id, roll=roll, modifiers=mods, result=result, lost=lost)
     c.marine_loses(match, unit, lost, "IV.B.2")
 
 
@@ -633,11 +638,13 @@ def end_of_movement(match: Match, where: ResumePoint | None = None) -> Procedure
                     kind="overstack", context={"hex": hid}), where, at="overstack"))
                 p = match.state.pieces[answer]
                 here.remove(p)
-                match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id)
+                match.emit("overstack", "V.M", f"{p.id} is removed: too many units in {hid}", unit=p.id,
+                           hex=hid)
                 add = p.steps if p.kind != "hq" else 0
                 match.state.pieces.move(p.id, c.US_ELIMINATED)
                 p.steps = 0
-                c.add_vp(match, add + 1, "V.M", f"{p.id} removed by stacking")
+                c.add_vp(match, add + 1, "V.M", f"{p.id} removed by stacking", unit=p.id, hex=hid,
+                         steps=add)
     s = c.Situation.of(match)
     for hid, units in sorted(s.marine_hexes.items()):
         if hid in s.zoc and not s.has_infantry(hid):

@@ -105,7 +105,8 @@ def withdraw(match: Match, where: ResumePoint | None = None, resume: dict[str, A
             kinds = ("hq", "armour") if what == "support" else ("hq", "armour", "infantry")
             gone = [p for p in units if p.kind in kinds]
             _remove(match, gone, f"the {ordinal(division)} Division's " + ("tanks and HQ" if what == "support"
-                                                                     else "remaining units"))
+                                                                     else "remaining units"),
+                    division=division)
             continue
         regs = sorted({c.regiment_key(p) for p in units if p.kind == "infantry" and c.on_island(p)})
         if not regs:
@@ -120,16 +121,18 @@ def withdraw(match: Match, where: ResumePoint | None = None, resume: dict[str, A
                 c.US, f"Withdraw which regiment of the {ordinal(division)} Division?", "IV.A.2", options,
                 kind="withdraw"), where, at="withdraw", item=item))
             reg = answer
-        _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {ordinal(reg)} Marines")
+        _remove(match, [p for p in units if c.regiment_key(p) == reg], f"the {ordinal(reg)} Marines",
+                division=division, regiment=reg)
         if match.state.vars[c.V_IND] == reg:
             match.state.vars[c.V_IND] = None
 
 
-def _remove(match: Match, units: list, what: str) -> None:  # type: ignore[type-arg]
+def _remove(match: Match, units: list, what: str, **data: Any) -> None:  # type: ignore[type-arg]
+    """IV.A.2: the units withdrawn; ``data``: the division (and regiment) ``what`` names."""
     for p in units:
         match.state.pieces.move(p.id, c.WITHDRAWN)
     match.emit("withdrawal", "IV.A.2", f"{what} withdrawn ({len(units)} units)",
-               units=[p.id for p in units])
+               units=[p.id for p in units], count=len(units), **data)
 
 
 def independent_regiment(match: Match, where: ResumePoint | None = None) -> Procedure[None]:

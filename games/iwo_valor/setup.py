@@ -82,13 +82,15 @@ def build(match: Match) -> None:
         for jid, hid in zip(units, hexes, strict=True):
             pieces.move(jid, hid)
         match.emit("setup", "III.3", f"{len(units)} Japanese units of area {code} placed face-down, "
-                   f"one in each of its deployment hexes", area=code)
+                   f"one in each of its deployment hexes", area=code, count=len(units),
+                   hexes=hexes[:len(units)])
     if scenario == c.NARROW:
         for hid in narrow.removed:  # XI.C: cleared by the 5th Division
             jp = c.units_at(match, hid, c.JAPAN)
             for p in jp:
                 pieces.move(p.id, c.OUT_OF_PLAY)
-        match.emit("setup", "XI.C", f"the Japanese units in {', '.join(narrow.removed)} are removed")
+        match.emit("setup", "XI.C", f"the Japanese units in {', '.join(narrow.removed)} are removed",
+                   hexes=list(narrow.removed))
 
 
 def opening(match: Match, resumed: bool = False) -> Procedure[None]:
@@ -167,7 +169,7 @@ def bombardment(match: Match) -> None:
             elif cls == 2 and roll <= 4:
                 match.state.vars[c.V_CLASS1].append(p.location)
                 match.emit("class1", section, f"the position in {p.location} is reduced to Class 1",
-                           hex=p.location)
+                           hex=p.location, roll=roll, position_class=1)
     match.state.vars[c.V_CLASS1].sort()
 
 

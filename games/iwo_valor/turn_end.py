@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.events import modifier, modifiers_text
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
 
 from . import common as c
 from .components import by_turn
-from .japanese_combat import BANZAI, REGULAR, modified_strength, resolve
-from .marine_combat import attack_strength
+from .japanese_combat import BANZAI, REGULAR, fire_modifiers, modified_strength, resolve
+from .marine_combat import attack_event
 from .planning import share
 
 REPLACEMENT, NIGHT = "replacement", "night"
@@ -49,7 +50,7 @@ def replacement_phase(match: Match) -> Procedure[None]:
         match.state.tracks["repl_inf" if p.kind == "infantry" else "repl_arm"].add(-1)
         p.steps += 1
         p.face = "back" if p.steps < p.max_steps else "front"
-        match.emit("replaced", "IV.E.2", f"{p.id} regains a step ({p.steps})", unit=p.id)
+        match.emit("replaced", "IV.E.2", f"{p.id} regains a step ({p.steps})", unit=p.id, steps=p.steps)
 
 
 def replaceable(match: Match) -> list[Piece]:
@@ -99,7 +100,12 @@ def night_phase(match: Match) -> Procedure[None]:
     turn = match.state.turn
     again = c.d6(match, "night (second roll)", "IV.F.1")
     mod = 1 if 7 <= turn <= 14 else 2 if turn > 14 else 0
-    match.emit("night", "IV.F.1", f"night roll 6, again {again} - {mod} = {again - mod}")
+    mods = [modifier("IV.F.1", "turns 7 to 14" if mod == 1 else "after turn 14", -mod)] if mod else []
+    data: dict[str, Any] = {"roll": roll, "again": again, "modifiers": mods, "result": again - mod,
+                            "banzai": again - mod <= 3}
+    match.emit("night", "IV.F.1", f"night roll {data['roll']}, again {data['again']}"
+               f"{', ' + modifiers_text(mods) if mods else ''} = {data['result']}: "
+               f"{'Banzai Charge' if data['banzai'] else 'no effect'}", **data)
     if again - mod <= 3:
         yield from banzai(match)
 
@@ -131,16 +137,22 @@ def infiltration(match: Match, count: int, resume: dict[str, Any] | None = None)
         picked += chosen
         pool = [p for p in pool if p not in chosen]
     match.emit("night", "IV.F.2", f"Japanese infiltration: {len(picked)} unit(s) attacked",
-               units=[p.id for p in picked])
+               count=len(picked), rolled=count, units=[p.id for p in picked])
     for p in picked:
         strong = any(q.steps > 2 for h in c.components().map.passable_neighbor_ids(p.location)
                      for q in c.units_at(match, h, c.JAPAN))
         roll = c.roll_2d6(match, "infiltration", "IX.D")
-        result = roll - c.unit_fatigue(match, p) - (1 if strong else 0)
+        tired = c.unit_fatigue(match, p)
+        mods = [modifier("IV.F.2", "fatigue", -tired)] if tired else []
+        if strong:
+            mods.append(modifier("IV.F.2", "adjacent Japanese unit of more than 2 steps", -1))
+        result = roll + sum(int(m["value"]) for m in mods)
         lost = 1 if result <= 2 else 0
-        match.emit("infiltration", "IV.F.2", f"infiltration against {p.id}: roll {roll} - fatigue "
-                   f"{c.unit_fatigue(match, p)}{' - 1' if strong else ''} = {result}: "
-                   f"{'1 step lost' if lost else 'no effect'}", unit=p.id)
+        match.emit("infiltration", "IV.F.2", f"infiltration against {p.id} in {p.location}: "
+                   f"{c.modified_roll_text(roll, mods, result)}: "
+                   f"{f'{lost} step lost' if lost else 'no effect'}",
+                   unit=p.id, hex=p.location, roll=roll, modifiers=mods, result=result, steps=lost,
+                   needed=2)
         c.marine_loses(match, p, lost, "IV.F.2")
 
 
@@ -191,18 +203,17 @@ def banzai(match: Match, resume: dict[str, Any] | None = None) -> Procedure[None
             [Option(q.id, q.id) for q in top], kind="banzai_target"),
             ResumePoint(NIGHT, {}), at="banzai_target", unit=jp.id))
         target = match.state.pieces[answer]
-    match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} "
-               f"(most steps next to a Marine infantry unit)", unit=jp.id, target=target.id)
+    match.emit("why_fire", "IV.F.3", f"BANZAI: {jp.id} in {jp.location} charges {target.id} in "
+               f"{target.location} (most steps next to a Marine infantry unit)", unit=jp.id, at=jp.location,
+               target=target.id, hex=target.location, steps=jp.steps)
     if not c.is_supplied(match, target):
         # VII: "Marine Infantry and Armour units must be Supplied in order to ... attack"
         match.emit("no_attack", "VII", f"{target.id} is not Supplied and cannot fire at the "
-                   f"charging {jp.id}", unit=target.id)
+                   f"charging {jp.id}", unit=target.id, target=jp.id)
     else:
-        value, why = attack_strength(match, target, jp.location, banzai=True)
-        roll = c.roll_2d6(match, "Marine fire at the Banzai Charge", "IV.F.5")
-        result = c.components().mat.lookup(value, roll, line="class_1")
-        match.emit("attack", "IV.F.5", f"{target.id} fires at the charging {jp.id}: strength "
-                   f"{why}, roll {roll}: {result}", unit=target.id, result=result)
+        # IV.F.5: Part VIII's attack read on the Class 1 row, -3, no armour
+        result = attack_event(match, "IV.F.5", target, jp, jp.location, banzai=True,
+                              purpose="Marine fire at the Banzai Charge", roll_section="IV.F.5")
         if result == "A":
             from .japanese_combat import ambush
 
@@ -210,8 +221,9 @@ def banzai(match: Match, resume: dict[str, Any] | None = None) -> Procedure[None
         elif result != "-":
             c.japanese_loses(match, jp, int(result), "IV.F.5")
     if c.components().map.is_hex_id(jp.location) and c.on_island(target):
-        value, why = modified_strength(match, BANZAI, c.strength(jp), target.location, jp.location, s)
-        steps = resolve(match, BANZAI, value, "IV.F.6", f"Banzai Charge ({why})")
+        steps = resolve(match, BANZAI, c.strength(jp),
+                        fire_modifiers(match, BANZAI, target.location, jp.location, s), "IV.F.6",
+                        target.location, jp.id, target.id)
         c.marine_loses(match, target, steps, "IV.F.6")
 
 
@@ -222,21 +234,24 @@ def record_phase(match: Match) -> None:
     jp = c.japanese(match)
     belt = {p.id: int(c.attr(p.location, "belt")) for p in jp}
     first = sum(1 for p in jp if belt[p.id] == 1)
-    c.add_vp(match, first, "IV.G.1", f"{first} Japanese unit(s) in or south of the First Defensive Line")
+    c.add_vp(match, first, "IV.G.1", f"{first} Japanese unit(s) in or south of the First Defensive Line",
+             units=first)
     if match.state.turn > 6:
         second = sum(1 for p in jp if belt[p.id] <= 2)
         c.add_vp(match, second, "IV.G.2",
-                 f"{second} Japanese unit(s) in or south of the Second Defensive Line")
+                 f"{second} Japanese unit(s) in or south of the Second Defensive Line", units=second)
     if match.state.turn > 14:
         north = sum(1 for p in jp if belt[p.id] == 3)
-        c.add_vp(match, north, "IV.G.3", f"{north} Japanese unit(s) north of the Second Defensive Line")
+        c.add_vp(match, north, "IV.G.3", f"{north} Japanese unit(s) north of the Second Defensive Line",
+                 units=north)
     south = [p for p in jp if belt[p.id] == 1 or (belt[p.id] == 2 and c.attr(p.location, "line") != 2
                                                    and p.location != "0629")]
     if south:
         roll = c.d6(match, "B-29s lost", "IV.G.4")
-        c.add_vp(match, roll, "IV.G.4", "B-29s lost for want of a forward base")
+        c.add_vp(match, roll, "IV.G.4", "B-29s lost for want of a forward base", roll=roll,
+                 bombers="B-29")
     s = c.Situation.of(match)
     for p in c.marines(match, kind="hq"):
         if c.is_disrupted(p) and not (p.location in s.zoc and not s.has_infantry(p.location)):
             p.face = "front"
-            match.emit("recovered", "IV.G.5", f"{p.id} is no longer DISRUPTED", unit=p.id)
+            match.emit("recovered", "IV.G.5", f"{p.id} is no longer DISRUPTED", unit=p.id, hex=p.location)

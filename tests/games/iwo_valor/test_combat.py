@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tabletop.core.designer.testing import run_procedure
+from tabletop.core.engine.events import modifier
 from tabletop.core.engine.trackgroups import shift
 from tabletop.games.iwo_valor import common as c
 from tabletop.games.iwo_valor import japanese_combat as jc
@@ -187,10 +188,10 @@ def test_VIII_A_armour_support_limited_by_steps_and_division() -> None:
     committed = run_procedure(mc.commit_armour(m, [(INF, J), (INF2, J)]), [True])
     assert committed == {J: [TANK]}
     run_procedure(mc.resolve_attack(m, INF, J, committed))
-    rolls = [e for e in m.log if e.kind == "attack"]
-    assert "+1 armour" in rolls[-1].text
+    assert m.log.of_kind("attack")[-1].data["armour"] == [TANK]
+    assert m.log.of_kind("attack")[-1].data["roll_modifiers"] == [modifier("VIII.B.3", "armour", 1)]
     run_procedure(mc.resolve_attack(m, INF2, J, committed))
-    assert "armour" not in [e for e in m.log if e.kind == "attack"][-1].text.split("roll")[1]
+    assert m.log.of_kind("attack")[-1].data["roll_modifiers"] == []
     # the division: a 5th Division company attacking the same hex gets none of a 4th Division
     # tank's support, though the tank has steps left
     m3 = empty_match(turn=6, dice=[2, 2] * 6)
@@ -200,6 +201,6 @@ def test_VIII_A_armour_support_limited_by_steps_and_division() -> None:
     other = put(m3, "A/1/26/5", "0923", landed=6)
     assert not mc.armour_can_support(m3, m3.state.pieces[TANK], other, J)
     run_procedure(mc.resolve_attack(m3, other.id, J, {J: [TANK]}))
-    assert "armour" not in [e for e in m3.log if e.kind == "attack"][-1].text.split("roll")[1]
+    assert m3.log.of_kind("attack")[-1].data["armour"] == []
     run_procedure(mc.resolve_attack(m3, INF, J, {J: [TANK]}))
-    assert "+1 armour" in [e for e in m3.log if e.kind == "attack"][-1].text
+    assert m3.log.of_kind("attack")[-1].data["armour"] == [TANK]

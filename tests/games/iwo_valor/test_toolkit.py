@@ -95,7 +95,10 @@ def test_IV_IX_C_regular_fire_from_the_japanese_combat_phase(faces: tuple[int, i
     m = start(GAME, scenario=LOD, start="jp_combat", turn=3, clear=["US", "Japan"],
               pieces={"A/1/23/4": {"at": "0716"}, "2/12 AT": {"at": "0816"}},
               forced=[force("artillery attack", 1, 1), force("regular attack", *faces)])
-    assert texts(m, "jp_attack")[1].startswith(f"regular fire (3): strength 3, roll {sum(faces)}")
+    fire = m.log.of_kind("jp_attack")[1].data
+    assert (fire["attack"], fire["unit"], fire["hex"]) == ("regular", "2/12 AT", "0716")
+    assert (fire["base"], fire["modifiers"], fire["strength"]) == (3, [], 3)
+    assert (fire["roll"], fire["steps"]) == (sum(faces), 3 - steps)
     assert m.state.pieces["A/1/23/4"].steps == steps
     assert not m.state.pieces["2/12 AT"].hidden  # III.3: revealed, a Marine within two hexes
     check_dice_used(m)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletop.core.designer.testing import play_random_game, run_procedure
+from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.trackgroups import shift
 from tabletop.games.iwo_valor import GAME, NARROW_MULTIPLIER, planning, setup, turn_end
@@ -142,11 +143,14 @@ def test_IV_F_3_6_IX_E_banzai() -> None:
     run_procedure(turn_end.banzai(m))
     why = next(e for e in m.log if e.kind == "why_fire" and "BANZAI" in e.text)
     assert why.data["unit"] == charger.id and why.data["target"] == INF
-    fire = next(e for e in m.log if e.section == "IV.F.5" and e.kind == "attack")
-    assert "-3 Banzai Charge (night)" in fire.text and "armour" not in fire.text
-    assert fire.data["result"] == "1" and charger.steps == 3  # roll 12 at strength 3, Class 1 row
-    charge = next(e for e in m.log if e.section == "IV.F.6" and e.kind == "jp_attack")
-    assert "strength 4" in charge.text and p.steps == 3  # roll 2: no effect
+    fire = next(e for e in m.log if e.section == "IV.F.5" and e.kind == "attack").data
+    assert fire["modifiers"] == [modifier("IV.F.5", "Banzai Charge (night)", -3)]
+    assert fire["row"] == "class_1" and fire["armour"] == [] and fire["roll_modifiers"] == []  # its tank idle
+    assert (fire["base"], fire["strength"], fire["roll"]) == (6, 3, 12)
+    assert fire["result"] == "1" and charger.steps == 3  # roll 12 at strength 3, Class 1 row
+    charge = next(e for e in m.log if e.section == "IV.F.6" and e.kind == "jp_attack").data
+    assert (charge["base"], charge["modifiers"], charge["strength"], charge["roll"]) == (4, [], 4, 2)
+    assert charge["steps"] == 0 and p.steps == 3  # roll 2: no effect
 
 
 def test_IV_F_5_VII_an_unsupplied_unit_does_not_fire_at_the_charge() -> None:
