@@ -17,6 +17,7 @@ from tabletop.core.designer.testing import (
     answer,
     check_conformance,
     check_event_numbers,
+    check_forks,
     check_golden,
     force,
     game_state_machine,
@@ -355,3 +356,11 @@ def test_1_2_the_counter_mix_blue_battalions_and_a_tank_red_companies() -> None:
     assert GAME.piece_label(pieces["B1"]) == "1/5 4-3-4" and GAME.piece_label(pieces["R4"]) == "MG Co 2-5-2"
     pieces["B1"].face = "back"
     assert GAME.piece_label(pieces["B1"]) == "1/5 2-2-4"
+
+
+def test_every_decision_resumes_at_its_point() -> None:
+    """Forks: at every decision of whole games (movement 3.1, attacks 5.1-5.2, step losses 5.4
+    in the middle of a resolution), the flow is entered again at the decision's point from a
+    copy of the state, never replayed."""
+    counts = check_forks(GAME, range(2))
+    assert counts["resume"] > 0 and counts["snapshot"] == counts["replay"] == 0, counts
