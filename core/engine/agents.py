@@ -183,6 +183,12 @@ class KindBot:
         name = self.handlers.get(kind)
         return None if name is None else getattr(self, name)
 
+    def choose(self, view: Mapping[str, JSON], decision: Decision) -> JSON:
+        """The answer of the method marked for the decision's kind, else its first option."""
+        handler = self.handler(decision.kind)
+        value: JSON = decision.options[0].value if handler is None else handler(decision)
+        return value
+
 
 def decision_kinds_of(agent: object) -> frozenset[str] | None:
     """The decision kinds an agent declares it answers (a :class:`KindBot`'s

@@ -489,9 +489,14 @@ _HELD = "_declared_ai"
 
 def hooks_module(game: Game) -> ModuleType | None:
     """The game's ``ai`` module (``ai.py`` beside the module of its class, in the same
-    package), or None when it has none; a DataError naming the file when it does not
-    import."""
-    module = sys.modules.get(type(game).__module__)
+    package, or, for a game whose ``data_dir`` is another's, beside the module of the class
+    in its lineage that folder belongs to: a variant subclassing a game plays by its AI), or
+    None when it has none; a DataError naming the file when it does not import."""
+    data = game.data_dir()
+    home = next((cls for cls in type(game).__mro__ if data is not None
+                 and Path(getattr(sys.modules.get(cls.__module__), "__file__", None) or "/").parent
+                 == data.parent), type(game))
+    module = sys.modules.get(home.__module__)
     file = getattr(module, "__file__", None)
     if module is None or not file:
         return None

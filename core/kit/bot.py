@@ -109,17 +109,19 @@ class KitBot(KindBot):
 
     @handles("select_hex")
     def _hex(self, decision: Decision) -> JSON:
-        """The destination nearest an objective (unheld ones first), if nearer than staying."""
+        """The destination nearest an objective (unheld ones first), if nearer than staying
+        (or when the unit may not stay put)."""
         goals = self._unheld() or self.objectives
         unit = decision.context.get("unit")
         at = next((p["location"] for p in self.view.get("pieces", ()) if p["id"] == unit), None)
         best = min((o for o in decision.options if o.value != DONE),
                    key=lambda o: (self._to_objective(str(o.value), goals), o.detail.get("cost", 0)),
                    default=None)
+        stay = DONE in decision.values  # kit.yaml movement.stay_put
         if best is None or at is None:
-            return DONE
+            return DONE if stay else decision.options[0].value
         nearer = self._to_objective(str(best.value), goals) < self._to_objective(at, goals)
-        return best.value if nearer else DONE
+        return best.value if nearer or not stay else DONE
 
     @handles("select_target")
     def _target(self, decision: Decision) -> JSON:

@@ -8,8 +8,9 @@ attack is resolved at once: the attack strength against the defence (multiplied 
 terrain), as an odds ratio or a differential column (``odds``), shifted by the terrain
 (:meth:`~.terrain.Terrain.defence`), rolled on the CRT; the result's effects
 (``results``) follow in a fixed order: defender losses, attacker losses (an exchange
-matching the defender's), defender retreats, attacker retreats, advance after combat,
-engagement. Each number of the resolution is a field of its ``combat`` event, each shift a
+matching the defender's; the attacker's come first under ``losses.first: attacker``),
+defender retreats, attacker retreats, advance after combat, engagement. Each number of the
+resolution is a field of its ``combat`` event, each shift a
 :func:`~tabletop.core.engine.events.modifier` with its section.
 
 Every decision is resumable: the phase's args carry the hexes attacked and units used, the
@@ -228,7 +229,8 @@ def describe(terms: dict[str, Any]) -> str:
 def attack_option(match: Match, targets: Sequence[str], attackers: Sequence[Piece], value: str,
                   label: str) -> Option:
     """An option of the declaration with the exact odds of the attack as it would stand (in
-    words, and as data for a bot: the column, its index, each result's chance)."""
+    words, and as data for a bot: the column, its index, the odds or differential ``read``
+    before shifts, each result's chance)."""
     g = kit(match)
     if attackers and not g.odds_known(match, attackers[0].side, targets):
         return Option(value, label, "defender hidden: odds unknown")
@@ -240,7 +242,7 @@ def attack_option(match: Match, targets: Sequence[str], attackers: Sequence[Piec
     legend = g.crt.results or {}
     words = {legend.get(r, r): p for r, p in chances.items()}
     return Option(value, label, f"{describe(terms)}: {odds_text.describe(words)}",
-                  {"column": terms["column"], "index": terms["index"],
+                  {"column": terms["column"], "index": terms["index"], "read": terms["odds"],
                    "odds": {r: float(p) for r, p in chances.items()}})
 
 
@@ -272,7 +274,8 @@ def resolve(match: Match, side: str, targets: Sequence[str], chosen: Sequence[st
 
 
 STAGES = ("defender_loss", "attacker_loss", "defender_retreat", "attacker_retreat", "advance", "engaged")
-"""The order in which a result's effects apply."""
+"""The order in which a result's effects apply (the first two swapped under ``losses.first:
+attacker``)."""
 
 
 def apply_result(match: Match, plan: dict[str, Any], here: Here) -> Flow:
@@ -281,8 +284,11 @@ def apply_result(match: Match, plan: dict[str, Any], here: Here) -> Flow:
     the game's ``check_end`` is asked after each, so that a side wiped out loses at once."""
     g = kit(match)
     effect = g.rules.results.effects[plan["result"]]
-    while plan["stage"] < len(STAGES):
-        stage = STAGES[plan["stage"]]
+    order = list(STAGES)
+    if g.rules.losses.first == "attacker":
+        order[:2] = order[1::-1]
+    while plan["stage"] < len(order):
+        stage = order[plan["stage"]]
         if stage == "defender_loss":
             yield from _losses(match, plan, "defenders", effect.defender_steps,
                                effect.defender_eliminated, here)

@@ -28,7 +28,7 @@ from ..engine.canonical import JSON
 from ..engine.data import load_model
 from ..engine.decisions import Decision, ResumePoint
 from ..engine.errors import DataError
-from ..engine.match import AgentFactory, Match, PhasedGame
+from ..engine.match import AgentFactory, Match, PhasedGame, Result
 from ..engine.pieces import OFF_BOARD, Piece
 from ..engine.tables import Span, Table, parse_span
 from ..engine.visibility import PUBLIC
@@ -93,6 +93,15 @@ class KitGame(PhasedGame):
             raise DataError(f"{self.data / 'map.yaml'}: boxes: no box {rules.eliminated!r} "
                             f"(kit.yaml's eliminated: units lost go there): add it under boxes:")
         self._check_crt(kit_file)
+        if rules.objectives is not None and len(self.objectives) != rules.objectives:
+            n = len(self.objectives)
+            found = "no hex has" if not n else f"{n} hex{'es have' if n > 1 else ' has'}"
+            raise DataError(f"{self.data / 'map.yaml'}: hexes: {found} the objective feature "
+                            f"(kit.yaml objectives: {rules.objectives})")
+        for side in rules.sides:
+            if not any(u.side == side for u in self.units):
+                raise DataError(f"{units_file}: (top level): side {side} has no unit: set up at "
+                                "least one for each side")
         held: dict[str, list[KitUnit]] = {}
         for n, u in enumerate(self.units):
             at = f"{units_file}: {n}"
@@ -162,9 +171,26 @@ class KitGame(PhasedGame):
             match.state.pieces.add(unit_piece(u))
         match.state.vars["lost"] = {s: 0 for s in self.rules.sides}
 
+    def turn_limits(self, match: Match) -> tuple[int, int]:
+        """A position's turn: from 0 (before the first) to the game's :meth:`last_turn`
+        (which an option may set)."""
+        return 0, self.last_turn(match)
+
     def places(self, match: Match) -> frozenset[str]:
         """Every hex of the map and its boxes."""
         return frozenset([*self.map.ids(), *self.map.boxes])
+
+    def check_end(self, match: Match) -> Result | None:
+        """A side with no unit left on the map loses at once, when ``kit.yaml``'s
+        ``wiped_out`` gives the section saying so (asked after every phase and every step of
+        an attack's result)."""
+        for side in self.rules.sides:
+            section = self.rules.wiped_out.get(side)
+            if section is not None and not self.on_map(match, side):
+                winner = self.enemy_of(side)
+                return Result(winner, f"{winner} decisive victory", section, self.summary(match),
+                              f"every {side} unit is eliminated")
+        return None
 
     # -- who stands where -------------------------------------------------------------------
     def enemy_of(self, side: str) -> str:

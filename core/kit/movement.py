@@ -4,7 +4,8 @@ The units offered are those that may move (:meth:`~.game.KitGame.may_move`: not 
 not locked in an enemy zone of control, with somewhere to go); the destinations are the
 hexes :func:`~tabletop.core.board.movement.reachable` finds under the Terrain Effects Chart's
 costs for the unit's kind, the enemy's zones of control as ``kit.yaml`` says and stacking,
-each with its cost. "Stay put" ends a unit's move where it stands. Every question can be
+each with its cost. "Stay put" ends a unit's move where it stands (unless ``movement.stay_put``
+is false). Every question can be
 asked again from the state and the units moved so far (a fork enters the phase again
 there). The phase ends by freeing the side's engaged units.
 """
@@ -45,7 +46,8 @@ def movement_phase(match: Match, side: str, phase: str) -> Flow:
         options = [Option(h, f"{h} ({cost:g} MP)", detail={"cost": cost}) for h, cost in found.items()]
         dest = yield from ask_str(choose(
             side, f"Move {piece.name} from {piece.location} to?", section,
-            [*options, Option(DONE, "Stay put")], kind="select_hex", context={"unit": piece.id},
+            [*options, *([Option(DONE, "Stay put")] if g.rules.movement.stay_put else [])],
+            kind="select_hex", context={"unit": piece.id},
             resume=ResumePoint(phase, {"moved": sorted(moved), "unit": piece.id})))
         moved.add(piece.id)
         if dest != DONE:

@@ -18,11 +18,16 @@ what ``tabletop rules`` counts as the rule's hook) and the variant the game play
   ``above`` say what odds beyond the table read: its edge column (``column``) or a result
   code (``AE``: an attack too weak is the attacker's elimination);
 - ``results``: what each result code of the CRT does (:class:`ResultEffect`);
+- ``movement.stay_put``: whether a unit picked to move may end its move where it stands;
 - ``losses`` (who picks the unit that loses a step: its ``owner`` or the ``rules``, the
-  strongest first), ``retreat`` (``through_zoc``: ``never``, ``step`` (a step lost for each
+  strongest first; ``first``: whose losses of a result apply first, the ``defender``'s or
+  the ``attacker``'s), ``retreat`` (``through_zoc``: ``never``, ``step`` (a step lost for each
   enemy-controlled hex entered) or ``allowed``; ``blocked``: a unit that cannot retreat
   loses a ``step`` or is ``eliminated``; ``chooser``: ``owner`` or ``rules``), ``advance``
-  (how many attackers may advance into a hex the defenders left: ``units``, 0 none).
+  (how many attackers may advance into a hex the defenders left: ``units``, 0 none);
+- ``wiped_out``: per side, the section of the rule that a side with no unit left on the map
+  loses at once (the kit's ``check_end``); ``objectives``: how many objective hexes the map
+  must have (checked by ``validate``).
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ class Movement(StrictModel):
     """3.x Moving units one at a time (the movement phase loop)."""
 
     section: Section = ""
+    stay_put: bool = True  # a unit picked may end its move where it stands ("Stay put")
 
 
 class Zoc(StrictModel):
@@ -122,6 +128,7 @@ class Losses(StrictModel):
 
     section: Section = ""
     chooser: Literal["owner", "rules"] = "owner"
+    first: Literal["defender", "attacker"] = "defender"  # whose losses of a result apply first
 
 
 class Retreat(StrictModel):
@@ -155,9 +162,16 @@ class KitRules(StrictModel):
     losses: Losses = Losses()
     retreat: Retreat = Retreat()
     advance: Advance = Advance()
+    #: per side, the section of "a side with no unit left on the map loses at once" (none: no such rule)
+    wiped_out: dict[str, Section] = Field(default_factory=dict)
+    #: how many hexes of the map carry the ``objective`` feature (None: any number)
+    objectives: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _codes(self) -> KitRules:
+        for side in self.wiped_out:
+            if side not in self.sides:
+                raise AtPath(("wiped_out", side), f"{side!r} is not a side ({', '.join(self.sides)})")
         for where, code in (("below", self.odds.below), ("above", self.odds.above)):
             if code != "column" and code not in self.results.effects:
                 raise AtPath(("odds", where), f"{code!r} is neither `column` nor a result of "
@@ -165,6 +179,9 @@ class KitRules(StrictModel):
         if not (self.attacks.each_unit_once or self.attacks.each_hex_once):
             raise AtPath(("attacks",), "each_unit_once and each_hex_once may not both be false "
                          "(an attack phase would never run out of attacks)")
+        if self.losses.first == "attacker" and any(e.exchange for e in self.results.effects.values()):
+            raise AtPath(("losses", "first"), "an exchange matches the defender's losses: they "
+                         "apply first (give the attacker's steps as attacker_steps instead)")
         if self.sides[0] == self.sides[1]:
             raise AtPath(("sides",), "name two different sides")
         return self

@@ -110,7 +110,7 @@ def test_validate_names_the_ai_file_and_its_model() -> None:
     """``validate FILE`` checks ai.yaml against its model; ``validate GAME`` says what the
     game declares."""
     assert validate_file(SKIRMISH / "data" / "ai.yaml").endswith("ok (AIFile)")
-    assert "skirmish: ai.yaml: 5 evaluation feature(s), 2 bot priorities" in validate_path(str(SKIRMISH))
+    assert "skirmish: ai.yaml: 5 evaluation feature(s), 4 bot priorities" in validate_path(str(SKIRMISH))
 
 
 def test_the_ai_is_read_once_a_game_object() -> None:

@@ -266,15 +266,16 @@ BROKEN_DATA = [
      "map.yaml: boxes: no box 'box:eliminated'"),
     ("units.yaml", (("side: Red, kind: infantry, name: 1st Co",
                      "side: Green, kind: infantry, name: 1st Co"),),
-     "units.yaml: 4.side: Input should be 'Blue' or 'Red'"),
+     "units.yaml: 4.side: 'Green' is not a side (Blue, Red)"),
     ("units.yaml", (("side: Red", "side: Blue"),), "units.yaml: (top level): side Red has no unit"),
     ("sequence.yaml", (('section: "2.3", player: Red', 'section: "2.3", player: Green'),),
      "sequence.yaml: phases.2.player: phase red_move is played by 'Green'"),
-    ("units.yaml", (('hex: "0504"', 'hex: "0507"'),), "units.yaml: 4.hex: unit R1: hex 0507 is lake"),
+    ("units.yaml", (('hex: "0504"', 'hex: "0507"'),),
+     "units.yaml: 4.hex: unit R1 (infantry) may not stand on 0507 (lake"),
     ("units.yaml", (('hex: "0104"', 'hex: "0102"'), ('hex: "0106"', 'hex: "0102"')),
-     "units.yaml: 2.hex: unit B3 is the 3th unit set up on 0102 (3.3"),
+     "units.yaml: 2.hex: unit B3 overstacks 0102 (kit.yaml stacking: at most 2"),
     ("units.yaml", (('hex: "0504"', 'hex: "0203"'),),
-     "units.yaml: 4.hex: unit R1 (Red) sets up on 0203 with B4 (Blue) (3.1"),
+     "units.yaml: 4.hex: unit R1 sets up on 0203 with the enemy's B4"),
 ]
 
 
@@ -347,7 +348,7 @@ def _no_red(match: Match) -> None:
 
 
 @pytest.mark.parametrize("change, broken", [
-    (_crowded, "3.3: 0101 holds more than 2 units"),
+    (_crowded, "3.3: 0101 is overstacked"),
     (_green, "piece G1 is of side 'Green', not one of Blue, Red"),
     (_no_red, "side Red has no piece"),
 ])
@@ -366,7 +367,8 @@ def test_play_checks_the_opening_set_up_as_validate_does(change: Any, broken: st
 
     with pytest.raises(DataError) as err:
         Match(Changed(), seed=0)
-    assert str(err.value).startswith("skirmish: scenario standard: the set-up breaks ")
+    # the game's data folder (a variant of a kit game reads its game's data) and the scenario
+    assert str(err.value).startswith(f"{SKIRMISH / 'data'}: scenario standard: the set-up breaks ")
     assert broken in str(err.value)
 
 

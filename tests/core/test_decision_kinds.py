@@ -48,7 +48,7 @@ class _MovesOnly(KindBot):
 class _Everything(_MovesOnly):
     """The same bot, completed: a subclass's marks add to its base's."""
 
-    @handles("select_target", "select_attacker")
+    @handles("select_target", "select_attacker", "select_retreat", "select_advance")
     @handles("take_loss")
     def _first(self, decision: Decision) -> JSON:
         return decision.options[0].value
@@ -57,7 +57,7 @@ class _Everything(_MovesOnly):
 def test_a_bot_declares_the_kinds_its_marked_methods_answer() -> None:
     assert _MovesOnly.answers == {"select_unit", "select_hex"}
     assert _Everything.answers == {"select_unit", "select_hex", "select_target",
-                                   "select_attacker", "take_loss"}
+                                   "select_attacker", "take_loss", "select_retreat", "select_advance"}
     bot = _Everything()
     assert bot.handler("take_loss") == bot._first
     assert bot.handler("no_such_kind") is None
@@ -95,8 +95,8 @@ def test_conformance_fails_for_a_bot_that_does_not_answer_a_kind_the_game_asks(
     with pytest.raises(AssertionError) as failed:
         check_conformance(game, range(2))
     message = str(failed.value)
-    assert "no side of bot 'moves-only' answers the declared kinds select_attacker, " \
-           "select_target, take_loss" in message
+    assert "no side of bot 'moves-only' answers the declared kinds select_advance, select_attacker, " \
+           "select_retreat, select_target, take_loss" in message
     assert re.search(r"bot 'moves-only' for \w+ does not answer the decision kinds it was "
                      r"asked: [a-z_, ]*select_target", message)
     monkeypatch.setattr(game, "bots", lambda: {"complete": _Everything})

@@ -4,7 +4,7 @@ A record or save names its game's version, and replay refuses another version in
 line (`record was made with iwo_valor version "1.0.0"; this is version "1.1.0"`). That refusal
 helps only if the version changes whenever play does; otherwise an older save fails its state
 check ("replay ends in state ..., the record says ...") and reads as a broken file. The golden
-games (``tests/games/<id>/golden/*.json``, ``tests/core/golden/skirmish.json``) and the pinned
+games (``tests/games/<id>/golden/*.json``, ``docs/example/skirmish/tests/golden.json``) and the pinned
 results (``tests/core/golden/pinned_results.json``) are where a change of play shows, as a
 changed final state hash. So ``tests/core/golden/versions.json`` records, per game, each
 version with the state hashes pinned under it, and only ever grows:
@@ -47,7 +47,9 @@ RECORD_COMMAND = "python -m tests.core.test_golden_versions"
 
 #: tests/core/golden's golden-game files and the game each pins (pinned_results.json pins
 #: several games, named by its cases; versions.json is the ledger itself)
-CORE_GOLDEN = {"skirmish.json": EXAMPLE}
+CORE_GOLDEN: dict[str, str] = {}
+#: the golden-game files kept beside an example game's rule tests, and the game each pins
+EXAMPLE_GOLDEN = {EXAMPLE: ROOT / EXAMPLE / "tests" / "golden.json"}
 
 Ledger = dict[str, list[dict[str, Any]]]
 """game id -> its entries, oldest first: {"version": "1.1.0", "hashes": {pin: state hash}}"""
@@ -91,6 +93,10 @@ def pinned_hashes() -> dict[str, dict[str, str]]:
         for key, value in _state_hashes(json.loads(path.read_text(encoding="utf-8")),
                                         str(path.relative_to(TESTS))):
             add(CORE_GOLDEN[path.name], key, value)
+    for game, path in sorted(EXAMPLE_GOLDEN.items()):
+        for key, value in _state_hashes(json.loads(path.read_text(encoding="utf-8")),
+                                        str(path.relative_to(ROOT))):
+            add(game, key, value)
     for path in sorted(TESTS.glob("games/*/golden/*.json")):
         for key, value in _state_hashes(json.loads(path.read_text(encoding="utf-8")),
                                         str(path.relative_to(TESTS))):
@@ -220,6 +226,7 @@ def test_every_golden_game_file_pins_state_hashes() -> None:
     files = {key.split(" ", 1)[0] for hashes in pins.values() for key in hashes}
     expected = {str(p.relative_to(TESTS)) for p in TESTS.glob("games/*/golden/*.json")}
     expected |= {f"core/golden/{name}" for name in [*CORE_GOLDEN, PINNED_RESULTS.name]}
+    expected |= {str(p.relative_to(ROOT)) for p in EXAMPLE_GOLDEN.values()}
     assert files == expected
 
 

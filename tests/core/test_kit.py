@@ -283,3 +283,54 @@ def test_a_game_overrides_a_kit_hook_where_its_rules_differ() -> None:
     assert m.log.of_kind("combat")[-1].data["result"] == "DR"
     assert (m.state.pieces["R2"].location, m.state.pieces["R2"].steps) == ("0603", 1)
     check_dice_used(m)
+
+
+def test_stay_put_false_offers_only_destinations_and_the_heuristic_still_moves(tmp_path: Path) -> None:
+    """movement.stay_put: false: a unit picked is offered its destinations and no "Stay put";
+    the heuristic, which stays put when no hex is nearer, then moves anyway, and whole games
+    between heuristics play out."""
+    g = game(tmp_path, "kit_nostay", kit=[('movement: {section: "3.1"}',
+                                           'movement: {section: "3.1", stay_put: false}')])
+    m = start(g, start="blue_move", turn=1, clear=["Blue", "Red"], pieces={"B1": {"at": "0402"}, **FAR})
+    answer(m, "B1")
+    assert m.pending is not None and DONE not in m.pending.values and "0403" in m.pending.values
+    assert DONE in start(load_game(str(RIDGE)), start="blue_move", turn=1).pending.options[-1].value
+    for seed in (1, 2):
+        m = Match(g, seed=seed)
+        m.run({s: KitBot(g, s) for s in g.info.players})  # type: ignore[arg-type]
+        assert m.finished
+
+
+def test_losses_first_attacker_takes_the_attackers_step_before_the_defenders(tmp_path: Path) -> None:
+    """losses.first: attacker: an EX (a step each side) asks the attacker which unit loses a
+    step while the defender is still whole; by default the defender's loss comes first. An
+    exchange matching the defender's losses cannot come first: kit.yaml is refused."""
+    ex = ("EX: {defender_steps: 1, exchange: true}", "EX: {defender_steps: 1, attacker_steps: 1}")
+    first = ('losses: {section: "4.5", chooser: owner}',
+             'losses: {section: "4.5", chooser: owner, first: attacker}')
+    for name, edits, whole in (("kit_attfirst", [ex, first], True), ("kit_deffirst", [ex], False)):
+        m = start(game(tmp_path, name, kit=edits), start="blue_combat", turn=1, clear=["Blue", "Red"],
+                  pieces={"B1": {"at": "0402"}, "B2": {"at": "0404"}, "R2": {"at": "0403"}, **FAR},
+                  forced=[force("4.2 combat", 5)])
+        answer(m, "0403", "B1", "B2")
+        assert m.log.of_kind("combat")[-1].data["result"] == "EX"
+        assert m.pending is not None and m.pending.kind == "take_loss" and m.pending.player == "Blue"
+        assert (m.state.pieces["R2"].steps == 2) == whole, name
+    folder = variant(tmp_path, "kit_badfirst", kit=[first])
+    assert main(["validate", str(folder)]) == 2
+
+
+def test_wiped_out_and_the_objective_count_as_data(tmp_path: Path) -> None:
+    """wiped_out: the kit's check_end gives a side with no unit left a loss at once, citing the
+    section kit.yaml names for it (nothing without the option); objectives: a map with
+    another number of objective hexes is refused in one line."""
+    g = game(tmp_path, "kit_wiped", kit=[('advance: {section: "4.7", units: 1}',
+                                          'advance: {section: "4.7", units: 1}\nwiped_out: {Red: "5.2"}')])
+    m = start(g, start="blue_move", turn=1, clear=["Red"])
+    result = KitGame.check_end(g, m)  # type: ignore[arg-type]
+    assert result is not None and (result.winner, result.section) == ("Blue", "5.2")
+    assert KitGame.check_end(load_game(str(RIDGE)), m) is None  # type: ignore[arg-type]
+    folder = variant(tmp_path, "kit_objectives",
+                     kit=[("sides: [Blue, Red]", "sides: [Blue, Red]\nobjectives: 2")])
+    with pytest.raises(TabletopError, match=r"map\.yaml: hexes: 1 hex has the objective feature"):
+        load_game(str(folder)).load_data()

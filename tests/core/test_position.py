@@ -87,7 +87,9 @@ def test_5_4_a1_costs_the_attacker_a_step() -> None:
     two-step B1 flips to its reduced side."""
     m = start(GAME, **DUEL, forced=[force("5.3 combat", 6)])
     answer(m, "0504", "B1")
-    assert texts(m, "combat") == ["Blue attacks 0504 at -2 (woods): roll 6 -> A1"]
+    assert texts(m, "combat") == ["Blue attacks 0504 with B1: attack 4 vs defence 6: -2 -> column -2..-1; "
+                                  "roll 6 -> A1"]
+    assert m.log.of_kind("combat")[-1].data["line"] == "woods"
     assert (m.state.pieces["B1"].steps, m.state.pieces["B1"].face) == (1, "back")
     assert rolls(m) == [("5.3", "combat against 0504", [6])]
     check_dice_used(m)
@@ -350,12 +352,12 @@ def test_shipped_positions_play_and_replay(capsys: pytest.CaptureFixture[str], t
     """`tabletop play GAME --position FILE` for every playable game: the documented position
     files play to the end with bots, and their saves replay and resume."""
     position = load_position(path)
-    game = str(ROOT / "docs" / "example" / "skirmish") if position.game == "skirmish" \
-        else position.game
+    example = ROOT / "docs" / "example" / position.game
+    game = str(example) if example.is_dir() else position.game
     save = tmp_path / "s.json"
     assert main(["play", game, "--position", str(path), "--auto", "--seed", "3",
                  "--save", str(save), "--json"]) == 0
-    dirs = ["--game-dir", game] if position.game == "skirmish" else []
+    dirs = ["--game-dir", game] if example.is_dir() else []
     assert main(["replay", str(save), *dirs]) == 0
     assert main(["resume", str(save), "--auto", "--json", *dirs]) == 0
     capsys.readouterr()

@@ -111,8 +111,10 @@ def _one_line_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 @pytest.mark.parametrize("name, old, new, place", [
     ("sk_negative_move", "front: [4, 3, 4]", "front: [4, 3, -4]", "units.yaml: 0.front.2: "),
     ("sk_duplicate_id", "id: B2,", "id: B1,", "units.yaml: 1.id: id 'B1' is used again"),
-    ("sk_missing_hex", 'hex: "0504"', 'hex: "9999"', "units.yaml: 4.hex: unit R1 is set up on hex 9999"),
-    ("sk_lake_hex", 'hex: "0504"', 'hex: "0507"', "units.yaml: 4.hex: unit R1: hex 0507 is lake"),
+    ("sk_missing_hex", 'hex: "0504"', 'hex: "9999"',
+     "units.yaml: 4.hex: unit R1 is set up on 9999, which is not"),
+    ("sk_lake_hex", 'hex: "0504"', 'hex: "0507"',
+     "units.yaml: 4.hex: unit R1 (infantry) may not stand on 0507 (lake"),
 ])
 def test_validate_refuses_each_bad_example_data_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      name: str, old: str, new: str, place: str) -> None:

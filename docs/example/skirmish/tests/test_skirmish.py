@@ -1,9 +1,13 @@
-"""The example game (docs/example/skirmish, rules in its RULES.md) exercised through the whole API."""
+"""Skirmish at Hill 50, rule by rule, exercised through the whole API: each test names the
+section of RULES.md (beside this folder) it checks.
+
+Run them with ``pytest docs/example/skirmish/tests``; ``tabletop rules docs/example/skirmish``
+counts them against the rulebook's sections.
+"""
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ from tabletop.core.designer.testing import (
     answer,
     check_conformance,
     check_event_numbers,
+    check_forks,
     check_golden,
     force,
     game_state_machine,
@@ -24,10 +29,8 @@ from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game, make_agent
 
-ROOT = Path(__file__).resolve().parents[2]
-GAME = load_game(str(ROOT / "docs" / "example" / "skirmish"))
-RULES = sys.modules[type(GAME).__module__]  # the example's package: its rule modules
-GOLDEN = Path(__file__).parent / "golden" / "skirmish.json"
+GAME = load_game(str(Path(__file__).resolve().parents[1]))
+GOLDEN = Path(__file__).parent / "golden.json"
 
 
 def bots_match(seed: int) -> Match:
@@ -70,9 +73,10 @@ def test_3_2_entering_an_enemy_zone_stops_the_unit() -> None:
     m = Match(GAME, seed=1)
     goto(m, "B4")
     piece = m.state.pieces["B4"]
-    enemy = RULES.common.enemy_hexes(m, "Blue")
+    enemy = {GAME.map.hex(p.location) for p in m.state.pieces.select(side="Red")}  # type: ignore[attr-defined]
     ezoc = {n for h in enemy for n in GAME.map.neighbors(h)}  # type: ignore[attr-defined]
-    reach = reachable(GAME.map, GAME.map.hex(piece.location), 6, GAME.costs,  # type: ignore[attr-defined]
+    reach = reachable(GAME.map, GAME.map.hex(piece.location), 6,  # type: ignore[attr-defined]
+                      GAME.terrain.costs("tank"),  # type: ignore[attr-defined]
                       enemy=enemy, ezoc=ezoc, zoc_stops=True, zoc_to_zoc=False)
     offered = [GAME.map.hex(str(v)) for v in m.pending.values]  # type: ignore[attr-defined,union-attr]
     assert any(h in ezoc for h in offered)  # the test means something: ZOC hexes are offered
@@ -97,7 +101,8 @@ def test_3_1_to_3_3_every_destination_menu_is_a_fresh_search_of_the_board() -> N
                 piece = pieces[d.context["unit"]]
                 enemy = {board.hex(p.location) for p in pieces if p.side != d.player and p.location in board}
                 fresh = reachable(board, board.hex(piece.location), piece.value("move"),
-                                  GAME.costs, enemy=enemy, ezoc=adjacent_hexes(board, enemy),  # type: ignore[attr-defined]
+                                  GAME.terrain.costs(piece.kind),  # type: ignore[attr-defined]
+                                  enemy=enemy, ezoc=adjacent_hexes(board, enemy),
                                   zoc_stops=True, zoc_to_zoc=False,
                                   can_end=lambda h: pieces.count_at(board.label(h)) < 2)  # noqa: B023
                 assert [(o.value, o.label) for o in d.options] == \
@@ -124,7 +129,9 @@ def test_5_3_combat_shows_odds_and_applies_the_crt() -> None:
     d = m.pending
     assert d is not None and d.kind == "select_target" and d.section == "5.1"
     option = next(o for o in d.options if o.value == "0504")
-    assert option.info.startswith("diff +0 on woods")
+    # the odds shown are the woods line's at +0: EX on 1-2, A1 on 3-6
+    assert option.detail["read"] == "+0" and option.detail["odds"] == {"EX": 1 / 3, "A1": 2 / 3}
+    assert "6 vs defence 6: +0" in option.info
     goto(m, "0504", "B4")  # the only eligible attacker: the attack resolves at once (5.2)
     combat = m.log.of_kind("combat")[-1]
     # Differential 0 on the woods line (clear shifted -1) reads the "-2..-1" column: roll 1 -> EX.
@@ -186,14 +193,15 @@ def test_undo_cannot_hide_a_unit_already_seen() -> None:
 def test_undo_sees_a_reveal_even_without_a_reveal_event(monkeypatch: pytest.MonkeyPatch) -> None:
     """Honest undo: a piece turned face up without any event still counts as revealed."""
 
-    def quiet_reveal(match: Match, hex_id: str) -> None:
+    def quiet_reveal(self: object, match: Match, piece: object, frm: str) -> None:
         """4.2 as the example plays it, but logging nothing."""
         hexmap = GAME.map  # type: ignore[attr-defined]
-        for n in hexmap.neighbors(hexmap.hex(hex_id)):
-            for p in match.state.pieces.at(hexmap.label(n)):
-                p.hidden = False
+        if match.state.pieces[piece.id].side == "Blue":  # type: ignore[attr-defined]
+            for n in hexmap.neighbor_ids(match.state.pieces[piece.id].location):  # type: ignore[attr-defined]
+                for p in match.state.pieces.at(n):
+                    p.hidden = False
 
-    monkeypatch.setattr(RULES.common, "reveal_adjacent", quiet_reveal)
+    monkeypatch.setattr(type(GAME), "after_move", quiet_reveal)
     m = _blue_move_that_reveals(GAME)
     assert not m.log.of_kind("reveal")
     with pytest.raises(TabletopError, match="revealed"):
@@ -229,7 +237,7 @@ def test_1_3_the_crt_is_read_on_the_line_of_the_defenders_terrain() -> None:
         if hexmap.is_prohibited(h):
             continue
         hid = hexmap.label(h)
-        line = RULES.combat.attack_terms(m, hid, [])[1]
+        line = GAME.combat_terms(m, [hid], [])["line"]  # type: ignore[attr-defined]
         terrain = hexmap.terrain(h)
         hill = hexmap.has_feature(h, "objective")
         assert line == ("woods" if hill and terrain == "clear" else terrain), hid
@@ -328,7 +336,31 @@ def test_5_3_an_attack_across_a_stream_gives_its_strengths_and_shift_as_fields()
               forced=[force("5.3 combat", 1)])
     answer(m, "0504", "B1", "B2")
     (combat,) = m.log.of_kind("combat")
-    assert {k: combat.data[k] for k in ("attack", "defense", "diff", "line", "roll", "result")} == {
-        "attack": 8, "defense": 6, "diff": 2, "line": "woods", "roll": 1, "result": "EX"}
-    assert combat.data["modifiers"] == [modifier("5.3", "across a stream", -1)]
-    assert combat.text == "Blue attacks 0504 at +2 (woods, -1 across a stream (5.3)): roll 1 -> EX"
+    assert {k: combat.data[k] for k in ("attack", "defence", "odds", "line", "roll", "result")} == {
+        "attack": 8, "defence": 6, "odds": "+2", "line": "woods", "roll": 1, "result": "EX"}
+    assert combat.data["shifts"] == [modifier("5.3", "stream", -1)]
+    assert combat.text == ("Blue attacks 0504 with B1, B2: attack 8 vs defence 6: +2, -1 stream (5.3) "
+                           "-> column 0; roll 1 -> EX")
+
+
+def test_1_2_the_counter_mix_blue_battalions_and_a_tank_red_companies() -> None:
+    """1.2: Blue has three two-step infantry battalions and a one-step tank company; Red three
+    one-step infantry companies and a machine-gun company; each counter shows attack, defense
+    and movement (a reduced battalion on its back, 2-2-4)."""
+    m = Match(GAME, seed=1)
+    pieces = {p.id: p for p in m.state.pieces}
+    assert [(p.kind, p.max_steps) for p in pieces.values() if p.side == "Blue"] == [
+        ("infantry", 2), ("infantry", 2), ("infantry", 2), ("tank", 1)]
+    assert [(p.kind, p.max_steps) for p in pieces.values() if p.side == "Red"] == [
+        ("infantry", 1), ("infantry", 1), ("infantry", 1), ("mg", 1)]
+    assert GAME.piece_label(pieces["B1"]) == "1/5 4-3-4" and GAME.piece_label(pieces["R4"]) == "MG Co 2-5-2"
+    pieces["B1"].face = "back"
+    assert GAME.piece_label(pieces["B1"]) == "1/5 2-2-4"
+
+
+def test_every_decision_resumes_at_its_point() -> None:
+    """Forks: at every decision of whole games (movement 3.1, attacks 5.1-5.2, step losses 5.4
+    in the middle of a resolution), the flow is entered again at the decision's point from a
+    copy of the state, never replayed."""
+    counts = check_forks(GAME, range(2))
+    assert counts["resume"] > 0 and counts["snapshot"] == counts["replay"] == 0, counts
