@@ -149,10 +149,10 @@ def test_face_back_of_a_two_step_bonins_us_unit_is_its_reduced_status_2_3() -> N
     ("iwo_valor", {"scenario": "campaign", "start": "movement", "turn": 2}, "A/1/23/4",
      "give steps: N for the steps it has left (at most 3)"),
     ("iwo_valor", {"scenario": "campaign", "start": "movement", "turn": 2}, "HQ/4",
-     "the status its back shows (iwo_valor: disrupted, revealed)"),
+     "the status its back shows (iwo_valor: disrupted, revealed, fatigue, independent, landed, class1)"),
     ("iwo_bonins", {"scenario": "solitaire"}, "309",
      "the status its back shows (iwo_bonins: dug_in, reduced)"),
-    ("manila45", {}, "j-nf-2p", "the status its back shows (manila45: revealed)"),
+    ("manila45", {}, "j-nf-2p", "the status its back shows (manila45: revealed, pontoon)"),
 ])
 def test_face_back_is_refused_where_the_back_is_not_the_reduced_side(
         game_id: str, fields: dict[str, Any], pid: str, told: str) -> None:
