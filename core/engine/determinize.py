@@ -16,7 +16,12 @@ the core's default (:meth:`~.match.Game.determinize` calls it):
   dealt again at random into those piles, each keeping its size;
 - **chance**: the fork's dice are seeded anew from the sample, so the rolls to come are
   not the match's (which no side knows), and rolls or shuffles the match's header forces
-  (a test's, a position's) are left out.
+  (a test's, a position's) are left out;
+- **the flow**: a piece the pending decision's resume point names (the unit being moved,
+  the defender shown in an attack being resolved) is not dealt (:func:`held_by_flow`), and
+  once the deal is done the flow is entered again at the pending decision
+  (:func:`enter_again`), so that the rules go on from what was dealt, not from what the
+  fork's flow had read of the match.
 
 What the side sees is untouched, so the view of the determinization for that side is the
 view of the match. The draw is made from what the side sees alone: the hidden pieces and
@@ -64,12 +69,37 @@ HIDDEN_PREFIX = "hidden:"
 """How a view names a piece it shows only as a hidden counter (``hidden:PLACE:N``)."""
 
 
+def held_by_flow(match: Match) -> frozenset[str]:
+    """The pieces the pending decision's resume point names (the unit a move is moving, the
+    defender of an attack being resolved): the flow holds them, and a game names one there
+    only where the side asked knows it (the decision names it, or the rules showed it), so
+    a determinization deals them to no other place."""
+    pending = match.pending
+    if pending is None or pending.resume is None:
+        return frozenset()
+    pieces = match.state.pieces
+    named: set[str] = set()
+    todo: list[Any] = [pending.resume.args]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if item in pieces:
+                named.add(item)
+        elif isinstance(item, Mapping):
+            todo.extend(item.values())
+        elif isinstance(item, list | tuple):
+            todo.extend(item)
+    return frozenset(named)
+
+
 def hidden_slots(match: Match, side: str) -> dict[str, list[tuple[str, int, str]]]:
     """The pieces ``side`` sees only as hidden counters, by the side that owns them: each as
     (place, its position in the stack there, top first, the piece's id), in the order of
-    the places' names and of the stacks."""
+    the places' names and of the stacks; those the pending decision's flow holds
+    (:func:`held_by_flow`) left out."""
     game = match.game
     pieces = match.state.pieces
+    held = held_by_flow(match)
     found: dict[str, list[tuple[str, int, str]]] = {}
     if match.shared_board._stack_view is None:  # the core's rule: another side's hidden pieces
         if not any(pieces.any_hidden(other) for other in game.info.players if other != side):
@@ -77,7 +107,7 @@ def hidden_slots(match: Match, side: str) -> dict[str, list[tuple[str, int, str]
         places = sorted({p.location for p in pieces if is_hidden_from(p, side)})
         for place in places:
             for n, piece in enumerate(pieces.stack(place)):
-                if is_hidden_from(piece, side):
+                if is_hidden_from(piece, side) and piece.id not in held:
                     found.setdefault(piece.side, []).append((place, n, piece.id))
         return found
     stacks: Mapping[str, Any] = View(match, side)["stacks"]  # the game's own rule, as shown
@@ -87,7 +117,7 @@ def hidden_slots(match: Match, side: str) -> dict[str, list[tuple[str, int, str]
             continue
         stack = pieces.stack(place)
         for n, entry in enumerate(shown):
-            if str(entry).startswith(HIDDEN_PREFIX):
+            if str(entry).startswith(HIDDEN_PREFIX) and stack[n].id not in held:
                 piece = stack[n]
                 found.setdefault(piece.side, []).append((place, n, piece.id))
     return found
@@ -154,8 +184,27 @@ def reseed_dice(match: Match, rng: random.Random) -> None:
     match.dice = fresh
 
 
+def enter_again(twin: Match) -> Match:
+    """A determinization with its flow entered again at the pending decision, once what is
+    hidden has been dealt: the flow a fork is entered with reads the state as it was before
+    the deal (the piece in an attacked hex, say), and a flow keeps what it read. Made as a
+    strict fork of ``twin`` (the same decision asked at once, nothing rolled, logged or
+    changed first); where the decision cannot be asked again (no resume point), or the
+    rules would act first on what was dealt, ``twin`` is kept as it is."""
+    pending = twin.pending
+    if pending is None or pending.resume is None:
+        return twin
+    try:
+        entered = twin.fork(strict=True)
+    except TabletopError:
+        return twin
+    entered._snapshots = []
+    return entered
+
+
 def determinize(match: Match, side: str, rng: random.Random, *,
-                alike: Alike | None = None) -> Match:
+                alike: Alike | None = None,
+                mend: Callable[[Match, random.Random], None] | None = None) -> Match:
     """A fork of ``match`` with what is hidden from ``side`` drawn again from ``rng`` (see
     the module's notes and :meth:`~.match.Game.determinize`): the default every game has.
 
@@ -163,7 +212,11 @@ def determinize(match: Match, side: str, rng: random.Random, *,
     rules: it gives each hidden piece a key (small JSON: its kind, its division), and a
     piece's identity is dealt only among the hidden pieces of its side with the same key.
     The key is the game's to choose so that it tells nothing the side cannot know (a kind
-    the rules pin to some places, say, rather than the piece's id)."""
+    the rules pin to some places, say, rather than the piece's id). ``mend`` is for a game
+    that deals within its rules itself: called with the fork and ``rng`` once the core's
+    dealing is done, it moves what it must. The flow is then entered again at the pending
+    decision (:func:`enter_again`), so that it reads the determinized state, not the
+    match's."""
     if side not in match.game.info.players:
         raise TabletopError(f"game {match.game.info.id} has no side {side!r} "
                             f"(sides: {', '.join(match.game.info.players)})")
@@ -174,7 +227,9 @@ def determinize(match: Match, side: str, rng: random.Random, *,
     deal_hidden_pieces(twin, side, rng, alike=alike)
     deal_secret_cards(twin, side, rng)
     reseed_dice(twin, rng)
-    return twin
+    if mend is not None:
+        mend(twin, rng)
+    return enter_again(twin)
 
 
 def determinize_view(view: Mapping[str, Any], rng: random.Random) -> Match:

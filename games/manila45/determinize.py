@@ -48,13 +48,19 @@ def determinize(match: Match, side: str, rng: random.Random) -> Match:
     """A fork of ``match`` with what ``side`` cannot see dealt again within 6.2, 6.3 and 8.3
     (see the module's notes)."""
     # The core's fork, dice and secret piles, its own dealing of hidden pieces left out
-    # (each piece its own kind): the dealing is done here, within the rules.
-    twin = core_determinize(match, side, rng, alike=lambda p: p.id)
+    # (each piece its own kind): the dealing is done here, within the rules, before the
+    # flow is entered again at the pending decision.
+    return core_determinize(match, side, rng, alike=lambda p: p.id,
+                            mend=lambda twin, draw: _deal(twin, side, draw))
+
+
+def _deal(twin: Match, side: str, rng: random.Random) -> None:
+    """Deal what ``side`` cannot see again in ``twin`` within 6.2, 6.3 and 8.3."""
     slots = hidden_slots(twin, side)
     other = JAPAN if side == US else US
     found = slots.get(other, [])
     if not found:
-        return twin
+        return
     on_map = [s for s in found if components().hexmap.is_hex_id(s[0])]
     boxes: dict[str, list[Slot]] = {}
     for s in found:
@@ -76,7 +82,6 @@ def determinize(match: Match, side: str, rng: random.Random) -> Match:
     _place(reg, deal)
     for (place, n), status in counter_status.items():  # 6.5: a counter's status is the counter's
         reg[deal[(place, n)]].attrs = status
-    return twin
 
 
 def _deal_japanese(match: Match, slots: Sequence[Slot], rng: random.Random) -> dict[tuple[str, int], str]:
