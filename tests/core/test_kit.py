@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -54,15 +55,21 @@ def game(tmp_path: Path, name: str, **edits: list[tuple[str, str]]) -> Game:
     return load_game(str(variant(tmp_path, name, **edits)))
 
 
-def at_move(g: Game, unit: str, **pieces: dict[str, object]) -> dict[str, float]:
+def asked(m: Match) -> Decision:
+    """The decision the match asks now (a test's precondition that it asks one)."""
+    assert m.pending is not None, "the match asks nothing"
+    return m.pending
+
+
+def at_move(g: Game, unit: str, **pieces: Any) -> dict[str, float]:
     """The destinations offered to ``unit`` in Blue's movement phase, with their costs."""
     m = start(g, start="blue_move", turn=1, clear=["Blue", "Red"], pieces=pieces)
     answer(m, unit)
-    return {str(o.value): float(str(o.detail["cost"])) for o in m.pending.options if o.value != DONE}
+    return {str(o.value): float(str(o.detail["cost"])) for o in asked(m).options if o.value != DONE}
 
 
 def units_offered(m: Match) -> list[str]:
-    return [str(o.value) for o in m.pending.options if o.value != DONE]
+    return [str(o.value) for o in asked(m).options if o.value != DONE]
 
 
 def test_zoc_locking_keeps_a_unit_in_an_enemy_zone(tmp_path: Path) -> None:
@@ -159,7 +166,7 @@ def test_engaged_units_sit_out_their_next_movement(tmp_path: Path) -> None:
               forced=[force("4.2 combat", 3)])
     answer(m, "0603", "B1")
     assert m.log.of_kind("combat")[-1].data["result"] == "NE"
-    assert m.pending.kind == "select_unit" and units_offered(m) == ["R1"]
+    assert asked(m).kind == "select_unit" and units_offered(m) == ["R1"]
 
 
 def test_blocked_retreat_eliminates_and_rules_choose_losses(tmp_path: Path) -> None:
@@ -246,7 +253,7 @@ def test_a_hidden_defender_hides_the_odds_until_attacked() -> None:
     m = start(load_game(str(RIDGE)), start="blue_combat", turn=1, clear=["Blue", "Red"],
               pieces={"B1": {"at": "0602"}, "R2": {"at": "0603", "hidden": True}, **FAR},
               forced=[force("4.2 combat", 3)])
-    option = next(o for o in m.pending.options if o.value == "0603")
+    option = next(o for o in asked(m).options if o.value == "0603")
     assert option.info == "defender hidden: odds unknown" and option.detail == {}
     answer(m, "0603", "B1")
     assert not m.state.pieces["R2"].hidden and m.log.of_kind("reveal")[-1].data["piece"] == "R2"
@@ -272,7 +279,7 @@ def test_a_game_overrides_a_kit_hook_where_its_rules_differ() -> None:
     a DR costs the defender a step where it stands (the kit's blocked retreat)."""
     ridge = load_game(str(RIDGE))
 
-    class Cornered(type(ridge)):  # a variant of the game, as a designer would subclass it
+    class Cornered(type(ridge)):  # type: ignore[misc]  # a variant, as a designer would subclass it
         def retreat_paths(self, match: Match, piece: Piece, length: int) -> list[list[str]]:
             """4.6 (variant): every retreat is blocked."""
             return []
@@ -294,7 +301,7 @@ def test_stay_put_false_offers_only_destinations_and_the_heuristic_still_moves(t
     m = start(g, start="blue_move", turn=1, clear=["Blue", "Red"], pieces={"B1": {"at": "0402"}, **FAR})
     answer(m, "B1")
     assert m.pending is not None and DONE not in m.pending.values and "0403" in m.pending.values
-    assert DONE in start(load_game(str(RIDGE)), start="blue_move", turn=1).pending.options[-1].value
+    assert DONE in asked(start(load_game(str(RIDGE)), start="blue_move", turn=1)).options[-1].value
     for seed in (1, 2):
         m = Match(g, seed=seed)
         m.run({s: KitBot(g, s) for s in g.info.players})  # type: ignore[arg-type]

@@ -137,8 +137,8 @@ def test_face_back_of_a_two_step_bonins_us_unit_is_its_reduced_status_2_3() -> N
     """2.3 (Iwo: Bloodbath in the Bonins): a two-step US unit's back is its reduced side:
     `face: back` gives the same match as `status: {reduced: true}`."""
     bonins = load_game("iwo_bonins")
-    at = {"scenario": "solitaire", "start": "us_combat_2", "turn": 6,
-          "vars": {"beachhead": "east"}, "clear": ["Japan"]}
+    at: dict[str, Any] = {"scenario": "solitaire", "start": "us_combat_2", "turn": 6,
+                          "vars": {"beachhead": "east"}, "clear": ["Japan"]}
     by_face = start(bonins, **at, pieces={"3/26": {"at": "2613", "face": "back"}})
     by_status = start(bonins, **at, pieces={"3/26": {"at": "2613", "status": {"reduced": True}}})
     assert (by_face.state.pieces["3/26"].steps, by_face.state.pieces["3/26"].face) == (1, "back")
@@ -199,7 +199,8 @@ def test_clear_names_a_side_or_a_kind_of_the_game() -> None:
     for field in ("clear", "clear_map"):
         with pytest.raises(PositionError, match=rf"position: {field}\.0: skirmish has no side or "
                                                 r"piece kind 'Green' \(sides: Blue, Red; kinds"):
-            start(GAME, **{field: ["Green"]})
+            named: dict[str, Any] = {field: ["Green"]}
+            start(GAME, **named)
     assert start(PIG, clear=["A"]).state.pieces["token:A"].location == OFF_BOARD
     with pytest.raises(PositionError, match=r"^position: clear_map\.0: pig has no map to clear "
                                             r"apart from its boxes: use clear$"):

@@ -56,7 +56,8 @@ def test_every_roll_of_every_scenario_is_declared(game_id: str) -> None:
     says why it is rare."""
     game = load_game(game_id)
     seen: set[RollPurpose] = set()
-    for scenario in [s.id for s in game.info.scenarios] or [None]:
+    scenarios: list[str | None] = [s.id for s in game.info.scenarios] or [None]
+    for scenario in scenarios:
         seen |= check_rolls_declared(game, range(2), scenario=scenario, bots=True)
     never = [p.label() for p in roll_purposes(game) if p not in seen and not p.rare]
     assert not never, f"{game_id}: declared, never rolled, not marked rare: {never}"

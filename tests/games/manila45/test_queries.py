@@ -14,6 +14,7 @@ from tabletop.core.engine.decisions import DONE
 from tabletop.core.engine.events import modifier
 from tabletop.games.manila45 import GAME
 from tabletop.games.manila45 import queries as q
+from tabletop.games.manila45.defensive_fire import defensive_firers
 
 from .conftest import position
 
@@ -87,8 +88,8 @@ def test_9_5_defensive_fire_modifiers_are_those_the_fire_then_logs() -> None:
     mover = m.state.pieces["i-1-129"]
     asked = q.defensive_fire_modifiers(m, mover, "2931")
     assert asked == [modifier("9.5", "defensive fire", -1)]
-    assert [p.id for p in q.defensive_firers(m, mover, "2931")] == ["j-nf-2p"]
-    assert q.defensive_firers(m, mover, "2932") == []  # two hexes from 2831
+    assert [p.id for p in defensive_firers(m, mover, "2931")] == ["j-nf-2p"]
+    assert defensive_firers(m, mover, "2932") == []  # two hexes from 2831
     answer(m, "i-1-129", "2931", True)
     assert m.log.of_kind("fire")[0].data["modifiers"] == asked
 
