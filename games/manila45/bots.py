@@ -421,7 +421,7 @@ class HeuristicAgent(KindBot):
         if turn < raid.from_turn:
             return None
         own = [p for p in view.get("pieces", ()) if p.get("side") == self.side]
-        if sum(1 for p in own if not str(p.get("location", "")).startswith("box:")) <= raid.keep:
+        if sum(1 for p in own if _on_map(str(p.get("location", "")))) <= raid.keep:
             return None
         field = self._raid_field(view)
         if not field:
@@ -563,7 +563,7 @@ class HeuristicAgent(KindBot):
                     continue
                 ctr = components().counters.get(str(p.get("id")))
                 where = str(p.get("location", ""))
-                if ctr is None or ctr.has("ifc") or ctr.has("air") or where.startswith("box:"):
+                if ctr is None or ctr.has("ifc") or ctr.has("air") or not _on_map(where):
                     continue
                 for e in enemy:
                     if _hex_distance(where, e) <= 1:
@@ -638,7 +638,7 @@ def _us_exposure(view: Mapping[str, Any]) -> tuple[frozenset[str], frozenset[str
     counters = components().counters
     for p in view.get("pieces", ()):
         where = str(p.get("location", ""))
-        if p.get("side") != US or where.startswith("box:"):
+        if p.get("side") != US or not _on_map(where):
             continue
         ctr = counters.get(str(p.get("id")))
         (soft if ctr is not None and ctr.has("field_artillery") else hard).add(where)
@@ -705,6 +705,18 @@ def _target_drm(target: str) -> int:
     return {"urban": 1, "heavy": 2}.get(c.terrain(target), 0)
 
 
+@cache
+def _map_hexes() -> frozenset[str]:
+    """The ids of the map's hexes (the components' map, which never changes)."""
+    return frozenset(components().hexmap.ids())
+
+
+def _on_map(where: str) -> bool:
+    """Whether a place is a hex of the map: not a box, nor the off-board place of pieces out
+    of play (a position's ``clear``)."""
+    return where in _map_hexes()
+
+
 def _free_units(view: Mapping[str, Any], side: str) -> list[tuple[str, str]]:
     """(unit id, place) of the side's units that have not fired this phase (own pieces show
     their status in the view); air units ready and unused."""
@@ -716,7 +728,7 @@ def _free_units(view: Mapping[str, Any], side: str) -> list[tuple[str, str]]:
         where = str(p.get("location", ""))
         attrs = p.get("attrs", {}) or {}
         ready_air = where == c.AIR_READY and p["id"] not in used
-        if ready_air or (not where.startswith("box:") and not attrs.get("fired")):
+        if ready_air or (_on_map(where) and not attrs.get("fired")):
             out.append((str(p["id"]), where))
     return out
 
@@ -850,4 +862,4 @@ def _location(view: Mapping[str, Any], unit: str) -> str:
 
 def _enemy_hexes(view: Mapping[str, Any], side: str) -> list[str]:
     return sorted({str(p["location"]) for p in view.get("pieces", ())
-                   if p.get("side") not in (side, "") and not str(p["location"]).startswith("box:")})
+                   if p.get("side") not in (side, "") and _on_map(str(p["location"]))})

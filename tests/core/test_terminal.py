@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,28 +12,16 @@ from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Flow, Match, Result
 from tabletop.core.engine.record import read_record, replay
 from tabletop.core.frontends.terminal import QuitGame, TerminalSession
+from tests.scripted_input import reader
 
 from .piggame import GAME, PigGame
-
-
-def reader(lines: list[str]) -> object:
-    """An input() stand-in that returns the given lines, then raises EOFError."""
-    it: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
 
 
 def session(lines: list[str], save: str | None = None) -> tuple[TerminalSession, io.StringIO]:
     """A session for side A of a Pig match with scripted input."""
     out = io.StringIO()
     m = Match(GAME, seed=1)
-    return TerminalSession(m, {"A"}, save_path=save, read=reader(lines), out=out), out  # type: ignore[arg-type]
+    return TerminalSession(m, {"A"}, save_path=save, read=reader(lines), out=out), out
 
 
 def test_numbers_pick_options_and_help_is_shown() -> None:
@@ -50,7 +37,7 @@ def test_undo_returns_to_your_previous_decision() -> None:
     and over a bot's answer it refuses too; the match stands either way."""
     out = io.StringIO()
     m = Match(GAME, seed=1)
-    s = TerminalSession(m, {"A", "B"}, read=reader(["u", "1"]), out=out)  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A", "B"}, read=reader(["u", "1"]), out=out)
     m.decide("hold")  # A
     m.decide("hold")  # B, the other person
     assert s.ask(m.pending) == 0  # type: ignore[arg-type]
@@ -90,7 +77,7 @@ def test_quit_without_a_save_file_asks_first(tmp_path: Path) -> None:
     auto = tmp_path / "auto.json"
     out = io.StringIO()
     m = Match(GAME, seed=1)
-    s = TerminalSession(m, {"A"}, read=reader(["q", "n", "q", "y"]), out=out,  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A"}, read=reader(["q", "n", "q", "y"]), out=out,
                         autosave=auto)
     m.decide("hold")
     m.decide("hold")
@@ -203,7 +190,7 @@ def _menu_session(options: list[list[str]], pieces: dict[str, str] | None = None
     for pid, loc in (pieces or {}).items():
         m.state.pieces.add(Piece(pid, "unit", "A", pid, loc))
     out = io.StringIO()
-    s = TerminalSession(m, {"A"}, read=reader([]), out=out)  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A"}, read=reader([]), out=out)
     decisions = [choose("A", "Move which unit?", "3.1", [Option(v, f"unit {v}") for v in values],
                         kind="select_unit") for values in options]
     return s, out, decisions
@@ -268,7 +255,7 @@ def test_map_command_takes_ids_and_a_window() -> None:
     from tabletop.core.engine.registry import load_game
 
     game = load_game(str(Path(__file__).resolve().parents[2] / "docs" / "example" / "skirmish"))
-    s = TerminalSession(Match(game, seed=1), {"Blue"}, read=reader([]), out=io.StringIO())  # type: ignore[arg-type]
+    s = TerminalSession(Match(game, seed=1), {"Blue"}, read=reader([]), out=io.StringIO())
     assert "0504" in s.map_text(["ids"]) and "each hex: its id" in s.map_text(["ids"])
     assert "[ ] marks 0504" in s.map_text(["0504", "1"])
     assert "m HEX N" in s.map_text(["nonsense"])
@@ -297,7 +284,7 @@ def test_hot_seat_hands_the_terminal_over_and_shows_each_side_its_own() -> None:
     m = Match(SECRET, seed=1)
     # A picks secret 2, then holds; the hand-over; B reads the log, tries undo, holds
     lines = ["2", "2", "", "l 50", "u", "2", "", "l 50", "2"]
-    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)
     for _ in range(4):
         assert m.pending is not None
         index = s.ask(m.pending)
@@ -342,7 +329,7 @@ def test_on_a_terminal_the_hand_over_clears_screen_and_scrollback_and_waits() ->
     assert after.strip() == "=== B to play: hand the terminal to B's player and press Enter ==="
     assert "secret number?" not in out.getvalue().rpartition(CLEAR_ALL)[2]
     plain = io.StringIO()
-    TerminalSession(Match(SECRET, seed=1), {"A", "B"}, read=reader([""]), out=plain).hand_over("B")  # type: ignore[arg-type]
+    TerminalSession(Match(SECRET, seed=1), {"A", "B"}, read=reader([""]), out=plain).hand_over("B")
     assert "\x1b" not in plain.getvalue()  # not a terminal: no control sequences
 
 
@@ -376,7 +363,7 @@ def test_b_phase_stands_through_the_other_sides_decisions_at_a_hot_seat() -> Non
     # A: b phase; then for each of A's moves: hand-over to B, B fires, hand-over back (A's bot
     # goes on); after the third, B digs in; the hand-over to A at turn 2; A is asked: input ends
     lines = ["b phase", "", "1", "", "", "1", "", "", "1", "1", ""]
-    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A", "B"}, read=reader(lines), out=out)
     with pytest.raises(QuitGame):
         while m.pending is not None:
             index = s.ask(m.pending)
@@ -410,7 +397,7 @@ def test_odds_are_shown_once_as_a_table_and_i_says_an_options_odds() -> None:
     its chances."""
     out = io.StringIO()
     m = Match(OddsGame(), seed=1)
-    s = TerminalSession(m, {"A"}, read=reader(["i 1", "3"]), out=out)  # type: ignore[arg-type]
+    s = TerminalSession(m, {"A"}, read=reader(["i 1", "3"]), out=out)
     assert s.ask(m.pending) == 2  # type: ignore[arg-type]
     text = out.getvalue()
     menu = text.split("chances (%)")[0]

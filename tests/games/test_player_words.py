@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,25 +17,13 @@ from tabletop.core.engine.registry import load_game
 from tabletop.core.engine.text import internal_names
 from tabletop.core.frontends.terminal import QuitGame, TerminalSession
 from tabletop.core.frontends.web.app import game_json
+from tests.scripted_input import reader
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["iwo_1945", "iwo_bonins", "iwo_valor", "manila45", str(ROOT / "docs" / "example" / "skirmish"),
          str(ROOT / "docs" / "example" / "ridge")]
 SVG_WORDS = re.compile(r"<(?:text|title)[^>]*>([^<]*)<")
 DECISIONS = 40
-
-
-def reader(lines: list[str]) -> Callable[[str], str]:
-    """An input() stand-in that returns the given lines, then raises EOFError."""
-    it: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
-    return read
 
 
 def script(decisions: int) -> list[str]:

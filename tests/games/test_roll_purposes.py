@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tabletop.core.designer.testing import play_random_game
@@ -27,17 +25,6 @@ def rolled(game: Game, scenario: str | None, seeds: range) -> list[tuple[str, st
     return out
 
 
-def fits_dice(purpose: RollPurpose, kind: str, sides: int, count: int) -> bool:
-    """Whether a roll shows the dice its declaration says ("2d6", "nd6", "choose", "shuffle")."""
-    if purpose.dice == "shuffle":
-        return kind == "shuffle"
-    if purpose.dice == "choose":
-        return kind == "roll" and count == 1
-    found = re.fullmatch(r"(\d+|n)d(\d+)", purpose.dice)
-    assert found, f"{purpose.label()}: dice {purpose.dice!r} is not NdS, nd6, choose or shuffle"
-    return kind == "roll" and sides == int(found[2]) and found[1] in ("n", str(count))
-
-
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_roll_of_random_games_is_declared_and_every_declared_roll_comes_up(game_id: str) -> None:
     """Each game's rolls.yaml (every entry citing its own section) lists every roll random
@@ -50,7 +37,7 @@ def test_every_roll_of_random_games_is_declared_and_every_declared_roll_comes_up
         for kind, section, purpose, sides, count in rolled(game, scenario, range(3)):
             found = purpose_of(purpose, section, declared)
             assert found is not None, f"{game_id}: roll {section} {purpose!r} is not in rolls.yaml"
-            assert fits_dice(found, kind, sides, count), \
+            assert found.shows(kind, sides, count), \
                 f"{game_id}: {found.label()} is declared {found.dice}, rolled {count}d{sides}"
             seen.add(found)
     never = [p.label() for p in declared if p not in seen and not p.rare]

@@ -178,3 +178,22 @@ def test_10_17_japanese_bot_advances_only_into_better_cover() -> None:
                          [Option(True, "close assault"), Option(False, "no close assault")],
                          kind="close_assault")
         assert bot.choose(m.view("Japan"), assault) is True
+
+
+def test_10_2_bots_play_on_from_a_position_with_pieces_out_of_play() -> None:
+    """10.2, 10.4: a position that clears the map puts the other pieces out of play (the
+    neutral off-board place); the heuristic bots choose firers and targets among the pieces
+    on the map only, and play the fire phase through."""
+    from tabletop.core.designer.testing import start
+
+    m = start(GAME, start="us_fire", turn=3, clear=["US", "Japan"],
+              pieces={"i-1-129": {"at": "2320"}, "j-nf-1p": {"at": "1917"},
+                      "j-nf-2p": {"at": "2321", "status": {"revealed": True}}})
+    bots = {side: HeuristicAgent(side, 0) for side in ("US", "Japan")}
+    for _ in range(40):
+        d = m.pending
+        if d is None or d.section not in ("10.2", "10.4", "10.17"):
+            break
+        m.decide(bots[d.player].choose(m.view(d.player), d))
+    assert m.pending is None or m.pending.section not in ("10.2", "10.4", "10.17"), \
+        "the US fire phase did not end"
