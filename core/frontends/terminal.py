@@ -27,11 +27,14 @@ from ..engine.errors import TabletopError
 from ..engine.events import Event
 from ..engine.match import Match
 from ..engine.odds import option_odds
+from ..engine.routes import RouteError, Routes, follow, routes_of
 from .saves import autosave_dir, now_text, write_autosave
 
 HELP = """\
 Commands at a prompt:
   N          take option N (a unit keeps its number while it is on offer)
+  HEX        a move by destination: move the unit to that hex (the lit hexes listed by
+             cost); the game still asks each step and stops for fire; done: stop here
   n, p       next / previous page of a long menu (every number works on every page)
   m          show the map (m HEX R: a window of radius R around HEX; m ids: with hex ids)
   l [N]      show the last N log lines (default 15)
@@ -258,13 +261,66 @@ class TerminalSession:
                     return piece.location
         return ""
 
+    def routes(self, decision: Decision) -> Routes | None:
+        """The destinations of a move by destination, when ``decision`` is one and pending."""
+        if decision is not self.match.pending:
+            return None
+        return routes_of(self.match, decision)
+
+    def show_routes(self, decision: Decision, routes: Routes) -> None:
+        """A move by destination: the options that are no destination numbered (stop here),
+        then every destination by cost, a line a cost, its hexes by id (type one to go)."""
+        for i, opt in enumerate(decision.options):
+            if not (isinstance(opt.value, str) and opt.value in routes):
+                self.say(f"  {self._keys[i]:>3}. {opt.label or opt.value}")
+        self.say(f"  Move {routes.unit} from {routes.start}: type a destination hex "
+                 f"(cost in {routes.cost_unit}; * something awaits there, i HEX says what):")
+        for cost, places in routes.by_cost():
+            shown = " ".join(p + ("*" if p in routes.notes else "") for p in places)
+            head = f"{int(cost) if float(cost).is_integer() else cost} {routes.cost_unit}:"
+            line = f"    {head:>9} "
+            for word in shown.split(" "):
+                if len(line) + len(word) > 88:
+                    self.say(line.rstrip())
+                    line = " " * 14
+                line += word + " "
+            self.say(line.rstrip())
+
+    def take_route(self, decision: Decision, to: str) -> None:
+        """Move the unit to ``to`` through the game's own step decisions (core routes), then
+        say where it stands and why it stopped."""
+        try:
+            done = follow(self.match, decision.player, to)
+        except RouteError as exc:
+            self.say(f"{exc}")
+            return
+        if done.arrived:
+            self.say(f"  (moved to {done.at}: {done.taken} decision(s) answered)")
+        else:
+            self.say(f"  (stopped at {done.at} on the way to {to}: the game asks something first)")
+        self.decided(decision.player)
+
+    def explain_route(self, routes: Routes, to: str) -> str:
+        """A destination in words: its cost, its path and what awaits there."""
+        route = routes[to]
+        cost = int(route.cost) if float(route.cost).is_integer() else route.cost
+        lines = [f"{to}: {cost} {routes.cost_unit}, by {' -> '.join(route.path)}"]
+        if to in routes.notes:
+            lines.append(f"   {routes.notes[to]}")
+        return "\n".join(lines)
+
     def show_menu(self, decision: Decision) -> None:
-        """Print the prompt and the page of options being shown, grouped by place."""
+        """Print the prompt and the page of options being shown, grouped by place (a move by
+        destination: its destinations grouped by cost, :meth:`show_routes`)."""
         state = self.match.state
         self.say("")
         phase = f" · {self.match.game.phase_name(state.phase)}" if state.phase else ""
         self.say(f"Turn {state.turn}{phase} — {decision.player}: {decision.prompt}  "
                  f"(rule {decision.section})")
+        routes = self.routes(decision)
+        if routes is not None and len(routes):
+            self.show_routes(decision, routes)
+            return
         order = sorted(range(len(decision.options)), key=lambda i: self._keys[i])
         groups = [self.group_of(decision.options[i]) for i in range(len(decision.options))]
         named = [g for g in groups if g]
@@ -344,7 +400,14 @@ class TerminalSession:
         if len(self._keys) != len(decision.options):
             self._keys = self.menu_keys(decision)
         word, _, rest = line.partition(" ")
-        if word.isdigit():
+        routes = self.routes(decision) if word not in ("", "h", "?", "help") else None
+        if routes is not None and word in routes and not rest.strip():
+            self.take_route(decision, word)
+        elif routes is not None and word in ("done", "stop") and decision.is_legal(routes.stop):
+            return decision.index_of(routes.stop)
+        elif routes is not None and word == "i" and rest.strip() in routes:
+            self.say(self.explain_route(routes, rest.strip()))
+        elif word.isdigit():
             index = self.option_index(int(word))
             if index is not None:
                 return index

@@ -28,6 +28,7 @@ from ...engine.events import EventLog
 from ...engine.match import Game, Match
 from ...engine.record import atomic_write_text, make_save, replay
 from ...engine.registry import make_agent
+from ...engine.routes import Followed, RouteError, follow
 
 if TYPE_CHECKING:
     from .catalogue import Catalogue
@@ -167,6 +168,29 @@ class Room:
         self.match.decide_index(index)
         self.version += 1
         self.run_bots()
+
+    def route(self, seat: Seat, to: Any, version: Any) -> Followed:
+        """Move the unit of the seat's pending route decision to the destination ``to`` by
+        :func:`~tabletop.core.engine.routes.follow` (one legal answer a step, as the game
+        asks them; it stops at fire or anything else asked), if it is the seat's turn and
+        the page saw the current version; then the bots play on."""
+        self._check_version(version)
+        pending = self.match.pending
+        if pending is None:
+            raise WebError("the match is over; there is no decision to take", 409)
+        if pending.player not in seat.sides:
+            raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        if not isinstance(to, str):
+            raise WebError(f"the destination must be a place id, not {to!r}")
+        try:
+            done = follow(self.match, pending.player, to)
+        except RouteError as exc:
+            raise WebError(str(exc)) from None
+        finally:
+            if self.match.pending is not pending:
+                self.version += 1
+        self.run_bots()
+        return done
 
     def bot_decides(self, seat: Seat, version: Any, scope: Any) -> int:
         """Let the game's own bot for the seat's side take the seat's decision (``scope``
