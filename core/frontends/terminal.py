@@ -43,7 +43,8 @@ Commands at a prompt:
   g          the player's guide: how a turn goes, how to win, the rulebook's terms
   b          let the game's bot take this decision for you (it says what it took)
   b phase    let the bot take your decisions until this phase (or step) of the turn ends
-  u          undo back to your previous decision (not past a die roll or a reveal)
+  u          undo back to your previous decision (not past a die roll or a reveal; a
+             move by destination is taken back whole)
   s [FILE]   save the match (JSON) to FILE (or the --save file)
   q          quit (the game is kept: resume it with `tabletop resume`)
   h, ?       this help"""
@@ -101,6 +102,8 @@ class TerminalSession:
         self._bots: dict[str, Agent] = {}  # the game's bot of each side at the terminal, made when asked
         # while ``b phase`` runs for a side: the (side, turn, phase, step) its bot plays out
         self._autopilot: dict[str, tuple[str, int, str, str]] = {}
+        # the moves by destination taken here, (decisions before, after): undone whole
+        self._route_marks: list[tuple[int, int]] = []
 
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
@@ -289,11 +292,14 @@ class TerminalSession:
     def take_route(self, decision: Decision, to: str) -> None:
         """Move the unit to ``to`` through the game's own step decisions (core routes), then
         say where it stands and why it stopped."""
+        before = len(self.match.decisions)
         try:
             done = follow(self.match, decision.player, to)
         except RouteError as exc:
             self.say(f"{exc}")
             return
+        if done.taken > 1:
+            self._route_marks.append((before, before + done.taken))
         if done.arrived:
             self.say(f"  (moved to {done.at}: {done.taken} decision(s) answered)")
         else:
@@ -521,12 +527,18 @@ class TerminalSession:
         else:
             self.say("nothing of yours to undo")
             return
+        taken = len(self.match.decisions)
+        for before, after in reversed(self._route_marks):  # a move by destination: all of it
+            if after == taken - steps + 1:
+                steps = taken - before
+                break
         try:
             self.match.undo(steps, by=self.sides)
         except TabletopError as exc:
             self.say(f"{exc}; the dice and what you have seen stand (start with --free-undo "
                      "to allow undoing past them)")
             return
+        self._route_marks = [m for m in self._route_marks if m[1] <= len(self.match.decisions)]
         for side in self._marks:  # the log was played again: no side is shown past its end
             self._marks[side] = min(self._marks[side], len(self.match.log))
         self._shown = len(self.match.log)

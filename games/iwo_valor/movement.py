@@ -470,7 +470,7 @@ def move_routes(match: Match, decision: Decision) -> Routes | None:
         path = tuple(m.label(h) for h in reach.path_to(m.hex(hid)))
         found[hid] = Route(hid, len(path) - 1, path, (hid,))
         if opt.detail.get("fire") or opt.detail.get("crowded"):
-            notes[hid] = opt.info
+            notes[hid] = opt.info.partition("; ")[2]  # what awaits there (the hexes are the cost)
     return Routes(unit.id, unit.location, "destination", found, stop=None, cost_unit="hexes",
                   notes=notes)
 

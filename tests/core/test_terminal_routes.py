@@ -50,7 +50,8 @@ def _play(match: Match, lines: list[str]) -> str:
 
 
 @pytest.mark.parametrize("game_id, scenario, select, turn, unit_words", [
-    ("manila45", None, "select_mover", 2, "MP"), ("iwo_valor", "line_of_departure", "select_unit", 1, "hexes")])
+    ("manila45", None, "select_mover", 2, "MP"),
+    ("iwo_valor", "line_of_departure", "select_unit", 1, "hexes")])
 def test_a_typed_hex_moves_the_unit_there_step_by_step(game_id: str, scenario: str | None, select: str,
                                                        turn: int, unit_words: str) -> None:
     """Manila '45 (8.1-8.2) and Valor of Arms (V.A): after the unit's number, its
@@ -105,3 +106,25 @@ def test_done_stops_the_unit_where_it_stands_and_i_hex_tells_the_path() -> None:
     assert f"{far}: {int(routes[far].cost)} MP, by {' -> '.join(routes[far].path)}" in text
     assert match.decisions[before:before + 2] == [unit, "done"]
     assert match.state.pieces[unit].location == start
+
+
+def test_undo_takes_a_move_by_destination_back_whole() -> None:
+    """u after a move by destination takes back all its steps (and its "stop here"), back to
+    the choice of the destination, the unit where it began."""
+    match = _made_by_bots("manila45", None, "select_mover", 2)
+    pending = match.pending
+    assert pending is not None
+    unit_index = next(i for i, o in enumerate(pending.options) if o.value != "done")
+    unit = str(pending.options[unit_index].value)
+    trial = match.fork()
+    trial.decide(unit)
+    routes = routes_of(trial)
+    assert routes is not None
+    to = next(k for k in sorted(routes) if routes[k].cost >= 3 and follow(trial.fork(), "US", k).at == k)
+    taken = follow(trial.fork(), "US", to).taken  # each step, and "stop here" if MP are left
+    assert taken >= 3
+    start = match.state.pieces[unit].location
+    before = len(match.decisions)
+    text = _play(match, [str(unit_index + 1), to, "u"])
+    assert f"undone {taken} decision(s)" in text
+    assert match.decisions[before:] == [unit] and match.state.pieces[unit].location == start

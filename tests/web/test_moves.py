@@ -127,5 +127,63 @@ def test_a_move_is_one_unit_one_destination_one_confirmation(
     held.wait_for(state="attached")
     ids = (held.get_attribute("data-pieces") or "") + (held.get_attribute("data-piece") or "")
     assert unit in ids
+    if game_id == "manila45":  # Undo takes the whole move back, to the choice of its destination
+        page.locator("#undo").click()
+        page.locator("#banner", has_text="undone").wait_for()
+        page.locator("#route-hint").wait_for()
+        saved = json.loads((Path(server["data"]) / f"match-{mid}.json").read_text())["save"]
+        assert saved["decisions"][before:] == [unit]
+        assert page.locator(f"#board g.route-costs text[data-to='{to}']").text_content() == \
+            str(int(costs[to][0]))
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_hidden_units_route_reaches_its_own_seat_alone(client: Any) -> None:
+    """6.5: a face-down Japanese unit's move by destination: its routes are sent to the
+    Japanese seat alone; the US seat may not move it, a destination it does not offer is
+    refused with one message and nothing changes, and after the move the US seat has read
+    nothing that names the unit."""
+    from .conftest import seat_of
+
+    game = load_game("manila45")
+    made_by = Match(game, seed=3)
+    bots = {s: make_agent(game, s, game.default_bot(s), 1) for s in game.info.players}
+    while made_by.pending is not None:
+        d = made_by.pending
+        if d.kind == "select_mover" and d.player == "Japan":
+            hidden = [o.value for o in d.options
+                      if isinstance(o.value, str) and o.value in made_by.state.pieces
+                      and made_by.state.pieces[o.value].hidden]
+            if hidden:
+                break
+        made_by.decide(bots[d.player].choose(made_by.view(d.player), d))
+    assert made_by.pending is not None
+    unit = str(hidden[0])
+    res = client.post("/api/matches/resume", json={"save": make_save(made_by),
+                                                    "sides": {"US": "here", "Japan": "link"}})
+    assert res.status_code == 201, res.text
+    created = res.json()
+    mid, us, jp = created["id"], seat_of(created, "US"), seat_of(created, "Japan")
+    state = client.get(f"/api/matches/{mid}", headers={"X-Seat": jp}).json()
+    index = next(i for i, o in enumerate(state["pending"]["options"]) if o["value"] == unit)
+    state = client.post(f"/api/matches/{mid}/decide", headers={"X-Seat": jp},
+                        json={"index": index, "value": unit, "version": state["version"]}).json()
+    routes = state["pending"]["routes"]
+    assert routes["unit"] == unit and routes["to"]
+    seen = client.get(f"/api/matches/{mid}", headers={"X-Seat": us})
+    assert set(seen.json()["pending"]) == {"player", "section"} and unit not in seen.text
+    to = sorted(routes["to"], key=lambda k: (-routes["to"][k]["cost"], k))[0]
+    refused = client.post(f"/api/matches/{mid}/route", headers={"X-Seat": us},
+                          json={"to": to, "version": state["version"]})
+    assert refused.status_code == 403
+    wrong = client.post(f"/api/matches/{mid}/route", headers={"X-Seat": jp},
+                        json={"to": "9999", "version": state["version"]})
+    assert wrong.status_code == 400 and "not a destination" in wrong.json()["error"]
+    assert "\n" not in wrong.json()["error"]
+    assert client.get(f"/api/matches/{mid}", headers={"X-Seat": jp}).json()["version"] == state["version"]
+    moved = client.post(f"/api/matches/{mid}/route", headers={"X-Seat": jp},
+                        json={"to": to, "version": state["version"]})
+    assert moved.status_code == 200, moved.text
+    after = client.get(f"/api/matches/{mid}", headers={"X-Seat": us})
+    assert unit not in after.text and "routes" not in after.text

@@ -39,7 +39,8 @@ function chooseRoute(opt, event) {
     h("div", { class: "menu-head" }, `Move to ${opt.route}`),
     h("button", { type: "button", class: "menu-item route-go", onclick: () => { closeMenu(); moveTo(opt); } },
       h("span", { class: "label" }, `Confirm: ${opt.route}`),
-      h("span", { class: "info" }, `${opt.path.length - 1} hex${opt.path.length === 2 ? "" : "es"}, ${opt.info}`)),
+      h("span", { class: "info" }, state.pending.routes.cost_unit === "hexes" ? opt.info
+        : `${opt.path.length - 1} hex${opt.path.length === 2 ? "" : "es"}, ${opt.info}`)),
     h("button", { type: "button", class: "menu-cancel", onclick: closeMenu }, "Cancel"));
   menu.style.left = `${Math.min(event.clientX + 8, window.innerWidth - 380)}px`;
   menu.style.top = `${Math.min(event.clientY + 8, window.innerHeight - 200)}px`;
