@@ -276,7 +276,9 @@ class TerminalSession:
         for i, opt in enumerate(decision.options):
             if not (isinstance(opt.value, str) and opt.value in routes):
                 self.say(f"  {self._keys[i]:>3}. {opt.label or opt.value}")
-        self.say(f"  Move {routes.unit} from {routes.start}: type a destination hex "
+        pieces = self.match.state.pieces
+        name = (pieces[routes.unit].name if routes.unit in pieces else "") or routes.unit
+        self.say(f"  Move {name} from {routes.start}: type a destination hex "
                  f"(cost in {routes.cost_unit}; * something awaits there, i HEX says what):")
         for cost, places in routes.by_cost():
             shown = " ".join(p + ("*" if p in routes.notes else "") for p in places)

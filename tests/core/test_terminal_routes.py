@@ -75,10 +75,11 @@ def test_a_typed_hex_moves_the_unit_there_step_by_step(game_id: str, scenario: s
     expected = copy.decisions[len(match.decisions):]
     before = len(match.decisions)
     text = _play(match, [str(unit_index + 1), to])
-    assert f"Move {unit} from {routes.start}: type a destination hex (cost in {unit_words}" in text
+    name = match.state.pieces[str(unit)].name
+    assert f"Move {name} from {routes.start}: type a destination hex (cost in {unit_words}" in text
     first_cost = routes[min(routes, key=lambda k: routes[k].cost)].cost
     assert f"{int(first_cost)} {unit_words}:" in text
-    menu = text.split(f"Move {unit} from")[1].split("\nTurn ")[0]  # the move's menu alone
+    menu = text.split(f"Move {name} from {routes.start}:")[1].split("\nTurn ")[0]  # the move's menu alone
     assert "-- page" not in menu and len(menu.splitlines()) < 30
     assert match.decisions[before:before + len(expected)] == expected
     if game_id == "manila45":

@@ -187,3 +187,50 @@ def test_a_hidden_units_route_reaches_its_own_seat_alone(client: Any) -> None:
     assert moved.status_code == 200, moved.text
     after = client.get(f"/api/matches/{mid}", headers={"X-Seat": us})
     assert unit not in after.text and "routes" not in after.text
+
+
+def test_a_route_stops_at_defensive_fire_and_goes_on_from_there(client: Any) -> None:
+    """9.1 through the web: a route whose unit enters a hex next to a Japanese unit stops
+    there; the Japanese seat is asked its defensive fire, the US seat waits, and once the
+    fire is held the US seat is offered the unit's destinations from the hex it stopped in."""
+    from .conftest import seat_of
+
+    match = _made_by_bots("manila45", None, "select_mover", 2)
+    pending = match.pending
+    assert pending is not None
+    plan: tuple[str, str, str] | None = None
+    for opt in pending.options:
+        if plan or not isinstance(opt.value, str) or opt.value not in match.state.pieces:
+            continue
+        picked = match.fork()
+        picked.decide(opt.value)
+        routes = routes_of(picked)
+        for to in sorted(routes or ()):
+            trial = picked.fork()
+            done = follow(trial, "US", to)
+            if done.why == "interrupted" and done.at != to and trial.pending is not None \
+                    and trial.pending.kind == "defensive_fire":
+                plan = (opt.value, to, done.at)
+                break
+    assert plan is not None, "no route meets defensive fire on the way"
+    unit, to, stop = plan
+    res = client.post("/api/matches/resume", json={"save": make_save(match),
+                                                    "sides": {"US": "here", "Japan": "link"}})
+    created = res.json()
+    mid, us, jp = created["id"], seat_of(created, "US"), seat_of(created, "Japan")
+    state = client.get(f"/api/matches/{mid}", headers={"X-Seat": us}).json()
+    index = next(i for i, o in enumerate(state["pending"]["options"]) if o["value"] == unit)
+    state = client.post(f"/api/matches/{mid}/decide", headers={"X-Seat": us},
+                        json={"index": index, "value": unit, "version": state["version"]}).json()
+    assert to in state["pending"]["routes"]["to"]
+    state = client.post(f"/api/matches/{mid}/route", headers={"X-Seat": us},
+                        json={"to": to, "version": state["version"]}).json()
+    assert state["pending"] == {"player": "Japan", "section": "9.2"} and not state["your_turn"]
+    fire = client.get(f"/api/matches/{mid}", headers={"X-Seat": jp}).json()
+    assert fire["pending"]["kind"] == "defensive_fire" and fire["pending"]["context"]["hex"] == stop
+    hold = next(i for i, o in enumerate(fire["pending"]["options"]) if o["value"] is False)
+    client.post(f"/api/matches/{mid}/decide", headers={"X-Seat": jp},
+                json={"index": hold, "value": False, "version": fire["version"]})
+    again = client.get(f"/api/matches/{mid}", headers={"X-Seat": us}).json()
+    assert again["pending"]["kind"] == "move_step"
+    assert again["pending"]["routes"]["unit"] == unit and again["pending"]["routes"]["start"] == stop
