@@ -48,6 +48,7 @@ from .visibility import check_declarations, find_leaks, is_hidden_from, is_secre
 
 if TYPE_CHECKING:
     from .agents import Agent
+    from .routes import Routes
 
 MAX_TURN = 999
 """The last turn a position may set in a game that names no turn track nor sequence of play."""
@@ -341,6 +342,18 @@ class Game:
     def default_bot(self, side: str) -> str:
         """The bot name ``--auto`` uses for a side."""
         return "random"
+
+    #: the kinds of decision that pick the unit a route decision then moves (see
+    #: :meth:`routes`): a person's click on the unit takes it at once, without a confirmation
+    mover_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def routes(self, match: Match, decision: Decision) -> Routes | None:
+        """The destinations ``decision``, pending in ``match``, moves a unit to, when it is one
+        step (or one leg) of a move a person may choose by destination
+        (:mod:`~.routes`): each with its cost, the places passed and the answers that lead
+        there, worked out by the game's own movement rules from the state as it stands.
+        Asked only by the frontends (never while bots play); None (the default): not a move."""
+        return None
 
     def board(self, match: Match | None) -> Any:
         """The map (HexMap or AreaMap) to draw, or None."""

@@ -27,11 +27,14 @@ from ..engine.errors import TabletopError
 from ..engine.events import Event
 from ..engine.match import Match
 from ..engine.odds import option_odds
+from ..engine.routes import RouteError, Routes, follow, routes_of
 from .saves import autosave_dir, now_text, write_autosave
 
 HELP = """\
 Commands at a prompt:
   N          take option N (a unit keeps its number while it is on offer)
+  HEX        a move by destination: move the unit to that hex (the lit hexes listed by
+             cost); the game still asks each step and stops for fire; done: stop here
   n, p       next / previous page of a long menu (every number works on every page)
   m          show the map (m HEX R: a window of radius R around HEX; m ids: with hex ids)
   l [N]      show the last N log lines (default 15)
@@ -40,7 +43,8 @@ Commands at a prompt:
   g          the player's guide: how a turn goes, how to win, the rulebook's terms
   b          let the game's bot take this decision for you (it says what it took)
   b phase    let the bot take your decisions until this phase (or step) of the turn ends
-  u          undo back to your previous decision (not past a die roll or a reveal)
+  u          undo back to your previous decision (not past a die roll or a reveal; a
+             move by destination is taken back whole)
   s [FILE]   save the match (JSON) to FILE (or the --save file)
   q          quit (the game is kept: resume it with `tabletop resume`)
   h, ?       this help"""
@@ -98,6 +102,8 @@ class TerminalSession:
         self._bots: dict[str, Agent] = {}  # the game's bot of each side at the terminal, made when asked
         # while ``b phase`` runs for a side: the (side, turn, phase, step) its bot plays out
         self._autopilot: dict[str, tuple[str, int, str, str]] = {}
+        # the moves by destination taken here, (decisions before, after): undone whole
+        self._route_marks: list[tuple[int, int]] = []
 
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
@@ -258,13 +264,71 @@ class TerminalSession:
                     return piece.location
         return ""
 
+    def routes(self, decision: Decision) -> Routes | None:
+        """The destinations of a move by destination, when ``decision`` is one and pending."""
+        if decision is not self.match.pending:
+            return None
+        return routes_of(self.match, decision)
+
+    def show_routes(self, decision: Decision, routes: Routes) -> None:
+        """A move by destination: the options that are no destination numbered (stop here),
+        then every destination by cost, a line a cost, its hexes by id (type one to go)."""
+        for i, opt in enumerate(decision.options):
+            if not (isinstance(opt.value, str) and opt.value in routes):
+                self.say(f"  {self._keys[i]:>3}. {opt.label or opt.value}")
+        pieces = self.match.state.pieces
+        name = (pieces[routes.unit].name if routes.unit in pieces else "") or routes.unit
+        self.say(f"  Move {name} from {routes.start}: type a destination hex "
+                 f"(cost in {routes.cost_unit}; * something awaits there, i HEX says what):")
+        for cost, places in routes.by_cost():
+            shown = " ".join(p + ("*" if p in routes.notes else "") for p in places)
+            head = f"{int(cost) if float(cost).is_integer() else cost} {routes.cost_unit}:"
+            line = f"    {head:>9} "
+            for word in shown.split(" "):
+                if len(line) + len(word) > 88:
+                    self.say(line.rstrip())
+                    line = " " * 14
+                line += word + " "
+            self.say(line.rstrip())
+
+    def take_route(self, decision: Decision, to: str) -> None:
+        """Move the unit to ``to`` through the game's own step decisions (core routes), then
+        say where it stands and why it stopped."""
+        before = len(self.match.decisions)
+        try:
+            done = follow(self.match, decision.player, to)
+        except RouteError as exc:
+            self.say(f"{exc}")
+            return
+        if done.taken > 1:
+            self._route_marks.append((before, before + done.taken))
+        if done.arrived:
+            self.say(f"  (moved to {done.at}: {done.taken} decision(s) answered)")
+        else:
+            self.say(f"  (stopped at {done.at} on the way to {to}: the game asks something first)")
+        self.decided(decision.player)
+
+    def explain_route(self, routes: Routes, to: str) -> str:
+        """A destination in words: its cost, its path and what awaits there."""
+        route = routes[to]
+        cost = int(route.cost) if float(route.cost).is_integer() else route.cost
+        lines = [f"{to}: {cost} {routes.cost_unit}, by {' -> '.join(route.path)}"]
+        if to in routes.notes:
+            lines.append(f"   {routes.notes[to]}")
+        return "\n".join(lines)
+
     def show_menu(self, decision: Decision) -> None:
-        """Print the prompt and the page of options being shown, grouped by place."""
+        """Print the prompt and the page of options being shown, grouped by place (a move by
+        destination: its destinations grouped by cost, :meth:`show_routes`)."""
         state = self.match.state
         self.say("")
         phase = f" · {self.match.game.phase_name(state.phase)}" if state.phase else ""
         self.say(f"Turn {state.turn}{phase} — {decision.player}: {decision.prompt}  "
                  f"(rule {decision.section})")
+        routes = self.routes(decision)
+        if routes is not None and len(routes):
+            self.show_routes(decision, routes)
+            return
         order = sorted(range(len(decision.options)), key=lambda i: self._keys[i])
         groups = [self.group_of(decision.options[i]) for i in range(len(decision.options))]
         named = [g for g in groups if g]
@@ -344,7 +408,14 @@ class TerminalSession:
         if len(self._keys) != len(decision.options):
             self._keys = self.menu_keys(decision)
         word, _, rest = line.partition(" ")
-        if word.isdigit():
+        routes = self.routes(decision) if word not in ("", "h", "?", "help") else None
+        if routes is not None and word in routes and not rest.strip():
+            self.take_route(decision, word)
+        elif routes is not None and word in ("done", "stop") and decision.is_legal(routes.stop):
+            return decision.index_of(routes.stop)
+        elif routes is not None and word == "i" and rest.strip() in routes:
+            self.say(self.explain_route(routes, rest.strip()))
+        elif word.isdigit():
             index = self.option_index(int(word))
             if index is not None:
                 return index
@@ -458,12 +529,18 @@ class TerminalSession:
         else:
             self.say("nothing of yours to undo")
             return
+        taken = len(self.match.decisions)
+        for before, after in reversed(self._route_marks):  # a move by destination: all of it
+            if after == taken - steps + 1:
+                steps = taken - before
+                break
         try:
             self.match.undo(steps, by=self.sides)
         except TabletopError as exc:
             self.say(f"{exc}; the dice and what you have seen stand (start with --free-undo "
                      "to allow undoing past them)")
             return
+        self._route_marks = [m for m in self._route_marks if m[1] <= len(self.match.decisions)]
         for side in self._marks:  # the log was played again: no side is shown past its end
             self._marks[side] = min(self._marks[side], len(self.match.log))
         self._shown = len(self.match.log)

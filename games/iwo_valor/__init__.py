@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from tabletop.core.board.fog import reveal_near
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import ResumePoint
+from tabletop.core.engine.decisions import Decision, ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.match import (
@@ -40,6 +40,7 @@ from tabletop.core.engine.match import (
 )
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.position import START, Position
+from tabletop.core.engine.routes import Routes
 from tabletop.core.engine.tables import parse_span
 
 from . import common as c
@@ -69,6 +70,9 @@ STEP_ENTRIES: Mapping[str, tuple[str, str, str, Mapping[str, JSON]]] = MappingPr
 
 class Valor(PhasedGame):
     """The game: identity, set-up (III), sequence of play (IV), victory (X), scenarios (XI)."""
+
+    #: IV.B.1: the choice of the unit to move, whose destination is then chosen on the map
+    mover_kinds = frozenset({"select_unit"})
 
     info = GameInfo(
         id="iwo_valor",
@@ -464,6 +468,12 @@ class Valor(PhasedGame):
         from .bots import BOTS
 
         return dict(BOTS)
+
+    def routes(self, match: Match, decision: Decision) -> Routes | None:
+        """V.A-D: a unit's move by destination (:func:`.movement.move_routes`)."""
+        from .movement import move_routes
+
+        return move_routes(match, decision)
 
     def default_bot(self, side: str) -> str:
         """--auto: the heuristic Marine bot (the Japanese side is the rules)."""

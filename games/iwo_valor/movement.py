@@ -29,6 +29,7 @@ from tabletop.core.engine.decisions import DONE, Decision, Option, ResumePoint, 
 from tabletop.core.engine.events import modifier
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.routes import Route, Routes
 
 from . import common as c
 from .japanese_combat import opportunity_fire
@@ -443,6 +444,35 @@ def move_one(match: Match, unit: Piece, section: str, where: ResumePoint | None 
             return
         if len(FireRecord(match.state.vars[c.V_FIRED]).fired_at(unit.id)) == before:
             return  # V.D: nothing interrupted this leg, so the move is over
+
+
+def move_routes(match: Match, decision: Decision) -> Routes | None:
+    """V.A-D by destination: a ``destination`` decision's hexes, each with the hexes moved
+    to get there and the path the walk takes (:func:`destinations`' own search, the one
+    :func:`move_one` walks), for a path drawn before the player confirms. The answer is the
+    destination itself, one decision; the walk, the reveal and the opportunity fire where
+    the move ends follow as the rules say, and a leg that fire interrupted asks again
+    (so nothing is answered on arrival). Each destination's note is its menu entry's (the
+    Japanese units that will fire there, V.M's warning). None for another decision."""
+    if decision.kind != "destination":
+        return None
+    unit = match.state.pieces[str(decision.context["unit"])]
+    reach = destinations(match, unit)
+    if reach is None:
+        return None
+    m = c.components().map
+    found: dict[str, Route] = {}
+    notes: dict[str, str] = {}
+    for opt in decision.options:
+        hid = opt.value
+        if not isinstance(hid, str) or hid == DONE or m.hex(hid) not in reach:
+            continue
+        path = tuple(m.label(h) for h in reach.path_to(m.hex(hid)))
+        found[hid] = Route(hid, len(path) - 1, path, (hid,))
+        if opt.detail.get("fire") or opt.detail.get("crowded"):
+            notes[hid] = opt.info.partition("; ")[2]  # what awaits there (the hexes are the cost)
+    return Routes(unit.id, unit.location, "destination", found, stop=None, cost_unit="hexes",
+                  notes=notes)
 
 
 def walk(match: Match, unit: Piece, path: list[str], section: str,

@@ -19,13 +19,14 @@ from pydantic import BaseModel
 
 from tabletop.core.board.hexmap import HexMap
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import ResumePoint
+from tabletop.core.engine.decisions import Decision, ResumePoint
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.flow import PhaseHandler, PhaseSpec
 from tabletop.core.engine.marks import MapMark
 from tabletop.core.engine.match import AgentFactory, Flow, GameInfo, GameOption, Match, PhasedGame, Result
 from tabletop.core.engine.pieces import Piece
 from tabletop.core.engine.position import START, Position
+from tabletop.core.engine.routes import Routes
 from tabletop.core.engine.visibility import is_hidden_from
 
 from . import common as c
@@ -44,6 +45,8 @@ class Manila45(PhasedGame):
         "pontoon", "replacement_hex", "replacement_unit", "select_mover", "setup_adjust",
         "setup_hex", "setup_mode"
     })
+    #: 8.1: the choice of the unit to move, whose steps are then chosen by destination
+    mover_kinds = frozenset({"select_mover"})
     #: 6.5: what both players see on the table; nothing about a face-down unit is kept here.
     var_visibility: ClassVar[Mapping[str, str | tuple[str, ...]]] = MappingProxyType({
         name: "public" for name in (c.V_RUBBLE, c.V_DEMOLISHED, c.V_PONTOONS, c.V_ATTACKED,
@@ -334,6 +337,12 @@ class Manila45(PhasedGame):
         from .bots import HeuristicAgent
 
         return {"heuristic": HeuristicAgent}
+
+    def routes(self, match: Match, decision: Decision) -> Routes | None:
+        """8.1-8.14: a unit's move by destination (:func:`.movement.move_routes`)."""
+        from .movement import move_routes
+
+        return move_routes(match, decision)
 
     def default_bot(self, side: str) -> str:
         """--auto plays heuristic against heuristic."""

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from functools import cache
 
 from tabletop.core.board.hexgrid import Hex
-from tabletop.core.board.movement import first_steps
+from tabletop.core.board.movement import first_steps, reachable
 from tabletop.core.engine.canonical import JSON
-from tabletop.core.engine.decisions import DONE, Option, ResumePoint, ask_str, choose
+from tabletop.core.engine.decisions import DONE, Decision, Option, ResumePoint, ask_str, choose
 from tabletop.core.engine.match import Match, Procedure
 from tabletop.core.engine.pieces import Piece
+from tabletop.core.engine.routes import Route, Routes
 
 from . import common as c
 from .components import DIVISIONS, JAPAN, ORG_NAMES, US, components
@@ -169,6 +170,45 @@ def move_unit(match: Match, piece: Piece, mp: int, cross: Crossing, where: c.Whe
             check_now(match)  # 4.3: moving out of the north-west may end the game
         if (yield from defensive_fire(match, piece, dest, resume=moving(entered=dest))):
             return
+
+
+def move_routes(match: Match, decision: Decision) -> Routes | None:
+    """8.1-8.14 by destination: every hex the unit of a ``move_step`` decision can reach
+    from where it stands with the MP it has left, with the cheapest cost and path there —
+    the core's movement search (:func:`~tabletop.core.board.movement.reachable`) with the
+    same :func:`step_cost` and the same rule 8.2 (each step paid in full from what is left)
+    as the step menu of :func:`move_unit`, so that each step of a path is on the menu asked
+    when the unit gets there. The answers are the hexes of the path, one a step; "stop
+    here" ends the move on arrival. Worked out from the decision's own facts (its context
+    and resume point), never from anything its player's view lacks: the hexes a unit may
+    not enter are those the step menu already refuses (sea, stacking, enemy units, which
+    stand face-down but in plain sight). None for another decision, or a step asked outside
+    a phase (no resume point)."""
+    if decision.kind != "move_step" or decision.resume is None:
+        return None
+    args = decision.resume.args
+    move = args.get("move") if isinstance(args, dict) else None
+    if not isinstance(move, dict) or "entered" in move:
+        return None
+    unit = str(decision.context["unit"])
+    piece = match.state.pieces[unit]
+    here = piece.location
+    if here != decision.context.get("from") or str(move.get("unit")) != unit:
+        return None
+    left = int(move["mp"])
+    cross = Crossing(str(move["start"]), bool(move["amtrac"]), bool(move["engineer"]))
+    hm = components().hexmap
+    label = hm.label
+
+    def step(a: Hex, b: Hex) -> int | None:
+        return step_cost(match, piece, label(a), label(b), cross)
+
+    reach = reachable(hm, hm.hex(here), left, step)  # 8.2: never more than is left
+    found: dict[str, Route] = {}
+    for h, cost in reach.costs.items():
+        path = tuple(label(x) for x in reach.path_to(h))
+        found[path[-1]] = Route(path[-1], cost, path, path[1:])
+    return Routes(unit, here, "move_step", dict(sorted(found.items())), stop=DONE, cost_unit="MP")
 
 
 def resume_move(match: Match, where: c.Where, move: JSON) -> Procedure[None]:

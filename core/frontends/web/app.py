@@ -11,10 +11,12 @@ origin; bounded bodies), and names a game only by its id in the :mod:`.catalogue
     POST /api/matches/resume                 resume a save file: save, sides
     GET  /api/matches/{id}[?known=V]         the match as the seat sees it ({"unchanged"} at V)
     POST /api/matches/{id}/decide            take an option: index, value, version
+    POST /api/matches/{id}/route          move by destination: to (a place of the decision's
+                                             routes), version; the server answers each step
     POST /api/matches/{id}/bot               the game's bot decides for the seat: version, scope
                                              ("one": this decision; "phase": until the phase ends)
     POST /api/matches/{id}/undo              undo back to the seat's previous decision: version
-         (these three take ?since=N&log=KEY: only the log's events from N on, see log_json)
+         (these four take ?since=N&log=KEY: only the log's events from N on, see log_json)
     GET  /api/matches/{id}/status            score, tracks, victory, description
     GET  /api/matches/{id}/record|save       download (only when no other person would learn from it)
     POST /api/replays                        open a record (record) or a study's row (row, game, ...)
@@ -138,9 +140,7 @@ class WebApp:
         decision: JSON = None
         if pending is not None:
             if pending.player == side:
-                targets = seeing.svg_targets(svg)
-                names = seeing.piece_names(match.view(side), targets)
-                decision = seeing.decision_json(pending, targets, names)
+                decision = seeing.pending_json(match, side, svg)
             else:
                 decision = {"player": pending.player, "section": pending.section}
         info = match.game.info
@@ -291,6 +291,25 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None, *,
 
         return JSONResponse(await run_in_threadpool(work))
 
+    async def route(request: Request) -> Response:
+        body = await read_json(request)
+        held = _log_params(request)
+
+        _needs(body, "to", "version")
+
+        def work() -> dict[str, JSON]:
+            room, seat = _room_seat(request)
+            with room.lock:
+                before = room.version
+                try:
+                    room.route(seat, body.get("to"), body.get("version"))
+                finally:
+                    if room.version != before:  # saved even when a bot failed after the move
+                        web.rooms.save(room)
+                return web.state(room, seat, *held)
+
+        return JSONResponse(await run_in_threadpool(work))
+
     async def bot(request: Request) -> Response:
         body = await read_json(request)
         held = _log_params(request)
@@ -385,6 +404,7 @@ def create_app(data_dir: str | Path, games: Mapping[str, Game] | None = None, *,
         Route("/api/matches/resume", _guard(resume), methods=["POST"]),
         Route("/api/matches/{mid}", _guard(state)),
         Route("/api/matches/{mid}/decide", _guard(decide), methods=["POST"]),
+        Route("/api/matches/{mid}/route", _guard(route), methods=["POST"]),
         Route("/api/matches/{mid}/bot", _guard(bot), methods=["POST"]),
         Route("/api/matches/{mid}/undo", _guard(undo), methods=["POST"]),
         Route("/api/matches/{mid}/status", _guard(status)),

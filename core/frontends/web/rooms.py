@@ -28,6 +28,7 @@ from ...engine.events import EventLog
 from ...engine.match import Game, Match
 from ...engine.record import atomic_write_text, make_save, replay
 from ...engine.registry import make_agent
+from ...engine.routes import Followed, RouteError, follow
 
 if TYPE_CHECKING:
     from .catalogue import Catalogue
@@ -77,6 +78,9 @@ class Room:
     _helpers: dict[str, Agent] = field(default_factory=dict, repr=False)
     _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
     _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
+    # the moves by destination taken here: (decisions before, decisions after) each, so that
+    # an undo takes a whole move back (kept in memory: after a restart, a step at a time)
+    _route_marks: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
     def board_svg(self, side: str) -> str:
         """The board as ``side`` sees it, drawn once per version of the match."""
@@ -168,6 +172,32 @@ class Room:
         self.version += 1
         self.run_bots()
 
+    def route(self, seat: Seat, to: Any, version: Any) -> Followed:
+        """Move the unit of the seat's pending route decision to the destination ``to`` by
+        :func:`~tabletop.core.engine.routes.follow` (one legal answer a step, as the game
+        asks them; it stops at fire or anything else asked), if it is the seat's turn and
+        the page saw the current version; then the bots play on."""
+        self._check_version(version)
+        pending = self.match.pending
+        if pending is None:
+            raise WebError("the match is over; there is no decision to take", 409)
+        if pending.player not in seat.sides:
+            raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        if not isinstance(to, str):
+            raise WebError(f"the destination must be a place id, not {to!r}")
+        before = len(self.match.decisions)
+        try:
+            done = follow(self.match, pending.player, to)
+        except RouteError as exc:
+            raise WebError(str(exc)) from None
+        finally:
+            if self.match.pending is not pending:
+                self.version += 1
+        if done.taken > 1:
+            self._route_marks.append((before, before + done.taken))
+        self.run_bots()
+        return done
+
     def bot_decides(self, seat: Seat, version: Any, scope: Any) -> int:
         """Let the game's own bot for the seat's side take the seat's decision (``scope``
         "one"), or every one of its decisions until the phase (or step) of the turn it is
@@ -204,14 +234,25 @@ class Room:
 
     def undo_steps(self, seat: Seat) -> int:
         """How many decisions an undo takes back: back to this seat's previous decision,
-        with the bots' after it; refused past another person's decision (0: nothing to undo)."""
+        with the bots' after it (a move by destination taken here: back to before its first
+        step); refused past another person's decision (0: nothing to undo)."""
         players = [e.data.get("player") for e in self.match.log.of_kind("decision")]
         for steps, player in enumerate(reversed(players), start=1):
             if player in seat.sides:
-                return steps
+                return self._whole_route(steps)
             if player not in self.bots:
                 return 0  # another person's decision stands between: theirs to keep
         return 0
+
+    def _whole_route(self, steps: int) -> int:
+        """``steps`` back to a decision of the seat, or, when that decision ends a move by
+        destination taken here, back to before the move's first answer."""
+        taken = len(self.match.decisions)
+        last = taken - steps + 1  # the decisions taken once the seat's own is
+        for before, after in reversed(self._route_marks):
+            if after == last and after <= taken:
+                return taken - before
+        return steps
 
     def undo(self, seat: Seat, version: Any) -> int:
         """Undo back to this seat's previous decision (see :meth:`undo_steps`), through the
@@ -223,6 +264,8 @@ class Room:
                            "comes after it)", 409)
         self.match.undo(steps, by=seat.sides)  # honest: not past a roll or what the seat saw
         self.version += 1
+        taken = len(self.match.decisions)
+        self._route_marks = [m for m in self._route_marks if m[1] <= taken]
         return steps
 
     def _check_version(self, version: Any) -> None:

@@ -20,6 +20,7 @@ from ...engine.decisions import Decision
 from ...engine.events import Event
 from ...engine.match import Game, Match
 from ...engine.odds import option_odds
+from ...engine.routes import Routes, routes_of
 
 # the clickable places and pieces of a board picture (see core.render.svg)
 _TARGET_ATTR = re.compile(r'data-(?:hex|area|box|piece)="([^"]*)"')
@@ -82,10 +83,18 @@ def option_targets(value: JSON, detail: Mapping[str, Any], targets: set[str],
 
 
 def decision_json(decision: Decision, targets: set[str],
-                  names: Mapping[str, list[str]] | None = None) -> dict[str, JSON]:
+                  names: Mapping[str, list[str]] | None = None, *,
+                  routes: Routes | None = None, picks_mover: bool = False) -> dict[str, JSON]:
     """The pending decision for the side that takes it, each option marked with the map
-    elements that choose it (``targets``, empty for an option chosen by a button)."""
+    elements that choose it (``targets``, empty for an option chosen by a button); with the
+    destinations of a move by destination (``routes``: each place's cost and path, worked
+    out from the match for this side's own decision) and whether it picks the unit such a
+    move then moves (``picks_mover``: a click on the unit takes it at once)."""
     out = decision.to_json()
+    if routes is not None:
+        out["routes"] = routes.to_json()
+    if picks_mover:
+        out["picks_mover"] = True
     for opt, raw in zip(out["options"], decision.options, strict=True):
         opt["targets"] = option_targets(raw.value, raw.detail, targets, names)
     results, rows = option_odds(decision.options)
@@ -93,6 +102,17 @@ def decision_json(decision: Decision, targets: set[str],
         out["odds"] = {"results": list(results),
                        "rows": [{"index": i, "percents": dict(p)} for i, p in rows]}
     return out
+
+
+def pending_json(match: Match, side: str, svg: str) -> dict[str, JSON]:
+    """The pending decision as the side that takes it is sent it (:func:`decision_json`),
+    with its routes when it is a move by destination (:func:`~tabletop.core.engine.routes.routes_of`)."""
+    pending = match.pending
+    assert pending is not None and pending.player == side
+    targets = svg_targets(svg)
+    names = piece_names(match.view(side), targets)
+    return decision_json(pending, targets, names, routes=routes_of(match, pending),
+                         picks_mover=pending.kind in match.game.mover_kinds)
 
 
 def event_json(event: Event, game: Game | None = None) -> dict[str, JSON]:

@@ -1,6 +1,7 @@
 // The play page: one seat's view of a match — board, pending decision, log, undo, save.
 import { api, ApiError, banner, h, LogView, renderStatus } from "/static/common.js";
 import { Board } from "/static/board.js";
+import { RouteLayer } from "/static/routes.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const seat = new URLSearchParams(location.search).get("seat") || "";
@@ -14,6 +15,7 @@ let held = null; // the log this page holds: {key, next} of the last answer, sen
 
 const board = new Board(document.getElementById("board"), { onPick: pick });
 const log = new LogView(document.getElementById("log"));
+const routes = new RouteLayer(board);
 
 // The query that asks only for the log's events after the page's copy.
 function since() {
@@ -24,13 +26,41 @@ function closeMenu() {
   const menu = document.getElementById("menu");
   menu.hidden = true;
   menu.replaceChildren();
+  routes.preview(null);
+}
+
+// A destination clicked: its path drawn on the map, and a confirmation (its cost and what
+// awaits there); confirmed, the server moves the unit there step by step.
+function chooseRoute(opt, event) {
+  closeMenu();
+  routes.preview(opt.route);
+  const menu = document.getElementById("menu");
+  menu.replaceChildren(
+    h("div", { class: "menu-head" }, `Move to ${opt.route}`),
+    h("button", { type: "button", class: "menu-item route-go", onclick: () => { closeMenu(); moveTo(opt); } },
+      h("span", { class: "label" }, `Confirm: ${opt.route}`),
+      h("span", { class: "info" }, state.pending.routes.cost_unit === "hexes" ? opt.info
+        : `${opt.path.length - 1} hex${opt.path.length === 2 ? "" : "es"}, ${opt.info}`)),
+    h("button", { type: "button", class: "menu-cancel", onclick: closeMenu }, "Cancel"));
+  menu.style.left = `${Math.min(event.clientX + 8, window.innerWidth - 380)}px`;
+  menu.style.top = `${Math.min(event.clientY + 8, window.innerHeight - 200)}px`;
+  menu.hidden = false;
+}
+
+function moveTo(opt) {
+  return answer("route", { to: opt.route, version: opt.version });
 }
 
 // Options picked on the map: one without odds is taken at once; otherwise a small menu
 // shows each with its odds (info) to confirm.
 function pick(options, event) {
   if (!state || !state.your_turn || busy) return;
-  if (options.length === 1 && !options[0].info) {
+  if (options.length === 1 && options[0].route !== undefined) {
+    chooseRoute(options[0], event);
+    return;
+  }
+  const mover = state.pending && state.pending.picks_mover;
+  if (options.length === 1 && (!options[0].info || mover)) {
     decide(options[0]);
     return;
   }
@@ -95,6 +125,7 @@ function renderDecision(st) {
       h("p", {}, `${r.level}${r.winner ? " — " + r.winner + " wins" : ""} (rule ${r.section})`),
       r.reason ? h("p", { class: "muted" }, r.reason) : null));
     board.setTargets([]);
+    routes.clear();
     return;
   }
   const p = st.pending;
@@ -102,6 +133,8 @@ function renderDecision(st) {
   if (!st.your_turn || !p.options) {
     box.append(h("p", { class: "waiting", id: "waiting" }, `Waiting for ${p.player} (rule ${p.section})…`));
     board.setTargets([]);
+    routes.options({}, st.version);
+    routes.clear();
     return;
   }
   box.append(h("div", { class: "prompt", id: "prompt" },
@@ -112,10 +145,16 @@ function renderDecision(st) {
   // line stays short, its full odds text on hover
   const withOdds = new Set(((p.odds && p.odds.rows) || []).map((r) => r.index));
   for (const o of p.options) o.short = withOdds.has(o.index);
-  const onMap = p.options.filter((o) => o.targets && o.targets.length);
+  const byRoute = routes.options(p, st.version); // a move by destination: its places lit
+  const onMap = byRoute || p.options.filter((o) => o.targets && o.targets.length);
   const buttons = p.options.filter((o) => !o.targets || !o.targets.length);
   board.setTargets(onMap);
-  if (onMap.length) {
+  routes.show();
+  if (byRoute) {
+    box.append(h("p", { class: "hint", id: "route-hint" }, `Click a lit hex to move there (${byRoute.length} destination${byRoute.length === 1 ? "" : "s"}, cost in ${p.routes.cost_unit} on each), then confirm.`));
+    box.append(h("details", { class: "maplist" }, h("summary", {}, "…or pick from a list"),
+      byRoute.map((o) => routeButton(o))));
+  } else if (onMap.length) {
     box.append(h("p", { class: "hint" }, `Click a highlighted place on the map (${onMap.length} choice${onMap.length === 1 ? "" : "s"}).`));
     box.append(h("details", { class: "maplist" }, h("summary", {}, "…or pick from a list"),
       onMap.map((o) => optionButton(o, true))));
@@ -139,6 +178,15 @@ function renderDecision(st) {
 
 function botDecides(scope) {
   if (state) return answer("bot", { version: state.version, scope });
+}
+
+function routeButton(opt) {
+  return h("button", {
+    type: "button", class: "option onmap", title: opt.info, "data-route": opt.route,
+    onclick: (e) => (opt.route !== undefined ? chooseRoute(opt, e) : pick([opt], e)),
+    onmouseenter: () => { if (opt.route !== undefined) routes.preview(opt.route); },
+    onmouseleave: () => { if (document.getElementById("menu").hidden) routes.preview(null); },
+  }, opt.label || JSON.stringify(opt.value), h("span", { class: "info" }, opt.info));
 }
 
 function optionButton(opt, onMap) {
