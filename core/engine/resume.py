@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     from .match import Game, Match
 
 LOG_SUFFIX = ".jsonl"
-"""How a save's log file is named: ``<save's stem>.events.<token>.jsonl`` beside it."""
+"""How a save's log file is named: ``<save's name>.events.<token>.jsonl`` beside it (the
+whole name, so that saves ``a.json`` and ``a.txt`` never share one)."""
 
 TAIL = 256
 """How many of the last events before the restore point a resume reads at once (what a
@@ -349,7 +350,7 @@ def _shared(log: EventLog, source: EventLog, count: int) -> int:
 
 
 def _fresh_name(save: Path) -> str:
-    return f"{save.stem}.events.{secrets.token_hex(4)}{LOG_SUFFIX}"
+    return f"{save.name}.events.{secrets.token_hex(4)}{LOG_SUFFIX}"
 
 
 def _write_log(match: Match, save: Path, known: _LogFile | None) -> _LogFile:
@@ -415,7 +416,7 @@ def _new_file(match: Match, save: Path, head: bytes, events: int, lines: list[by
 
 def _drop_others(save: Path, keep: str) -> None:
     """Remove the save's log files other than ``keep`` (left by an earlier write)."""
-    for other in save.parent.glob(f"{glob.escape(save.stem)}.events.*{LOG_SUFFIX}"):
+    for other in save.parent.glob(f"{glob.escape(save.name)}.events.*{LOG_SUFFIX}"):
         if other.name != keep:
             with contextlib.suppress(OSError):
                 other.unlink()

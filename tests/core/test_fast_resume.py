@@ -181,7 +181,7 @@ def test_an_undo_after_a_resume_starts_from_the_restore_point(tmp_path: Path) ->
     assert how == "restored"
     same(third, match)
     assert third.log.to_jsonl() == match.log.to_jsonl()
-    assert len(list(tmp_path.glob("s.events.*.jsonl"))) == 1
+    assert len(list(tmp_path.glob("s.json.events.*.jsonl"))) == 1
 
 
 def test_each_save_appends_only_the_new_events(tmp_path: Path) -> None:
@@ -455,3 +455,17 @@ def test_a_save_error_is_a_save_error(tmp_path: Path) -> None:
     _cut_log(path)
     with pytest.raises(SaveError, match=str(path)):
         resume(match.game, read_record(path), path)
+
+
+def test_saves_sharing_a_stem_keep_their_own_log_files(tmp_path: Path) -> None:
+    """Two saves whose names differ only in their suffix each keep their log file: writing
+    one anew never removes the other's."""
+    first, second = half_game(upto=40), half_game(upto=60)
+    write_save(first, tmp_path / "game.json")
+    write_save(second, tmp_path / "game.txt")
+    write_save(first, tmp_path / "game.json")
+    for match, name in ((first, "game.json"), (second, "game.txt")):
+        path = tmp_path / name
+        again, how = resume(match.game, read_record(path), path)
+        assert how == "restored"
+        same(again, match)

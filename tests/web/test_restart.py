@@ -59,7 +59,7 @@ def test_a_restarted_server_restores_the_match_without_replaying_it(client: Test
         assert res.status_code == 200, res.text
         third = room_match(restarted(data_dir), mid)
         assert third.state_hash() == room_match(again, mid).state_hash()
-    assert len(list(data_dir.glob(f"match-{mid}.events.*.jsonl"))) == 1
+    assert len(list(data_dir.glob(f"match-{mid}.json.events.*.jsonl"))) == 1
 
 
 def test_a_damaged_log_file_is_refused_and_the_match_not_loaded(client: TestClient,
@@ -67,7 +67,7 @@ def test_a_damaged_log_file_is_refused_and_the_match_not_loaded(client: TestClie
     """A restarted server finding a room's log file changed answers with one message naming
     the match and what is wrong, loads nothing, and leaves the files as they were."""
     mid, tok = played(client, 6)
-    (log,) = data_dir.glob(f"match-{mid}.events.*.jsonl")
+    (log,) = data_dir.glob(f"match-{mid}.json.events.*.jsonl")
     log.write_bytes(log.read_bytes().replace(b'"text":"', b'"text":"X', 1))
     files = {p.name: p.read_bytes() for p in data_dir.iterdir()}
     again = restarted(data_dir)
