@@ -469,3 +469,34 @@ def test_saves_sharing_a_stem_keep_their_own_log_files(tmp_path: Path) -> None:
         again, how = resume(match.game, read_record(path), path)
         assert how == "restored"
         same(again, match)
+
+
+def test_a_match_from_an_edited_position_resumes_as_it_stands(tmp_path: Path) -> None:
+    """A match started from a position with forced dice, then edited, resumes from its restore
+    point (its header's position, forced rolls and edit) and plays on as the original."""
+    from tabletop.core.designer.testing import start
+    from tabletop.core.engine.agents import RandomAgent
+
+    match = start(SKIRMISH, start="blue_combat", turn=2,
+                  pieces={"B1": {"at": "0503"}, "R1": {"at": "0504", "hidden": False}},
+                  dice=[{"roll": "5.3", "faces": [6, 1]}])
+    with match.edit() as state:
+        state.pieces.move("R1", "0604")
+    agents = {s: RandomAgent(s, 7) for s in SKIRMISH.info.players}
+    for _ in range(6):
+        if match.pending is None:
+            break
+        decision = match.pending
+        match.decide(agents[decision.player].choose({}, decision))
+    path = tmp_path / "s.json"
+    write_save(match, path)
+    again, how = resume(SKIRMISH, read_record(path), path)
+    assert how == "restored" and again.edited_from is not None
+    same(again, match)
+    while match.pending is not None:
+        decision = match.pending
+        value = agents[decision.player].choose({}, decision)
+        match.decide(value)
+        again.decide(value)
+    assert again.state_hash() == match.state_hash()
+    assert again.log.to_jsonl() == match.log.to_jsonl()
