@@ -500,3 +500,58 @@ def test_a_match_from_an_edited_position_resumes_as_it_stands(tmp_path: Path) ->
         again.decide(value)
     assert again.state_hash() == match.state_hash()
     assert again.log.to_jsonl() == match.log.to_jsonl()
+
+
+def test_an_autosave_resumes_from_its_restore_point_with_its_summary_checked(tmp_path: Path) -> None:
+    """An autosave (its summary first) resumes from its restore point; a summary that does not
+    say what the restored match is is refused with one line."""
+    from tabletop.core.frontends.saves import write_autosave
+
+    match = half_game()
+    path = tmp_path / "autosave-iwo_1945-x.json"
+    write_autosave(match, path, started="2026-12-05T08:00:00+00:00", people=["USMC"])
+    again, how = resume(match.game, read_record(path), path)
+    assert how == "restored"
+    same(again, match)
+    data = json.loads(path.read_text())
+    data["summary"]["turn"] += 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=r"summary\.turn differs"):
+        resume(match.game, read_record(path), path)
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of JSON text's brackets, strings skipped (the plain count)."""
+    depth = most = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+            continue
+        if c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            most = max(most, depth)
+        elif c in "]}":
+            depth -= 1
+    return most
+
+
+@given(st.recursive(st.integers(0, 3) | st.text(alphabet='[]{}"\\ab', max_size=4),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(alphabet='[]{a"', max_size=2), inner, max_size=2),
+                    max_leaves=40),
+       st.integers(1, 12))
+def test_the_nesting_check_before_parsing_counts_as_the_plain_count(value: Any, limit: int) -> None:
+    """The check that refuses deeply nested text before it is parsed agrees with counting its
+    brackets one by one (strings, with their brackets and escapes, skipped)."""
+    from tabletop.core.engine.record import _too_deep
+
+    text = json.dumps(value)
+    assert _too_deep(text, limit) == (_depth(text) > limit and text.count("[") + text.count("{") > limit)
