@@ -540,7 +540,7 @@ def restore(game: Game, record: dict[str, Any], path: str | Path) -> Match:
         raise bad("the restore point has no state")
     if not _whole(res.get("flow_start"), events_at):
         raise bad("resume.flow_start must be a place in the log")
-    data = _read_log(res.get("log"), save, where, events, bad)
+    data, sha = _read_log(res.get("log"), save, where, events, bad)
     # the lines from the restore point's TAIL-th last event on, found from the file's end
     first = max(0, events_at - TAIL)
     ends = [len(data)]
@@ -592,9 +592,8 @@ def restore(game: Game, record: dict[str, Any], path: str | Path) -> Match:
         except ReplayDivergence as exc:
             raise bad(str(exc)) from None
     log_name = res["log"]["file"]
-    _remember(match, save, _LogFile(log_name, match.log, len(match.log), len(data),
-                                    hashlib.sha256(data), os.stat(save.parent / log_name).st_ino,
-                                    text=data))
+    _remember(match, save, _LogFile(log_name, match.log, len(match.log), len(data), sha,
+                                    os.stat(save.parent / log_name).st_ino, text=data))
     match.forked_by = ""
     return match
 
@@ -613,9 +612,9 @@ def _start(header: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_log(log: object, save: Path, where: str, events: int,
-              bad: Callable[[str], SaveError]) -> bytes:
+              bad: Callable[[str], SaveError]) -> tuple[bytes, Any]:
     """The bytes of a save's log file that it states, checked against the length, hash and
-    number of events the save states."""
+    number of events the save states, and their running SHA-256."""
     if not (isinstance(log, dict) and isinstance(log.get("file"), str)
             and _whole(log.get("bytes"), 2**50) and isinstance(log.get("sha256"), str)):
         raise bad("resume.log must name its log file, its length in bytes and their sha256")
@@ -632,13 +631,14 @@ def _read_log(log: object, save: Path, where: str, events: int,
         raise SaveError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if len(data) < size:
         raise bad(f"its event log {name} is cut short ({len(data)} bytes, the save states {size})")
-    if hashlib.sha256(data).hexdigest() != log["sha256"]:
+    sha = hashlib.sha256(data)
+    if sha.hexdigest() != log["sha256"]:
         raise bad(f"its event log {name} was changed since it was saved (its sha256 is not "
                   "resume.log.sha256)")
     held = data.count(b"\n")
     if held != events or (data and not data.endswith(b"\n")):
         raise bad(f"its event log {name} holds {held} events, the save says {events}")
-    return data
+    return data, sha
 
 
 def check_log_file(record: dict[str, Any], path: str | Path) -> str | None:
@@ -653,8 +653,8 @@ def check_log_file(record: dict[str, Any], path: str | Path) -> str | None:
         return SaveError(what)
 
     try:
-        data = _read_log(record["resume"].get("log"), Path(os.path.abspath(path)), str(path),
-                         final["events"], bad)
+        data, _ = _read_log(record["resume"].get("log"), Path(os.path.abspath(path)), str(path),
+                            final["events"], bad)
     except MissingLog:
         return None
     except SaveError as exc:
