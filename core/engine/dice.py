@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from .canonical import JSON
 from .errors import DataError, TabletopError
@@ -493,6 +493,56 @@ class Dice:
         """What of the source belongs in the state hash: the seed and the roll count."""
         return {"seed": self.seed, "rolls": self.rolls}
 
+    def progress_json(self) -> dict[str, JSON]:
+        """Everything a source built again from the same seed and forced rolls needs to roll
+        the same faces from here on (:meth:`restore_progress`): the roll count, the
+        generator's whole state (None before the first roll) and how much of each forced
+        roll and stacked shuffle is used. What a save's restore point keeps of the dice."""
+        stream = self._stream
+        state = None if stream is None else stream.getstate()
+        return {"rolls": self.rolls,
+                "stream": None if state is None else list(state[1]),
+                "gauss": None if state is None else state[2],
+                "forced": [f.used for f in self.forced],
+                "stacked": [s.used for s in self.stacked]}
+
+    def restore_progress(self, data: Any) -> None:
+        """Take up the progress :meth:`progress_json` gave, on a source built from the same
+        seed and forced rolls; ValueError saying what does not fit otherwise."""
+        if not isinstance(data, dict):
+            raise ValueError("the dice's progress must be an object")
+        rolls, stream, gauss = data.get("rolls"), data.get("stream"), data.get("gauss")
+        forced, stacked = data.get("forced"), data.get("stacked")
+        if not _whole(rolls):
+            raise ValueError("rolls must be a whole number, 0 or more")
+        if not (isinstance(forced, list) and len(forced) == len(self.forced)
+                and all(_whole(u) and u <= len(f.faces) for u, f in zip(forced, self.forced, strict=True))):
+            raise ValueError(f"forced must list how much of each of the {len(self.forced)} "
+                             "forced roll(s) is used")
+        if not (isinstance(stacked, list) and len(stacked) == len(self.stacked)
+                and all(isinstance(u, bool) for u in stacked)):
+            raise ValueError(f"stacked must say of each of the {len(self.stacked)} stacked "
+                             "shuffle(s) whether it was used")
+        if stream is None:
+            self._stream = None
+        else:
+            if not (isinstance(stream, list) and len(stream) == 625
+                    and all(_whole(v) and v < 2**32 for v in stream)):
+                raise ValueError("stream must be the generator's state (625 whole numbers)")
+            if gauss is not None and not isinstance(gauss, float):
+                raise ValueError("gauss must be a number or null")
+            rng = random.Random()
+            try:
+                rng.setstate((3, tuple(stream), gauss))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"stream is not a generator's state ({exc})") from None
+            self._stream = rng
+        self.rolls = rolls
+        for f, used in zip(self.forced, forced, strict=True):
+            f.used = used
+        for s, done in zip(self.stacked, stacked, strict=True):
+            s.used = done
+
 
 class KeyedDice(Dice):
     """Dice whose faces are fixed by the seed and the position in the decision sequence.
@@ -529,6 +579,18 @@ class KeyedDice(Dice):
         """The seed, roll count and the key position (the kind of source is part of the state)."""
         return {"seed": self.seed, "rolls": self.rolls, "keyed": [self._decision, self._ordinal]}
 
+    def progress_json(self) -> dict[str, JSON]:
+        """The base's progress and the key position."""
+        return {**super().progress_json(), "keyed": [self._decision, self._ordinal]}
+
+    def restore_progress(self, data: Any) -> None:
+        """The base's progress and the key position."""
+        keyed = data.get("keyed") if isinstance(data, dict) else None
+        if not (isinstance(keyed, list) and len(keyed) == 2 and all(_whole(v) for v in keyed)):
+            raise ValueError("keyed must be the key position (two whole numbers)")
+        super().restore_progress(data)
+        self._decision, self._ordinal = keyed
+
 
 class ScriptedDice(Dice):
     """A dice source that returns given faces in order, for tests of exact rule outcomes.
@@ -559,6 +621,24 @@ class ScriptedDice(Dice):
     def remaining(self) -> int:
         """How many scripted faces are still unused."""
         return len(self.script) - self._next
+
+    def progress_json(self) -> dict[str, JSON]:
+        """The base's progress and how many scripted faces are used."""
+        return {**super().progress_json(), "next": self._next}
+
+    def restore_progress(self, data: Any) -> None:
+        """The base's progress and how many scripted faces are used."""
+        used = data.get("next") if isinstance(data, dict) else None
+        if not (_whole(used) and used <= len(self.script)):
+            raise ValueError(f"next must say how many of the {len(self.script)} scripted faces "
+                             "are used")
+        super().restore_progress(data)
+        self._next = used
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    """Whether a JSON value is a whole number, 0 or more."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 @dataclass

@@ -677,23 +677,7 @@ class Match:
                 raise TabletopError(f"{source}: the position is for game {position.game!r}, "
                                     f"not {game.info.id!r}")
             check_entry(game, position, source=source)
-        rigged = [*forced_from_json(self.forced),
-                  *(position.forced() if position is not None else ())]
-        if self.dice_script is not None:
-            self.dice: Dice = ScriptedDice(self.dice_script, seed, forced=rigged)
-        else:
-            self.dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
-                else Dice(self.seed, forced=rigged)
-        purposes = roll_purposes(game)  # forced rolls name the game's declared rolls
-        # a position's entries are named by its file and their place in its `dice:` list
-        for n, entry in enumerate(rigged[len(self.forced):] if purposes else ()):
-            try:
-                entry.resolve(purposes)
-            except TabletopError as exc:
-                field = "roll" if isinstance(entry, ForcedRoll) else "shuffle"
-                raise TabletopError(f"{source}: dice.{n}.{field}: {exc}") from None
-        self.dice.declare(purposes)
-        self.dice.listener = _roll_listener(self)
+        self.dice: Dice = self._new_dice(source)
         self.state = State()
         self.log = EventLog()
         self.decisions: list[JSON] = []
@@ -727,6 +711,101 @@ class Match:
             self._flow = self.game.play_from(self, position.start)
         check_before_play(self)
         self._advance(None, first=True)
+
+    def _new_dice(self, source: str) -> Dice:
+        """The match's dice as its header makes them, before any roll: seeded, scripted or
+        keyed (free undo), with the header's and the position's forced rolls."""
+        position = self.position
+        rigged = [*forced_from_json(self.forced),
+                  *(position.forced() if position is not None else ())]
+        dice: Dice
+        if self.dice_script is not None:
+            dice = ScriptedDice(self.dice_script, self.seed, forced=rigged)
+        else:
+            dice = KeyedDice(self.seed, forced=rigged) if self.free_undo \
+                else Dice(self.seed, forced=rigged)
+        purposes = roll_purposes(self.game)  # forced rolls name the game's declared rolls
+        # a position's entries are named by its file and their place in its `dice:` list
+        for n, entry in enumerate(rigged[len(self.forced):] if purposes else ()):
+            try:
+                entry.resolve(purposes)
+            except TabletopError as exc:
+                field = "roll" if isinstance(entry, ForcedRoll) else "shuffle"
+                raise TabletopError(f"{source}: dice.{n}.{field}: {exc}") from None
+        dice.declare(purposes)
+        dice.listener = _roll_listener(self)
+        return dice
+
+    @classmethod
+    def restore(cls, game: Game, *, scenario: str | None, seed: int,
+                options: Mapping[str, JSON] | None, dice_script: list[int] | None,
+                forced: Sequence[ForcedRoll | StackedShuffle], position: Position | None,
+                edited_from: dict[str, JSON] | None, free_undo: bool, undos_past_chance: int,
+                state: State, dice: Mapping[str, JSON], log: EventLog, decisions: list[JSON],
+                flow_start: int, point: ResumePoint) -> Match:
+        """A match rebuilt without replaying its record: the header's facts, the state and
+        the dice's progress (:meth:`~.dice.Dice.progress_json`) as they stood when a
+        resumable decision was asked, the log and decisions up to it, and the flow entered
+        again at its resume point (what a save's restore point keeps; see
+        :mod:`~.resume`). The state is the match's own (not copied). The flow must ask a
+        decision having rolled, logged and changed nothing, else TabletopError; the caller
+        checks it is the decision the save says. A snapshot is kept there, so that undo and
+        forks start from it rather than from the beginning."""
+        if not game.info.playable:
+            raise TabletopError(f"game {game.info.id} is not playable yet")
+        check_declarations(game)
+        match = cls.__new__(cls)
+        match.game = game
+        match.scenario = game.info.scenario(scenario).id
+        match.seed = int(seed)
+        match.options = game.info.resolve_options(options)
+        match.dice_script = list(dice_script) if dice_script is not None else None
+        match.free_undo = bool(free_undo)
+        match.undos_past_chance = undos_past_chance
+        match.forced = [f.to_json() for f in forced]
+        match.position = position
+        match.edited_from = edited_from
+        match.dice = match._new_dice("the save")
+        try:
+            match.dice.restore_progress(dice)
+        except ValueError as exc:
+            raise TabletopError(f"the saved dice do not fit the match: {exc}") from None
+        match.state = state
+        match.log = log
+        match.decisions = list(decisions)
+        match.pending = None
+        match.result = None
+        match._flow = None
+        match._version = 0
+        match.shared_board = SharedBoard(
+            None if type(game).stack_view is Game.stack_view else game.stack_view)
+        match._secrets = {}
+        match.resuming = None
+        match._snapshots = []
+        match.snapshot_every = SNAPSHOT_EVERY
+        match.forked_by = ""
+        match.flow_start = flow_start
+        check_game_data(game)
+        if not match._enter(point, None):
+            raise TabletopError(f"{game.info.id}: the flow entered again at {point} does not ask "
+                                "a decision without rolling, logging or changing anything first")
+        if not match._snapshots:  # the flow's first decision took one when it could
+            match._keep_snapshot(point)
+        return match
+
+    def last_snapshot(self) -> Snapshot | None:
+        """The latest snapshot the match keeps (None: none yet): where a save whose pending
+        decision cannot be asked again restores from."""
+        return self._snapshots[-1] if self._snapshots else None
+
+    def asked_again(self, snapshot: Snapshot) -> Decision | None:
+        """The decision the flow asks when entered again at ``snapshot`` (on copies of its
+        state and dice), or None if it asks none or rolls, logs or changes anything first:
+        what a save restoring from the snapshot must find asked (the decision the snapshot
+        keeps is the object the match asked, whose context the game may have changed since)."""
+        twin = self._twin(snapshot.state.copy(), snapshot.dice.copy(), snapshot.log_size,
+                          snapshot.at)
+        return twin.pending if twin._enter(snapshot.point, None) else None
 
     def _enter_position(self, position: Position, source: str) -> None:
         apply_position(self, position, source=source)

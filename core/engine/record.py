@@ -2,8 +2,10 @@
 
 A *record* is the header plus the decisions and the *final* summary of what they led to
 (state hash, event-log hash, counts, result, and digests binding the header and the
-decisions). A *save* is a record plus a snapshot of the state, so that a resumed match can
-be checked against what was saved.
+decisions). A *save* (``tabletop-save/1``) is a record plus a snapshot of the state, so that
+a resumed match can be checked against what was saved; a ``tabletop-save/2`` adds a restore
+point and keeps its event log in a file beside it, so that it resumes without replaying
+(:mod:`.resume`).
 
 A record is data from anywhere: reading one checks its shape (bounded nesting, a seed in
 range, each header field of the right type) and refuses anything else with one
@@ -30,6 +32,10 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "tabletop-record/1"
 SAVE_FORMAT = "tabletop-save/1"
+RESUMABLE_FORMAT = "tabletop-save/2"
+"""A save with a restore point and its event log beside it (:mod:`.resume`)."""
+FORMATS = (RECORD_FORMAT, SAVE_FORMAT, RESUMABLE_FORMAT)
+"""Every format this tabletop reads."""
 
 MAX_DEPTH = 200
 """How deeply a record's JSON may nest (a game's state nests about ten levels; each edit of
@@ -50,8 +56,9 @@ HEADER_ORDER = ("game", "game_version", "engine_version", "scenario", "options",
                 "undos_past_chance")
 """The header fields a record may have, in the order verification compares them."""
 
-__all__ = ["atomic_write_text", "check_record", "game_of_record", "loads_record", "log_hash", "make_record",
-           "make_save", "read_record", "replay", "write_record", "write_save"]
+__all__ = ["atomic_write_text", "check_record", "check_version", "game_of_record", "loads_record",
+           "log_hash", "make_record", "make_save", "read_record", "replay", "verify_summary",
+           "write_record", "write_save"]
 
 
 def log_hash(match: Match) -> str:
@@ -60,13 +67,15 @@ def log_hash(match: Match) -> str:
     return digest([event.to_json() for event in match.log])
 
 
-def make_final(match: Match, header: Mapping[str, JSON], decisions: list[JSON]) -> dict[str, JSON]:
-    """What a record states its decisions led to, for verification (see :data:`FINAL_FIELDS`)."""
+def make_final(match: Match, header: Mapping[str, JSON], decisions: list[JSON], *,
+               log: str | None = None) -> dict[str, JSON]:
+    """What a record states its decisions led to, for verification (see :data:`FINAL_FIELDS`);
+    ``log``: the log hash when the caller has it (kept as the log file is appended to)."""
     return {
         "decisions": len(decisions),
         "decisions_digest": digest(decisions),
         "events": len(match.log),
-        "log_hash": log_hash(match),
+        "log_hash": log_hash(match) if log is None else log,
         "state_hash": match.state_hash(),
         "finished": match.finished,
         "result": match.result.to_json() if match.result else None,
@@ -100,21 +109,37 @@ def write_record(match: Match, path: str | Path) -> None:
 
 
 def write_save(match: Match, path: str | Path) -> None:
-    """Save the match (record + snapshot) as JSON, atomically."""
-    atomic_write_text(path, json.dumps(make_save(match), indent=1, ensure_ascii=False) + "\n")
+    """Save the match as JSON, atomically: a ``tabletop-save/2`` (record, snapshot, restore
+    point) with its event log appended to beside it, or a ``tabletop-save/1`` when the match
+    has no restore point (see :func:`~.resume.write_resumable`)."""
+    from .resume import write_resumable
+
+    write_resumable(match, path)
 
 
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
 
 
 def _too_deep(text: str, limit: int) -> bool:
     """Whether JSON text nests arrays and objects more than ``limit`` deep (strings skipped),
-    found before parsing, which would otherwise recurse that deep."""
+    found before parsing, which would otherwise recurse that deep. The brackets are stripped
+    of their innermost pairs a pass at a time (each pass takes off one or two levels); text
+    still nested after ``limit // 2`` passes, or not paired, is counted bracket by bracket."""
     if text.count("[") + text.count("{") <= limit:
         return False
+    brackets = left = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    for _ in range(limit // 2):
+        if not left:
+            return False
+        shorter = left.replace("[]", "").replace("{}", "")
+        if len(shorter) == len(left):
+            break
+        left = shorter
+    if not left:
+        return False
     depth = 0
-    for token in _TOKENS.finditer(text):
-        c = token.group()
+    for c in brackets:
         if c == "[" or c == "{":
             depth += 1
             if depth > limit:
@@ -135,7 +160,7 @@ def loads_record(text: str, where: str = "record") -> dict[str, Any]:
         raise SaveError(f"{where}: nests too deeply: not a tabletop record") from None
     except ValueError as exc:  # JSONDecodeError, or a number too long to convert
         raise SaveError(f"{where}: not a JSON record ({_short(str(exc))})") from None
-    check_record(data, where)
+    check_record(data, where, depth_checked=True)  # the text's nesting was checked
     return data  # type: ignore[no-any-return]  # a dict, as checked
 
 
@@ -183,17 +208,23 @@ def _depth_over(value: object, limit: int) -> bool:
     return False
 
 
-def check_record(data: object, where: str = "record") -> None:
+def check_record(data: object, where: str = "record", *, depth_checked: bool = False) -> None:
     """Check that parsed JSON has the shape of a record or save: the format, each header
     field of its type (a seed in range, options an object, a dice script of whole numbers),
     decisions a list, ``final`` and ``snapshot`` objects; SaveError naming the field."""
     if isinstance(data, dict) and data.get("format") == SIDE_SAVE_FORMAT:
         raise SaveError(f"{where}: this is {_shown(data.get('side'))}'s side save (what that side "
                         "may see); it cannot be resumed or replayed: use the game master's save")
-    if not isinstance(data, dict) or data.get("format") not in (RECORD_FORMAT, SAVE_FORMAT):
+    form = data.get("format") if isinstance(data, dict) else None
+    if isinstance(form, str) and form.startswith(("tabletop-record/", "tabletop-save/")) \
+            and form not in FORMATS:
+        raise SaveError(f"{where}: format {_shown(form)} is not one this tabletop reads "
+                        f"({', '.join(FORMATS)}): it was written by another version of "
+                        "tabletop; update tabletop to read it")
+    if not isinstance(data, dict) or form not in FORMATS:
         raise SaveError(f"{where}: not a tabletop record or save (format {RECORD_FORMAT!r} "
                         f"or {SAVE_FORMAT!r} expected)")
-    if _depth_over(data, MAX_DEPTH):
+    if not depth_checked and _depth_over(data, MAX_DEPTH):
         raise SaveError(f"{where}: nests more than {MAX_DEPTH} levels deep: not a tabletop record")
     header = data.get("header")
     if not isinstance(header, dict):
@@ -233,6 +264,9 @@ def check_record(data: object, where: str = "record") -> None:
         raise SaveError(f"{where}: 'final' must be an object")
     if "snapshot" in data and not isinstance(data["snapshot"], dict):
         raise SaveError(f"{where}: 'snapshot' must be an object (the saved state)")
+    if "resume" in data and (form != RESUMABLE_FORMAT or not isinstance(data["resume"], dict)):
+        raise SaveError(f"{where}: 'resume' must be an object (the restore point), in a "
+                        f"{RESUMABLE_FORMAT!r} only")
 
 
 def game_of_record(record: Mapping[str, Any], game_dirs: Any = (), *,
@@ -266,6 +300,16 @@ def start_of(header: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def check_version(game: Game, header: Mapping[str, Any], *, verify: bool = True) -> None:
+    """Refuse a record of another game, or (``verify``) of another version of this game."""
+    if header["game"] != game.info.id:
+        raise ReplayDivergence(f"record is for game {_shown(header['game'])}, not {game.info.id!r}")
+    if verify and header.get("game_version") != game.info.version:
+        raise ReplayDivergence(
+            f"record was made with {game.info.id} version {_shown(header.get('game_version'))}; "
+            f"this is version {_shown(game.info.version)}")
+
+
 def _older(final: object) -> bool:
     """Whether a record's ``final`` is that of a record made before verification covered
     the whole record (no log hash nor digests)."""
@@ -289,14 +333,9 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
 
     check_record(record)
     header = record["header"]
-    if header["game"] != game.info.id:
-        raise ReplayDivergence(f"record is for game {_shown(header['game'])}, not {game.info.id!r}")
     final = record.get("final")
+    check_version(game, header, verify=verify)
     if verify:
-        if header.get("game_version") != game.info.version:
-            raise ReplayDivergence(
-                f"record was made with {game.info.id} version {_shown(header.get('game_version'))}; "
-                f"this is version {_shown(game.info.version)}")
         if not isinstance(final, dict) or "state_hash" not in final:
             raise ReplayDivergence("the record has no final state hash: nothing to verify against")
         if _older(final):
@@ -314,15 +353,57 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
     if header.get("edited_from") is not None:
         match.edited_from = header["edited_from"]
     decisions = record["decisions"]
+    point = record.get("resume") if verify and record["format"] == RESUMABLE_FORMAT else None
+    stated = point.get("at") if isinstance(point, dict) else None
+    at = stated if isinstance(stated, int) and not isinstance(stated, bool) \
+        and 0 <= stated <= len(decisions) else None
+    from .resume import pending_point
+
+    seen = pending_point(match) if at == 0 else None
     for n, value in enumerate(decisions, start=1):
         try:
             match.decide(value)
         except (IllegalDecision, TabletopError) as exc:
             raise ReplayDivergence(f"decision {n} of {len(decisions)} diverges: "
                                    f"{_short(str(exc), 300)}") from None
+        if n == at:
+            seen = pending_point(match)
     if verify:
         _verify(match, record)
+        if record["format"] == RESUMABLE_FORMAT:
+            _verify_point(record, at, seen)
     return match
+
+
+def _verify_point(record: dict[str, Any], at: int | None, seen: dict[str, JSON] | None) -> None:
+    """Compare a ``tabletop-save/2``'s restore point with the replayed match at its decision
+    (``seen``: :func:`~.resume.pending_point` there)."""
+    from .resume import POINT_FIELDS
+
+    point = record.get("resume")
+    if not isinstance(point, dict):
+        raise ReplayDivergence("the save has no restore point (resume)")
+    if at is None:
+        raise ReplayDivergence(f"resume.at must be a number of decisions from 0 to "
+                               f"{len(record['decisions'])}, not {_shown(point.get('at'))}")
+    if seen is None:
+        raise ReplayDivergence(f"resume.at: decision {at + 1} cannot be asked again (it has no "
+                               "resume point): no restore point there")
+    if at == len(record["decisions"]) and "state" not in point:
+        del seen["state"]  # the snapshot's state serves
+    for key in sorted(set(point) - {*POINT_FIELDS, "log"}):
+        raise ReplayDivergence(f"resume.{key} is not a field of a restore point")
+    for key in seen:
+        if key not in point:
+            raise ReplayDivergence(f"resume.{key} is missing (the replay gives {_shown(seen[key])})")
+        if dumps(point[key]) != dumps(seen[key]):
+            raise _differs(f"resume.{key}", point[key], seen[key])
+    log = point.get("log")
+    if not (isinstance(log, dict) and set(log) == {"file", "bytes", "sha256"}
+            and isinstance(log["file"], str) and _is_int(log["bytes"]) and log["bytes"] >= 0
+            and isinstance(log["sha256"], str)):
+        raise ReplayDivergence(f"resume.log must name the log file, its length in bytes and "
+                               f"their sha256, not {_shown(log)}")
 
 
 def _differs(what: str, stated: object, replayed: object) -> ReplayDivergence:
@@ -352,7 +433,7 @@ def summary_facts(match: Match) -> dict[str, JSON]:
     }
 
 
-def _verify_summary(match: Match, summary: object) -> None:
+def verify_summary(match: Match, summary: object) -> None:
     """Check an autosave's summary (core.saves) against the replayed match: what it says of
     the game must be what the replay gives; when and by whom it was played is only checked
     for its shape."""
@@ -380,11 +461,13 @@ def _verify_summary(match: Match, summary: object) -> None:
 def _verify(match: Match, record: dict[str, Any]) -> None:
     """Compare every field of the record with the replayed match; raise at the first that
     differs (header, decisions, final, snapshot, in that order)."""
-    expected = make_save(match) if record["format"] == SAVE_FORMAT else make_record(match)
-    if record["format"] == SAVE_FORMAT and "summary" in record:
-        _verify_summary(match, record["summary"])
+    is_save = record["format"] in (SAVE_FORMAT, RESUMABLE_FORMAT)
+    expected = make_save(match) if is_save else make_record(match)
+    if is_save and "summary" in record:
+        verify_summary(match, record["summary"])
     for key in record:
-        if key not in expected and not (key == "summary" and record["format"] == SAVE_FORMAT):
+        if key not in expected and not (key == "summary" and is_save) \
+                and not (key == "resume" and record["format"] == RESUMABLE_FORMAT):
             raise ReplayDivergence(f"the record has a field {_shown(key)} tabletop does not write")
     header, want = record["header"], expected["header"]
     for key in [*HEADER_ORDER, *sorted(set(header) - set(HEADER_ORDER))]:
@@ -417,7 +500,7 @@ def _verify(match: Match, record: dict[str, Any]) -> None:
                                        f"{match.state_hash()[:16]}…, the record says "
                                        f"{_shown(final[key])[:18]}…")
             raise _differs(f"final.{key}", final[key], want_final[key])
-    if record["format"] == SAVE_FORMAT:
+    if is_save:
         if "snapshot" not in record:
             raise ReplayDivergence("the save has no snapshot of its state")
         if dumps(record["snapshot"]) != dumps(expected["snapshot"]):

@@ -413,18 +413,27 @@ def _match_from_position(game: Game, path: str, *, scenario: str | None, seed: i
 @click.argument("save_file", metavar="[N | SAVE_FILE]", type=click.Path(dir_okay=False), required=False)
 @click.option("--list", "list_only", is_flag=True,
               help="List the kept games (newest first) and resume none.")
+@click.option("--verify", "verify", is_flag=True,
+              help="Rebuild the save by replaying all its decisions and check everything it "
+                   "states, its restore point included (slower; its log file is not read).")
 @click.option("--no-verify", "no_verify", is_flag=True,
-              help="Rebuild the save without verifying it (a save made by an older tabletop).")
+              help="Rebuild the save by replay without verifying it (a save made by an older tabletop).")
 @_common_play_options
 @_game_dir_option
-def resume(save_file: str | None, list_only: bool, no_verify: bool, agent_specs: tuple[str, ...],
-           auto: bool, save_path: str | None, save_for: tuple[str, ...], log_path: str | None,
-           log_for: str | None, as_json: bool, game_dirs: tuple[str, ...]) -> None:
-    """Resume a saved match (checked by replay) and play on. Without SAVE_FILE: the only
-    unfinished autosaved game, else the one chosen from the list; N: the list's game N."""
-    from ..engine.record import read_record, replay
+def resume(save_file: str | None, list_only: bool, verify: bool, no_verify: bool,
+           agent_specs: tuple[str, ...], auto: bool, save_path: str | None,
+           save_for: tuple[str, ...], log_path: str | None, log_for: str | None, as_json: bool,
+           game_dirs: tuple[str, ...]) -> None:
+    """Resume a saved match and play on: from its restore point, checked against the hashes
+    it states (--verify: by a replay of all its decisions, checking everything). Without
+    SAVE_FILE: the only unfinished autosaved game, else the one chosen from the list; N: the
+    list's game N."""
+    from ..engine.record import read_record
+    from ..engine.resume import resume as resume_save
     from .saves import is_autosave, started_of
 
+    if verify and no_verify:
+        raise TabletopError("--verify and --no-verify contradict each other: give one of them")
     if list_only:
         if save_file is not None:
             raise TabletopError("--list lists the kept games: give it no game")
@@ -437,9 +446,12 @@ def resume(save_file: str | None, list_only: bool, no_verify: bool, agent_specs:
     _check_log_for(game, log_path, log_for)
     _check_outputs(save=save_path, log=log_path)
     side_saves = _side_saves(game, save_for)
-    match = replay(game, record, verify=not no_verify)
+    match, how = resume_save(game, record, save_file,
+                             verify=True if verify else False if no_verify else None)
     if no_verify:  # said once; the match goes on saved in the current, verifiable form
         click.echo(f"resumed {save_file} without verification", err=True)
+    elif how.endswith("rebuilt by a verified replay"):
+        click.echo(how, err=True)
     agents = _agents(game, _parse_pairs(agent_specs, "--agent"), auto=auto, seed=match.seed)
     # a resumed autosave goes on in its own file (and is kept, marked finished, at the end);
     # another save file is written after every decision as the --save file would be
@@ -473,6 +485,13 @@ def replay_cmd(record_file: str, log_path: str | None, log_for: str | None, as_j
     _check_log_for(game, log_path, log_for)
     _check_outputs(log=log_path)
     match = replay(game, record, verify=not no_verify)
+    if not no_verify:
+        from ..engine.resume import check_log_file
+
+        wrong = check_log_file(record, record_file)
+        if wrong is not None:
+            raise ReplayDivergence(f"{record_file}: {wrong}; its record verifies: resume it "
+                                   "with --verify, which writes its log file anew")
     if log_path:
         match.log.write(log_path, log_for)
     if as_json:

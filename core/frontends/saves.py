@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.canonical import JSON
 from ..engine.errors import SaveError
-from ..engine.files import atomic_write_text
 
 if TYPE_CHECKING:
     from ..engine.match import Match
@@ -92,13 +91,11 @@ def summary_of(match: Match, *, started: str | None, people: Iterable[str]) -> d
 
 
 def write_autosave(match: Match, path: str | Path, *, started: str | None, people: Iterable[str]) -> None:
-    """Write the match's save with its summary first, atomically."""
-    from ..engine.record import make_save
+    """Write the match's save with its summary first, atomically (its event log appended to
+    beside it: :func:`~tabletop.core.engine.resume.write_resumable`)."""
+    from ..engine.resume import write_resumable
 
-    save = make_save(match)
-    doc: dict[str, JSON] = {"format": save.pop("format"),
-                            "summary": summary_of(match, started=started, people=people), **save}
-    atomic_write_text(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    write_resumable(match, path, {"summary": summary_of(match, started=started, people=people)})
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,10 @@ seat link of their own (one seat per side), or a bot. Each seat has an unguessab
 decision is taken only from the seat whose side must decide, only against the version of the
 match the page was drawn from, and only as one of the legal options — anything else is
 refused with a clear message and changes nothing. After every change the room is saved
-atomically (a JSON save from :mod:`tabletop.core.engine.record` plus the seats), so a match
-survives a browser reload and a server restart.
+atomically (a JSON save from :mod:`tabletop.core.engine.record` plus the seats, its event log
+appended to in a file beside it: :mod:`tabletop.core.engine.resume`), so a match survives a
+browser reload and a server restart, which reads it back from its restore point without
+replaying it, checked against the hashes it states.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from ...engine.canonical import JSON, freeze
 from ...engine.errors import SaveError, TabletopError
 from ...engine.events import EventLog
 from ...engine.match import Game, Match
-from ...engine.record import atomic_write_text, make_save, replay
+from ...engine.record import atomic_write_text, check_record, make_save
 from ...engine.registry import make_agent
+from ...engine.resume import resumable_save, resume
 from ...engine.routes import Followed, RouteError, follow
 
 if TYPE_CHECKING:
@@ -279,11 +282,12 @@ class Room:
         seed and all decisions), so only when no other person plays, or once the match is over."""
         return self.match.finished or all(s is seat for s in self.seats)
 
-    def to_json(self) -> dict[str, JSON]:
-        """The room as stored: seats, bots, version and the match's JSON save."""
+    def to_json(self, save: dict[str, JSON] | None = None) -> dict[str, JSON]:
+        """The room as stored: seats, bots, version and the match's JSON save (``save``, or
+        a ``tabletop-save/1`` made now)."""
         return {"format": ROOM_FORMAT, "id": self.id, "version": self.version,
                 "seats": [s.to_json() for s in self.seats], "bots": dict(self.bots),
-                "bot_seed": self.bot_seed, "save": make_save(self.match)}
+                "bot_seed": self.bot_seed, "save": make_save(self.match) if save is None else save}
 
 
 def sides_plan(game: Game, sides: Mapping[str, Any] | None) -> dict[str, str]:
@@ -352,8 +356,14 @@ class RoomStore:
         return self.folder / f"match-{room_id}.json"
 
     def save(self, room: Room) -> None:
-        """Write the room's file atomically (JSON)."""
-        atomic_write_text(self.path(room.id), json.dumps(room.to_json(), ensure_ascii=False) + "\n")
+        """Write the room's file atomically (JSON), with the match's restore point; its event
+        log is appended to in a file beside it."""
+        path = self.path(room.id)
+        made = resumable_save(room.match, path)
+        atomic_write_text(path, json.dumps(room.to_json(made[0] if made else None),
+                                           ensure_ascii=False) + "\n")
+        if made is not None:
+            made[1]()
 
     def _load(self, room_id: str) -> Room:
         path = self.path(room_id)
@@ -364,7 +374,8 @@ class RoomStore:
             if data.get("format") != ROOM_FORMAT:
                 raise SaveError(f"{path}: not a {ROOM_FORMAT} file")
             save = data["save"]
-            match = replay(self.catalogue.of_header(save["header"]), save)
+            check_record(save, str(path))
+            match, _ = resume(self.catalogue.of_header(save["header"]), save, path)
             seats = [Seat(s["token"], tuple(s["sides"]), s["kind"], s.get("shown", ""))
                      for s in data["seats"]]
             room = Room(data["id"], match, seats, dict(data["bots"]), int(data["bot_seed"]),
