@@ -30,6 +30,7 @@ from ...engine.record import atomic_write_text, make_save, replay
 from ...engine.registry import make_agent
 
 if TYPE_CHECKING:
+    from ...board.render.svg import Picture
     from .catalogue import Catalogue
 
 ROOM_FORMAT = "tabletop-web-match/1"
@@ -75,16 +76,16 @@ class Room:
     _agents: dict[str, Agent] = field(default_factory=dict, repr=False)
     # the game's default bot a side, deciding for a person who asks it (bot_decides)
     _helpers: dict[str, Agent] = field(default_factory=dict, repr=False)
-    _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _pictures: dict[str, tuple[int, Picture]] = field(default_factory=dict, repr=False)
     _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
 
-    def board_svg(self, side: str) -> str:
+    def picture(self, side: str) -> Picture:
         """The board as ``side`` sees it, drawn once per version of the match."""
-        from .seeing import board_svg
+        from .seeing import board_picture
 
         kept = self._pictures.get(side)
         if kept is None or kept[0] != self.version:
-            kept = (self.version, board_svg(self.match, side))
+            kept = (self.version, board_picture(self.match, side))
             self._pictures[side] = kept
         return kept[1]
 
