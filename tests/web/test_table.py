@@ -249,6 +249,42 @@ def test_counters_on_the_decision_are_readable_and_uncovered(
     page.context.close()
 
 
+def test_layers_for_another_picture_make_the_page_ask_for_the_whole(
+        browser: Any, server: dict[str, Any]) -> None:  # noqa: F811
+    """An answer whose layers are not over the picture the page holds (here, its ``picture``
+    altered on the way) is not drawn over it: the page asks for the whole picture (a request
+    that names no picture) and shows the position whole."""
+    import json
+    import urllib.request
+
+    page = _page(browser)
+    start_here(page, server, "skirmish", seed=5)
+    page.locator("#prompt").wait_for()
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url) if "/api/matches/" in req.url else None)
+
+    def altered(route: Any) -> None:
+        req = route.request
+        sent = urllib.request.Request(req.url, data=req.post_data_buffer, method=req.method,
+                                      headers={k: v for k, v in req.headers.items()
+                                               if k.lower() in ("content-type", "x-seat", "origin")})
+        with urllib.request.urlopen(sent, timeout=30) as res:
+            body = json.loads(res.read())
+        body["picture"] = "0" * len(body["picture"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/decide?*", altered)
+    assert play_by_clicking(page, seed=5, most=1, to_the_end=False) == 1
+    page.unroute("**/decide?*")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    page.wait_for_timeout(500)
+    whole = [url for url in asked if "/decide" not in url and "picture=" not in url]
+    assert whole, asked
+    _check_drawn_whole(page, "after layers for another picture")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
 def test_a_stack_opens_as_a_fan_of_counters_as_large_as_its_top(
         browser: Any, server: dict[str, Any]) -> None:  # noqa: F811
     """A stack shows its top counter and its depth; hovering it opens the fan of all its
