@@ -484,8 +484,10 @@ def stack_groups(pieces: Sequence[Piece], counters: _Counters) -> list[list[Piec
 Drawn: TypeAlias = "tuple[tuple[str, ...], Box]"
 """A counter (a stack) as drawn: its elements and the room it takes."""
 
-KEPT_COUNTERS = 4096
-"""How many stacks drawn a match keeps for its next pictures (all thrown away past that)."""
+KEPT_COUNTERS = 1024
+"""How many stacks drawn a match keeps for its next pictures (all thrown away past that): a
+few pictures' worth on a big sheet (Valor of Arms: some 110 stacks a side, about 1 MB of
+text for 1,000 stacks)."""
 
 
 class _Counters:
