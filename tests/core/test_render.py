@@ -348,6 +348,67 @@ def test_render_game_picks_the_renderer() -> None:
     assert [g for g in area.iter() if "face-down" in (g.get("class") or "").split()]
 
 
+def _fresh_picture(match: Match, side: str | None) -> str:
+    """A match's picture drawn without the stacks its memo keeps (what match_picture draws)."""
+    from tabletop.core.board.render import assign_side_colors, face_down_in_view, match_pieces, sides_of
+
+    game = match.game
+    title, subtitle = svg._match_title(match, side)
+    pieces = match_pieces(match)
+    art = svg.game_art(game)
+    colors = assign_side_colors(sides_of(pieces, game.info.players), art.side_colours())
+    return svg.board_picture(game.board(match), pieces, title=title, subtitle=subtitle,
+                             piece_label=game.piece_label, side_colors=colors,
+                             face_down=face_down_in_view(match, side), cards=game.box_cards(match, side),
+                             marks=game.map_marks(match, side), art=art).svg()
+
+
+def test_a_match_picture_is_the_maps_fixed_part_with_layers_over_it() -> None:
+    """A hex map's picture keeps its terrain as the fixed part, the same (and the same key)
+    for every side and position and naming no piece; the pieces, the heading and the
+    column's boxes are layers (``<g data-layer>``), and the whole document is the fixed part
+    with them in it."""
+    match = Match(MapGame(), seed=1)
+    us, japan = svg.match_picture(match, hidden_from="us"), svg.match_picture(match, hidden_from="japan")
+    assert us.key == japan.key == svg.match_picture(match).key
+    assert us.fixed_text() == japan.fixed_text()
+    assert list(us.layers) == ["heading", "map", "panel"]
+    assert "data-piece" not in us.fixed_text() and "9-8-7" not in us.fixed_text()
+    assert "9-8-7" not in "".join(us.layers.values()) and "9-8-7" in "".join(japan.layers.values())
+    whole = us.svg()
+    for name, text in us.layers.items():
+        assert f'<g data-layer="{name}">{text}</g>' in whole
+    root = parse(whole)
+    assert len(root.findall(".//s:polygon", NS)) == 12
+    assert (root.get("width"), root.get("height")) == tuple(svg._num(v) for v in us.size)
+    area = svg.match_picture(Match(AreaGame(), seed=1), hidden_from="us")
+    assert list(area.layers) == ["board"] and "data-area" not in area.fixed_text()
+
+
+@pytest.mark.parametrize("game_id, scenario", [("iwo_bonins", "two_player"), ("iwo_1945", None)])
+def test_stacks_kept_from_earlier_pictures_draw_what_is_drawn_afresh(game_id: str,
+                                                                     scenario: str | None) -> None:
+    """A match's pictures take a stack that looks as it did from the match's memo: move after
+    move and for every side (face-down to one, face-up to the other) each picture is the one
+    drawn without them."""
+    import random
+
+    from tabletop.core.engine.registry import load_game
+
+    game = load_game(game_id)
+    match = Match(game, scenario=scenario, seed=4)
+    rng = random.Random(4)
+    for step in range(60):
+        if match.pending is None:
+            break
+        if step % 6 == 0:
+            for side in (None, *game.info.players):
+                assert svg.match_picture(match, hidden_from=side).svg() == _fresh_picture(match, side), \
+                    (step, side)
+        match.decide_index(rng.randrange(len(match.pending.options)))
+    assert match.state.memo.of_registry(svg._KEPT, dict)
+
+
 # --- ASCII ------------------------------------------------------------------------------------
 
 

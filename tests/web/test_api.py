@@ -4,6 +4,7 @@ clear refusals of bad requests that change nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,42 @@ def test_a_decision_on_the_map_is_taken_and_autosaved(client: TestClient, data_d
     assert len(st2["log"]) > len(st["log"])
     saved = json.loads((data_dir / f"match-{mid}.json").read_text())
     assert saved["save"]["decisions"] == ["B1"] and saved["version"] == st2["version"]
+
+
+def test_a_page_holding_the_picture_is_sent_the_layers_over_its_map(client: TestClient) -> None:
+    """An answer to a page that sends back the picture it holds (``?picture=``, the
+    ``picture`` of its last answer) carries the layers drawn over the map and the picture's
+    size, not the whole SVG; the whole picture of that position is the same map with those
+    layers in it; a page holding another picture, or none, is sent the whole SVG."""
+    created = start(client, "skirmish", seed=3, sides={"Blue": "here", "Red": "bot:pusher"})
+    mid, seat = created["id"], {"X-Seat": seat_of(created, "Blue")}
+    st = client.get(f"/api/matches/{mid}", headers=seat).json()
+    key = st["picture"]
+    assert "svg" in st and "layers" not in st
+    held = client.get(f"/api/matches/{mid}?picture={key}", headers=seat).json()
+    assert "svg" not in held and held["picture"] == key
+    assert list(held["layers"]) == ["heading", "map", "panel"]
+    after = st
+    for _ in range(2):  # a unit, then the hex it moves to
+        option = after["pending"]["options"][0]
+        after = client.post(f"/api/matches/{mid}/decide?picture={key}", headers=seat,
+                            json={"index": 0, "value": option["value"], "version": after["version"]}).json()
+        assert "svg" not in after and after["picture"] == key
+    assert after["layers"]["map"] != held["layers"]["map"]  # a counter moved
+    whole = client.get(f"/api/matches/{mid}", headers=seat).json()
+    assert whole["picture"] == key
+
+    def fixed(svg: str, layers: dict[str, str]) -> str:
+        for name, text in layers.items():
+            assert f'<g data-layer="{name}">{text}</g>' in svg
+            svg = svg.replace(f'<g data-layer="{name}">{text}</g>', f'<g data-layer="{name}"></g>')
+        return re.sub(r'height="[^"]*" viewBox="[^"]*"', "", svg, count=1)  # the size: a layer's
+
+    assert fixed(whole["svg"], after["layers"]) == fixed(st["svg"], held["layers"])
+    height = float(whole["svg"].split(' height="')[1].split('"')[0])
+    assert after["size"][1] == height
+    for other in ("", "?picture=0123abcd"):
+        assert "svg" in client.get(f"/api/matches/{mid}{other}", headers=seat).json()
 
 
 def test_a_match_survives_a_server_restart(client: TestClient, data_dir: Path) -> None:

@@ -16,8 +16,10 @@ from tabletop.core.frontends.web.seeing import event_json
 from .conftest import room_match, seat_of, start
 
 
-def _state(client: TestClient, mid: str, tok: str) -> dict[str, Any]:
-    res = client.get(f"/api/matches/{mid}", headers={"X-Seat": tok})
+def _state(client: TestClient, mid: str, tok: str, picture: str = "") -> dict[str, Any]:
+    """The match as the seat sees it; with ``picture`` (one it holds) the board's layers alone."""
+    res = client.get(f"/api/matches/{mid}" + (f"?picture={picture}" if picture else ""),
+                     headers={"X-Seat": tok})
     assert res.status_code == 200, res.text
     out: dict[str, Any] = res.json()
     return out
@@ -26,8 +28,9 @@ def _state(client: TestClient, mid: str, tok: str) -> dict[str, Any]:
 def _play_and_watch(client: TestClient, mid: str, tokens: dict[str, str], decisions: int,
                     seed: int) -> int:
     """Play random decisions from the seat whose turn it is; after each, every seat's answer
-    (board, decision, status) is searched for the id or name of a piece hidden from it now
-    (:func:`secrets_of`); its log must be exactly the side's log as the core masks it
+    (board, whole and as the layers a page holding the map is sent; decision, status) is
+    searched for the id or name of a piece hidden from it now (:func:`secrets_of`); its log
+    must be exactly the side's log as the core masks it
     (``match.log.visible``), and its new events must name no piece hidden from it before and
     after the step unless the rules revealed it (the model of ``hidden_information_leaks``)."""
     rng = random.Random(seed)
@@ -52,8 +55,11 @@ def _play_and_watch(client: TestClient, mid: str, tokens: dict[str, str], decisi
         for viewer, tok in tokens.items():
             secrets = secrets_of(match, viewer)
             answer = _state(client, mid, tok)
+            layered = _state(client, mid, tok, answer["picture"])  # as a page holding the map asks
+            assert "layers" in layered and "svg" not in layered
             status = client.get(f"/api/matches/{mid}/status", headers={"X-Seat": tok}).json()
             found = find_leaks(secrets, "the state", {k: v for k, v in answer.items() if k != "log"})
+            found += find_leaks(secrets, "the layers", layered["layers"])
             found += find_leaks(secrets, "the status", status)
             assert not found, (viewer, found)
             assert answer["log"] == [event_json(e, match.game) for e in match.log.visible(viewer)]

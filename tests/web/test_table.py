@@ -65,6 +65,40 @@ MEASURE = """() => {
           shown: shown.length};
 }"""
 
+# The picture on the page (drawn whole at first, then answer by answer from the layers that
+# changed) against the whole picture of the same position asked of the server, both written
+# out the same way: the page's own marks taken away (highlights, hovered and opened stacks,
+# its zoom), and the children of a place in any order (the page brings a hovered stack to
+# the front). Empty when they are the same; else where they first differ.
+SAME_AS_WHOLE = """async () => {
+  const seat = new URLSearchParams(location.search).get('seat');
+  const path = '/api/matches/' + location.pathname.split('/').filter(Boolean)[1];
+  const st = await (await fetch(path, {headers: {'X-Seat': seat}, cache: 'no-store'})).json();
+  if (!st.svg) return 'the server sent no whole picture';
+  const whole = new DOMParser().parseFromString(st.svg, 'image/svg+xml').documentElement;
+  const shown = document.querySelector('#board svg').cloneNode(true);
+  for (const n of shown.querySelectorAll('g.highlights')) n.remove();
+  for (const n of shown.querySelectorAll('.target, .hover, .fan-target, .open')) {
+    n.classList.remove('target', 'hover', 'fan-target', 'open');
+  }
+  const canon = (n, top) => {
+    if (n.nodeType === 3) return n.data;
+    if (n.nodeType !== 1) return '';
+    const attrs = [...n.attributes]
+      .filter((a) => !(top && ['width', 'height', 'viewBox', 'preserveAspectRatio'].includes(a.name)))
+      .map((a) => a.name + '=' + a.value).sort().join(' ');
+    let kids = [...n.childNodes].map((c) => canon(c, false));
+    if ([...n.children].some((c) => c.matches('g.counter, g.area, g.box'))) kids = kids.sort();
+    return '<' + n.localName + ' ' + attrs + '>' + kids.join('') + '</' + n.localName + '>';
+  };
+  const a = canon(shown, true), b = canon(whole, true);
+  if (a === b) return '';
+  let k = 0;
+  while (a[k] === b[k]) k++;
+  const around = (text) => text.slice(Math.max(0, k - 150), k + 150);
+  return 'shown: ' + around(a) + '\\nwhole: ' + around(b);
+}"""
+
 DRAWN = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 
 
@@ -89,6 +123,13 @@ def _shoot(page: Any, path: Path) -> None:
     small.save(path, optimize=True)
 
 
+def _check_drawn_whole(page: Any, when: str) -> None:
+    """The picture the page shows is the whole picture of its position (see SAME_AS_WHOLE)."""
+    page.evaluate(DRAWN)
+    differs = page.evaluate(SAME_AS_WHOLE)
+    assert not differs, f"{when}: the picture drawn from the answers' layers is not the whole one:\n{differs}"
+
+
 def _check_table(page: Any, when: str) -> dict[str, Any]:
     """The page's counters and labels measured; asserts the table is readable."""
     page.evaluate(DRAWN)
@@ -103,27 +144,54 @@ def _check_table(page: Any, when: str) -> dict[str, Any]:
     return got
 
 
-def _draw_times(page: Any, decisions: int) -> tuple[list[float], list[float]]:
-    """Milliseconds from a click to the answer drawn (server and page together), and for the
-    page alone to draw the same picture again, over ``decisions`` decisions taken by button
-    or map as :func:`play_by_clicking` would."""
-    trips, draws = [], []
+# Kept in the page while answers are timed: when the last click was made, when the last
+# request went out and its answer came in, and for each answer drawn (the page's version
+# changed: render() has run) the time two animation frames later, when it is on the screen.
+TIMING = """() => {
+  const t = window.tabletopTiming = {answers: []};
+  addEventListener('click', () => { t.click = performance.now(); }, true);
+  const fetch0 = window.fetch;
+  window.fetch = async (...args) => {
+    t.sent = performance.now();
+    const res = await fetch0(...args);
+    t.received = performance.now();
+    return res;
+  };
+  new MutationObserver(() => {
+    const one = {click: t.click, sent: t.sent, received: t.received};
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      one.drawn = performance.now();
+      t.answers.push(one);
+    }));
+  }).observe(document.body, {attributes: true, attributeFilter: ['data-version']});
+}"""
+
+
+def _draw_times(page: Any, decisions: int) -> dict[str, list[float]]:
+    """Milliseconds, over ``decisions`` decisions taken by button or map as
+    :func:`play_by_clicking` would: from the click that sends an answer to the answer drawn
+    (``trip``: the server's decision, its bots and picture, the transfer, the page's drawing
+    and two animation frames), the page's part of it (``page``: from the answer received to
+    drawn), the server's (``server``: from the request sent to the answer received), and
+    ``outer``, the same step timed from the test (with Playwright's own steps: finding the
+    place to click, moving the mouse, waiting for the page)."""
+    page.evaluate(TIMING)
+    outer = []
     for n in range(decisions):
         if page.locator("#result").count():
             break
         start = time.perf_counter()
         play_by_clicking(page, seed=100 + n, most=1, to_the_end=False)
-        page.evaluate(DRAWN)
-        trips.append((time.perf_counter() - start) * 1000)
-        draws.append(page.evaluate("""() => new Promise((done) => {
-          const board = document.querySelector('#board');
-          const svg = board.innerHTML;
-          const t0 = performance.now();
-          board.innerHTML = svg;
-          board.querySelector('svg').getBoundingClientRect();
-          requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
-        })"""))
-    return trips, draws
+        page.wait_for_function(f"window.tabletopTiming.answers.length > {n}")
+        outer.append((time.perf_counter() - start) * 1000)
+    answers = page.evaluate("window.tabletopTiming.answers")
+    return {"trip": [a["drawn"] - a["click"] for a in answers],
+            "page": [a["drawn"] - a["received"] for a in answers],
+            "server": [a["received"] - a["sent"] for a in answers], "outer": outer}
+
+
+def _median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
 
 
 GAMES = [
@@ -145,6 +213,9 @@ def test_counters_on_the_decision_are_readable_and_uncovered(
     view back."""
     shots = _shots(tmp_path)
     page = _page(browser)
+    answers: list[Any] = []  # the answers to the decisions taken
+    page.on("response",
+            lambda res: answers.append(res) if res.url.split("?")[0].endswith("/decide") else None)
     start_here(page, server, game_id, scenario=scenario, seed=seed)
     page.locator("#prompt, #waiting, #result").first.wait_for()
     _check_table(page, f"{game_id} at the start")
@@ -152,6 +223,11 @@ def test_counters_on_the_decision_are_readable_and_uncovered(
     assert play_by_clicking(page, seed=seed, most=10, to_the_end=False) == 10
     page.locator("#prompt, #waiting, #result").first.wait_for()
     _check_table(page, f"{game_id} after 10 decisions")
+    _check_drawn_whole(page, f"{game_id} after 10 decisions")
+    # the page holds the picture: each answer brings the layers over its map, not the map
+    sent = [res.json() for res in answers]
+    assert len(sent) == 10 and all("layers" in a and "svg" not in a for a in sent), \
+        [sorted(a) for a in sent]
     _shoot(page, shots / f"{game_id}-10.png")
     zoomed = [float(v) for v in (page.locator("#board svg").get_attribute("viewBox") or "").split()]
     page.locator("#zoom-fit").click()
@@ -160,12 +236,51 @@ def test_counters_on_the_decision_are_readable_and_uncovered(
     page.locator("#zoom-focus").click()
     _check_table(page, f"{game_id} back at the decision")
     if game_id == "iwo_valor":
-        trips, draws = _draw_times(page, 10)
-        if trips:
-            trip, draw = sorted(trips)[len(trips) // 2], sorted(draws)[len(draws) // 2]
-            print(f"\niwo_valor: click to answer drawn {trip:.0f} ms median (max {max(trips):.0f}); "
-                  f"the page alone redraws in {draw:.0f} ms median (max {max(draws):.0f}) "
-                  f"over {len(trips)} decisions")
+        times = _draw_times(page, 10)
+        assert len(times["trip"]) == len(times["outer"]), "an answer was drawn twice or not at all"
+        if times["trip"]:
+            print(f"\niwo_valor over {len(times['trip'])} decisions, ms median (max): click to answer "
+                  f"drawn {_median(times['trip']):.0f} ({max(times['trip']):.0f}); the page's part "
+                  f"{_median(times['page']):.0f} ({max(times['page']):.0f}); the server's "
+                  f"{_median(times['server']):.0f} ({max(times['server']):.0f}); timed from the test "
+                  f"{_median(times['outer']):.0f} ({max(times['outer']):.0f})")
+        _check_drawn_whole(page, f"{game_id} after the timed decisions")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_layers_for_another_picture_make_the_page_ask_for_the_whole(
+        browser: Any, server: dict[str, Any]) -> None:  # noqa: F811
+    """An answer whose layers are not over the picture the page holds (here, its ``picture``
+    altered on the way) is not drawn over it: the page asks for the whole picture (a request
+    that names no picture) and shows the position whole."""
+    import json
+    import urllib.request
+
+    page = _page(browser)
+    start_here(page, server, "skirmish", seed=5)
+    page.locator("#prompt").wait_for()
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url) if "/api/matches/" in req.url else None)
+
+    def altered(route: Any) -> None:
+        req = route.request
+        sent = urllib.request.Request(req.url, data=req.post_data_buffer, method=req.method,
+                                      headers={k: v for k, v in req.headers.items()
+                                               if k.lower() in ("content-type", "x-seat", "origin")})
+        with urllib.request.urlopen(sent, timeout=30) as res:
+            body = json.loads(res.read())
+        body["picture"] = "0" * len(body["picture"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/decide?*", altered)
+    assert play_by_clicking(page, seed=5, most=1, to_the_end=False) == 1
+    page.unroute("**/decide?*")
+    page.wait_for_function("() => !document.body.classList.contains('busy')")
+    page.wait_for_timeout(500)
+    whole = [url for url in asked if "/decide" not in url and "picture=" not in url]
+    assert whole, asked
+    _check_drawn_whole(page, "after layers for another picture")
     assert not page.errors, page.errors
     page.context.close()
 

@@ -8,16 +8,25 @@ Every hex, counter and position carries a ``<title>`` so a browser shows details
 Hexes, positions, boxes and counters also carry ``data-hex``, ``data-area``, ``data-box``,
 ``data-piece``/``data-pieces`` and ``data-at`` attributes, so a web page can make them
 clickable (``tabletop serve``); a face-down piece is never named in them.
+
+A match's picture is also a :class:`Picture`: the part that stays the same from one position
+to the next (a hex map's terrain, hexsides, features, ids and key, drawn once per map and
+size) and the layers over it (``<g data-layer="NAME">``: the heading, the pieces with the
+place names and marks, the column's boxes), so a page that holds the picture is sent only
+the layers of the next one.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
+import threading
 import weakref
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
 from xml.sax.saxutils import escape
 
 from ...engine.errors import TabletopError
@@ -173,32 +182,116 @@ def _fit(text: str, size: float, width: float, *, bold: bool) -> tuple[str, floa
     return (text[:keep].rstrip() + "…", smaller)
 
 
-def _document(width: float, height: float, body: _Doc, *, title: str) -> str:
-    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+def _head(width: float, height: float) -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_num(width)}" '
             f'height="{_num(height)}" viewBox="0 0 {_num(width)} {_num(height)}" '
             f'font-family="{FONT}">')
-    defs = (
-        "<defs>"
-        "<style>g.fan{display:none;pointer-events:none}g.counter:hover>g.fan{display:inline}"
-        "g.counter.open>g.fan{display:inline;pointer-events:auto}</style>"
-        '<pattern id="facedown" patternUnits="userSpaceOnUse" width="5" height="5" '
-        'patternTransform="rotate(45)"><rect width="2.2" height="5" fill="#000000" '
-        'fill-opacity="0.22"/></pattern>'
-        + "".join(
-            f'<marker id="{mid}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="{size}" '
-            f'markerHeight="{size}" markerUnits="userSpaceOnUse" orient="auto">'
-            f'<path d="{path}" fill="{color}"/></marker>'
-            for mid, color, size, path, ref in (
-                ("arrow", ARROW, 11, "M0,0 L10,5 L0,10 Z", 9),
-                ("arrow-back", ARROW, 11, "M10,0 L0,5 L10,10 Z", 1),
-                ("arrow-oneway", ARROW_ONEWAY, 13, "M0,0 L10,5 L0,10 Z", 9)))
-        +
-        "</defs>"
-    )
-    parts = [head, f"<title>{escape(title)}</title>", defs,
-             f'<rect width="100%" height="100%" fill="{PAPER}"/>', *body.parts, "</svg>", ""]
-    return "\n".join(parts)
+
+
+_DEFS = (
+    "<defs>"
+    "<style>g.fan{display:none;pointer-events:none}g.counter:hover>g.fan{display:inline}"
+    "g.counter.open>g.fan{display:inline;pointer-events:auto}</style>"
+    '<pattern id="facedown" patternUnits="userSpaceOnUse" width="5" height="5" '
+    'patternTransform="rotate(45)"><rect width="2.2" height="5" fill="#000000" '
+    'fill-opacity="0.22"/></pattern>'
+    + "".join(
+        f'<marker id="{mid}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="{size}" '
+        f'markerHeight="{size}" markerUnits="userSpaceOnUse" orient="auto">'
+        f'<path d="{path}" fill="{color}"/></marker>'
+        for mid, color, size, path, ref in (
+            ("arrow", ARROW, 11, "M0,0 L10,5 L0,10 Z", 9),
+            ("arrow-back", ARROW, 11, "M10,0 L0,5 L10,10 Z", 1),
+            ("arrow-oneway", ARROW_ONEWAY, 13, "M0,0 L10,5 L0,10 Z", 9)))
+    + "</defs>"
+)
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A part of a picture drawn once and kept (a map's terrain and key), with a digest of
+    its text, so a picture's :attr:`Picture.key` is worked out without reading it again."""
+
+    text: str
+    digest: bytes = b""
+
+    @classmethod
+    def of(cls, parts: Iterable[str]) -> Fixed:
+        """The parts, one a line, kept as one text with its digest."""
+        text = "\n".join(parts)
+        return cls(text, hashlib.blake2b(text.encode(), digest_size=16).digest())
+
+
+Block: TypeAlias = "str | Fixed | tuple[str, Sequence[str]]"
+"""A piece of a picture: text of the fixed part (``str``, or :class:`Fixed` when kept), or a
+layer (its name and its elements)."""
+
+
+class Picture:
+    """A board picture as a fixed part and layers over it.
+
+    The fixed part is what stays the same from one picture of a match to the next (the
+    document's frame, a hex map's terrain, hexsides, features, hex ids and key), named by
+    :attr:`key`; the layers are what a position changes (the heading, the pieces, the place
+    names placed clear of them, the marks, the boxes and the side key), each an SVG group
+    ``<g data-layer="NAME">``. :meth:`svg` is the whole document; a page that holds a picture
+    with the same key draws a new one from :attr:`layers` and :attr:`size` alone.
+    """
+
+    __slots__ = ("_blocks", "height", "key", "layers", "title", "width")
+
+    def __init__(self, width: float, height: float, title: str, blocks: Sequence[Block]) -> None:
+        self.width, self.height, self.title = width, height, title
+        self._blocks: list[str | Fixed | tuple[str]] = []  # (name,): a layer's place
+        self.layers: dict[str, str] = {}
+        """Each layer's elements (the group's content), by name, in the document's order."""
+        digest = hashlib.blake2b(digest_size=12)
+        digest.update(f"{_num(width)}\0{title}\0".encode())
+        for block in blocks:
+            if isinstance(block, tuple):
+                name, parts = block
+                self.layers[name] = "\n".join(parts)
+                self._blocks.append((name,))
+                digest.update(f"\0layer {name}\0".encode())
+            elif isinstance(block, Fixed):
+                self._blocks.append(block)
+                digest.update(block.digest)
+            else:
+                self._blocks.append(block)
+                digest.update(block.encode())
+        self.key = digest.hexdigest()
+        """The fixed part's identity: the same for every picture with the same frame, map
+        and layer names (whatever the layers hold, and the height)."""
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height in picture units, as the document gives them (its viewBox from 0, 0)."""
+        return (float(_num(self.width)), float(_num(self.height)))
+
+    def fixed_text(self) -> str:
+        """The elements of the fixed part (everything but the layers and the frame)."""
+        return "\n".join(b.text if isinstance(b, Fixed) else b for b in self._blocks
+                         if not isinstance(b, tuple))
+
+    def svg(self) -> str:
+        """The whole SVG document."""
+        parts = [_head(self.width, self.height), f"<title>{escape(self.title)}</title>", _DEFS,
+                 f'<rect width="100%" height="100%" fill="{PAPER}"/>']
+        for block in self._blocks:
+            if isinstance(block, Fixed):
+                parts.append(block.text)
+            elif isinstance(block, tuple):  # the group's content is the layer's text exactly
+                parts.append(f'<g data-layer="{block[0]}">{self.layers[block[0]]}</g>')
+            else:
+                parts.append(block)
+        parts += ["</svg>", ""]
+        return "\n".join(parts)
+
+
+def _picture(width: float, height: float, doc: _Doc, *, title: str, layer: str = "board") -> Picture:
+    """A picture whose every element is one layer (nothing of it is kept)."""
+    return Picture(width, height, title, [(layer, doc.parts)])
 
 
 # --- colours ------------------------------------------------------------------------------
@@ -388,20 +481,42 @@ def stack_groups(pieces: Sequence[Piece], counters: _Counters) -> list[list[Piec
     return list(groups.values())
 
 
+Drawn: TypeAlias = "tuple[tuple[str, ...], Box]"
+"""A counter (a stack) as drawn: its elements and the room it takes."""
+
+KEPT_COUNTERS = 1024
+"""How many stacks drawn a match keeps for its next pictures (all thrown away past that): a
+few pictures' worth on a big sheet (Valor of Arms: some 110 stacks a side, about 1 MB of
+text for 1,000 stacks)."""
+
+
 class _Counters:
     """Draws counters as printed chits: the game's counter art (colours of side and
     formation, type symbol, designation, printed values, reduced band, status markers),
-    the face-down back, a stack's depth and, on hover or click, the stack opened as a fan."""
+    the face-down back, a stack's depth and, on hover or click, the stack opened as a fan.
+
+    With ``kept`` (a match's table of stacks drawn for its earlier pictures), a stack that
+    looks as it did at the same place is not written again: its key is everything the
+    drawing shows (:meth:`_look` of each counter, the place and the size), never a stamp."""
 
     def __init__(self, *, label: PieceLabel, colors: Mapping[str, str], face_down: FaceDown,
-                 art: CounterArt | None = None) -> None:
-        self.label = label
+                 art: CounterArt | None = None, kept: dict[Hashable, Drawn] | None = None) -> None:
+        self._label = label
         self.art = art or DEFAULT_ART
         self.colors = {**colors, **self.art.side_colours()}
         self.face_down = face_down
         self.boxes: list[Box] = []  # the room each counter drawn takes (labels keep clear)
         self.faces: dict[str, Face] = {}
+        self.labels: dict[str, str] = {}
         self.places: dict[str, str] = {}  # a box's id (and its "box:" form) -> its printed name
+        self.kept = kept
+
+    def label(self, piece: Piece) -> str:
+        """The game's label of a piece (worked out once a picture)."""
+        got = self.labels.get(piece.id)
+        if got is None:
+            got = self.labels[piece.id] = self._label(piece)
+        return got
 
     def color(self, side: str) -> str:
         """The counter colour of a side (grey for a side with none)."""
@@ -414,10 +529,40 @@ class _Counters:
             got = self.faces[piece.id] = self.art.face(piece, self.label(piece), self.color(piece.side))
         return got
 
+    def _look(self, piece: Piece) -> tuple[Any, ...]:
+        """Everything a piece's counter shows of it (its tooltip too): what a kept drawing
+        of a stack is found by."""
+        if self.face_down(piece):
+            return (True, piece.side, self._back_fill(piece), self.art.back.text)
+        f = self.face(piece)
+        return (False, piece.id, piece.side, piece.hidden, self.label(piece), f.fill, f.ink, f.symbol,
+                f.symbol_text, f.type_name, f.designation, f.factors, f.marker,
+                tuple((st.name, st.mark, st.fill, st.section) for st in f.status),
+                (f.reduced.name, f.reduced.fill) if f.reduced is not None else None)
+
     def draw(self, doc: _Doc, stack: Sequence[Piece], cx: float, cy: float, c: float, *,
              fan: bool = True) -> None:
         """The top piece of a stack as a counter of side ``c`` centred at (cx, cy), its depth
         shown; the stack's other counters in a fan that opens on hover or click."""
+        if self.kept is None:
+            self._draw(doc, stack, cx, cy, c, fan=fan)
+            return
+        where = stack[0].location
+        key = (cx, cy, c, fan, where, self.place_name(where), tuple(self._look(p) for p in stack))
+        got = self.kept.get(key)
+        if got is None:
+            part = _Doc()
+            self._draw(part, stack, cx, cy, c, fan=fan)
+            got = (tuple(part.parts), self.boxes[-1])
+            if len(self.kept) >= KEPT_COUNTERS:
+                self.kept.clear()
+            self.kept[key] = got
+        else:
+            self.boxes.append(got[1])
+        doc.parts.extend(got[0])
+
+    def _draw(self, doc: _Doc, stack: Sequence[Piece], cx: float, cy: float, c: float, *,
+              fan: bool) -> None:
         piece = stack[0]
         count = len(stack)
         down = self.face_down(piece)
@@ -697,74 +842,127 @@ def render_hexmap(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = 
     given is the top of the stack (the one drawn). ``face_down`` says which pieces are drawn
     face-down (default: those with ``hidden`` set).
     """
+    return hexmap_picture(hexmap, pieces, title=title, piece_label=piece_label, hex_size=hex_size,
+                          show_ids=show_ids, side_colors=side_colors, face_down=face_down,
+                          subtitle=subtitle, cards=cards, marks=marks, art=art).svg()
+
+
+def hexmap_picture(hexmap: HexMap, pieces: Iterable[Piece] = (), *, title: str = "",
+                   piece_label: PieceLabel | None = None, hex_size: float = 30,
+                   show_ids: bool = True, side_colors: Mapping[str, str] | None = None,
+                   face_down: FaceDown | None = None, subtitle: str | None = None,
+                   cards: BoxCards | None = None, marks: Sequence[MapMark] = (),
+                   art: CounterArt | None = None, kept: dict[Hashable, Drawn] | None = None) -> Picture:
+    """:func:`render_hexmap` as a :class:`Picture`: the map's terrain and key are its fixed
+    part (drawn once per map and size), the heading, the pieces with the place names and
+    marks over the map (``map``) and the column's marks, sides and boxes (``panel``) its layers.
+    ``kept``: a table of stacks drawn before, to take again where they look the same (see
+    :func:`match_picture`)."""
     s = float(hex_size)
     pieces = list(pieces)
     by_place = stacks(pieces)
     sides = sides_of(pieces, list(side_colors or {}))
     counters = _Counters(label=piece_label or default_piece_label,
                          colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
-                         art=art)
+                         art=art, kept=kept)
     counters.places = {b.id: b.name for b in hexmap.boxes.values()}
     grid = hexmap.grid
-    map_w, map_h = grid.pixel_size(s)
+    fixed = _fixed_map(hexmap, s, show_ids)
     ox, oy = MARGIN, MARGIN + TITLE_HEIGHT
 
-    doc = _Doc()
+    heading = _Doc()
     spec = hexmap.spec
     sub = subtitle if subtitle is not None else " · ".join(
         x for x in (hexmap.name if title else "", spec.scale,
                     f"{len(hexmap)} hexes, columns {grid.columns[0]:02d}-{grid.columns[1]:02d}, "
                     f"rows {grid.rows[0]:02d}-{grid.rows[1]:02d}") if x)
-    _heading(doc, title or hexmap.name, sub)
-    doc.open("g", cls="map", transform=f"translate({_num(ox)},{_num(oy)})")
-    doc.parts.extend(_map_layers(hexmap, s, show_ids))
-    under = len(doc.parts)
-    _draw_hex_names(doc, hexmap, s, by_place)
+    _heading(heading, title or hexmap.name, sub)
+    doc = _Doc()
+    _draw_hex_names(doc, fixed.named, s, by_place)
     doc.open("g", cls="pieces")
-    for h in hexmap.hexes():
-        stack = by_place.get(hexmap.label(h))
-        if stack:
-            cx, cy = grid.center(h, s)
-            counters.draw(doc, stack, cx, cy + s * 0.04, s * HEX_COUNTER)
+    for hid in sorted((p for p in by_place if p in fixed.centres), key=lambda p: fixed.centres[p][0]):
+        _, cx, cy = fixed.centres[hid]  # in the map's order of hexes
+        counters.draw(doc, by_place[hid], cx, cy + s * 0.04, s * HEX_COUNTER)
     doc.close("g")
     _draw_marks(doc, hexmap, marks, s)
-    doc.close("g")
     # place names go where no counter is, drawn under the pieces so an opened stack covers them
     names = _Doc()
     _draw_labels(names, hexmap, s, counters.boxes)
-    doc.parts[under:under] = names.parts
+    doc.parts[0:0] = names.parts
 
-    panel = _Panel(ox + map_w + PANEL_GAP, oy - 6)
-    _legend_hexmap(panel, hexmap, s)
+    panel = _Panel(fixed.panel_x, fixed.panel_y)
     _legend_marks(panel, marks, s)
     _legend_sides(panel, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
-    hex_ids = {hexmap.label(h) for h in hexmap.hexes()}
     _boxes(panel, hexmap.boxes.values(), by_place,
-           _unplaced(by_place, hex_ids | set(hexmap.boxes)), counters, cards)
-    doc.extend(panel.doc)
+           _unplaced(by_place, fixed.hex_ids | set(hexmap.boxes)), counters, cards)
 
-    width = panel.x + panel.width + MARGIN
-    height = max(oy + map_h, panel.y) + MARGIN
-    return _document(width, height, doc, title=title or hexmap.name)
-
-
-_MAP_LAYERS: weakref.WeakKeyDictionary[HexMap, dict[tuple[float, bool], tuple[str, ...]]] = \
-    weakref.WeakKeyDictionary()
+    width = fixed.panel_x + panel.width + MARGIN
+    height = max(oy + fixed.map_h, panel.y) + MARGIN
+    return Picture(width, height, title or hexmap.name, [
+        ("heading", heading.parts), f'<g class="map" transform="translate({_num(ox)},{_num(oy)})">',
+        fixed.map, ("map", doc.parts), "</g>", fixed.legend, ("panel", panel.doc.parts)])
 
 
-def _map_layers(hexmap: HexMap, s: float, show_ids: bool) -> tuple[str, ...]:
-    """The map's own drawing (hexes, hexsides, features), drawn once per map,
-    hex size and id setting: a map does not change in play (what changes on it is pieces and
-    game variables), and on a big sheet it is most of the picture's cost."""
-    kept = _MAP_LAYERS.setdefault(hexmap, {})
-    parts = kept.get((s, show_ids))
-    if parts is None:
+@dataclass(frozen=True)
+class _FixedMap:
+    """What a picture of a hex map draws the same every time: the map's own drawing
+    (hexes, ids, hexsides, features), the column's terrain key and where the rest of the
+    column starts."""
+
+    map: Fixed
+    legend: Fixed
+    map_h: float
+    panel_x: float
+    panel_y: float
+    hex_ids: frozenset[str]
+    centres: Mapping[str, tuple[int, float, float]]  # hex id -> its place in the map's order, centre
+    named: tuple[tuple[str, str, float, float, str], ...]  # see _named_hexes
+
+
+class _PerMap:
+    """What is drawn once per map object and drawing setting, kept while the map lives and
+    shared by every thread that draws it (the table is read and filled under a lock; two
+    threads drawing the same map at once may both draw it, and keep the first)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: weakref.WeakKeyDictionary[HexMap, dict[tuple[float, bool], _FixedMap]] = \
+            weakref.WeakKeyDictionary()
+
+    def get(self, hexmap: HexMap, key: tuple[float, bool], build: Callable[[], _FixedMap]) -> _FixedMap:
+        """The kept drawing of ``hexmap`` under ``key``, drawn by ``build()`` the first time."""
+        with self._lock:
+            got = self._kept.get(hexmap, {}).get(key)
+        if got is None:
+            made = build()
+            with self._lock:
+                got = self._kept.setdefault(hexmap, {}).setdefault(key, made)
+        return got
+
+
+_MAPS = _PerMap()
+
+
+def _fixed_map(hexmap: HexMap, s: float, show_ids: bool) -> _FixedMap:
+    """The map's own drawing (hexes, hexsides, features) and its key in the column, drawn once
+    per map, hex size and id setting: a map does not change in play (what changes on it is
+    pieces and game variables), and on a big sheet it is most of the picture's cost."""
+
+    def build() -> _FixedMap:
         doc = _Doc()
         _draw_hexes(doc, hexmap, s, show_ids)
         _draw_hexsides(doc, hexmap, s)
         _draw_features(doc, hexmap, s)
-        parts = kept[(s, show_ids)] = tuple(doc.parts)
-    return parts
+        map_w, map_h = hexmap.grid.pixel_size(s)
+        panel = _Panel(MARGIN + map_w + PANEL_GAP, MARGIN + TITLE_HEIGHT - 6)
+        _legend_hexmap(panel, hexmap, s)
+        hexes = list(hexmap.hexes())
+        return _FixedMap(Fixed.of(doc.parts), Fixed.of(panel.doc.parts), map_h, panel.x, panel.y,
+                         frozenset(hexmap.label(h) for h in hexes),
+                         {hexmap.label(h): (k, *hexmap.grid.center(h, s)) for k, h in enumerate(hexes)},
+                         _named_hexes(hexmap, s))
+
+    return _MAPS.get(hexmap, (s, show_ids), build)
 
 
 def _draw_hexes(doc: _Doc, hexmap: HexMap, s: float, show_ids: bool) -> None:
@@ -789,18 +987,30 @@ def _draw_hexes(doc: _Doc, hexmap: HexMap, s: float, show_ids: bool) -> None:
     doc.close("g")
 
 
-def _draw_hex_names(doc: _Doc, hexmap: HexMap, s: float, by_place: Mapping[str, list[Piece]]) -> None:
-    """The names printed in single hexes, at the foot of the hex; under a counter the name is
-    left out of the picture (the hex's tooltip still gives it), so it never covers one."""
+def _draw_hex_names(doc: _Doc, named: Sequence[tuple[str, str, float, float, str]], s: float,
+                    by_place: Mapping[str, list[Piece]]) -> None:
+    """The names printed in single hexes (``named``: id, name, centre and ink of each, see
+    :func:`_named_hexes`), at the foot of the hex; under a counter the name is left out of the
+    picture (the hex's tooltip still gives it), so it never covers one."""
     doc.open("g", cls="hex-names", stroke="none")
+    for hid, name, cx, cy, ink in named:
+        if by_place.get(hid):
+            continue
+        doc.text(cx, cy + s * 0.8, name, s * 0.22, width=s * 1.2, font_style="italic", fill=ink,
+                 cls="hex-name")
+    doc.close("g")
+
+
+def _named_hexes(hexmap: HexMap, s: float) -> tuple[tuple[str, str, float, float, str], ...]:
+    """The hexes with a name of their own, in the map's order: id, name, centre, and the ink
+    that reads on the hex's terrain."""
+    out = []
     for h in hexmap.hexes():
         name = hexmap.hex_name(h)
-        if not name or by_place.get(hexmap.label(h)):
-            continue
-        cx, cy = hexmap.grid.center(h, s)
-        doc.text(cx, cy + s * 0.8, name, s * 0.22, width=s * 1.2, font_style="italic",
-                 fill=_text_on(hexmap.terrain_type(h).color), cls="hex-name")
-    doc.close("g")
+        if name:
+            cx, cy = hexmap.grid.center(h, s)
+            out.append((hexmap.label(h), name, cx, cy, _text_on(hexmap.terrain_type(h).color)))
+    return tuple(out)
 
 
 def _pieces_count(n: int) -> str:
@@ -1137,6 +1347,17 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
                    piece_label: PieceLabel | None = None, side_colors: Mapping[str, str] | None = None,
                    face_down: FaceDown | None = None, subtitle: str | None = None,
                    cards: BoxCards | None = None, art: CounterArt | None = None) -> str:
+    """The area map as an SVG document (see :func:`areamap_picture`)."""
+    return areamap_picture(areamap, pieces, title=title, piece_label=piece_label,
+                           side_colors=side_colors, face_down=face_down, subtitle=subtitle,
+                           cards=cards, art=art).svg()
+
+
+def areamap_picture(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str = "",
+                   piece_label: PieceLabel | None = None, side_colors: Mapping[str, str] | None = None,
+                   face_down: FaceDown | None = None, subtitle: str | None = None,
+                   cards: BoxCards | None = None, art: CounterArt | None = None,
+                     kept: dict[Hashable, Drawn] | None = None) -> Picture:
     """The area map as an SVG document: positions, arrows, pieces listed inside, boxes beside
     (with the ``cards`` a game shows in them).
 
@@ -1149,7 +1370,7 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     sides = sides_of(pieces, list(side_colors or {}))
     counters = _Counters(label=piece_label or default_piece_label,
                          colors=assign_side_colors(sides, side_colors), face_down=face_down or is_hidden,
-                         art=art)
+                         art=art, kept=kept)
     counters.places = {**{a.id: a.name for a in areamap.spec.areas},
                        **{b.id: b.name for b in areamap.boxes.values()}}
     pad = AREA_BOX_WIDTH / 2 + 14
@@ -1202,7 +1423,7 @@ def render_areamap(areamap: AreaMap, pieces: Iterable[Piece] = (), *, title: str
     doc.extend(panel.doc)
     width = panel.x + panel.width + MARGIN
     height = max(MARGIN + TITLE_HEIGHT + 1100, panel.y) + MARGIN
-    return _document(width, height, doc, title=title or areamap.name)
+    return _picture(width, height, doc, title=title or areamap.name)
 
 
 def _area_fill(attrs: Mapping[str, Any]) -> str:
@@ -1299,14 +1520,14 @@ def _legend_area(panel: _Panel, areamap: AreaMap) -> None:
 # --- matches and games ----------------------------------------------------------------------
 
 
-def _render_places(pieces: Sequence[Piece], *, title: str, subtitle: str | None,
-                   colors: Mapping[str, str], face_down: FaceDown, piece_label: PieceLabel,
-                   art: CounterArt | None = None) -> str:
+def _places_picture(pieces: Sequence[Piece], *, title: str, subtitle: str | None,
+                    colors: Mapping[str, str], face_down: FaceDown, piece_label: PieceLabel,
+                    art: CounterArt | None = None, kept: dict[Hashable, Drawn] | None = None) -> Picture:
     """A board-less picture: every place with its counters, for games that draw no map."""
     by_place = stacks(pieces)
     sides = sides_of(pieces, list(colors))
     counters = _Counters(label=piece_label, colors=assign_side_colors(sides, colors), face_down=face_down,
-                         art=art)
+                         art=art, kept=kept)
     doc = _Doc()
     _heading(doc, title, subtitle or "no map: pieces by place")
     panel = _Panel(MARGIN, MARGIN + TITLE_HEIGHT, 520)
@@ -1316,8 +1537,8 @@ def _render_places(pieces: Sequence[Piece], *, title: str, subtitle: str | None,
     _legend_sides(panel2, [sd for sd in sides if any(p.side == sd for p in pieces)], counters)
     doc.extend(panel.doc)
     doc.extend(panel2.doc)
-    return _document(panel2.x + panel2.width + MARGIN, max(panel.y, panel2.y, 200) + MARGIN, doc,
-                     title=title)
+    return _picture(panel2.x + panel2.width + MARGIN, max(panel.y, panel2.y, 200) + MARGIN, doc,
+                    title=title)
 
 
 def _match_title(match: Match, hidden_from: str | None) -> tuple[str, str]:
@@ -1339,16 +1560,28 @@ def render_board(board: Any, pieces: Sequence[Piece], *, title: str, subtitle: s
     """Draw whatever a game's ``board()`` returned (HexMap, AreaMap or None) with the pieces
     (and the cards the game shows in the board's boxes, the marks on a hex map) as counters
     in the game's counter ``art``."""
+    return board_picture(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
+                         side_colors=side_colors, face_down=face_down, cards=cards, marks=marks,
+                         art=art).svg()
+
+
+def board_picture(board: Any, pieces: Sequence[Piece], *, title: str, subtitle: str | None,
+                  piece_label: PieceLabel, side_colors: Mapping[str, str], face_down: FaceDown,
+                  cards: BoxCards | None = None, marks: Sequence[MapMark] = (),
+                  art: CounterArt | None = None, kept: dict[Hashable, Drawn] | None = None) -> Picture:
+    """:func:`render_board` as a :class:`Picture` (a hex map's terrain kept, the rest in
+    layers; ``kept``: stacks drawn before, see :func:`match_picture`)."""
     if isinstance(board, HexMap):
-        return render_hexmap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                             side_colors=side_colors, face_down=face_down, cards=cards, marks=marks,
-                             art=art)
+        return hexmap_picture(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
+                              side_colors=side_colors, face_down=face_down, cards=cards, marks=marks,
+                              art=art, kept=kept)
     if isinstance(board, AreaMap):
-        return render_areamap(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
-                              side_colors=side_colors, face_down=face_down, cards=cards, art=art)
+        return areamap_picture(board, pieces, title=title, subtitle=subtitle, piece_label=piece_label,
+                               side_colors=side_colors, face_down=face_down, cards=cards, art=art,
+                               kept=kept)
     if board is None:
-        return _render_places(pieces, title=title, subtitle=subtitle, colors=side_colors,
-                              face_down=face_down, piece_label=piece_label, art=art)
+        return _places_picture(pieces, title=title, subtitle=subtitle, colors=side_colors,
+                               face_down=face_down, piece_label=piece_label, art=art, kept=kept)
     raise TabletopError(f"cannot draw a board of type {type(board).__name__}; "
                         f"expected a HexMap, an AreaMap or None")
 
@@ -1366,16 +1599,30 @@ def render_match(match: Match, *, hidden_from: str | None = None) -> str:
     hidden pieces are face-down. Without it every piece is face-up (hidden ones outlined
     dashed), the designer's view.
     """
+    return match_picture(match, hidden_from=hidden_from).svg()
+
+
+def match_picture(match: Match, *, hidden_from: str | None = None) -> Picture:
+    """:func:`render_match` as a :class:`Picture`: what a page that holds the match's
+    picture (the same :attr:`Picture.key`) needs to draw the position is its layers.
+
+    The stacks drawn are kept in the match's memo (while it keeps its registry of pieces), and
+    a stack that looks the same at the same place in a later picture is taken from there:
+    most decisions change a few stacks of a big map."""
     game = match.game
     title, subtitle = _match_title(match, hidden_from)
     pieces = match_pieces(match)
     art = game_art(game)
     colors = assign_side_colors(sides_of(pieces, game.info.players), art.side_colours())
-    return render_board(game.board(match), pieces, title=title, subtitle=subtitle,
-                        piece_label=game.piece_label, side_colors=colors,
-                        face_down=face_down_in_view(match, hidden_from),
-                        cards=game.box_cards(match, hidden_from),
-                        marks=game.map_marks(match, hidden_from), art=art)
+    return board_picture(game.board(match), pieces, title=title, subtitle=subtitle,
+                         piece_label=game.piece_label, side_colors=colors,
+                         face_down=face_down_in_view(match, hidden_from),
+                         cards=game.box_cards(match, hidden_from),
+                         marks=game.map_marks(match, hidden_from), art=art,
+                         kept=match.state.memo.of_registry(_KEPT, dict))
+
+
+_KEPT = ("render.svg", "counters")  # the memo's key of a match's stacks drawn
 
 
 def render_game(game: Game, match: Match | None = None, *, hidden_from: str | None = None) -> str:

@@ -16,7 +16,9 @@ origin; bounded bodies), and names a game only by its id in the :mod:`.catalogue
     POST /api/matches/{id}/bot               the game's bot decides for the seat: version, scope
                                              ("one": this decision; "phase": until the phase ends)
     POST /api/matches/{id}/undo              undo back to the seat's previous decision: version
-         (these four take ?since=N&log=KEY: only the log's events from N on, see log_json)
+         (these four take ?since=N&log=KEY: only the log's events from N on, see log_json;
+          and ?picture=KEY: only the board's layers over the picture the page holds, see
+          picture_json)
     GET  /api/matches/{id}/status            score, tracks, victory, description
     GET  /api/matches/{id}/record|save       download (only when no other person would learn from it)
     POST /api/replays                        open a record (record) or a study's row (row, game, ...)
@@ -40,6 +42,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ...board.render.svg import Picture
 from ...engine.agents import BUILTIN_AGENTS
 from ...engine.canonical import JSON
 from ...engine.errors import TabletopError
@@ -130,17 +133,18 @@ class WebApp:
         return {"id": room.id, "seats": [_seat_link(room, s) for s in room.seats]}
 
     def state(self, room: Room, seat: Seat, since: int | None = None,
-              key: str | None = None) -> dict[str, JSON]:
+              key: str | None = None, held: str | None = None) -> dict[str, JSON]:
         """The match as ``seat`` sees it now; its log from ``since`` on when the page's copy
-        (``key``) is current (see :func:`log_json`)."""
+        (``key``) is current (see :func:`log_json`), its board as layers alone when the page
+        holds a picture with the same fixed part (``held``, see :func:`picture_json`)."""
         match = room.match
         side = room.side_for(seat)
-        svg = room.board_svg(side)
+        picture = room.picture(side)
         pending = match.pending
         decision: JSON = None
         if pending is not None:
             if pending.player == side:
-                decision = seeing.pending_json(match, side, svg)
+                decision = seeing.pending_json(match, side, seeing.picture_targets(picture))
             else:
                 decision = {"player": pending.player, "section": pending.section}
         info = match.game.info
@@ -150,7 +154,7 @@ class WebApp:
             "who": room.who(), "seat": {"sides": list(seat.sides), "kind": seat.kind}, "side": side,
             "turn": match.state.turn, "phase": match.state.phase,
             "phase_name": match.game.phase_name(match.state.phase) if match.state.phase else "",
-            "svg": svg, "pending": decision,
+            **picture_json(picture, held), "pending": decision,
             "your_turn": pending is not None and pending.player in seat.sides,
             "result": match.result.to_json() if match.result else None,
             **log_json(room, side, since, key),
@@ -179,6 +183,16 @@ def log_json(room: Room, side: str, since: int | None, key: str | None) -> dict[
             "log_next": events[-1].seq + 1 if events else start, "log_key": now}
 
 
+def picture_json(picture: Picture, held: str | None) -> dict[str, JSON]:
+    """The board for a page that holds the picture named ``held`` (the ``picture`` of an
+    earlier answer, None: none): when it is this picture's fixed part (the same map), only
+    the layers drawn over it (``layers``: name -> the elements of its ``<g data-layer>``) and
+    the picture's ``size``; else the whole SVG (``svg``). ``picture`` names the fixed part."""
+    if held == picture.key:
+        return {"picture": picture.key, "layers": dict(picture.layers), "size": list(picture.size)}
+    return {"picture": picture.key, "svg": picture.svg()}
+
+
 def _seat_link(room: Room, seat: Seat) -> dict[str, JSON]:
     return {"sides": list(seat.sides), "kind": seat.kind, "url": f"/play/{room.id}?seat={seat.token}"}
 
@@ -189,10 +203,12 @@ def _mapping(value: Any, what: str) -> Mapping[str, Any] | None:
     raise WebError(f"{what} must be a JSON object")
 
 
-def _log_params(request: Request) -> tuple[int | None, str | None]:
-    """The page's copy of the log: ``since`` (the events it holds end before) and ``log`` (its key)."""
+def _log_params(request: Request) -> tuple[int | None, str | None, str | None]:
+    """What the page holds: the log's events before ``since`` under the key ``log``, and the
+    picture named ``picture`` (see :func:`picture_json`)."""
     since = request.query_params.get("since")
-    return (None if since is None else _int(since, "since")), request.query_params.get("log")
+    return ((None if since is None else _int(since, "since")), request.query_params.get("log"),
+            request.query_params.get("picture"))
 
 
 def _token(request: Request) -> str | None:

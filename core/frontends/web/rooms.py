@@ -34,6 +34,7 @@ from ...engine.resume import resumable_save, resume
 from ...engine.routes import Followed, RouteError, follow
 
 if TYPE_CHECKING:
+    from ...board.render.svg import Picture
     from .catalogue import Catalogue
 
 ROOM_FORMAT = "tabletop-web-match/1"
@@ -79,19 +80,19 @@ class Room:
     _agents: dict[str, Agent] = field(default_factory=dict, repr=False)
     # the game's default bot a side, deciding for a person who asks it (bot_decides)
     _helpers: dict[str, Agent] = field(default_factory=dict, repr=False)
-    _pictures: dict[str, tuple[int, str]] = field(default_factory=dict, repr=False)
+    _pictures: dict[str, tuple[int, Picture]] = field(default_factory=dict, repr=False)
     _log_mark: tuple[EventLog, str] | None = field(default=None, repr=False)
     # the moves by destination taken here: (decisions before, decisions after) each, so that
     # an undo takes a whole move back (kept in memory: after a restart, a step at a time)
     _route_marks: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
-    def board_svg(self, side: str) -> str:
+    def picture(self, side: str) -> Picture:
         """The board as ``side`` sees it, drawn once per version of the match."""
-        from .seeing import board_svg
+        from .seeing import board_picture
 
         kept = self._pictures.get(side)
         if kept is None or kept[0] != self.version:
-            kept = (self.version, board_svg(self.match, side))
+            kept = (self.version, board_picture(self.match, side))
             self._pictures[side] = kept
         return kept[1]
 

@@ -10,11 +10,14 @@ named), and the pending decision in full only for the side that takes it.
 
 from __future__ import annotations
 
+import html
+import json
 import re
+import threading
 from collections.abc import Mapping
 from typing import Any
 
-from ...board.render.svg import render_match
+from ...board.render.svg import Picture, match_picture, render_match
 from ...engine.canonical import JSON, thaw
 from ...engine.decisions import Decision
 from ...engine.events import Event
@@ -32,11 +35,14 @@ def board_svg(match: Match, side: str | None) -> str:
     return render_match(match, hidden_from=side)
 
 
+def board_picture(match: Match, side: str | None) -> Picture:
+    """:func:`board_svg` as a picture: its fixed part (the map, the same for every side) and
+    the layers drawn for the side."""
+    return match_picture(match, hidden_from=side)
+
+
 def svg_targets(svg: str) -> set[str]:
     """The ids of the hexes, areas, boxes and face-up pieces a board picture makes clickable."""
-    import html
-    import json
-
     found = {html.unescape(m) for m in _TARGET_ATTR.findall(svg)}
     for raw in _PIECES_ATTR.findall(svg):
         try:
@@ -44,6 +50,27 @@ def svg_targets(svg: str) -> set[str]:
         except ValueError:
             continue
         found.update(str(i) for i in ids if isinstance(i, str))
+    return found
+
+
+_FIXED_TARGETS: dict[str, frozenset[str]] = {}  # a picture's key -> the targets of its fixed part
+_FIXED_LOCK = threading.Lock()
+
+
+def picture_targets(picture: Picture) -> set[str]:
+    """:func:`svg_targets` of a picture, its fixed part read once per key (the server's
+    threads share what is read, under a lock)."""
+    with _FIXED_LOCK:
+        fixed = _FIXED_TARGETS.get(picture.key)
+    if fixed is None:
+        fixed = frozenset(svg_targets(picture.fixed_text()))
+        with _FIXED_LOCK:
+            if len(_FIXED_TARGETS) >= 64:  # a few maps and sizes are served; never grows unbounded
+                _FIXED_TARGETS.clear()
+            _FIXED_TARGETS[picture.key] = fixed
+    found = set(fixed)
+    for text in picture.layers.values():
+        found |= svg_targets(text)
     return found
 
 
@@ -104,12 +131,12 @@ def decision_json(decision: Decision, targets: set[str],
     return out
 
 
-def pending_json(match: Match, side: str, svg: str) -> dict[str, JSON]:
+def pending_json(match: Match, side: str, targets: set[str]) -> dict[str, JSON]:
     """The pending decision as the side that takes it is sent it (:func:`decision_json`),
-    with its routes when it is a move by destination (:func:`~tabletop.core.engine.routes.routes_of`)."""
+    ``targets`` the clickable elements of its picture (:func:`picture_targets`), with its
+    routes when it is a move by destination (:func:`~tabletop.core.engine.routes.routes_of`)."""
     pending = match.pending
     assert pending is not None and pending.player == side
-    targets = svg_targets(svg)
     names = piece_names(match.view(side), targets)
     return decision_json(pending, targets, names, routes=routes_of(match, pending),
                          picks_mover=pending.kind in match.game.mover_kinds)

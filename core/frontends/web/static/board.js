@@ -10,16 +10,22 @@ const SVGNS = "http://www.w3.org/2000/svg";
 export const READABLE = 32; // px across a counter of the decision's places is drawn at least
 const MAX_ZOOM = 1.6; // screen px per map unit the view zooms in to at most when it need not
 const CHIT = "rect.chit";
+const NAMING = "[data-hex],[data-area],[data-box],[data-piece],[data-pieces]"; // what names a target
 
 export class Board {
   constructor(container, { onPick } = {}) {
     this.container = container;
     this.onPick = onPick || (() => {});
     this.svg = null;
-    this.drawn = null; // the SVG text of the picture shown
+    this.drawn = null; // the SVG text of the picture shown (drawn whole)
+    this.key = null; // the server's name of the picture's fixed part (the map), sent back with requests
+    this.layerTexts = new Map(); // the text of each layer drawn since (name -> text)
     this.full = null; // the picture's own viewBox
     this.box = null; // the viewBox shown now (zoom and pan)
     this.byTarget = new Map();
+    this.index = null; // the picture's elements by the ids they name (see named)
+    this.marked = new Set(); // the elements the page has marked (targets, hovered options)
+    this.overlay = null; // the highlights drawn over the decision's hexes
     this.drag = null;
     this.dragged = false;
     container.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
@@ -30,29 +36,72 @@ export class Board {
     container.addEventListener("click", (e) => this.click(e));
   }
 
-  // Draw a new picture, keeping the zoom of the last one when it has the same size; the
-  // same picture again (most decisions move nothing) is kept as it is, not drawn again.
-  show(svgText) {
-    if (this.svg && svgText === this.drawn) return;
+  // Draw an answer's board, keeping the zoom of the last picture when it has the same size:
+  // a whole picture (SVG text, or an answer's {svg, picture}), or the layers of a new one
+  // over the picture shown ({layers, size, picture}: the map stays, only what changed on it
+  // is drawn again). False when those layers are not for the picture shown: the page then
+  // asks for the whole picture (``key`` is cleared, so its next request does).
+  show(answer) {
+    const got = typeof answer === "string" ? { svg: answer } : answer || {};
+    if (got.layers) return this.showLayers(got);
+    const svgText = got.svg || "";
+    this.key = got.picture || null;
+    this.layerTexts = new Map();
+    if (this.svg && svgText === this.drawn) return true; // the same picture again: kept as it is
     this.drawn = svgText;
     const keep = this.box && this.full;
     const old = this.full;
     this.container.innerHTML = svgText;
     this.svg = this.container.querySelector("svg");
-    if (!this.svg) return;
+    this.index = null;
+    this.marked = new Set();
+    this.overlay = null;
+    if (!this.svg) return true;
     const vb = (this.svg.getAttribute("viewBox") || "0 0 1000 1000").split(/[ ,]+/).map(Number);
     this.full = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };
     this.svg.removeAttribute("width");
     this.svg.removeAttribute("height");
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    // place names never catch a click (they are drawn clear of the counters)
-    const labels = this.svg.querySelector("g.labels");
-    if (labels) labels.style.pointerEvents = "none";
     // an opened stack comes to the front, so its fan covers its neighbours
     this.svg.addEventListener("pointerover", (e) => this.raise(e.target));
     this.focused = null;
     if (keep && old.w === this.full.w && old.h === this.full.h) this.apply(this.box);
     else this.start();
+    return true;
+  }
+
+  // The layers of a new picture drawn over the one shown; the view stays where it is. A
+  // layer the same as the one shown is left as it is; in one that changed, every element
+  // equal to the new one is kept (the browser styles and lays out only what changed).
+  showLayers(got) {
+    if (!this.svg || !got.picture || got.picture !== this.key) {
+      this.key = null;
+      return false;
+    }
+    let cleaned = false;
+    for (const [name, text] of Object.entries(got.layers)) {
+      if (this.layerTexts.get(name) === text) continue;
+      const layer = this.svg.querySelector(`g[data-layer="${name}"]`);
+      if (!layer) {
+        this.key = null;
+        return false;
+      }
+      if (!cleaned) { // what the page added (marks, an opened stack) goes before comparing
+        this.unmark();
+        for (const open of this.svg.querySelectorAll("g.counter.open")) open.classList.remove("open");
+        cleaned = true;
+      }
+      const fresh = document.createElementNS(SVGNS, "g");
+      fresh.innerHTML = text; // parsed apart from the page: no style or layout yet
+      morph(layer, fresh);
+      this.layerTexts.set(name, text);
+      if (this.index) this.index.layers = null;
+    }
+    this.drawn = null;
+    const [w, h] = got.size || [this.full.w, this.full.h];
+    if (w !== this.full.w || h !== this.full.h) this.full = { x: 0, y: 0, w, h };
+    this.focused = null;
+    return true;
   }
 
   raise(node) {
@@ -250,13 +299,12 @@ export class Board {
       }
     }
     if (!this.svg) return;
-    for (const node of this.svg.querySelectorAll(".target, .hover, .fan-target")) node.classList.remove("target", "hover", "fan-target");
-    for (const node of this.svg.querySelectorAll("g.highlights")) node.remove();
+    this.unmark();
     const overlay = document.createElementNS(SVGNS, "g");
     overlay.setAttribute("class", "highlights");
     overlay.style.pointerEvents = "none";
-    for (const node of this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")) {
-      if (!this.ids(node).some((id) => this.byTarget.has(id))) continue;
+    for (const node of this.named([...this.byTarget.keys()])) {
+      this.marked.add(node);
       if (node.closest("g.fan")) { // a unit in a stack's fan: marked, but not a place to go to
         node.classList.add("fan-target");
         continue;
@@ -270,13 +318,24 @@ export class Board {
       }
     }
     const pieces = this.svg.querySelector("g.pieces");
-    if (overlay.childNodes.length && pieces && pieces.parentNode) pieces.parentNode.insertBefore(overlay, pieces);
+    if (overlay.childNodes.length && pieces && pieces.parentNode) {
+      pieces.parentNode.insertBefore(overlay, pieces);
+      this.overlay = overlay;
+    }
     // follow the decision: a new set of places is brought into view, readable
     const key = [...this.byTarget.keys()].sort().join("\u0000");
     if (key && key !== this.focused) {
       this.focused = key;
       this.focus();
     }
+  }
+
+  // Take away the marks of the last decision (highlighted places, hovered options).
+  unmark() {
+    for (const node of this.marked) node.classList.remove("target", "hover", "fan-target");
+    this.marked = new Set();
+    if (this.overlay) this.overlay.remove();
+    this.overlay = null;
   }
 
   // The ids an element itself names: a place, a box, a piece, or every face-up piece of a
@@ -333,8 +392,86 @@ export class Board {
   // The elements of the map these ids name (to show which a listed option would pick).
   findAll(ids) {
     if (!this.svg || !ids || !ids.length) return [];
-    const want = new Set(ids);
-    return [...this.svg.querySelectorAll("[data-hex],[data-area],[data-box],[data-piece],[data-pieces]")]
-      .filter((node) => !node.closest("g.fan") && this.ids(node).some((id) => want.has(id)));
+    const found = this.named(ids).filter((node) => !node.closest("g.fan"));
+    for (const node of found) this.marked.add(node); // the page marks them (hover): unmark takes it away
+    return found;
+  }
+
+  // The elements that name any of these ids (see ids), in the order of the picture: found
+  // in an index of the picture's elements by the ids they name, made once a picture for
+  // its fixed part (a big map's thousand hexes) and again for the layers when they change.
+  named(ids) {
+    if (!this.index) {
+      this.index = { fixed: new Map(), layers: null };
+      for (const node of this.svg.querySelectorAll(NAMING)) if (!node.closest("g[data-layer]")) this.indexed(this.index.fixed, node);
+    }
+    if (!this.index.layers) {
+      this.index.layers = new Map();
+      for (const layer of this.svg.querySelectorAll("g[data-layer]")) {
+        for (const node of layer.querySelectorAll(NAMING)) this.indexed(this.index.layers, node);
+      }
+    }
+    const found = new Set();
+    for (const id of ids) {
+      for (const node of this.index.fixed.get(id) || []) found.add(node);
+      for (const node of this.index.layers.get(id) || []) found.add(node);
+    }
+    return [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  }
+
+  indexed(table, node) {
+    for (const id of this.ids(node)) {
+      if (!table.has(id)) table.set(id, []);
+      table.get(id).push(node);
+    }
+  }
+}
+
+// What a child of a layer is matched by in the next picture: the place, box or piece it
+// draws, else its kind (the page's marks are taken away before).
+function matchKey(node) {
+  if (node.nodeType !== 1) return `#${node.nodeType}`;
+  for (const a of ["data-piece", "data-at", "data-box", "data-area", "data-hex", "class"]) {
+    const v = node.getAttribute(a);
+    if (v !== null) return `${a}=${v}`;
+  }
+  return node.localName;
+}
+
+function sameTag(a, b) {
+  if (a.nodeType !== 1 || b.nodeType !== 1 || a.localName !== b.localName) return false;
+  if (a.attributes.length !== b.attributes.length) return false;
+  for (const attr of b.attributes) if (a.getAttribute(attr.name) !== attr.value) return false;
+  return true;
+}
+
+// Make the children of ``live`` (in the page) those of ``fresh`` (the same layer parsed
+// from the new picture): a child equal to its new one stays as it is, one with the same
+// tag and attributes is made over the same way, any other is replaced by the new one.
+function morph(live, fresh) {
+  const pool = new Map(); // match key -> the live children with it, in order
+  for (const node of live.childNodes) {
+    const key = matchKey(node);
+    if (!pool.has(key)) pool.set(key, []);
+    pool.get(key).push(node);
+  }
+  const next = [];
+  for (const node of [...fresh.childNodes]) {
+    const old = (pool.get(matchKey(node)) || []).shift();
+    if (old && old.isEqualNode(node)) next.push(old);
+    else if (old && sameTag(old, node) && node.childNodes.length) {
+      morph(old, node);
+      next.push(old);
+    } else next.push(node);
+  }
+  let at = live.firstChild;
+  for (const node of next) {
+    if (node === at) at = at.nextSibling;
+    else live.insertBefore(node, at);
+  }
+  while (at) {
+    const after = at.nextSibling;
+    at.remove();
+    at = after;
   }
 }

@@ -17,9 +17,11 @@ const board = new Board(document.getElementById("board"), { onPick: pick });
 const log = new LogView(document.getElementById("log"));
 const routes = new RouteLayer(board);
 
-// The query that asks only for the log's events after the page's copy.
+// The query that asks only for the log's events after the page's copy, and for the board
+// as layers over the picture the page shows.
 function since() {
-  return held ? `since=${held.next}&log=${encodeURIComponent(held.key)}` : "";
+  const log = held ? `since=${held.next}&log=${encodeURIComponent(held.key)}` : "";
+  return board.key ? `${log}${log ? "&" : ""}picture=${encodeURIComponent(board.key)}` : log;
 }
 
 function closeMenu() {
@@ -229,7 +231,7 @@ function render(st) {
     a.href = st.can_download ? `${path}/${kind}?seat=${encodeURIComponent(seat)}` : "#";
     a.title = st.can_download ? `download the ${kind} (JSON)` : "available when the match is over (it would reveal the other side's hidden moves)";
   }
-  board.show(st.svg);
+  if (!board.show(st)) load(); // layers over another picture: ask for the whole
   renderDecision(st);
   renderLinks(st);
   showLog(st);
