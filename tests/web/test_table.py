@@ -67,7 +67,8 @@ MEASURE = """() => {
 
 # The picture on the page (drawn whole at first, then answer by answer from the layers that
 # changed) against the whole picture of the same position asked of the server, both written
-# out the same way: the page's own marks taken away (highlights, hovered and opened stacks,
+# out the same way: the page's own marks taken away (highlights, a move's lit destinations
+# and path, hovered and opened stacks,
 # its zoom), and the children of a place in any order (the page brings a hovered stack to
 # the front). Empty when they are the same; else where they first differ.
 SAME_AS_WHOLE = """async () => {
@@ -77,7 +78,7 @@ SAME_AS_WHOLE = """async () => {
   if (!st.svg) return 'the server sent no whole picture';
   const whole = new DOMParser().parseFromString(st.svg, 'image/svg+xml').documentElement;
   const shown = document.querySelector('#board svg').cloneNode(true);
-  for (const n of shown.querySelectorAll('g.highlights')) n.remove();
+  for (const n of shown.querySelectorAll('g.highlights, g.route-costs, g.route-path')) n.remove();
   for (const n of shown.querySelectorAll('.target, .hover, .fan-target, .open')) {
     n.classList.remove('target', 'hover', 'fan-target', 'open');
   }
@@ -213,9 +214,10 @@ def test_counters_on_the_decision_are_readable_and_uncovered(
     view back."""
     shots = _shots(tmp_path)
     page = _page(browser)
-    answers: list[Any] = []  # the answers to the decisions taken
+    answers: list[Any] = []  # the answers to the decisions taken (a move by destination: one)
     page.on("response",
-            lambda res: answers.append(res) if res.url.split("?")[0].endswith("/decide") else None)
+            lambda res: answers.append(res) if res.url.split("?")[0].endswith(("/decide", "/route"))
+            else None)
     start_here(page, server, game_id, scenario=scenario, seed=seed)
     page.locator("#prompt, #waiting, #result").first.wait_for()
     _check_table(page, f"{game_id} at the start")
