@@ -283,45 +283,43 @@ class Encoder:
             self._places[place] = found
         return found
 
-    def _planes_of(self, entry: Mapping[str, Any]) -> list[int]:
-        """The planes a piece as a view shows it counts in."""
-        get = entry.get
-        side = get("side", NEUTRAL)
-        if side not in self._owner_at:
-            side = NEUTRAL
-        kind = get("kind", "")
-        found = self._plane.get((side, kind))
-        if found is None:
-            found = self._plane[side, "\0other"]
-        if kind == "hidden" or side == NEUTRAL:
-            return [found]
-        out = [found]
-        steps, most = get("steps"), get("max_steps")
-        if isinstance(steps, int) and isinstance(most, int) and steps < most:
-            out.append(self._status_plane[side, "reduced"])
-        attrs = get("attrs")
-        if attrs:
-            status_at = self._status_at
-            for status, value in attrs.items():
-                if value and status in status_at:
-                    out.append(self._status_plane[side, status])
-        return out
-
     def _count(self, place: str, stack: Sequence[Mapping[str, Any]]) -> dict[int, int]:
         """What the pieces a view shows at ``place`` add to the counts (the flat board's or
-        the box counts, see :meth:`_where`): entry -> count."""
+        the box counts, see :meth:`_where`): entry -> count. On the board, a piece counts in
+        the plane of its side and kind (its side's hidden counters, or its side's other
+        kinds), and, unless hidden or neutral, in its side's ``reduced`` plane when it has
+        fewer steps than printed and in the plane of each status its ``attrs`` holds true."""
         on_board, offset, stride = self._where(place)
         counts: dict[int, int] = {}
-        if on_board:
-            for entry in stack:
-                for plane in self._planes_of(entry):
-                    at = offset + plane * stride
-                    counts[at] = counts.get(at, 0) + 1
-        else:
-            owner_at, neutral = self._owner_at, len(self.owners) - 1
+        owner_at = self._owner_at
+        if not on_board:
+            neutral = len(self.owners) - 1
             for entry in stack:
                 at = offset + owner_at.get(entry.get("side", NEUTRAL), neutral)
                 counts[at] = counts.get(at, 0) + 1
+            return counts
+        plane_of, status_at, status_plane = self._plane, self._status_at, self._status_plane
+        for entry in stack:
+            get = entry.get
+            side = get("side", NEUTRAL)
+            if side not in owner_at:
+                side = NEUTRAL
+            kind = get("kind", "")
+            found = plane_of.get((side, kind))
+            at = offset + (plane_of[side, "\0other"] if found is None else found) * stride
+            counts[at] = counts.get(at, 0) + 1
+            if kind == "hidden" or side == NEUTRAL:
+                continue
+            steps, most = get("steps"), get("max_steps")
+            if isinstance(steps, int) and isinstance(most, int) and steps < most:
+                at = offset + status_plane[side, "reduced"] * stride
+                counts[at] = counts.get(at, 0) + 1
+            attrs = get("attrs")
+            if attrs:
+                for status, value in attrs.items():
+                    if value and status in status_at:
+                        at = offset + status_plane[side, status] * stride
+                        counts[at] = counts.get(at, 0) + 1
         return counts
 
     def _counted(self, places: Mapping[str, Sequence[Mapping[str, Any]]]) -> _Kept:
