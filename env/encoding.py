@@ -31,7 +31,7 @@ declared most options (:func:`max_options`); a decision with more is an
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,13 +96,9 @@ def check_options(game: Game, decision: Decision, size: int) -> None:
 def _number(value: JSON) -> float:
     """A variable's value as one number: a number as it is, a truth as 0 or 1, a list or a
     dict by its length, a text as 1 (0 when empty), nothing as 0."""
-    kind = type(value)
-    if kind is int or kind is float:
-        return float(value)
-    if kind is list or kind is tuple or kind is dict:
-        return float(len(value))
-    if value is None:
-        return 0.0
+    read = _NUMBER.get(type(value))
+    if read is not None:
+        return read(value)
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int | float):
@@ -112,6 +108,40 @@ def _number(value: JSON) -> float:
     if isinstance(value, str):
         return 1.0 if value else 0.0
     return 0.0
+
+
+def _length(value: Any) -> float:
+    return float(len(value))
+
+
+def _nothing(value: Any) -> float:
+    return 0.0
+
+
+def _truth(value: Any) -> float:
+    return 1.0 if value else 0.0
+
+
+_NUMBER: dict[type, Callable[[Any], float]] = {
+    int: float, float: float, bool: _truth, str: _truth, type(None): _nothing,
+    list: _length, tuple: _length, dict: _length}
+"""How :func:`_number` reads a value of each plain type (others go the long way)."""
+
+
+class _Kept:
+    """One side's board as its views showed it at a revision: the board's counts, the off-map
+    box counts, and what each place added to them. Derived data of the encoder, made and
+    brought up to date in :meth:`Encoder._kept_board` alone, and dropped by
+    :meth:`Encoder.forget`."""
+
+    __slots__ = ("board", "boxes", "counted", "flat", "revision")
+
+    def __init__(self, revision: int, board: Float, boxes: int) -> None:
+        self.revision = revision
+        self.board = board  # the board tensor's counts and its static planes
+        self.flat = board.reshape(-1)  # the same, flat (no copy)
+        self.boxes = [0] * boxes  # box by owner (see Encoder._where)
+        self.counted: dict[str, dict[int, int]] = {}  # place -> its entries -> its counts
 
 
 class Encoder:
@@ -203,12 +233,21 @@ class Encoder:
         self.vector_names: tuple[str, ...] = tuple(vector)
         self.owners = tuple(owners)
         self.size = max_options(game, probe)
-        # side -> (board revision, the dynamic planes, the box counts) kept between observations
-        self._kept: dict[str, tuple[int, Float, Float]] = {}
-        self._readable: dict[str, tuple[str, ...]] = {}  # side -> the vars it may read
+        # A side's counts: the board's, and the box counts of the vector (on a hex map); where
+        # each place counts: see _where. The vector's head (turn, phase, tracks, variables)
+        # is made anew at each observation.
+        self._boxes = len(self.box_index) * len(self.owners)
         self._phase_at = {p: 1 + i for i, p in enumerate(self.phases)}
         self._phase_other = 1 + len(self.phases)
         self._tracks_at = 2 + len(self.phases)
+        self._head = [0.0] * (self._tracks_at + len(self.tracks) + len(self.vars))
+        self._masks: dict[int, NDArray[np.int8]] = {}  # options -> the mask (see mask)
+        self._owner_at = {s: i for i, s in enumerate(self.owners)}
+        self._status_at = {status: i for i, status in enumerate(self.statuses) if i > 0}
+        self._places: dict[str, tuple[bool, int, int]] = {}
+        self._kept: dict[str, _Kept] = {}  # side -> its board as last observed (see _kept_board)
+        # side -> the variables in the vector's order, None for each it may not read
+        self._readable: dict[str, tuple[str | None, ...]] = {}
 
     # -- the board ------------------------------------------------------------------------
     def _put(self, board: Float, plane: int, place: str, value: float) -> bool:
@@ -225,165 +264,190 @@ class Encoder:
             return True
         return False
 
-    def _planes_of(self, entry: Mapping[str, Any]) -> list[int]:
-        """The planes a piece as a view shows it counts in."""
-        side = entry.get("side", NEUTRAL)
-        if side not in self.owners:
-            side = NEUTRAL
-        kind = entry.get("kind", "")
-        found = self._plane.get((side, kind))
+    def _where(self, place: str) -> tuple[bool, int, int]:
+        """Where the pieces at ``place`` count: (on the board, offset, stride). On the board,
+        a piece's plane ``k`` is the entry ``offset + k * stride`` of the flat board (a hex:
+        its cell of each plane; an area map: its row); off it (a box, or elsewhere), its
+        owner's box count is the entry ``offset + owner`` of the box counts."""
+        found = self._places.get(place)
         if found is None:
-            found = self._plane[side, "\0other"]
-        out = [found]
-        if kind == "hidden" or side == NEUTRAL:
-            return out
-        steps, most = entry.get("steps"), entry.get("max_steps")
-        if isinstance(steps, int) and isinstance(most, int) and steps < most:
-            out.append(self._status_plane[side, "reduced"])
-        attrs = entry.get("attrs") or {}
-        for status in self.statuses[1:]:
-            if attrs.get(status):
-                out.append(self._status_plane[side, status])
-        return out
-
-    def _fill(self, board: Float, boxes: Float, place: str, stack: Sequence[Mapping[str, Any]]) -> None:
-        """Count the pieces a view shows at ``place`` into the board (or the box counts)."""
-        for entry in stack:
-            planes = self._planes_of(entry)
-            if self.kind == "area" or place in getattr(self, "cell", {}):
-                for k in planes:
-                    self._put(board, k, place, 1.0)
+            if self.kind == "hex" and place in self.cell:
+                row, col = self.cell[place]
+                rows, cols = self.board_shape[1], self.board_shape[2]
+                found = (True, row * cols + col, rows * cols)
+            elif self.kind == "area":
+                found = (True, self.row.get(place, self.row[ELSEWHERE]) * self.board_shape[1], 1)
             else:
-                side = entry.get("side", NEUTRAL)
                 box = self.box_index.get(place, self.box_index[ELSEWHERE])
-                boxes[box, self.owners.index(side) if side in self.owners else -1] += 1.0
+                found = (False, box * len(self.owners), 0)
+            self._places[place] = found
+        return found
 
-    def _clear(self, board: Float, boxes: Float, place: str) -> None:
-        """Forget what was counted at ``place`` (before counting it again)."""
-        if self.kind == "hex":
-            cell = self.cell.get(place)
-            if cell is not None:
-                board[: self.dynamic, cell[0], cell[1]] = 0.0
-            else:
-                boxes[self.box_index.get(place, self.box_index[ELSEWHERE])] = 0.0
-        elif self.kind == "area":
-            board[self.row.get(place, self.row[ELSEWHERE]), : self.dynamic] = 0.0
-        else:
-            boxes[self.box_index.get(place, self.box_index[ELSEWHERE])] = 0.0
+    def _count(self, place: str, stack: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+        """What the pieces a view shows at ``place`` add to the counts (the flat board's or
+        the box counts, see :meth:`_where`): entry -> count. On the board, a piece counts in
+        the plane of its side and kind (its side's hidden counters, or its side's other
+        kinds), and, unless hidden or neutral, in its side's ``reduced`` plane when it has
+        fewer steps than printed and in the plane of each status its ``attrs`` holds true."""
+        on_board, offset, stride = self._where(place)
+        counts: dict[int, int] = {}
+        owner_at = self._owner_at
+        if not on_board:
+            neutral = len(self.owners) - 1
+            for entry in stack:
+                at = offset + owner_at.get(entry.get("side", NEUTRAL), neutral)
+                counts[at] = counts.get(at, 0) + 1
+            return counts
+        plane_of, status_at, status_plane = self._plane, self._status_at, self._status_plane
+        for entry in stack:
+            get = entry.get
+            side = get("side", NEUTRAL)
+            if side not in owner_at:
+                side = NEUTRAL
+            kind = get("kind", "")
+            found = plane_of.get((side, kind))
+            at = offset + (plane_of[side, "\0other"] if found is None else found) * stride
+            counts[at] = counts.get(at, 0) + 1
+            if kind == "hidden" or side == NEUTRAL:
+                continue
+            steps, most = get("steps"), get("max_steps")
+            if isinstance(steps, int) and isinstance(most, int) and steps < most:
+                at = offset + status_plane[side, "reduced"] * stride
+                counts[at] = counts.get(at, 0) + 1
+            attrs = get("attrs")
+            if attrs:
+                for status, value in attrs.items():
+                    if value and status in status_at:
+                        at = offset + status_plane[side, status] * stride
+                        counts[at] = counts.get(at, 0) + 1
+        return counts
 
-    def _recount(self, board: Float, boxes: Float, places: Mapping[str, Sequence[Mapping[str, Any]]],
-                 changed: frozenset[str] | None) -> None:
-        if changed is None:
-            if self.kind == "area":
-                board[:, : self.dynamic] = 0.0
-            else:
-                board[: self.dynamic] = 0.0
-            boxes[:] = 0.0
-            for place, stack in places.items():
-                self._fill(board, boxes, place, stack)
-            return
-        shared = {ELSEWHERE} | {p for p in changed if p not in getattr(self, "cell", {})
-                                and p not in getattr(self, "row", {}) and p not in self.box_index}
-        if len(shared) > 1:  # a catch-all row or box: count it again from all its places
-            changed = changed | {p for p in places if p not in getattr(self, "cell", {})
-                                 and p not in getattr(self, "row", {}) and p not in self.box_index}
-            self._clear(board, boxes, ELSEWHERE)
-        for place in changed:
-            self._clear(board, boxes, place)
-        for place in changed:
-            stack = places.get(place, ())
+    def _counted(self, places: Mapping[str, Sequence[Mapping[str, Any]]]) -> _Kept:
+        """The counts of every place of a view, from the start (the static planes in)."""
+        kept = _Kept(-1, self._base.copy(), self._boxes)
+        counted = kept.counted
+        for place, stack in places.items():
             if stack:
-                self._fill(board, boxes, place, stack)
+                counts = counted[place] = self._count(place, stack)
+                into = kept.flat if self._where(place)[0] else kept.boxes
+                for at, n in counts.items():
+                    into[at] += n
+        return kept
 
-    def board(self, view: Mapping[str, Any], side: str) -> tuple[Float, Float]:
-        """The board tensor and the off-map box counts of ``side``'s view (new arrays)."""
-        places: Mapping[str, Sequence[Mapping[str, Any]]]
-        board_places = getattr(view, "board_places", None)
-        if board_places is not None:
-            revision: int = view.board_revision  # type: ignore[attr-defined]
-            places = board_places()
-            kept = self._kept.get(side)
-            if kept is None:
-                dyn, boxes = self._base.copy(), np.zeros((len(self.box_index), len(self.owners)), np.float32)
-                self._recount(dyn, boxes, places, None)
-            elif kept[0] == revision:
-                dyn, boxes = kept[1], kept[2]
-            else:
-                dyn, boxes = kept[1], kept[2]
-                self._recount(dyn, boxes, places, view.board_changes(kept[0]))  # type: ignore[attr-defined]
-            self._kept[side] = (revision, dyn, boxes)
-        else:  # a plain mapping (a view as JSON): count every piece
-            grouped: dict[str, list[Mapping[str, Any]]] = {}
-            for entry in view["pieces"]:
-                grouped.setdefault(entry["location"], []).append(entry)
-            places = grouped
-            dyn, boxes = self._base.copy(), np.zeros((len(self.box_index), len(self.owners)), np.float32)
-            self._recount(dyn, boxes, places, None)
-        out = dyn.copy()
-        for k, (name, function) in enumerate(self._extra):
-            for place, value in function(view).items():
-                if value < 0:
-                    raise TabletopError(f"game {self.game.info.id}: plane {name!r} gives {place} the "
-                                        f"value {value}, below 0")
-                self._put(out, self._extra_at + k, place, float(value))
-        return out, boxes.copy()
+    def _kept_board(self, view: Any, side: str) -> _Kept:
+        """``side``'s board as ``view`` shows it, kept between observations: the one place
+        the kept boards are made, brought up to date or made again.
+
+        A view shows the board as a revision (:attr:`~tabletop.core.engine.views.View.board_revision`,
+        unique in the process); the places it shows differently since the kept revision
+        (:meth:`~tabletop.core.engine.views.View.board_changes`) are counted again, each
+        place's old counts taken out and its new ones put in. When the view cannot tell (a
+        revision of another match, one too old, a new match) every place is counted anew."""
+        revision: int = view.board_revision
+        kept = self._kept.get(side)
+        if kept is not None and kept.revision == revision:
+            return kept
+        changed = None if kept is None else view.board_changes(kept.revision)
+        places = view.board_places()
+        if kept is None or changed is None:
+            kept = self._kept[side] = self._counted(places)
+        else:
+            counted = kept.counted
+            for place in changed:
+                old = counted.pop(place, None) or {}
+                stack = places.get(place)
+                into = kept.flat if self._where(place)[0] else kept.boxes
+                if stack:
+                    new = counted[place] = self._count(place, stack)
+                    for at, n in new.items():
+                        more = n - old.pop(at, 0)
+                        if more:
+                            into[at] += more
+                for at, n in old.items():
+                    into[at] -= n
+        kept.revision = revision
+        return kept
 
     def forget(self) -> None:
         """Drop the boards kept between observations (a new match)."""
         self._kept.clear()
 
     # -- the whole observation --------------------------------------------------------------
-    def vector(self, view: Mapping[str, Any], boxes: Float, deciding: Decision | None,
-               match: Match | None = None) -> Float:
-        """The vector of ``view`` (see the module); ``deciding``: the side's own pending decision.
+    def _readable_vars(self, side: str) -> tuple[str | None, ...]:
+        """The game's variables in the vector's order, None for each ``side`` may not read."""
+        held = self._readable.get(side)
+        if held is None:
+            held = self._readable[side] = tuple(
+                name if may_read_var(self.game, name, side) else None for name in self.vars)
+        return held
 
-        With ``match`` (the match ``view`` was made of, still current), the tracks and the
-        variables are read from its state through the view's own filter
-        (:func:`~tabletop.core.engine.visibility.may_read_var`; every track is public), not
-        copied out of the view, which is what a view would show, at less cost."""
-        out = np.zeros(len(self.vector_names), np.float32)
-        out[0] = float(view["turn"] or 0)
-        out[self._phase_at.get(view["phase"], self._phase_other)] = 1.0
-        at = self._tracks_at
-        side = view["player"]
-        if match is not None:
-            tracks, values = match.state.tracks, match.state.vars
-            numbers = [_number(held.value) if (held := tracks.get(name)) is not None else 0.0
-                       for name in self.tracks]
-            readable = self._readable.get(side)
-            if readable is None:
-                readable = self._readable[side] = tuple(
-                    name for name in self.vars if may_read_var(self.game, name, side))
-            numbers += [_number(values.get(name)) if name in readable else 0.0 for name in self.vars]
-        else:
-            numbers = [_number(view["tracks"].get(name, 0)) for name in self.tracks]
-            shown = view["vars"]
-            numbers += [_number(shown.get(name)) for name in self.vars]
-        out[at: at + len(numbers)] = numbers
-        at += len(numbers)
-        if self.box_index:
-            out[at: at + boxes.size] = boxes.ravel()
-            at += boxes.size
-        if deciding is not None:
-            out[at], out[at + 1] = 1.0, float(len(deciding.options))
-        return out
+    def _observation(self, kept: _Kept, view: Mapping[str, Any], turn: Any, phase: Any,
+                     numbers: list[float], deciding: Decision | None) -> dict[str, NDArray[Any]]:
+        """The observation (new arrays) from the counts, the turn, the phase, the tracks' and
+        variables' numbers and the side's own pending decision."""
+        board = kept.board.copy()
+        for k, (name, function) in enumerate(self._extra):
+            for place, value in function(view).items():
+                if value < 0:
+                    raise TabletopError(f"game {self.game.info.id}: plane {name!r} gives {place} the "
+                                        f"value {value}, below 0")
+                self._put(board, self._extra_at + k, place, float(value))
+        head = self._head.copy()
+        head[0] = float(turn or 0)
+        head[self._phase_at.get(phase, self._phase_other)] = 1.0
+        head[self._tracks_at:] = numbers
+        head += kept.boxes
+        head += (0.0, 0.0) if deciding is None else (1.0, len(deciding.options))
+        return {"board": board, "vector": np.array(head, np.float32), "action_mask": self.mask(deciding)}
 
     def mask(self, deciding: Decision | None) -> NDArray[np.int8]:
-        """1 for each option of the side's own pending decision, 0 elsewhere."""
-        mask = np.zeros(self.size, np.int8)
+        """1 for each option of the side's own pending decision, 0 elsewhere (a new array)."""
+        options = 0
         if deciding is not None:
             check_options(self.game, deciding, self.size)
-            mask[: len(deciding.options)] = 1
-        return mask
+            options = len(deciding.options)
+        mask = self._masks.get(options)
+        if mask is None:
+            mask = self._masks[options] = np.zeros(self.size, np.int8)
+            mask[:options] = 1
+        return mask.copy()
 
     def observe(self, match: Match, side: str) -> dict[str, NDArray[Any]]:
-        """``side``'s observation of ``match``: ``board``, ``vector`` and ``action_mask``."""
+        """``side``'s observation of ``match``: ``board``, ``vector`` and ``action_mask``
+        (new arrays, the caller's to keep).
+
+        The board is brought up to date from the places ``side``'s view shows differently
+        since its last observation (:meth:`_kept_board`); the tracks and the variables are
+        read from the match's state through the view's own filter
+        (:func:`~tabletop.core.engine.visibility.may_read_var`; every track is public),
+        which is what the view shows of them, without copying the view's variables."""
         view = match.view(side)
         pending = match.pending
         deciding = pending if pending is not None and pending.player == side else None
-        board, boxes = self.board(view, side)
-        return {"board": board, "vector": self.vector(view, boxes, deciding, match),
-                "action_mask": self.mask(deciding)}
+        kept = self._kept_board(view, side)
+        state = match.state
+        number, tracks = _number, state.tracks
+        numbers = [0.0 if held is None else value if type(value := held.value) is int else number(value)
+                   for held in map(tracks.get, self.tracks)]
+        # the variables the side may not read are named None, which no variable is: 0
+        read = cast("Callable[[str | None], Any]", state.vars.get)
+        numbers += [value if (kind := type(value)) is int else len(value) if kind is list or kind is dict
+                    else number(value) for value in map(read, self._readable_vars(side))]
+        return self._observation(kept, view, state.turn, state.phase, numbers, deciding)
+
+    def observe_view(self, view: Mapping[str, Any], deciding: Decision | None) -> dict[str, NDArray[Any]]:
+        """The observation of a whole view (a :class:`~tabletop.core.engine.views.View` or
+        its JSON), counted from its ``pieces``, ``tracks`` and ``vars`` alone, nothing kept:
+        what :meth:`observe` gives, made the slow way (``deciding``: the side's own pending
+        decision, or None)."""
+        grouped: dict[str, list[Mapping[str, Any]]] = {}
+        for entry in view["pieces"]:
+            grouped.setdefault(entry["location"], []).append(entry)
+        shown, tracks = view["vars"], view["tracks"]
+        numbers = [_number(tracks.get(name, 0)) for name in self.tracks]
+        numbers += [_number(shown.get(name)) for name in self.vars]
+        return self._observation(self._counted(grouped), view, view["turn"], view["phase"],
+                                 numbers, deciding)
 
     def spaces(self) -> Any:
         """The observation space (a gymnasium ``Dict``) and the action space (``Discrete``)."""

@@ -13,12 +13,14 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test
 
+from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game
+from tabletop.core.engine.views import View
 from tabletop.env import pettingzoo_env
 from tabletop.env.base import IllegalAction
 from tabletop.env.encoding import ActionSpaceError, Encoder
 
-from .conftest import EXAMPLE, every_scenario
+from .conftest import EXAMPLE, all_games, every_scenario
 
 
 @pytest.mark.parametrize(("game", "scenario"), every_scenario())
@@ -102,23 +104,79 @@ def test_a_decision_with_more_options_than_declared_is_an_error() -> None:
             env.step(0)
 
 
-@pytest.mark.parametrize("game", ["iwo_bonins", "manila45", EXAMPLE])
-def test_incremental_board_equals_a_board_counted_afresh(game: str) -> None:
-    """The board kept between observations (updated from the places that changed) is the
-    board counted from the whole view, at every step of a random episode, for every side."""
+def _afresh(encoder: Encoder, match: Match, side: str) -> dict[str, np.ndarray]:
+    """``side``'s observation counted from scratch from its whole view as JSON (nothing
+    kept from an earlier observation)."""
+    pending, view = match.pending, match.view(side)
+    assert isinstance(view, View)
+    return encoder.observe_view(view.to_json(),
+                                pending if pending is not None and pending.player == side else None)
+
+
+@pytest.mark.parametrize("game", all_games())
+def test_incremental_observation_equals_one_built_afresh_from_the_view(game: str) -> None:
+    """The observation kept between steps (its board brought up to date from the places
+    that changed) equals the one counted from scratch from the side's whole view, at every
+    step of a random episode, for every side."""
     env = pettingzoo_env(game, max_steps=250)
     env.reset(seed=2)
     fresh = Encoder(env.game, env.match.restart())
     rng = random.Random(2)
+    compared = 0
     for _agent in env.agent_iter(250):
         obs, _, terminated, truncated, _ = env.last()
         for side in env.possible_agents:
-            fresh.forget()
-            again = fresh.observe(env.match, side)
+            again = _afresh(fresh, env.match, side)
             mine = env.observe(side)
-            assert np.array_equal(again["board"], mine["board"]), (side, len(env.match.decisions))
-            assert np.array_equal(again["vector"], mine["vector"])
+            for key in ("board", "vector", "action_mask"):
+                assert np.array_equal(again[key], mine[key]), (side, key, len(env.match.decisions))
+            compared += 1
         env.step(None if terminated or truncated else rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+    assert len(env.match.decisions) > 20 and compared > 40
+
+
+def test_an_observation_handed_out_does_not_change_as_the_match_moves() -> None:
+    """The arrays of an observation are the caller's: stepping on, observing again or
+    writing into a later observation leaves them as they were."""
+    env = pettingzoo_env(EXAMPLE)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    kept: list[tuple[dict[str, np.ndarray], dict[str, np.ndarray]]] = []
+    for _ in range(40):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        later = env.observe(env.agent_selection)
+        for array in later.values():
+            array += 1
+        env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+    assert len(kept) > 10
+    for obs, copy in kept:
+        for key, array in obs.items():
+            assert np.array_equal(array, copy[key]), key
+
+
+def test_one_encoder_observing_two_matches_keeps_neither_board_for_the_other() -> None:
+    """An encoder shared by two matches (as OpenSpiel's states share their game's) counts
+    each match's board anew when it turns from one to the other: every observation equals
+    the one built afresh from that match's view."""
+    first, second = pettingzoo_env(EXAMPLE), pettingzoo_env(EXAMPLE)
+    first.reset(seed=1)
+    second.reset(seed=8)
+    shared = first.table.encoder
+    fresh = Encoder(first.game, first.match.restart())
+    rng = random.Random(3)
+    for step in range(30):
+        for env in (first, second):
+            if env.match.finished:
+                continue
+            side = env.agent_selection
+            mine = shared.observe(env.match, side)
+            again = _afresh(fresh, env.match, side)
+            assert np.array_equal(mine["board"], again["board"]), step
+            assert np.array_equal(mine["vector"], again["vector"]), step
+            env.step(rng.choice(list(np.flatnonzero(mine["action_mask"]))))
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
