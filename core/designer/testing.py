@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import tempfile
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,16 +36,17 @@ from ..engine.events import unstated_numbers
 from ..engine.match import Game, Match
 from ..engine.pieces import OFF_BOARD
 from ..engine.position import Position, load_position
-from ..engine.record import make_record, make_save, replay
+from ..engine.record import make_record, make_save, read_record, replay, write_save
+from ..engine.resume import asks_digest, resume
 from ..engine.visibility import find_leaks, secrets_of
 
 __all__ = [
     "OFF_BOARD", "InvariantBroken", "Position", "answer", "check_agent_read_only",
     "check_conformance", "check_decision_kinds", "check_dice_used", "check_event_numbers",
-    "check_golden", "check_invariants", "check_replay", "check_rolls_declared",
-    "check_search_leaks", "event_number_gaps", "force", "game_state_machine", "golden_games",
-    "load_position", "play_random_game", "random_step", "rolls", "run_procedure", "stack",
-    "start", "texts", "undeclared_rolls",
+    "check_forks", "check_golden", "check_invariants", "check_replay", "check_resume",
+    "check_rolls_declared", "check_search_leaks", "event_number_gaps", "force",
+    "game_state_machine", "golden_games", "load_position", "play_random_game", "random_step",
+    "rolls", "run_procedure", "stack", "start", "texts", "undeclared_rolls",
 ]
 
 T = TypeVar("T")
@@ -300,6 +302,68 @@ def check_forks(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | 
                         raise AssertionError(f"{where}: the fork ({twin.forked_by}) diverged "
                                              f"from the match at decision {step + 1}")
             again.decide(value)
+    return made
+
+
+def check_resume(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | None = None,
+                 agents: Mapping[str, str] | None = None, every: int = 16, ahead: int = 3,
+                 max_decisions: int | None = None, folder: str | Path | None = None) -> dict[str, int]:
+    """Save matches of ``game`` (its default bots, or ``agents``: side -> agent name) at
+    every ``every``-th decision (and the last), as ``tabletop`` saves them
+    (:func:`~tabletop.core.engine.record.write_save`: the same file each time, its event log
+    appended to), resume each save (:func:`~tabletop.core.engine.resume.resume`) and hold
+    the resumed match to the original: the same pending decision, state hash and log, and
+    the same hashes over the next ``ahead`` decisions taken alike. A save that has a restore
+    point must resume from it, without replaying the game. Also fails a game that changes a
+    decision once it is answered (its context or options: ask each decision with its own
+    lists). Saves go to ``folder`` (a temporary one when None). Returns how many saves were
+    ``restored`` from their restore point and how many ``replayed`` (saves without one)."""
+    from tabletop.core.engine.registry import make_agent
+
+    made = {"restored": 0, "replayed": 0}
+    with tempfile.TemporaryDirectory() as spare:
+        path = Path(folder if folder is not None else spare) / f"{game.info.id}.json"
+        for seed in seeds:
+            match = Match(game, seed=seed, scenario=scenario)
+            sides = {side: make_agent(game, side, (agents or {}).get(side)
+                                      or game.default_bot(side), seed)
+                     for side in game.info.players}
+            hashes = [match.state_hash()]
+            while match.pending is not None and (max_decisions is None
+                                                 or len(match.decisions) < max_decisions):
+                decision = match.pending
+                asked = asks_digest(decision)
+                match.decide(sides[decision.player].choose(match.view(decision.player), decision))
+                if asks_digest(decision) != asked:
+                    raise AssertionError(
+                        f"{game.info.id} seed {seed}: decision {len(match.decisions)} "
+                        f"({decision.kind or decision.prompt!r}) was changed after it was "
+                        "answered: give each decision its own context and options")
+                hashes.append(match.state_hash())
+            answers = match.decisions
+            again = Match(game, seed=seed, scenario=scenario)
+            for taken in range(len(answers) + 1):
+                if taken % every == 0 or taken == len(answers):
+                    where = f"{game.info.id} seed {seed} saved after decision {taken}"
+                    write_save(again, path)
+                    record = read_record(path)
+                    twin, how = resume(game, record, path)
+                    if "resume" in record and how != "restored":
+                        raise AssertionError(f"{where}: the save has a restore point but "
+                                             f"was not restored from it ({how})")
+                    made["restored" if how == "restored" else "replayed"] += 1
+                    if twin.pending != again.pending or twin.state_hash() != hashes[taken]:
+                        raise AssertionError(f"{where}: the resumed match is not at the same "
+                                             "decision and state")
+                    if [e.to_json() for e in twin.log] != [e.to_json() for e in again.log]:
+                        raise AssertionError(f"{where}: the resumed match's log differs")
+                    for step in range(taken, min(taken + ahead, len(answers))):
+                        twin.decide(answers[step])
+                        if twin.state_hash() != hashes[step + 1]:
+                            raise AssertionError(f"{where}: the resumed match diverged from "
+                                                 f"the match at decision {step + 1}")
+                if taken < len(answers):
+                    again.decide(answers[taken])
     return made
 
 

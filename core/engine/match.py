@@ -41,6 +41,7 @@ from .position import (
     editing,
     forced_from_json,
 )
+from .resume import asks_digest
 from .state import State
 from .text import in_words
 from .views import SharedBoard, View
@@ -494,14 +495,17 @@ so a long game keeps them dense near its end and sparse near its start."""
 class Snapshot:
     """A match as it stood at a resumable decision: how many decisions were taken, copies of
     the state and dice (never changed: a match starting from it copies them again), the
-    log's length, where the flow is entered again and the decision it asks there."""
+    log's length, where the flow is entered again and the digest of the decision it asks
+    there (:func:`~.resume.asks_digest`), taken as it was asked: a game may change the
+    decision object once it is answered (a list in its context it goes on filling), and
+    what the flow must ask again is the decision as it stood then."""
 
     at: int
     state: State
     dice: Dice
     log_size: int
     point: ResumePoint
-    decision: Decision
+    asks: str
 
 
 class _MatchEnded(Exception):
@@ -800,12 +804,12 @@ class Match:
 
     def asked_again(self, snapshot: Snapshot) -> Decision | None:
         """The decision the flow asks when entered again at ``snapshot`` (on copies of its
-        state and dice), or None if it asks none or rolls, logs or changes anything first:
-        what a save restoring from the snapshot must find asked (the decision the snapshot
-        keeps is the object the match asked, whose context the game may have changed since)."""
+        state and dice): what a save restoring from the snapshot finds asked. None if it is
+        not the decision asked when the snapshot was taken (its digest,
+        :attr:`Snapshot.asks`), or the flow rolls, logs or changes anything first."""
         twin = self._twin(snapshot.state.copy(), snapshot.dice.copy(), snapshot.log_size,
                           snapshot.at)
-        return twin.pending if twin._enter(snapshot.point, None) else None
+        return twin.pending if twin._enter(snapshot.point, snapshot.asks) else None
 
     def _enter_position(self, position: Position, source: str) -> None:
         apply_position(self, position, source=source)
@@ -942,11 +946,13 @@ class Match:
     # -- snapshots and forks -----------------------------------------------------------
     def _keep_snapshot(self, point: ResumePoint) -> None:
         """Keep a copy of the state at the pending decision, which the flow can be entered
-        at again (``point``): what forks, undos and restarts start from."""
+        at again (``point``), and the digest of the decision as it is asked now (not the
+        object, which the game may change once it is answered): what forks, undos and
+        restarts start from."""
         assert self.pending is not None
         kept = self._snapshots
         kept.append(Snapshot(len(self.decisions), self.state.copy(), self.dice.copy(),
-                             len(self.log), point, self.pending))
+                             len(self.log), point, asks_digest(self.pending)))
         if len(kept) > SNAPSHOTS_KEPT:  # thin the older half: undo goes back mostly a little
             half = len(kept) // 2
             kept[:half] = kept[:half:2]
@@ -1010,10 +1016,11 @@ class Match:
         twin._snapshots = [s for s in self._snapshots if s.at <= taken]
         return twin
 
-    def _enter(self, point: ResumePoint, expected: Decision | None) -> bool:
+    def _enter(self, point: ResumePoint, expected: Decision | str | None) -> bool:
         """Enter the game's flow again at ``point`` (:meth:`Game.resume_flow`); True when it
-        asks ``expected`` first (any decision when None), having rolled, logged and changed
-        nothing: the game kept the promise of its resume point."""
+        asks ``expected`` first (a decision equal to it; a decision of that digest,
+        :func:`~.resume.asks_digest`, when a string; any decision when None), having rolled,
+        logged and changed nothing: the game kept the promise of its resume point."""
         before = (len(self.log), self.dice.rolls, self.state.pieces.clock.now)
         self.resuming = point
         self._flow = self.game.resume_flow(self, point)
@@ -1024,8 +1031,11 @@ class Match:
         finally:
             self.resuming = None
         asked = self.pending
-        return (asked is not None and (expected is None or asked == expected)
-                and before == (len(self.log), self.dice.rolls, self.state.pieces.clock.now))
+        if asked is None or before != (len(self.log), self.dice.rolls, self.state.pieces.clock.now):
+            return False
+        if isinstance(expected, str):
+            return asks_digest(asked) == expected
+        return expected is None or asked == expected
 
     def _rewound(self, taken: int) -> Match:
         """A new match at the moment the first ``taken`` decisions of this one were taken:
@@ -1035,7 +1045,7 @@ class Match:
             if snap.at > taken:
                 continue
             twin = self._twin(snap.state.copy(), snap.dice.copy(), snap.log_size, snap.at)
-            if twin._enter(snap.point, snap.decision):
+            if twin._enter(snap.point, snap.asks):
                 for value in self.decisions[snap.at:taken]:
                     twin.decide(value)
                 twin.forked_by = f"snapshot {snap.at}"

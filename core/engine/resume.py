@@ -93,11 +93,11 @@ def asks_digest(decision: Decision) -> str:
 
 
 def _point(match: Match, state: JSON, dice: JSON, dice_hash: JSON, at: int, point: ResumePoint,
-           decision: Decision, events: int) -> dict[str, JSON]:
+           asks: str, events: int) -> dict[str, JSON]:
     made: dict[str, JSON] = {
         "at": at,
         "point": {"entry": point.entry, "args": json.loads(dumps(point.args))},
-        "asks": asks_digest(decision),
+        "asks": asks,
         "state": state,
         "dice": dice,
         "state_hash": digest({"state": state, "dice": dice_hash, "decisions": at, "result": None}),
@@ -116,14 +116,16 @@ def pending_point(match: Match) -> dict[str, JSON] | None:
     if decision is None or decision.resume is None:
         return None
     return _point(match, thaw(match.state.to_json()), match.dice.progress_json(),
-                  match.dice.state_json(), len(match.decisions), decision.resume, decision,
-                  len(match.log))
+                  match.dice.state_json(), len(match.decisions), decision.resume,
+                  asks_digest(decision), len(match.log))
 
 
 def restore_point(match: Match) -> dict[str, JSON] | None:
     """Where a save of the match restores from: its pending decision when that can be asked
     again (the save's snapshot then gives the state: ``state`` is left out), else its last
-    snapshot; None when neither serves (the save then resumes by replay)."""
+    snapshot, when the flow entered again there asks the decision it asked when the snapshot
+    was taken (:meth:`~.match.Match.asked_again`); None when neither serves (the save then
+    resumes by replay)."""
     point = pending_point(match)
     if point is not None:
         del point["state"]
@@ -131,11 +133,10 @@ def restore_point(match: Match) -> dict[str, JSON] | None:
     snap = match.last_snapshot()
     if snap is None or snap.at > len(match.decisions):
         return None
-    asked = match.asked_again(snap)
-    if asked is None:
+    if match.asked_again(snap) is None:
         return None
     return _point(match, thaw(snap.state.to_json()), snap.dice.progress_json(), snap.dice.state_json(),
-                  snap.at, snap.point, asked, snap.log_size)
+                  snap.at, snap.point, snap.asks, snap.log_size)
 
 
 # -- the log, read lazily ------------------------------------------------------------------

@@ -293,7 +293,7 @@ def _rerolls(m: Match, rid: str, target: str, faces: list[int], free: int,
                     opts += copts
                 v = yield at.mark(choose(
                     USMC, said + (f"; to reroll: {taken}" if chosen else ""), "6.0", opts,
-                    kind="attack_dice", context={"faces": sorted(faces), "chosen": chosen,
+                    kind="attack_dice", context={"faces": sorted(faces), "chosen": list(chosen),
                                                  "free": free, "cohesion": now, "target": target}),
                     {"at": "dice", "faces": list(faces), "free": free, "chosen": list(chosen)})
                 if not isinstance(v, int):  # stop, roll, cancel or a card; a number is a die

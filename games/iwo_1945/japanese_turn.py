@@ -178,7 +178,7 @@ def counter_battery(m: Match, faces: list[int], who: str, banzai: bool, *,
             d = yield from ask_int(at.mark(choose(
                 USMC, f"reroll which Japanese die? (dice {shown})", "6.0",
                 [Option(0, "no more"), *[Option(f, f"reroll a {f}") for f in sorted(left)]],
-                kind="counter_die", context={"faces": sorted(faces), "chosen": chosen}),
+                kind="counter_die", context={"faces": sorted(faces), "chosen": list(chosen)}),
                 {"at": "die", "faces": list(faces), "rerolls": rerolls, "chosen": list(chosen)}))
             if d == 0:
                 break
