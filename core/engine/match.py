@@ -458,9 +458,15 @@ def frozen_collector() -> Iterator[None]:
     the match's log and map included, on whichever fork set it off; frozen
     (:func:`gc.freeze`), the old objects are left out of collections until the last search
     running in the process ends (:func:`gc.unfreeze`), and the forks' garbage is still
-    collected young. Searches may nest and run in several threads."""
+    collected young. Searches may nest and run in several threads.
+
+    The young generations are collected first: what was dropped since the last search (its
+    forks and tree, garbage in cycles not yet collected) would otherwise be frozen with the
+    objects alive and, a full collection seldom running between two searches, never freed
+    (a searched game of Bonins grew by about 1 MiB a decision, 18 GB in ten games)."""
     with _FROZEN_LOCK:
         if _FROZEN[0] == 0:
+            gc.collect(1)
             gc.freeze()
         _FROZEN[0] += 1
     try:
