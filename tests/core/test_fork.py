@@ -179,3 +179,26 @@ def test_a_search_does_not_freeze_the_garbage_dropped_before_it() -> None:
     with frozen_collector():
         gc.collect()
         assert alive() is None
+
+
+def test_searches_free_in_time_the_old_garbage_dropped_before_them() -> None:
+    """frozen_collector: cyclic garbage that grew old before it was dropped (a fork that
+    lived through collections) is freed within FULL_COLLECTION_EVERY searches, not frozen
+    again by each of them."""
+    import gc
+    import weakref
+
+    from tabletop.core.engine.match import FULL_COLLECTION_EVERY, frozen_collector
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    kept = Cycle()
+    gc.collect()  # kept survives it: it is in the old generation now
+    alive = weakref.ref(kept)
+    del kept
+    for _ in range(FULL_COLLECTION_EVERY):
+        with frozen_collector():
+            gc.collect()
+    assert alive() is None
