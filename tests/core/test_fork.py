@@ -155,3 +155,50 @@ def test_a_search_holds_the_collector_off_the_old_objects_and_lets_go_at_its_end
             assert gc.get_freeze_count() >= frozen
         assert gc.get_freeze_count() >= frozen
     assert gc.get_freeze_count() == 0
+
+
+def test_a_search_does_not_freeze_the_garbage_dropped_before_it() -> None:
+    """frozen_collector: cyclic garbage dropped before a search (the last search's forks)
+    is collected, not frozen with the objects alive: a full collection during the search
+    frees it. Frozen, it would stay until a full collection ran between two searches, and a
+    searched game grew by every decision's forks."""
+    import gc
+    import weakref
+
+    from tabletop.core.engine.match import frozen_collector
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    gc.collect()
+    dropped = Cycle()
+    alive = weakref.ref(dropped)
+    del dropped
+    assert alive() is not None  # a cycle: only the collector frees it
+    with frozen_collector():
+        gc.collect()
+        assert alive() is None
+
+
+def test_searches_free_in_time_the_old_garbage_dropped_before_them() -> None:
+    """frozen_collector: cyclic garbage that grew old before it was dropped (a fork that
+    lived through collections) is freed within FULL_COLLECTION_EVERY searches, not frozen
+    again by each of them."""
+    import gc
+    import weakref
+
+    from tabletop.core.engine.match import FULL_COLLECTION_EVERY, frozen_collector
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    kept = Cycle()
+    gc.collect()  # kept survives it: it is in the old generation now
+    alive = weakref.ref(kept)
+    del kept
+    for _ in range(FULL_COLLECTION_EVERY):
+        with frozen_collector():
+            gc.collect()
+    assert alive() is None
