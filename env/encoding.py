@@ -38,7 +38,10 @@ declared most options (:func:`max_options`); a decision with more is an
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, cast
 
 import numpy as np
@@ -137,8 +140,38 @@ _NUMBER: dict[type, Callable[[Any], float]] = {
 """How :func:`_number` reads a value of each plain type (others go the long way)."""
 
 
+_SIDE = attrgetter("side")
+
+_LAG = 4096
+"""The most changes a kept board's spare may lag behind it (see :meth:`Encoder._writable`)."""
+
+
+def _refs_when_alone() -> int:
+    """What ``sys.getrefcount`` says of an array held by one slot of a kept board and nothing
+    else (0 where reference counts are not told: a board handed out is then never reused)."""
+    if sys.implementation.name != "cpython":
+        return 0
+    holder = _Holder()
+    holder.spare = np.zeros(1, np.float32)
+    alone = sys.getrefcount(holder.spare)
+    held = holder.spare
+    if sys.getrefcount(holder.spare) != alone + 1 or held is None:
+        return 0
+    return alone
+
+
+class _Holder:
+    __slots__ = ("spare",)
+
+    def __init__(self) -> None:
+        self.spare: Float | None = None
+
 _FIXED = frozenset({str, int, float, bool, type(None), tuple, frozenset})
 """The types of status values whose truth cannot change in place (see :class:`_Kept`)."""
+
+
+_ALONE = _refs_when_alone()
+"""See :func:`_refs_when_alone`."""
 
 
 class _Kept:
@@ -148,11 +181,13 @@ class _Kept:
     of the encoder, made and brought up to date in :meth:`Encoder._kept_board` alone, and
     dropped by :meth:`Encoder.forget`.
 
-    The board array is handed out as it is, read-only, and never written again: a change
-    makes a new one from it (copy on write)."""
+    The board array is handed out as it is, read-only, and never written again while anyone
+    else holds it: a change makes a new one from it (copy on write), or brings up to date
+    the one handed out before it when nothing else holds that one any more
+    (:meth:`Encoder._writable`)."""
 
-    __slots__ = ("board", "boxes", "boxes_changed", "counted", "flat", "head", "layout", "mark",
-                 "now", "owners", "reg", "shared", "tail", "vector", "volatile")
+    __slots__ = ("board", "boxes", "boxes_changed", "counted", "flat", "head", "lag", "layout",
+                 "mark", "now", "owners", "reg", "shared", "spare", "tail", "vector", "volatile")
 
     def __init__(self, reg: Pieces, board: Float, boxes: int) -> None:
         self.reg = reg  # the registry read (a new one: counted anew)
@@ -162,6 +197,10 @@ class _Kept:
         self.board = board  # the board tensor's counts and its static planes
         self.flat = board.reshape(-1)  # the same, flat (no copy)
         self.shared = False  # whether ``board`` was handed out (then written no more)
+        # the board handed out before ``board`` (None: none), and the changes (flat entry,
+        # count) that make it ``board``: see Encoder._writable
+        self.spare: Float | None = None
+        self.lag: list[tuple[int, int]] = []
         self.boxes = [0] * boxes  # box by owner (see Encoder._where)
         self.boxes_changed: set[int] = set()  # the box counts changed since the vector was made
         self.counted: dict[str, dict[int, int]] = {}  # place -> its entries -> its counts
@@ -373,9 +412,9 @@ class Encoder:
         owner_at = self._owner_at
         if not on_board:  # a box counts each piece by its side alone, hidden or not
             neutral = len(self.owners) - 1
-            for p in stack:
-                at = offset + owner_at.get(p.side, neutral)
-                counts[at] = counts.get(at, 0) + 1
+            for side, n in Counter(map(_SIDE, stack)).items():
+                at = offset + owner_at.get(side, neutral)
+                counts[at] = counts.get(at, 0) + n
             volatile.discard(place)
             return counts
         rule = self._stack_view
@@ -509,13 +548,36 @@ class Encoder:
                 kept.boxes_changed.update(deltas)
                 continue
             if flat is None:
-                if kept.shared:  # handed out: the change goes on a new copy
-                    kept.board = kept.board.copy()
-                    kept.flat = kept.board.reshape(-1)
-                    kept.shared = False
-                flat = kept.flat
+                flat = self._writable(kept)
             for entry, n in deltas.items():
                 flat[entry] += n
+            if kept.spare is not None:
+                kept.lag += deltas.items()
+                if len(kept.lag) > _LAG:
+                    kept.spare, kept.lag = None, []
+
+    @staticmethod
+    def _writable(kept: _Kept) -> Float:
+        """The flat board of ``kept`` to write changes into: the board itself while it was
+        not handed out; else a new board equal to it, made from the board handed out before
+        it (brought up to date by the changes made since, :attr:`_Kept.lag`) when nothing but
+        ``kept`` holds that one any more (no observation, view or buffer of it is left: its
+        reference count says so), or copied from it. No array anyone else holds is written."""
+        if not kept.shared:
+            return kept.flat
+        before = kept.board
+        if _ALONE and kept.spare is not None and sys.getrefcount(kept.spare) == _ALONE:
+            board = kept.spare
+            board.flags.writeable = True
+            flat = board.reshape(-1)
+            for entry, n in kept.lag:
+                flat[entry] += n
+        else:
+            board = before.copy()
+            flat = board.reshape(-1)
+        kept.board, kept.flat, kept.shared = board, flat, False
+        kept.spare, kept.lag = before, []
+        return flat
 
     def forget(self) -> None:
         """Drop the boards kept between observations (a new match)."""
