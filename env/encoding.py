@@ -186,8 +186,9 @@ class _Kept:
     the one handed out before it when nothing else holds that one any more
     (:meth:`Encoder._writable`)."""
 
-    __slots__ = ("board", "boxes", "boxes_changed", "counted", "flat", "head", "lag", "layout",
-                 "mark", "now", "owners", "reg", "shared", "spare", "tail", "vector", "volatile")
+    __slots__ = ("board", "boxes", "boxes_changed", "by_tail", "counted", "flat", "head", "lag",
+                 "layout", "mark", "now", "owners", "reg", "shared", "spare", "tail", "vector",
+                 "volatile")
 
     def __init__(self, reg: Pieces, board: Float, boxes: int) -> None:
         self.reg = reg  # the registry read (a new one: counted anew)
@@ -214,6 +215,8 @@ class _Kept:
         self.vector: Float | None = None
         self.head: list[float] = []
         self.tail: tuple[float, float] = (0.0, 0.0)
+        # the vectors handed out since the head and box counts last changed, by their tail
+        self.by_tail: dict[tuple[float, float], Float] = {}
 
 
 class Encoder:
@@ -309,10 +312,10 @@ class Encoder:
         # each place counts: see _where. The vector's head (turn, phase, tracks, variables)
         # is read anew at each observation (see _head).
         self._boxes = len(self.box_index) * len(self.owners)
-        self._phase_at = {p: 1 + i for i, p in enumerate(self.phases)}
-        self._phase_other = 1 + len(self.phases)
-        self._tracks_at = 2 + len(self.phases)
-        self._head_proto = [0.0] * (self._tracks_at + len(self.tracks) + len(self.vars))
+        # phase -> the vector's one-hot phase entries (one more for a phase not named)
+        self._phase_rows = {p: tuple(float(i == k) for k in range(len(self.phases) + 1))
+                            for i, p in enumerate(self.phases)}
+        self._phase_other = tuple(float(k == len(self.phases)) for k in range(len(self.phases) + 1))
         self._masks: dict[int, NDArray[np.int8]] = {}  # options -> the mask (see mask)
         self._owner_at = {s: i for i, s in enumerate(self.owners)}
         self._status_at = {status: i for i, status in enumerate(self.statuses) if i > 0}
@@ -595,11 +598,7 @@ class Encoder:
     def _head(self, turn: Any, phase: Any, numbers: list[float]) -> list[float]:
         """The vector's numbers before the box counts: the turn, the phase, the tracks' and
         variables' numbers."""
-        head = self._head_proto.copy()
-        head[0] = float(turn or 0)
-        head[self._phase_at.get(phase, self._phase_other)] = 1.0
-        head[self._tracks_at:] = numbers
-        return head
+        return [float(turn or 0), *self._phase_rows.get(phase, self._phase_other), *numbers]
 
     @staticmethod
     def _tail(deciding: Decision | None) -> tuple[float, float]:
@@ -607,12 +606,21 @@ class Encoder:
         return (0.0, 0.0) if deciding is None else (1.0, float(len(deciding.options)))
 
     def _vector(self, kept: _Kept, head: list[float], tail: tuple[float, float]) -> Float:
-        """The vector of ``kept``'s side: the one last handed out if nothing in it changed,
-        else a new one (read-only) made from it with the numbers that changed."""
+        """The vector of ``kept``'s side: one handed out before with the same numbers (the last
+        one, or one since the head and box counts last changed that differs from it in the
+        tail alone), else a new one (read-only) made from the last with the numbers that
+        changed."""
         vector = kept.vector
         changed = kept.boxes_changed
-        if vector is not None and head == kept.head and tail == kept.tail and not changed:
-            return vector
+        if vector is not None and not changed and head == kept.head:
+            if tail == kept.tail:
+                return vector
+            again = kept.by_tail.get(tail)
+            if again is not None:
+                kept.vector, kept.tail = again, tail
+                return again
+        else:
+            kept.by_tail.clear()
         if vector is None:
             vector = np.array([*head, *kept.boxes, *tail], np.float32)
         else:
@@ -627,6 +635,7 @@ class Encoder:
         changed.clear()
         vector.flags.writeable = False
         kept.vector, kept.head, kept.tail = vector, head, tail
+        kept.by_tail[tail] = vector
         return vector
 
     def _planes(self, board: Float, view: Mapping[str, Any]) -> Float:

@@ -163,6 +163,29 @@ def test_an_observation_handed_out_is_read_only_and_never_changes() -> None:
             assert np.array_equal(array, copy[key]), key
 
 
+def test_a_part_of_an_observation_kept_alone_does_not_change() -> None:
+    """A slice or buffer of an observation's board, kept after the observation itself was
+    dropped, holds the board as it was: the environment writes no array anyone holds."""
+    env = pettingzoo_env("iwo_bonins")
+    env.reset(seed=4)
+    rng = random.Random(4)
+    kept: list[tuple[Any, np.ndarray]] = []
+    for step in range(120):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        if step % 3 == 0:
+            part = obs["board"][1:] if step % 2 else memoryview(obs["board"])
+            kept.append((part, obs["board"].copy()))
+        action = rng.choice(list(np.flatnonzero(obs["action_mask"])))
+        del obs
+        env.step(action)
+    assert len(kept) > 20
+    assert any(not np.array_equal(kept[0][1], copy) for _, copy in kept)  # the board moved on
+    for part, copy in kept:
+        assert np.array_equal(np.asarray(part), copy[1:] if isinstance(part, np.ndarray) else copy)
+
+
 def test_one_encoder_observing_two_matches_keeps_neither_board_for_the_other() -> None:
     """An encoder shared by two matches (as OpenSpiel's states share their game's) counts
     each match's board anew when it turns from one to the other: every observation equals
