@@ -9,7 +9,7 @@ at ``--steps`` decisions), played twice with the same random choices:
 - the engine's own step: the random agent reads the side's view and answers
   (``match.decide(agent.choose(match.view(side), decision))``, what ``Match.run`` does);
 - the PettingZoo step: ``env.last()`` (the observation of the side to move: board tensor,
-  vector and mask from its view), a random legal index from the mask, ``env.step(index)``.
+  vector and mask, what its view shows), a random legal index from the mask, ``env.step(index)``.
 
 It prints the mean CPU time of a step of each in microseconds and their ratio. The goal: a
 PettingZoo step costs at most 1.5 times the engine's own step.

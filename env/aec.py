@@ -23,7 +23,8 @@ class TabletopAEC(AECEnv):  # type: ignore[misc]
     The agents are the sides that decide in the scenario (named as the game names them;
     the sides the rules play never decide). ``agent_selection`` is the side whose decision is
     pending; an action is the index of one of its options (see :mod:`.encoding`), and
-    ``observe(agent)`` is built from that side's view alone.
+    ``observe(agent)`` is built from that side's view alone, in read-only arrays the
+    environment never writes again (an unchanged one handed out again).
 
     Rewards: at the end, 1 to the winner and -1 to the others (0 to all in a draw); with
     ``shaping`` (a weight, 0 by default) each step also gives each side the change of
@@ -97,7 +98,7 @@ class TabletopAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = match.pending.player
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        """``agent``'s observation: built from its side's view alone."""
+        """``agent``'s observation: built from its side's view alone (read-only arrays)."""
         return self.table.observe(agent)
 
     def option_labels(self, agent: str) -> list[str]:

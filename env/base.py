@@ -99,9 +99,12 @@ class Table:
             return None
         return index
 
-    def observe(self, side: str) -> dict[str, NDArray[Any]]:
-        """``side``'s observation of the match."""
-        return self.encoder.observe(self.live, side)
+    def observe(self, side: str, *, new: bool = False) -> dict[str, NDArray[Any]]:
+        """``side``'s observation of the match: read-only arrays, an unchanged one handed
+        out again (:meth:`.encoding.Encoder.observe`); with ``new``, new arrays of the
+        caller's own (what Gymnasium asks of a step)."""
+        observed = self.encoder.observe(self.live, side)
+        return {key: array.copy() for key, array in observed.items()} if new else observed
 
     def decision_info(self, side: str) -> dict[str, Any]:
         """What ``side``'s info dict says of its own pending decision (nothing of another's)."""

@@ -17,10 +17,18 @@ for every state of that game and scenario:
   each side in each off-map box (on a hex map), and whether the side decides now.
 - ``action_mask``: 1 for each index of the pending decision's options when the side decides.
 
-Every entry is read from :meth:`~tabletop.core.engine.match.Match.view` of the side, never
-from the state: what the view hides (another side's hidden pieces, the variables the side may
-not read) cannot reach an observation. The board is kept between observations and brought up
-to date from the places the view says changed (:meth:`~tabletop.core.engine.views.View.board_changes`).
+Every entry is what :meth:`~tabletop.core.engine.match.Match.view` of the side shows, and is
+read through the same rules the view applies: the board's pieces through the side's
+visibility rules (another side's hidden pieces, and those the game's
+:meth:`~tabletop.core.engine.match.Game.stack_view` hides, count only as hidden counters of
+their side where they stand), the variables through
+:func:`~tabletop.core.engine.visibility.may_read_var` (0 where the side may not read one). What
+the view hides cannot reach an observation. The board is kept between observations and
+counted again only at the places where something may have changed, found from the pieces'
+own record of their changes (:meth:`Encoder._kept_board`); a game that makes its own views is
+observed from its view, counted afresh. The arrays handed out are read-only and never written
+again: an unchanged board or vector is handed out again as the same array, a changed one is
+made anew from the one kept.
 
 Actions are indices into the pending decision's options, in the order the game gives them
 (stable: the same state asks the same options in the same order). Their number is the game's
@@ -30,7 +38,10 @@ declared most options (:func:`max_options`); a decision with more is an
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any, cast
 
 import numpy as np
@@ -42,7 +53,8 @@ from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Decision
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Game, Match, PhasedGame
-from tabletop.core.engine.visibility import may_read_var
+from tabletop.core.engine.pieces import Attrs, Piece, Pieces
+from tabletop.core.engine.visibility import is_hidden_from, may_read_var
 
 MAX_OPTIONS_ATTR = "max_options"
 """The attribute a game may declare: the most options any of its decisions offers (an int)."""
@@ -128,20 +140,83 @@ _NUMBER: dict[type, Callable[[Any], float]] = {
 """How :func:`_number` reads a value of each plain type (others go the long way)."""
 
 
+_SIDE = attrgetter("side")
+
+_LAG = 4096
+"""The most changes a kept board's spare may lag behind it (see :meth:`Encoder._writable`)."""
+
+
+def _refs_when_alone() -> int:
+    """What ``sys.getrefcount`` says of an array held by one slot of a kept board and nothing
+    else (0 where reference counts are not told: a board handed out is then never reused)."""
+    if sys.implementation.name != "cpython":
+        return 0
+    holder = _Holder()
+    holder.spare = np.zeros(1, np.float32)
+    alone = sys.getrefcount(holder.spare)
+    held = holder.spare
+    if sys.getrefcount(holder.spare) != alone + 1 or held is None:
+        return 0
+    return alone
+
+
+class _Holder:
+    __slots__ = ("spare",)
+
+    def __init__(self) -> None:
+        self.spare: Float | None = None
+
+_FIXED = frozenset({str, int, float, bool, type(None), tuple, frozenset})
+"""The types of status values whose truth cannot change in place (see :class:`_Kept`)."""
+
+
+_ALONE = _refs_when_alone()
+"""See :func:`_refs_when_alone`."""
+
+
 class _Kept:
-    """One side's board as its views showed it at a revision: the board's counts, the off-map
-    box counts, and what each place added to them. Derived data of the encoder, made and
-    brought up to date in :meth:`Encoder._kept_board` alone, and dropped by
-    :meth:`Encoder.forget`."""
+    """One side's board as the match's pieces showed it, through the side's visibility
+    rules, at a count of their registry's clock: the board's counts, the off-map box counts,
+    and what each place added to them, with where the registry's journal stood. Derived data
+    of the encoder, made and brought up to date in :meth:`Encoder._kept_board` alone, and
+    dropped by :meth:`Encoder.forget`.
 
-    __slots__ = ("board", "boxes", "counted", "flat", "revision")
+    The board array is handed out as it is, read-only, and never written again while anyone
+    else holds it: a change makes a new one from it (copy on write), or brings up to date
+    the one handed out before it when nothing else holds that one any more
+    (:meth:`Encoder._writable`)."""
 
-    def __init__(self, revision: int, board: Float, boxes: int) -> None:
-        self.revision = revision
+    __slots__ = ("board", "boxes", "boxes_changed", "by_tail", "counted", "flat", "head", "lag",
+                 "layout", "mark", "now", "owners", "reg", "shared", "spare", "tail", "vector",
+                 "volatile")
+
+    def __init__(self, reg: Pieces, board: Float, boxes: int) -> None:
+        self.reg = reg  # the registry read (a new one: counted anew)
+        self.now = reg.clock.now  # its clock's count when read
+        self.mark = reg.clock.mark()  # where its clock's journal stood then
+        self.layout = reg.layout  # its layout then
         self.board = board  # the board tensor's counts and its static planes
         self.flat = board.reshape(-1)  # the same, flat (no copy)
+        self.shared = False  # whether ``board`` was handed out (then written no more)
+        # the board handed out before ``board`` (None: none), and the changes (flat entry,
+        # count) that make it ``board``: see Encoder._writable
+        self.spare: Float | None = None
+        self.lag: list[tuple[int, int]] = []
         self.boxes = [0] * boxes  # box by owner (see Encoder._where)
+        self.boxes_changed: set[int] = set()  # the box counts changed since the vector was made
         self.counted: dict[str, dict[int, int]] = {}  # place -> its entries -> its counts
+        # id of a piece's status -> the piece (to find the piece of a status noted changed)
+        self.owners: dict[int, Piece] = {id(p.attrs): p for p in reg}
+        # places showing a piece whose counted status holds a list or dict (which may change
+        # in place, unnoted): counted again at every observation
+        self.volatile: set[str] = set()
+        # the vector last handed out (None: none yet), and its numbers before the box counts
+        # (Encoder._head) and after them (whether the side decides, its number of options)
+        self.vector: Float | None = None
+        self.head: list[float] = []
+        self.tail: tuple[float, float] = (0.0, 0.0)
+        # the vectors handed out since the head and box counts last changed, by their tail
+        self.by_tail: dict[tuple[float, float], Float] = {}
 
 
 class Encoder:
@@ -235,17 +310,21 @@ class Encoder:
         self.size = max_options(game, probe)
         # A side's counts: the board's, and the box counts of the vector (on a hex map); where
         # each place counts: see _where. The vector's head (turn, phase, tracks, variables)
-        # is made anew at each observation.
+        # is read anew at each observation (see _head).
         self._boxes = len(self.box_index) * len(self.owners)
-        self._phase_at = {p: 1 + i for i, p in enumerate(self.phases)}
-        self._phase_other = 1 + len(self.phases)
-        self._tracks_at = 2 + len(self.phases)
-        self._head = [0.0] * (self._tracks_at + len(self.tracks) + len(self.vars))
+        # phase -> the vector's one-hot phase entries (one more for a phase not named)
+        self._phase_rows = {p: tuple(float(i == k) for k in range(len(self.phases) + 1))
+                            for i, p in enumerate(self.phases)}
+        self._phase_other = tuple(float(k == len(self.phases)) for k in range(len(self.phases) + 1))
         self._masks: dict[int, NDArray[np.int8]] = {}  # options -> the mask (see mask)
         self._owner_at = {s: i for i, s in enumerate(self.owners)}
         self._status_at = {status: i for i, status in enumerate(self.statuses) if i > 0}
         self._places: dict[str, tuple[bool, int, int]] = {}
         self._kept: dict[str, _Kept] = {}  # side -> its board as last observed (see _kept_board)
+        # the game's rule for what a side sees of a stack, None for the core's alone (as the
+        # views take it); and whether the game makes its own views (then observed from them)
+        self._stack_view = None if type(game).stack_view is Game.stack_view else game.stack_view
+        self._own_view = type(game).view is not Game.view
         # side -> the variables in the vector's order, None for each it may not read
         self._readable: dict[str, tuple[str | None, ...]] = {}
 
@@ -322,51 +401,186 @@ class Encoder:
                         counts[at] = counts.get(at, 0) + 1
         return counts
 
-    def _counted(self, places: Mapping[str, Sequence[Mapping[str, Any]]]) -> _Kept:
-        """The counts of every place of a view, from the start (the static planes in)."""
-        kept = _Kept(-1, self._base.copy(), self._boxes)
-        counted = kept.counted
+    def _count_stack(self, place: str, stack: Sequence[Piece], viewer: str,
+                     volatile: set[str]) -> dict[int, int]:
+        """What the pieces at ``place`` (``stack``, top first) add to ``viewer``'s counts,
+        read from the pieces through the core's visibility rules for the side: the game's
+        :meth:`~tabletop.core.engine.match.Game.stack_view` when it has one, else
+        :func:`~tabletop.core.engine.visibility.is_hidden_from`; a piece the side may not see
+        counts as its view shows it (place, side and kind ``"hidden"``), nothing more. The
+        same counts as :meth:`_count` of the view's pieces there; notes in ``volatile``
+        whether the place shows a counted status that may change in place."""
+        on_board, offset, stride = self._where(place)
+        counts: dict[int, int] = {}
+        owner_at = self._owner_at
+        if not on_board:  # a box counts each piece by its side alone, hidden or not
+            neutral = len(self.owners) - 1
+            for side, n in Counter(map(_SIDE, stack)).items():
+                at = offset + owner_at.get(side, neutral)
+                counts[at] = counts.get(at, 0) + n
+            volatile.discard(place)
+            return counts
+        rule = self._stack_view
+        hides = None if rule is None else rule(place, stack, viewer)
+        if hides is None:
+            hides = [is_hidden_from(p, viewer) for p in stack]
+        plane_of, status_at, status_plane = self._plane, self._status_at, self._status_plane
+        changing = False
+        for p, hidden in zip(stack, hides, strict=True):
+            side = p.side
+            if side not in owner_at:
+                side = NEUTRAL
+            kind = "hidden" if hidden else p.kind
+            found = plane_of.get((side, kind))
+            at = offset + (plane_of[side, "\0other"] if found is None else found) * stride
+            counts[at] = counts.get(at, 0) + 1
+            if kind == "hidden" or side == NEUTRAL:
+                continue
+            steps, most = p.steps, p.max_steps
+            if isinstance(steps, int) and isinstance(most, int) and steps < most:
+                at = offset + status_plane[side, "reduced"] * stride
+                counts[at] = counts.get(at, 0) + 1
+            attrs = p.attrs
+            if attrs:
+                for status, value in attrs.items():
+                    if status in status_at:
+                        if type(value) not in _FIXED:
+                            changing = True
+                        if value:
+                            at = offset + status_plane[side, status] * stride
+                            counts[at] = counts.get(at, 0) + 1
+        if changing:
+            volatile.add(place)
+        else:
+            volatile.discard(place)
+        return counts
+
+    def _counted(self, places: Mapping[str, Sequence[Mapping[str, Any]]]) -> tuple[Float, list[int]]:
+        """The board (the static planes in) and box counts of every place of a view, counted
+        from the start."""
+        board = self._base.copy()
+        flat, boxes = board.reshape(-1), [0] * self._boxes
         for place, stack in places.items():
             if stack:
-                counts = counted[place] = self._count(place, stack)
-                into = kept.flat if self._where(place)[0] else kept.boxes
-                for at, n in counts.items():
+                into = flat if self._where(place)[0] else boxes
+                for at, n in self._count(place, stack).items():
                     into[at] += n
-        return kept
+        return board, boxes
 
-    def _kept_board(self, view: Any, side: str) -> _Kept:
-        """``side``'s board as ``view`` shows it, kept between observations: the one place
-        the kept boards are made, brought up to date or made again.
+    def _kept_board(self, match: Match, side: str) -> _Kept:
+        """``side``'s board in ``match``, kept between observations: the one place the kept
+        boards are made, brought up to date or made again.
 
-        A view shows the board as a revision (:attr:`~tabletop.core.engine.views.View.board_revision`,
-        unique in the process); the places it shows differently since the kept revision
-        (:meth:`~tabletop.core.engine.views.View.board_changes`) are counted again, each
-        place's old counts taken out and its new ones put in. When the view cannot tell (a
-        revision of another match, one too old, a new match) every place is counted anew."""
-        revision: int = view.board_revision
+        The pieces are read from the match's registry through the side's visibility rules
+        (:meth:`_count_stack`), only at the places where something may have changed since
+        the side's last observation: the places of the pieces and statuses the registry's
+        clock noted as changed since (:meth:`~tabletop.core.engine.pieces.RevisionClock.since`),
+        the places whose stack changed (:meth:`~tabletop.core.engine.pieces.Pieces.places_since`)
+        and those showing a status that may change in place. Each place's old counts are
+        taken out and its new ones put in, on a new copy of the board if the one kept was
+        handed out. When the registry cannot tell (another match's, a journal that no longer
+        reaches back, a new match) every place is counted anew."""
+        reg = match.state.pieces
         kept = self._kept.get(side)
-        if kept is not None and kept.revision == revision:
-            return kept
-        changed = None if kept is None else view.board_changes(kept.revision)
-        places = view.board_places()
-        if kept is None or changed is None:
-            kept = self._kept[side] = self._counted(places)
-        else:
-            counted = kept.counted
-            for place in changed:
-                old = counted.pop(place, None) or {}
-                stack = places.get(place)
-                into = kept.flat if self._where(place)[0] else kept.boxes
-                if stack:
-                    new = counted[place] = self._count(place, stack)
-                    for at, n in new.items():
-                        more = n - old.pop(at, 0)
-                        if more:
-                            into[at] += more
-                for at, n in old.items():
-                    into[at] -= n
-        kept.revision = revision
+        clock = reg.clock
+        if kept is not None and kept.reg is reg:
+            if clock.now == kept.now and not kept.volatile:
+                return kept
+            noted = clock.since(kept.mark)
+            moved = reg.places_since(kept.layout) if noted is not None else None
+            if moved is not None:
+                self._recount(kept, side, noted or (), moved)
+                return kept
+        kept = self._kept[side] = _Kept(reg, self._base.copy(), self._boxes)
+        at, volatile, counted = reg.stack, kept.volatile, kept.counted
+        for place in sorted(reg.occupied()):
+            counts = counted[place] = self._count_stack(place, at(place), side, volatile)
+            into = kept.flat if self._where(place)[0] else kept.boxes
+            for entry, n in counts.items():
+                into[entry] += n
         return kept
+
+    def _recount(self, kept: _Kept, side: str, noted: Sequence[Piece | Attrs], moved: set[str]) -> None:
+        """Count again the places of ``kept`` where something may have changed (see
+        :meth:`_kept_board`): ``noted``, what the clock's journal noted since; ``moved``, the
+        places whose stack changed since."""
+        reg = kept.reg
+        places = moved | kept.volatile
+        owners = kept.owners
+        holds = reg.holds
+        statuses: list[Attrs] = []
+        for item in noted:
+            if type(item) is Attrs:
+                statuses.append(item)
+            elif holds(item):  # type: ignore[arg-type]  # a piece
+                piece = cast("Piece", item)
+                places.add(piece.location)
+                owners[id(piece.attrs)] = piece
+        for status in statuses:
+            owner = owners.get(id(status))
+            if owner is not None and owner.attrs is status and holds(owner):
+                places.add(owner.location)
+        if len(owners) > 4 * len(reg) + 64:  # statuses replaced since: forget the old ones
+            owners.clear()
+            owners.update((id(p.attrs), p) for p in reg)
+        clock = reg.clock
+        kept.now, kept.mark, kept.layout = clock.now, clock.mark(), reg.layout
+        counted, volatile, at = kept.counted, kept.volatile, reg.stack
+        flat = None
+        for place in places:
+            old = counted.pop(place, None) or {}
+            stack = at(place)
+            on_board = self._where(place)[0]
+            deltas: dict[int, int] = {}
+            if stack:
+                new = counted[place] = self._count_stack(place, stack, side, volatile)
+                for entry, n in new.items():
+                    more = n - old.pop(entry, 0)
+                    if more:
+                        deltas[entry] = more
+            else:
+                volatile.discard(place)
+            for entry, n in old.items():
+                deltas[entry] = -n
+            if not deltas:
+                continue
+            if not on_board:
+                boxes = kept.boxes
+                for entry, n in deltas.items():
+                    boxes[entry] += n
+                kept.boxes_changed.update(deltas)
+                continue
+            if flat is None:
+                flat = self._writable(kept)
+            for entry, n in deltas.items():
+                flat[entry] += n
+            if kept.spare is not None:
+                kept.lag += deltas.items()
+                if len(kept.lag) > _LAG:
+                    kept.spare, kept.lag = None, []
+
+    @staticmethod
+    def _writable(kept: _Kept) -> Float:
+        """The flat board of ``kept`` to write changes into: the board itself while it was
+        not handed out; else a new board equal to it, made from the board handed out before
+        it (brought up to date by the changes made since, :attr:`_Kept.lag`) when nothing but
+        ``kept`` holds that one any more (no observation, view or buffer of it is left: its
+        reference count says so), or copied from it. No array anyone else holds is written."""
+        if not kept.shared:
+            return kept.flat
+        before = kept.board
+        if _ALONE and kept.spare is not None and sys.getrefcount(kept.spare) == _ALONE:
+            board = kept.spare
+            board.flags.writeable = True
+            flat = board.reshape(-1)
+            for entry, n in kept.lag:
+                flat[entry] += n
+        else:
+            board = before.copy()
+            flat = board.reshape(-1)
+        kept.board, kept.flat, kept.shared = board, flat, False
+        kept.spare, kept.lag = before, []
+        return flat
 
     def forget(self) -> None:
         """Drop the boards kept between observations (a new match)."""
@@ -381,27 +595,66 @@ class Encoder:
                 name if may_read_var(self.game, name, side) else None for name in self.vars)
         return held
 
-    def _observation(self, kept: _Kept, view: Mapping[str, Any], turn: Any, phase: Any,
-                     numbers: list[float], deciding: Decision | None) -> dict[str, NDArray[Any]]:
-        """The observation (new arrays) from the counts, the turn, the phase, the tracks' and
-        variables' numbers and the side's own pending decision."""
-        board = kept.board.copy()
+    def _head(self, turn: Any, phase: Any, numbers: list[float]) -> list[float]:
+        """The vector's numbers before the box counts: the turn, the phase, the tracks' and
+        variables' numbers."""
+        return [float(turn or 0), *self._phase_rows.get(phase, self._phase_other), *numbers]
+
+    @staticmethod
+    def _tail(deciding: Decision | None) -> tuple[float, float]:
+        """The vector's last numbers: whether the side decides now, and its number of options."""
+        return (0.0, 0.0) if deciding is None else (1.0, float(len(deciding.options)))
+
+    def _vector(self, kept: _Kept, head: list[float], tail: tuple[float, float]) -> Float:
+        """The vector of ``kept``'s side: one handed out before with the same numbers (the last
+        one, or one since the head and box counts last changed that differs from it in the
+        tail alone), else a new one (read-only) made from the last with the numbers that
+        changed."""
+        vector = kept.vector
+        changed = kept.boxes_changed
+        if vector is not None and not changed and head == kept.head:
+            if tail == kept.tail:
+                return vector
+            again = kept.by_tail.get(tail)
+            if again is not None:
+                kept.vector, kept.tail = again, tail
+                return again
+        else:
+            kept.by_tail.clear()
+        if vector is None:
+            vector = np.array([*head, *kept.boxes, *tail], np.float32)
+        else:
+            vector = vector.copy()
+            if head != kept.head:
+                vector[:len(head)] = head
+            if changed:
+                at, boxes = len(head), kept.boxes
+                for entry in changed:
+                    vector[at + entry] = boxes[entry]
+            vector[-2], vector[-1] = tail
+        changed.clear()
+        vector.flags.writeable = False
+        kept.vector, kept.head, kept.tail = vector, head, tail
+        kept.by_tail[tail] = vector
+        return vector
+
+    def _planes(self, board: Float, view: Mapping[str, Any]) -> Float:
+        """``board`` with the game's own planes (:data:`PLANES_HOOK`) added, on a copy; the
+        board itself when the game adds none."""
+        if not self._extra:
+            return board
+        board = board.copy()
         for k, (name, function) in enumerate(self._extra):
             for place, value in function(view).items():
                 if value < 0:
                     raise TabletopError(f"game {self.game.info.id}: plane {name!r} gives {place} the "
                                         f"value {value}, below 0")
                 self._put(board, self._extra_at + k, place, float(value))
-        head = self._head.copy()
-        head[0] = float(turn or 0)
-        head[self._phase_at.get(phase, self._phase_other)] = 1.0
-        head[self._tracks_at:] = numbers
-        head += kept.boxes
-        head += (0.0, 0.0) if deciding is None else (1.0, len(deciding.options))
-        return {"board": board, "vector": np.array(head, np.float32), "action_mask": self.mask(deciding)}
+        return board
 
     def mask(self, deciding: Decision | None) -> NDArray[np.int8]:
-        """1 for each option of the side's own pending decision, 0 elsewhere (a new array)."""
+        """1 for each option of the side's own pending decision, 0 elsewhere: read-only, the
+        same array for every decision with as many options."""
         options = 0
         if deciding is not None:
             check_options(self.game, deciding, self.size)
@@ -410,21 +663,29 @@ class Encoder:
         if mask is None:
             mask = self._masks[options] = np.zeros(self.size, np.int8)
             mask[:options] = 1
-        return mask.copy()
+            mask.flags.writeable = False
+        return mask
 
     def observe(self, match: Match, side: str) -> dict[str, NDArray[Any]]:
-        """``side``'s observation of ``match``: ``board``, ``vector`` and ``action_mask``
-        (new arrays, the caller's to keep).
+        """``side``'s observation of ``match``: ``board``, ``vector`` and ``action_mask``,
+        read-only arrays the encoder never writes again (an array is handed out again as
+        long as what it holds has not changed).
 
-        The board is brought up to date from the places ``side``'s view shows differently
-        since its last observation (:meth:`_kept_board`); the tracks and the variables are
-        read from the match's state through the view's own filter
-        (:func:`~tabletop.core.engine.visibility.may_read_var`; every track is public),
-        which is what the view shows of them, without copying the view's variables."""
-        view = match.view(side)
+        The board is brought up to date from the places where something may have changed
+        since the side's last observation, read through the side's visibility rules
+        (:meth:`_kept_board`); the tracks and the variables are read from the match's state
+        through the view's own filter (:func:`~tabletop.core.engine.visibility.may_read_var`;
+        every track is public), which is what the view shows of them. A game that makes its
+        own views (:meth:`~tabletop.core.engine.match.Game.view`) is observed from its view
+        alone, counted afresh each time (:meth:`observe_view`)."""
         pending = match.pending
         deciding = pending if pending is not None and pending.player == side else None
-        kept = self._kept_board(view, side)
+        if self._own_view:
+            observed = self.observe_view(match.view(side), deciding)
+            for array in observed.values():
+                array.flags.writeable = False
+            return observed
+        kept = self._kept_board(match, side)
         state = match.state
         number, tracks = _number, state.tracks
         numbers = [0.0 if held is None else value if type(value := held.value) is int else number(value)
@@ -433,21 +694,31 @@ class Encoder:
         read = cast("Callable[[str | None], Any]", state.vars.get)
         numbers += [value if (kind := type(value)) is int else len(value) if kind is list or kind is dict
                     else number(value) for value in map(read, self._readable_vars(side))]
-        return self._observation(kept, view, state.turn, state.phase, numbers, deciding)
+        vector = self._vector(kept, self._head(state.turn, state.phase, numbers), self._tail(deciding))
+        board = kept.board
+        if not kept.shared:
+            board.flags.writeable = False
+            kept.shared = True
+        if self._extra:
+            board = self._planes(board, match.view(side))
+            board.flags.writeable = False
+        return {"board": board, "vector": vector, "action_mask": self.mask(deciding)}
 
     def observe_view(self, view: Mapping[str, Any], deciding: Decision | None) -> dict[str, NDArray[Any]]:
         """The observation of a whole view (a :class:`~tabletop.core.engine.views.View` or
         its JSON), counted from its ``pieces``, ``tracks`` and ``vars`` alone, nothing kept:
-        what :meth:`observe` gives, made the slow way (``deciding``: the side's own pending
-        decision, or None)."""
+        what :meth:`observe` gives, made the slow way, in new arrays (``deciding``: the side's
+        own pending decision, or None)."""
         grouped: dict[str, list[Mapping[str, Any]]] = {}
         for entry in view["pieces"]:
             grouped.setdefault(entry["location"], []).append(entry)
         shown, tracks = view["vars"], view["tracks"]
         numbers = [_number(tracks.get(name, 0)) for name in self.tracks]
         numbers += [_number(shown.get(name)) for name in self.vars]
-        return self._observation(self._counted(grouped), view, view["turn"], view["phase"],
-                                 numbers, deciding)
+        board, boxes = self._counted(grouped)
+        head = [*self._head(view["turn"], view["phase"], numbers), *boxes, *self._tail(deciding)]
+        return {"board": self._planes(board, view), "vector": np.array(head, np.float32),
+                "action_mask": self.mask(deciding).copy()}
 
     def spaces(self) -> Any:
         """The observation space (a gymnasium ``Dict``) and the action space (``Discrete``)."""

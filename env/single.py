@@ -26,7 +26,8 @@ class TabletopGym(gymnasium.Env[dict[str, NDArray[Any]], np.int64]):
     every other side that decides is played by the bot ``opponent`` names (one name for all,
     or side -> name), seeded from the match's seed; the sides the rules play (a solitaire
     scenario's) are played by the rules' own procedure, as in every match. An observation is
-    built from the agent's side's view alone; an action is the index of one of its options.
+    built from the agent's side's view alone, in new arrays at every reset and step; an action
+    is the index of one of its options.
 
     Rewards, ``max_steps``, ``shaping`` and ``render_mode`` are as in
     :class:`~.aec.TabletopAEC`. An action that is not a legal index leaves the match as it
@@ -107,7 +108,7 @@ class TabletopGym(gymnasium.Env[dict[str, NDArray[Any]], np.int64]):
                       for other, name in self.opponents.items()}
         self._play_others()
         self._potential = self.table.potential(self.side)
-        return self.table.observe(self.side), self._info()
+        return self.table.observe(self.side, new=True), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, NDArray[Any]], float, bool, bool, dict[str, Any]]:
         """Answer the agent's decision with the option at index ``action``, then let the bots
@@ -134,7 +135,7 @@ class TabletopGym(gymnasium.Env[dict[str, NDArray[Any]], np.int64]):
         info = self._info()
         if index is None:
             info["illegal_action"] = True
-        return table.observe(self.side), reward, terminated, truncated, info
+        return table.observe(self.side, new=True), reward, terminated, truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions now, as booleans."""

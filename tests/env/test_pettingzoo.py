@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -116,28 +117,32 @@ def _afresh(encoder: Encoder, match: Match, side: str) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("game", all_games())
 def test_incremental_observation_equals_one_built_afresh_from_the_view(game: str) -> None:
     """The observation kept between steps (its board brought up to date from the places
-    that changed) equals the one counted from scratch from the side's whole view, at every
-    step of a random episode, for every side."""
+    where something changed, read through the side's visibility rules) equals the one
+    counted from scratch from the side's whole view, at every step of a random episode for
+    the side to move, and every few steps for every side (so that a side's board is brought
+    up to date over one step and over several)."""
     env = pettingzoo_env(game, max_steps=250)
     env.reset(seed=2)
     fresh = Encoder(env.game, env.match.restart())
     rng = random.Random(2)
     compared = 0
-    for _agent in env.agent_iter(250):
+    for agent in env.agent_iter(250):
         obs, _, terminated, truncated, _ = env.last()
-        for side in env.possible_agents:
+        steps = len(env.match.decisions)
+        for side in env.possible_agents if steps % 5 == 0 else [agent]:
             again = _afresh(fresh, env.match, side)
-            mine = env.observe(side)
+            mine = obs if side == agent else env.observe(side)
             for key in ("board", "vector", "action_mask"):
-                assert np.array_equal(again[key], mine[key]), (side, key, len(env.match.decisions))
+                assert np.array_equal(again[key], mine[key]), (side, key, steps)
             compared += 1
         env.step(None if terminated or truncated else rng.choice(list(np.flatnonzero(obs["action_mask"]))))
     assert len(env.match.decisions) > 20 and compared > 40
 
 
-def test_an_observation_handed_out_does_not_change_as_the_match_moves() -> None:
-    """The arrays of an observation are the caller's: stepping on, observing again or
-    writing into a later observation leaves them as they were."""
+def test_an_observation_handed_out_is_read_only_and_never_changes() -> None:
+    """The arrays of an observation are read-only (writing into one raises) and the
+    environment never writes into one it handed out: stepping on and observing again leave
+    them as they were."""
     env = pettingzoo_env(EXAMPLE)
     env.reset(seed=5)
     rng = random.Random(5)
@@ -149,12 +154,36 @@ def test_an_observation_handed_out_does_not_change_as_the_match_moves() -> None:
         kept.append((obs, {k: v.copy() for k, v in obs.items()}))
         later = env.observe(env.agent_selection)
         for array in later.values():
-            array += 1
+            with pytest.raises(ValueError, match="read-only"):
+                array += 1
         env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
     assert len(kept) > 10
     for obs, copy in kept:
         for key, array in obs.items():
             assert np.array_equal(array, copy[key]), key
+
+
+def test_a_part_of_an_observation_kept_alone_does_not_change() -> None:
+    """A slice or buffer of an observation's board, kept after the observation itself was
+    dropped, holds the board as it was: the environment writes no array anyone holds."""
+    env = pettingzoo_env("iwo_bonins")
+    env.reset(seed=4)
+    rng = random.Random(4)
+    kept: list[tuple[Any, np.ndarray]] = []
+    for step in range(120):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        if step % 3 == 0:
+            part = obs["board"][1:] if step % 2 else memoryview(obs["board"])
+            kept.append((part, obs["board"].copy()))
+        action = rng.choice(list(np.flatnonzero(obs["action_mask"])))
+        del obs
+        env.step(action)
+    assert len(kept) > 20
+    assert any(not np.array_equal(kept[0][1], copy) for _, copy in kept)  # the board moved on
+    for part, copy in kept:
+        assert np.array_equal(np.asarray(part), copy[1:] if isinstance(part, np.ndarray) else copy)
 
 
 def test_one_encoder_observing_two_matches_keeps_neither_board_for_the_other() -> None:
@@ -195,3 +224,64 @@ def test_render_draws_the_map(mode: str) -> None:
     else:
         assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8
         assert frame.std() > 0  # a picture, not a blank
+
+
+def test_a_status_changed_in_place_shows_at_the_next_observation() -> None:
+    """A piece's status set on its own (nothing else of the piece or its place changing),
+    and a status holding a list filled in place, show in the side's next observation as in
+    one built afresh from its view."""
+    env = pettingzoo_env("iwo_valor")
+    env.reset(seed=3)
+    encoder, match = env.table.encoder, env.match
+    fresh = Encoder(env.game, match.restart())
+    piece = next(p for p in match.state.pieces if p.side and p.location in encoder.cell)
+    side = piece.side  # its own side sees it, hidden from the others or not
+    plane = encoder.plane_names.index(f"{side}:disrupted")
+    row, col = encoder.cell[piece.location]
+
+    def shown() -> float:
+        mine = encoder.observe(match, side)
+        again = _afresh(fresh, match, side)
+        for key in ("board", "vector"):
+            assert np.array_equal(mine[key], again[key]), key
+        return float(mine["board"][plane, row, col])
+
+    before = shown()
+    piece.attrs["disrupted"] = True
+    assert shown() == before + 1
+    piece.attrs["disrupted"] = []
+    assert shown() == before
+    piece.attrs["disrupted"].append("HQ")  # in place: the status itself is not told
+    assert shown() == before + 1
+
+
+class _OwnPiecesOnly:
+    """The example game making its own views: a side sees none of the other side's pieces."""
+
+    def view(self, match: Match, player: str | None) -> dict[str, Any]:
+        seen = View(match, player).to_json()
+        seen["pieces"] = [p for p in seen["pieces"] if p["side"] == player]
+        return seen
+
+
+def test_a_game_making_its_own_views_is_observed_from_them() -> None:
+    """A game that makes its own views (overriding ``Game.view``) is observed from its view:
+    no piece of the other side counts on a side's board, and every observation equals the
+    one built from the game's view."""
+    base = load_game(EXAMPLE)
+    game = type("OwnViewSkirmish", (_OwnPiecesOnly, type(base)), {})()
+    env = pettingzoo_env(game)
+    env.reset(seed=0)
+    encoder, rng = env.table.encoder, random.Random(0)
+    for agent in env.agent_iter(40):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        match = env.match
+        again = encoder.observe_view(game.view(match, agent), match.pending)
+        for key in ("board", "vector", "action_mask"):
+            assert np.array_equal(obs[key], again[key]), key
+        others = [k for k, name in enumerate(encoder.plane_names) if not name.startswith(f"{agent}:")
+                  and ":" in name and not name.startswith(("neutral:", "terrain:"))]
+        assert not obs["board"][others].any()
+        env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
