@@ -47,16 +47,22 @@ def encode(plan: tuple[int, int, int, int] | None) -> str:
     return "0000" if plan is None else "".join(PLAN_DIGITS[n] for n in plan)
 
 
-def source() -> str:
-    """The text of dice_plan.yaml."""
-    lines = [HEADER.rstrip("\n"), f"max_dice: {MAX_DICE}", "tables:"]
-    every = pools(MAX_DICE)
-    for need in NEEDS:
-        for lam in LAMBDAS:
-            text = "".join(encode(_value(s, need, lam, reroll_depth(sum(s)))[1]) for s in every)
-            lines += [f"- need: {need}", f"  price: {lam!r}", "  plans:"]
-            lines += [f'  - "{text[i:i + WIDTH]}"' for i in range(0, len(text), WIDTH)]
+def head() -> str:
+    """The text of dice_plan.yaml before its tables."""
+    return "\n".join([HEADER.rstrip("\n"), f"max_dice: {MAX_DICE}", "tables:"]) + "\n"
+
+
+def table(need: int, lam: float) -> str:
+    """The text of the table of plans for one need and price (each pool's plan in order)."""
+    text = "".join(encode(_value(s, need, lam, reroll_depth(sum(s)))[1]) for s in pools(MAX_DICE))
+    lines = [f"- need: {need}", f"  price: {lam!r}", "  plans:"]
+    lines += [f'  - "{text[i:i + WIDTH]}"' for i in range(0, len(text), WIDTH)]
     return "\n".join(lines) + "\n"
+
+
+def source() -> str:
+    """The text of dice_plan.yaml: its head, then the tables need by need, price by price."""
+    return head() + "".join(table(need, lam) for need in NEEDS for lam in LAMBDAS)
 
 
 def main() -> int:

@@ -18,7 +18,7 @@ check in :mod:`tabletop.core.designer.testing` runs both after every decision of
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -111,25 +111,31 @@ def _compiled(tokens: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w/.-])(?:{body})(?![\w/.-])")
 
 
+_APART = "\x00"
+"""Joins the strings searched at once: no word character, so a token found is one found in a string."""
+
+
 def _pattern(tokens: Iterable[str]) -> re.Pattern[str] | None:
     return _compiled(frozenset(tokens))
 
 
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON value, keys included (numbers are not names)."""
+def _strings(value: Any, out: list[str]) -> None:
+    """Every string in a JSON value, keys included (numbers are not names), added to ``out``."""
     if isinstance(value, str):
-        yield value
+        out.append(value)
     elif isinstance(value, Mapping):
         for k, v in value.items():
-            yield str(k)
-            yield from _strings(v)
+            out.append(str(k))
+            if not isinstance(v, int | float | bool | None):
+                _strings(v, out)
     elif isinstance(value, list | tuple):
         for v in value:
-            yield from _strings(v)
+            if not isinstance(v, int | float | bool | None):
+                _strings(v, out)
     else:
         to_json = getattr(value, "to_json", None)
         if callable(to_json):
-            yield from _strings(to_json())
+            _strings(to_json(), out)
 
 
 def find_leaks(secrets: Mapping[str, str], where: str, content: JSON | str) -> list[str]:
@@ -141,7 +147,10 @@ def find_leaks(secrets: Mapping[str, str], where: str, content: JSON | str) -> l
     pattern = _pattern(secrets)
     if pattern is None:
         return []
-    found: set[str] = set()
-    for text in _strings(content):
-        found.update(pattern.findall(text))
+    texts: list[str] = []
+    _strings(content, texts)
+    if any(_APART in tok for tok in secrets):
+        found = {tok for text in texts for tok in pattern.findall(text)}
+    else:  # one search over the strings kept apart by a character no token holds: the same tokens
+        found = set(pattern.findall(_APART.join(texts)))
     return [f"{where} names {tok!r} (hidden piece {secrets[tok]})" for tok in sorted(found)]

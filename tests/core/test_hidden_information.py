@@ -32,16 +32,31 @@ def _every_game_and_scenario() -> list[tuple[str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "scenario"), _every_game_and_scenario())
-def test_no_side_is_told_what_it_may_not_see(name: str, scenario: str) -> None:
-    """Hidden information conformance: random games (seeds 0-1) and one game of the game's
-    own bots, checked after every decision for every side: view, decision, log and maps."""
+_LONG = {"iwo_bonins", "iwo_valor", "manila45"}
+"""The games whose whole games take long to check (marked slow, so that they start first)."""
+
+
+def _every_game_scenario_and_players() -> list[Any]:
+    """Each game and scenario three times: a random game of seed 0, one of seed 1, and a game
+    of the game's own bots (three tests, so that pytest-xdist spreads them)."""
+    return [pytest.param(name, scenario, players,
+                         marks=[pytest.mark.slow] if name in _LONG else [])
+            for name, scenario in _every_game_and_scenario() for players in ("random0", "random1", "bots")]
+
+
+@pytest.mark.parametrize(("name", "scenario", "players"), _every_game_scenario_and_players())
+def test_no_side_is_told_what_it_may_not_see(name: str, scenario: str, players: str) -> None:
+    """Hidden information conformance: random games (seeds 0 and 1), and one game of the
+    game's own bots, checked after every decision for every side: view, decision, log and maps."""
     game = load_game(name)
-    assert check_hidden_information(game, range(2), scenario=scenario, render_every=200) > 0
+    if players.startswith("random"):
+        seed = int(players.removeprefix("random"))
+        assert check_hidden_information(game, [seed], scenario=scenario, render_every=200) > 0
+        return
     for side in game.info.players:  # the game's own bots play from their views alone
         bot = game.default_bot(side)
         if bot != "random":
-            check_hidden_information(game, [0], scenario=scenario, bot=bot, render_every=400)
+            assert check_hidden_information(game, [0], scenario=scenario, bot=bot, render_every=400) > 0
             break
 
 

@@ -179,12 +179,19 @@ def test_tic_tac_toe_against_itself_is_drawn() -> None:
 
 
 @pytest.mark.slow
-def test_tic_tac_toe_is_never_lost_over_a_hundred_games_a_side() -> None:
-    """A hundred games as each side against random, none lost; twenty against itself, all drawn."""
+@pytest.mark.parametrize("side", ["x", "o"])
+def test_tic_tac_toe_is_never_lost_over_a_hundred_games_a_side(side: str) -> None:
+    """A hundred games as either side against random (one test a side, so that the two run
+    side by side), none lost by the search at its default budget of playouts."""
+    assert outcomes(load_game(TICTACTOE), side, "mcts", "random", range(100, 200))["lost"] == 0
+
+
+@pytest.mark.slow
+def test_tic_tac_toe_against_itself_is_drawn_over_twenty_games() -> None:
+    """Perfect play draws: the eighteen games after the quick test's two (seeds 2-19), the
+    search against itself, are all drawn."""
     game = load_game(TICTACTOE)
-    for side in ("x", "o"):
-        assert outcomes(game, side, "mcts:playouts=400", "random", range(100, 200))["lost"] == 0, side
-    for seed in range(20):
+    for seed in range(2, 20):
         match = Match(game, seed=seed)
         result = match.run({s: make_agent(game, s, "mcts:playouts=1000", seed) for s in game.info.players})
         assert result is not None and result.winner is None, seed
@@ -194,9 +201,10 @@ def test_tic_tac_toe_is_never_lost_over_a_hundred_games_a_side() -> None:
 def test_the_search_beats_the_example_games_heuristic_bot() -> None:
     """On the example game, Red played by the search rather than by the game's bot (Blue the
     bot in both) wins more often over 200 paired seeds: the 95% interval of the difference
-    in Red's win rate lies above zero."""
+    in Red's win rate lies above zero. Three playouts a decision are enough (the interval
+    runs from about 0.11 to 0.22; with one or two the search plays as the bot does)."""
     game = load_game(SKIRMISH)
-    study = Study(game.source, None, 1, 200, plan_settings(game, {}, {"Red": ["pusher", "mcts:playouts=8"]}))
+    study = Study(game.source, None, 1, 200, plan_settings(game, {}, {"Red": ["pusher", "mcts:playouts=3"]}))
     run = run_study(study, jobs=2)
     try:
         paired = compare(run.setting_rows(0), run.setting_rows(1), ["Blue", "Red"])

@@ -101,12 +101,35 @@ def test_3_0_board_index_follows_each_match_and_every_status_change() -> None:
     _check_index(two)
 
 
-@pytest.mark.slow  # works out the plans of 1,819 pools at 15 needs and prices
-def test_6_0_dice_plan_table_is_the_dynamic_programme() -> None:
-    """6.0 (the bot's dice plan): data/dice_plan.yaml is exactly what
+def _dice_plan_tables() -> list[str]:
+    """data/dice_plan.yaml cut before each table: its head, then one text a table."""
+    head, *tables = iwo_1945_dice_plan.TARGET.read_text(encoding="utf-8").split("\n- need: ")
+    return [head + "\n", *(f"- need: {t}" + ("" if t.endswith("\n") else "\n") for t in tables)]
+
+
+_NEEDS_AND_PRICES = [(need, lam) for need in bots.NEEDS for lam in bots.LAMBDAS]
+
+
+def test_6_0_dice_plan_file_holds_a_table_a_need_and_price_in_order() -> None:
+    """6.0 (the bot's dice plan): data/dice_plan.yaml is, as tools/iwo_1945_dice_plan.py
+    writes it, its head and then one table for each need and price in the bot's order (each
+    table checked against the programme below: together, the file is what the tool writes)."""
+    head, *tables = _dice_plan_tables()
+    assert head == iwo_1945_dice_plan.head()
+    assert "".join([head, *tables]) == iwo_1945_dice_plan.TARGET.read_text(encoding="utf-8")
+    assert [t.split("\n")[:2] for t in tables] == [
+        [f"- need: {need}", f"  price: {lam!r}"] for need, lam in _NEEDS_AND_PRICES]
+
+
+@pytest.mark.slow  # works out the plans of 1,819 pools at one need and price (of 15)
+@pytest.mark.parametrize("at", range(len(_NEEDS_AND_PRICES)))
+def test_6_0_dice_plan_table_is_the_dynamic_programme(at: int) -> None:
+    """6.0 (the bot's dice plan): each table of data/dice_plan.yaml is exactly what
     tools/iwo_1945_dice_plan.py writes from the bot's dynamic programme now, every pool of up
-    to 12 dice at every need and price: the same choices, ties broken alike."""
-    assert iwo_1945_dice_plan.source() == iwo_1945_dice_plan.TARGET.read_text(encoding="utf-8")
+    to 12 dice at its need and price: the same choices, ties broken alike (one test a table,
+    so that pytest-xdist spreads them)."""
+    need, lam = _NEEDS_AND_PRICES[at]
+    assert _dice_plan_tables()[1 + at] == iwo_1945_dice_plan.table(need, lam)
 
 
 def test_6_0_dice_plan_pools_are_the_compositions_in_order() -> None:
