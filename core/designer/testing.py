@@ -285,7 +285,12 @@ def check_forks(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | 
             hashes.append(match.state_hash())
         answers, logged = match.decisions, [e.to_json() for e in match.log]
         again = Match(game, seed=seed, scenario=scenario)
+        held = 0  # the events of ``again`` held to the original's so far
         for taken, value in enumerate(answers):
+            if [e.to_json() for e in again.log.since(held)] != logged[held:len(again.log)]:
+                raise AssertionError(f"{game.info.id} seed {seed} decision {taken + 1}: the "
+                                     "match played again logs otherwise")
+            held = len(again.log)
             if taken % every == 0:
                 where = f"{game.info.id} seed {seed} decision {taken + 1}"
                 twin = again.fork(strict=True)
@@ -293,8 +298,9 @@ def check_forks(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | 
                 if twin.pending != again.pending or twin.state_hash() != hashes[taken]:
                     raise AssertionError(f"{where}: the fork ({twin.forked_by}) is not at the "
                                          "same decision and state")
-                if [e.to_json() for e in twin.log] != logged[:len(twin.log)] \
-                        or len(twin.log) != len(again.log):
+                # the fork's log against the match's, held to the original's above: events
+                # compare by their fields (the same objects when the fork shares them)
+                if len(twin.log) != len(again.log) or list(twin.log) != list(again.log):
                     raise AssertionError(f"{where}: the fork's log ({twin.forked_by}) differs")
                 for step in range(taken, min(taken + ahead, len(answers))):
                     twin.decide(answers[step])
@@ -302,6 +308,8 @@ def check_forks(game: Game, seeds: Iterable[int] = range(2), *, scenario: str | 
                         raise AssertionError(f"{where}: the fork ({twin.forked_by}) diverged "
                                              f"from the match at decision {step + 1}")
             again.decide(value)
+        if [e.to_json() for e in again.log.since(held)] != logged[held:] or len(again.log) != len(logged):
+            raise AssertionError(f"{game.info.id} seed {seed}: the match played again logs otherwise")
     return made
 
 
