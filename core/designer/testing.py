@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from ..engine.agents import decision_kinds_of
 from ..engine.canonical import JSON, dumps
-from ..engine.decisions import Decision
+from ..engine.decisions import Decision, asks_digest
 from ..engine.dice import (
     ForcedRoll,
     RollPurpose,
@@ -36,8 +36,8 @@ from ..engine.events import unstated_numbers
 from ..engine.match import Game, Match
 from ..engine.pieces import OFF_BOARD
 from ..engine.position import Position, load_position
-from ..engine.record import make_record, make_save, read_record, replay, write_save
-from ..engine.resume import asks_digest, resume
+from ..engine.record import make_record, make_save, read_record, replay
+from ..engine.resume import resume, write_save
 from ..engine.visibility import find_leaks, secrets_of
 
 __all__ = [
@@ -318,7 +318,7 @@ def check_resume(game: Game, seeds: Iterable[int] = range(2), *, scenario: str |
                  max_decisions: int | None = None, folder: str | Path | None = None) -> dict[str, int]:
     """Save matches of ``game`` (its default bots, or ``agents``: side -> agent name) at
     every ``every``-th decision (and the last), as ``tabletop`` saves them
-    (:func:`~tabletop.core.engine.record.write_save`: the same file each time, its event log
+    (:func:`~tabletop.core.engine.resume.write_save`: the same file each time, its event log
     appended to), resume each save (:func:`~tabletop.core.engine.resume.resume`) and hold
     the resumed match to the original: the same pending decision, state hash and log, and
     the same hashes over the next ``ahead`` decisions taken alike. A save that has a restore

@@ -6,7 +6,7 @@ from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .canonical import JSON, freeze
+from .canonical import JSON, digest, freeze, thaw
 
 DONE = "done"
 """The value of the option that ends a loop of choices ("no more units to move", "resolve
@@ -192,3 +192,13 @@ def ask_int(decision: Decision) -> Generator[Decision, JSON, int]:
         raise TypeError(f"{decision.prompt!r} ({decision.section}) was answered {answer!r}, "
                         "not a whole number: ask_int is for options whose values are integers")
     return answer
+
+
+def asks_digest(decision: Decision) -> str:
+    """The digest of a decision as a match asks it: player, prompt, rule, kind, privacy,
+    context and every option (value, label, help): what the flow entered again at a restore
+    point must ask."""
+    return digest({"player": decision.player, "prompt": decision.prompt,
+                   "section": decision.section, "kind": decision.kind,
+                   "private": decision.private, "context": thaw(decision.context),
+                   "options": [[o.value, o.label, o.info] for o in decision.options]})

@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from .. import engine_version
 from .canonical import JSON, digest, dumps, thaw
-from .decisions import Decision, Option, ResumePoint
+from .decisions import Decision, Option, ResumePoint, asks_digest
 from .dice import Dice, ForcedRoll, KeyedDice, ScriptedDice, StackedShuffle, roll_purposes
 from .errors import DataError, GameOver, IllegalDecision, TabletopError
 from .events import Event, EventLog
@@ -41,7 +41,6 @@ from .position import (
     editing,
     forced_from_json,
 )
-from .resume import asks_digest
 from .state import State
 from .text import in_words
 from .views import SharedBoard, View
@@ -511,7 +510,7 @@ class Snapshot:
     """A match as it stood at a resumable decision: how many decisions were taken, copies of
     the state and dice (never changed: a match starting from it copies them again), the
     log's length, where the flow is entered again and the digest of the decision it asks
-    there (:func:`~.resume.asks_digest`), taken as it was asked: a game may change the
+    there (:func:`~.decisions.asks_digest`), taken as it was asked: a game may change the
     decision object once it is answered (a list in its context it goes on filling), and
     what the flow must ask again is the decision as it stood then."""
 
@@ -1034,7 +1033,7 @@ class Match:
     def _enter(self, point: ResumePoint, expected: Decision | str | None) -> bool:
         """Enter the game's flow again at ``point`` (:meth:`Game.resume_flow`); True when it
         asks ``expected`` first (a decision equal to it; a decision of that digest,
-        :func:`~.resume.asks_digest`, when a string; any decision when None), having rolled,
+        :func:`~.decisions.asks_digest`, when a string; any decision when None), having rolled,
         logged and changed nothing: the game kept the promise of its resume point."""
         before = (len(self.log), self.dice.rolls, self.state.pieces.clock.now)
         self.resuming = point

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, digest, dumps, thaw
+from .decisions import ResumePoint, asks_digest
 from .errors import IllegalDecision, ReplayDivergence, SaveError, TabletopError
 from .files import atomic_write_text
 from .views import SIDE_SAVE_FORMAT
@@ -58,7 +59,7 @@ HEADER_ORDER = ("game", "game_version", "engine_version", "scenario", "options",
 
 __all__ = ["atomic_write_text", "check_record", "check_version", "game_of_record", "loads_record",
            "log_hash", "make_record", "make_save", "read_record", "replay", "verify_summary",
-           "write_record", "write_save"]
+           "write_record"]
 
 
 def log_hash(match: Match) -> str:
@@ -103,18 +104,50 @@ def make_save(match: Match) -> dict[str, JSON]:
     return save
 
 
+POINT_FIELDS = ("at", "point", "asks", "state", "dice", "state_hash", "decisions_digest",
+                "flow_start", "events", "digest")
+"""What a restore point states besides its log file (``state`` left out when the point is
+the save's last decision: the snapshot's state serves; ``digest``: of the others but the
+state, which ``state_hash`` covers)."""
+
+
+def point_digest(point: dict[str, JSON]) -> str:
+    """The digest a restore point states of its fields but the state, its log file and
+    itself."""
+    return digest({k: v for k, v in point.items() if k not in ("state", "log", "digest")})
+
+
+def point_of(match: Match, state: JSON, dice: JSON, dice_hash: JSON, at: int, point: ResumePoint,
+           asks: str, events: int) -> dict[str, JSON]:
+    made: dict[str, JSON] = {
+        "at": at,
+        "point": {"entry": point.entry, "args": json.loads(dumps(point.args))},
+        "asks": asks,
+        "state": state,
+        "dice": dice,
+        "state_hash": digest({"state": state, "dice": dice_hash, "decisions": at, "result": None}),
+        "decisions_digest": digest(thaw(match.decisions[:at])),
+        "flow_start": match.flow_start,
+        "events": events,
+    }
+    made["digest"] = point_digest(made)
+    return made
+
+
+def pending_point(match: Match) -> dict[str, JSON] | None:
+    """The restore point at the match's pending decision, when it carries a resume point
+    (None otherwise): every field of :data:`POINT_FIELDS`."""
+    decision = match.pending
+    if decision is None or decision.resume is None:
+        return None
+    return point_of(match, thaw(match.state.to_json()), match.dice.progress_json(),
+                  match.dice.state_json(), len(match.decisions), decision.resume,
+                  asks_digest(decision), len(match.log))
+
+
 def write_record(match: Match, path: str | Path) -> None:
     """Write the match record as JSON, atomically."""
     atomic_write_text(path, json.dumps(make_record(match), indent=1, ensure_ascii=False) + "\n")
-
-
-def write_save(match: Match, path: str | Path) -> None:
-    """Save the match as JSON, atomically: a ``tabletop-save/2`` (record, snapshot, restore
-    point) with its event log appended to beside it, or a ``tabletop-save/1`` when the match
-    has no restore point (see :func:`~.resume.write_resumable`)."""
-    from .resume import write_resumable
-
-    write_resumable(match, path)
 
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -357,8 +390,6 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
     stated = point.get("at") if isinstance(point, dict) else None
     at = stated if isinstance(stated, int) and not isinstance(stated, bool) \
         and 0 <= stated <= len(decisions) else None
-    from .resume import pending_point
-
     seen = pending_point(match) if at == 0 else None
     for n, value in enumerate(decisions, start=1):
         try:
@@ -377,9 +408,7 @@ def replay(game: Game, record: dict[str, Any], *, verify: bool = True) -> Match:
 
 def _verify_point(record: dict[str, Any], at: int | None, seen: dict[str, JSON] | None) -> None:
     """Compare a ``tabletop-save/2``'s restore point with the replayed match at its decision
-    (``seen``: :func:`~.resume.pending_point` there)."""
-    from .resume import POINT_FIELDS
-
+    (``seen``: :func:`pending_point` there)."""
     point = record.get("resume")
     if not isinstance(point, dict):
         raise ReplayDivergence("the save has no restore point (resume)")

@@ -49,10 +49,11 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from .canonical import JSON, digest, dumps, thaw
-from .decisions import Decision, ResumePoint
+from .decisions import ResumePoint, asks_digest
 from .errors import IllegalDecision, ReplayDivergence, SaveError, TabletopError
 from .events import Event, EventLog
 from .files import atomic_write_text
+from .record import POINT_FIELDS, pending_point, point_digest, point_of
 
 if TYPE_CHECKING:
     from .match import Game, Match
@@ -65,59 +66,9 @@ TAIL = 256
 """How many of the last events before the restore point a resume reads at once (what a
 terminal or a page shows first); older ones are read when first asked for."""
 
-POINT_FIELDS = ("at", "point", "asks", "state", "dice", "state_hash", "decisions_digest",
-                "flow_start", "events", "digest")
-"""What a restore point states besides its log file (``state`` left out when the point is
-the save's last decision: the snapshot's state serves; ``digest``: of the others but the
-state, which ``state_hash`` covers)."""
-
-
-def point_digest(point: dict[str, JSON]) -> str:
-    """The digest a restore point states of its fields but the state, its log file and
-    itself."""
-    return digest({k: v for k, v in point.items() if k not in ("state", "log", "digest")})
-
-
 class MissingLog(SaveError):
     """A save's log file is not beside it (the save was copied alone): resume by replay."""
 
-
-def asks_digest(decision: Decision) -> str:
-    """The digest of a decision as a match asks it: player, prompt, rule, kind, privacy,
-    context and every option (value, label, help): what the flow entered again at a restore
-    point must ask."""
-    return digest({"player": decision.player, "prompt": decision.prompt,
-                   "section": decision.section, "kind": decision.kind,
-                   "private": decision.private, "context": thaw(decision.context),
-                   "options": [[o.value, o.label, o.info] for o in decision.options]})
-
-
-def _point(match: Match, state: JSON, dice: JSON, dice_hash: JSON, at: int, point: ResumePoint,
-           asks: str, events: int) -> dict[str, JSON]:
-    made: dict[str, JSON] = {
-        "at": at,
-        "point": {"entry": point.entry, "args": json.loads(dumps(point.args))},
-        "asks": asks,
-        "state": state,
-        "dice": dice,
-        "state_hash": digest({"state": state, "dice": dice_hash, "decisions": at, "result": None}),
-        "decisions_digest": digest(thaw(match.decisions[:at])),
-        "flow_start": match.flow_start,
-        "events": events,
-    }
-    made["digest"] = point_digest(made)
-    return made
-
-
-def pending_point(match: Match) -> dict[str, JSON] | None:
-    """The restore point at the match's pending decision, when it carries a resume point
-    (None otherwise): every field of :data:`POINT_FIELDS`."""
-    decision = match.pending
-    if decision is None or decision.resume is None:
-        return None
-    return _point(match, thaw(match.state.to_json()), match.dice.progress_json(),
-                  match.dice.state_json(), len(match.decisions), decision.resume,
-                  asks_digest(decision), len(match.log))
 
 
 def restore_point(match: Match) -> dict[str, JSON] | None:
@@ -135,7 +86,7 @@ def restore_point(match: Match) -> dict[str, JSON] | None:
         return None
     if match.asked_again(snap) is None:
         return None
-    return _point(match, thaw(snap.state.to_json()), snap.dice.progress_json(), snap.dice.state_json(),
+    return point_of(match, thaw(snap.state.to_json()), snap.dice.progress_json(), snap.dice.state_json(),
                   snap.at, snap.point, snap.asks, snap.log_size)
 
 
@@ -681,3 +632,10 @@ def resume(game: Game, record: dict[str, Any], path: str | Path, *,
     if verify is False:
         return replay(game, record, verify=False), "replayed without verification"
     return replay(game, record), "replayed and verified"
+
+
+def write_save(match: Match, path: str | Path) -> None:
+    """Save the match as JSON, atomically: a ``tabletop-save/2`` (record, snapshot, restore
+    point) with its event log appended to beside it, or a ``tabletop-save/1`` when the match
+    has no restore point (:func:`write_resumable`)."""
+    write_resumable(match, path)

@@ -257,7 +257,7 @@ def _side_saves(game: Game, pairs: Sequence[str]) -> dict[str, str]:
 def _finish(match: Match, *, save: str | None, log: str | None, as_json: bool, completed: bool,
             log_for: str | None = None, save_for: Mapping[str, str] | None = None) -> None:
     from ..engine.files import atomic_write_text
-    from ..engine.record import write_save
+    from ..engine.resume import write_save
     from ..engine.views import make_side_save
 
     if save:

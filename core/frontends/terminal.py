@@ -108,7 +108,7 @@ class TerminalSession:
     def autosave(self) -> None:
         """Write the match to the autosave file if a decision was taken since the last write
         (atomically: a crash mid-write leaves the previous save whole)."""
-        from ..engine.record import write_save
+        from ..engine.resume import write_save
 
         if self.autosave_file is None or self._saved_at == len(self.match.decisions):
             return
@@ -569,7 +569,7 @@ class TerminalSession:
 
     def save(self, path: str | None) -> None:
         """Save the match to a file."""
-        from ..engine.record import write_save
+        from ..engine.resume import write_save
 
         if not path:
             self.say("give a file: s FILE")

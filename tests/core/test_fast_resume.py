@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from tabletop.core.engine.canonical import digest, dumps
 from tabletop.core.engine.errors import ReplayDivergence, SaveError
 from tabletop.core.engine.match import Game, Match
-from tabletop.core.engine.record import SAVE_FORMAT, make_save, read_record, replay, write_save
+from tabletop.core.engine.record import SAVE_FORMAT, make_save, point_digest, read_record, replay
 from tabletop.core.engine.registry import load_game, make_agent
-from tabletop.core.engine.resume import LazyEventLog, point_digest, restore_point, resume
+from tabletop.core.engine.resume import LazyEventLog, restore_point, resume, write_save
 from tabletop.core.frontends.cli import main
 
 from .piggame import GAME as PIG

@@ -14,7 +14,8 @@ from tabletop.core.engine.agents import RandomAgent
 from tabletop.core.engine.decisions import Decision, Option
 from tabletop.core.engine.errors import GameOver, IllegalDecision, ReplayDivergence, SaveError, TabletopError
 from tabletop.core.engine.match import Match
-from tabletop.core.engine.record import make_record, read_record, replay, write_record, write_save
+from tabletop.core.engine.record import make_record, read_record, replay, write_record
+from tabletop.core.engine.resume import write_save
 
 from .piggame import GAME, SecretSetup
 

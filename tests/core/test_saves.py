@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from tabletop.core.engine.match import Match
-from tabletop.core.engine.record import read_record, replay, write_save
+from tabletop.core.engine.record import read_record, replay
+from tabletop.core.engine.resume import write_save
 from tabletop.core.frontends import cli as cli_module
 from tabletop.core.frontends.cli import main
 from tabletop.core.frontends.saves import autosave_dir, kept_games, new_autosave_path, write_autosave

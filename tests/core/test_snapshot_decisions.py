@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tabletop.core.designer.testing import check_resume
-from tabletop.core.engine.decisions import Decision, Option, ResumePoint
+from tabletop.core.engine.decisions import Decision, Option, ResumePoint, asks_digest
 from tabletop.core.engine.errors import SaveError
 from tabletop.core.engine.match import Flow, Game, Match, Result
 from tabletop.core.engine.registry import load_game, make_agent, registered
-from tabletop.core.engine.resume import asks_digest, restore_point
+from tabletop.core.engine.resume import restore_point
 from tabletop.games.iwo_1945 import GAME as IWO_1945
 
 ROOT = Path(__file__).resolve().parents[2]
