@@ -4,7 +4,6 @@ typed to go there, ``done`` to stop; the record holds the game's own step answer
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
 
@@ -12,6 +11,7 @@ from tabletop.core.engine.match import Match
 from tabletop.core.engine.registry import load_game, make_agent
 from tabletop.core.engine.routes import follow, routes_of
 from tabletop.core.frontends.terminal import QuitGame, TerminalSession
+from tests.scripted_input import reader
 
 
 def _made_by_bots(game_id: str, scenario: str | None, kind: str, turn: int) -> Match:
@@ -31,14 +31,7 @@ def _play(match: Match, lines: list[str]) -> str:
     """The person's side at the terminal answering ``lines`` (as `tabletop play` runs it)
     until the lines run out; what the terminal printed."""
     out = io.StringIO()
-    it: Iterator[str] = iter(lines)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(it)
-        except StopIteration:
-            raise EOFError from None
-
+    read = reader(lines)
     side = match.game.info.human_side
     session = TerminalSession(match, {side}, read=read, out=out)
     with pytest.raises(QuitGame):

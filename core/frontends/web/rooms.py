@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine.agents import Agent
 from ...engine.canonical import JSON, freeze
+from ...engine.decisions import Decision
 from ...engine.errors import SaveError, TabletopError
 from ...engine.events import EventLog
 from ...engine.match import Game, Match
@@ -153,15 +154,21 @@ class Room:
         raise WebError(f"the bots took more than {MAX_BOT_DECISIONS} decisions in a row", 500)
 
     # -- decisions and undo -------------------------------------------------------------
-    def decide(self, seat: Seat, index: Any, value: JSON, version: Any) -> None:
-        """Take option ``index`` (whose value must be ``value``) for the seat, if it is the
-        seat's turn and the page saw the current version; then the bots play on."""
+    def _seat_decision(self, seat: Seat, version: Any) -> Decision:
+        """The pending decision, when it is the seat's to take and the page saw the current
+        version; else the WebError that says why not."""
         self._check_version(version)
         pending = self.match.pending
         if pending is None:
             raise WebError("the match is over; there is no decision to take", 409)
         if pending.player not in seat.sides:
             raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        return pending
+
+    def decide(self, seat: Seat, index: Any, value: JSON, version: Any) -> None:
+        """Take option ``index`` (whose value must be ``value``) for the seat, if it is the
+        seat's turn and the page saw the current version; then the bots play on."""
+        pending = self._seat_decision(seat, version)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pending.options):
             raise WebError(f"option {index!r} is not one of the {len(pending.options)} options of "
                            f"{pending.prompt!r} ({pending.section})")
@@ -181,12 +188,7 @@ class Room:
         :func:`~tabletop.core.engine.routes.follow` (one legal answer a step, as the game
         asks them; it stops at fire or anything else asked), if it is the seat's turn and
         the page saw the current version; then the bots play on."""
-        self._check_version(version)
-        pending = self.match.pending
-        if pending is None:
-            raise WebError("the match is over; there is no decision to take", 409)
-        if pending.player not in seat.sides:
-            raise WebError(f"it is {pending.player}'s decision, not this seat's", 403)
+        pending = self._seat_decision(seat, version)
         if not isinstance(to, str):
             raise WebError(f"the destination must be a place id, not {to!r}")
         before = len(self.match.decisions)
