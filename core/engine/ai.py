@@ -7,7 +7,7 @@ The file has two parts, both optional:
     The features a position is scored on and their weights. Each feature is a core measure
     (:data:`MEASURES`: units, steps or a printed value of a side's pieces, places held,
     distance to places, a game variable, a track, a score field of ``Game.summary``, a deck
-    pile, the result if the game ended now) with its parameters, or a hook: a function of the
+    pile, the result if the game ended now, a constant) with its parameters, or a hook: a function of the
     game's ``ai`` module (``ai.py`` beside its ``__init__.py``) named in the file, called as
     ``hook(match, side, **params)`` and returning a number. A side's score is
     ``tanh(sum(weight * value) / scale)``, from -1 (lost) to 1 (won): what a search's
@@ -174,6 +174,14 @@ class Outcome(_Measure):
     measure: Literal["result"]
 
 
+class Constant(_Measure):
+    """One, always: a feature of this measure is an offset of the score (its weight), such
+    as the part of an expected result that no other feature carries; give it ``of: self``
+    (relative to the others it is 0)."""
+
+    measure: Literal["constant"]
+
+
 class Hook(_Measure):
     """A function of the game's ``ai`` module, ``hook(match, side, **params) -> float``."""
 
@@ -183,7 +191,7 @@ class Hook(_Measure):
 
 
 Feature = Annotated[Units | Steps | Value | Held | Distance | Var | TrackValue | Summary | Pile
-                    | Outcome | Hook, Field(discriminator="measure")]
+                    | Outcome | Constant | Hook, Field(discriminator="measure")]
 """One feature of the evaluation, chosen by its ``measure``."""
 
 
@@ -385,6 +393,10 @@ def _pile(m: Measuring, side: str, f: Pile) -> float:
     return float(len(cards)) if cards is not None else 0.0
 
 
+def _constant(m: Measuring, side: str, f: Constant) -> float:
+    return 1.0
+
+
 def _result(m: Measuring, side: str, f: Outcome) -> float:
     winner = m.game.final_result(m.match).winner
     return 0.0 if winner is None else (1.0 if winner == side else -1.0)
@@ -393,6 +405,7 @@ def _result(m: Measuring, side: str, f: Outcome) -> float:
 MEASURES: Mapping[str, Callable[[Measuring, str, Any], float]] = MappingProxyType({
     "units": _units, "steps": _steps, "value": _value, "held": _held, "distance": _distance,
     "var": _var, "track": _track, "summary": _summary, "pile": _pile, "result": _result,
+    "constant": _constant,
 })
 """The core measures by name: (what the evaluation shares, the side, the feature) -> value."""
 

@@ -60,6 +60,7 @@ NAME = "mcts"
 """The name of the search agent (``--agent SIDE=mcts``)."""
 
 ROLLOUTS = ("default", "random")
+ROOTS = ("tree", "paired")
 """Who plays a rollout: each side's default bot (:meth:`~.match.Game.default_bot`), or the
 random-legal agent."""
 
@@ -83,6 +84,13 @@ class SearchOptions:
     depth: int = 200
     #: the exploration constant of the upper confidence bound (scores run from -1 to 1)
     c: float = 1.4
+    #: how the root's options are weighed: ``tree`` (UCT over one tree for every
+    #: determinization) or ``paired`` (every option played on the same determinizations,
+    #: then rolled out by the bots, and compared draw by draw)
+    root: str = "tree"
+    #: ``root=paired``: how many standard errors an option's paired gain over the side's
+    #: bot's choice must exceed for the search to overrule the bot
+    z: float = 2.0
 
     def spec(self) -> str:
         """The agent's name with the options that differ from the defaults, as typed."""
@@ -96,7 +104,7 @@ def _shown(value: object) -> str:
 
 
 _HELP = ("playouts=N (a whole number >= 1), seconds=S (> 0), rollout=default|random, "
-         "depth=N (>= 1), c=X (>= 0)")
+         "depth=N (>= 1), c=X (>= 0), root=tree|paired, z=X (>= 0)")
 
 
 def parse_options(spec: str) -> SearchOptions:
@@ -129,6 +137,8 @@ def _option(key: str, raw: str) -> str:
         return "has a value of the wrong kind"
     if key == "rollout":
         return "" if value in ROLLOUTS else f"is not one of {', '.join(ROLLOUTS)}"
+    if key == "root":
+        return "" if value in ROOTS else f"is not one of {', '.join(ROOTS)}"
     least = 1 if key in ("playouts", "depth") else 0
     ok = math.isfinite(value) and (value > 0 if key == "seconds" else value >= least)
     return "" if ok else "is out of range"
@@ -137,7 +147,7 @@ def _option(key: str, raw: str) -> str:
 def _value(key: str, raw: str) -> Any:
     if key in ("playouts", "depth"):
         return int(raw)
-    if key in ("seconds", "c"):
+    if key in ("seconds", "c", "z"):
         return float(raw)
     return raw
 
@@ -220,6 +230,9 @@ class SearchAgent:
         deadline = None if opts.seconds is None else began + opts.seconds
         from .match import frozen_collector
 
+        if opts.root == "paired":
+            with frozen_collector():
+                return self._paired(view, decision, prior, began, deadline)
         root = _Node()
         played = 0
         with frozen_collector():  # thousands of forks: keep full collections off the match
@@ -233,6 +246,56 @@ class SearchAgent:
                      "visits": {str(o.value): (root.edges[k].visits if (k := _key(decision, o.value))
                                                in root.edges else 0) for o in decision.options}}
         return best
+
+    def _paired(self, view: Mapping[str, JSON], decision: Decision,
+                prior: tuple[str, Any] | None, began: float, deadline: float | None) -> JSON:
+        """``root=paired``: every option of the decision played on the same determinizations
+        (each drawn once and dealt again for every option from the same seed, so that the
+        hidden truth, the dice to come and the rollout bots' draws are common to them: common
+        random numbers), rolled out by the bots, and scored. The side's bot's choice is kept
+        unless the option of the best mean gains on it, draw by draw, more than ``z``
+        standard errors (with no bot: the best mean). ``playouts`` counts the options' playouts, so a
+        decision of ``n`` options plays ``playouts // n`` draws (at least one)."""
+        opts = self.options
+        options = decision.options
+        count = len(options)
+        draws = max(1, opts.playouts // count)
+        scores: list[list[float]] = [[] for _ in options]
+        played = 0
+        for _ in range(draws):
+            seed = self._rng.getrandbits(63)
+            for i in range(count):
+                scores[i].append(self._paired_playout(view, decision, i, seed))
+                played += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        keys = [_key(decision, o.value) for o in options]
+        base = keys.index(prior) if prior in keys else None
+        best = base if base is not None else max(
+            range(count), key=lambda i: (sum(scores[i]), -i))
+        if base is not None:
+            rival = max((i for i in range(count) if i != base), key=lambda i: (sum(scores[i]), -i))
+            gain, error = _paired_gain(scores[rival], scores[base])
+            if gain > 0 and gain > opts.z * error:
+                best = rival
+        self.last = {"playouts": played, "seconds": round(time.perf_counter() - began, 6),
+                     "means": {str(o.value): round(sum(scores[i]) / len(scores[i]), 6)
+                               for i, o in enumerate(options)}}
+        return options[best].value
+
+    def _paired_playout(self, view: Mapping[str, JSON], decision: Decision, index: int,
+                        seed: int) -> float:
+        """The score for the side of option ``index`` of the decision at hand, played on the
+        determinization ``seed`` draws and rolled out by bots that ``seed`` seeds."""
+        rng = random.Random(seed)
+        world = self._determinize(view, rng)
+        pending = world.pending
+        if pending is None or len(pending.options) != len(decision.options):
+            raise TabletopError(f"game {self.game.info.id}: a determinization does not ask the "
+                                f"decision searched ({decision.kind})")
+        world.decide(decision.options[index].value)
+        self._rollout(world, self._rollout_bots(rng), rng, 1)
+        return _clamp(self.game.evaluate(world, self.side))
 
     def _prior(self, view: Mapping[str, JSON], decision: Decision) -> tuple[str, Any] | None:
         """The key of the option the side's default bot would take (tried first, and
@@ -310,19 +373,7 @@ class SearchAgent:
             taken += 1
         # rollout
         if world.pending is not None and taken < opts.depth:
-            if bots is None:
-                bots = self._rollout_bots(rng)
-            while world.pending is not None and taken < opts.depth:
-                decision = world.pending
-                count = len(decision.options)
-                bot = bots.get(decision.player)
-                if count == 1:
-                    world.decide_index(0)
-                elif bot is None:
-                    world.decide_index(rng.randrange(count))
-                else:
-                    world.decide(bot.choose(world.view(decision.player), decision))
-                taken += 1
+            self._rollout(world, self._rollout_bots(rng) if bots is None else bots, rng, taken)
         # backup
         scores: dict[str, float] = {}
         for player, edge in path:
@@ -331,6 +382,23 @@ class SearchAgent:
                 score = scores[player] = _clamp(self.game.evaluate(world, player))
             edge.visits += 1
             edge.total += score
+
+    def _rollout(self, world: Match, bots: dict[str, Agent], rng: random.Random,
+                 taken: int) -> None:
+        """Play ``world`` on by the rollout's bots (a side without one: random options from
+        ``rng``) until the game ends or the playout has taken ``depth`` decisions."""
+        depth = self.options.depth
+        while world.pending is not None and taken < depth:
+            decision = world.pending
+            count = len(decision.options)
+            bot = bots.get(decision.player)
+            if count == 1:
+                world.decide_index(0)
+            elif bot is None:
+                world.decide_index(rng.randrange(count))
+            else:
+                world.decide(bot.choose(world.view(decision.player), decision))
+            taken += 1
 
     def _select(self, edges: dict[tuple[str, Any], _Edge], decision: Decision) -> int:
         """The index of the option with the best upper confidence bound (every option of
@@ -374,6 +442,18 @@ def _game_bot(game: Game, side: str, name: str, seed: int) -> Agent:
         return BUILTIN_AGENTS[name](side, seed)
     raise TabletopError(f"game {game.info.id}: the default bot of {side}, {name!r}, is none of its "
                         "bots: the search cannot roll out with it (try mcts:rollout=random)")
+
+
+def _paired_gain(scores: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean of ``scores`` less ``base`` draw by draw, and its standard error (infinite
+    with fewer than two draws)."""
+    n = len(scores)
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
 
 
 def _clamp(score: float) -> float:

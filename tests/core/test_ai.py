@@ -191,9 +191,10 @@ def test_held_and_distance_read_the_places_and_the_board() -> None:
     assert again == {"held": 1.0}
 
 
-def test_var_summary_track_pile_and_result_read_what_the_game_keeps() -> None:
-    """var (a path with {side}), summary (a field a side), track, pile and result (who
-    would win now); a missing variable is an error naming the feature, or its default."""
+def test_var_summary_track_pile_result_and_constant_read_what_the_game_keeps() -> None:
+    """var (a path with {side}), summary (a field a side), track, pile, result (who
+    would win now) and constant (1 of a side, 0 relative to the others); a missing variable
+    is an error naming the feature, or its default."""
     m = Match(EXAMPLE, seed=1)
     m.state.vars["lost"]["Red"] = 3
     m.state.track("morale", 5, 0, 9)
@@ -206,10 +207,13 @@ def test_var_summary_track_pile_and_result_read_what_the_game_keeps() -> None:
         {"id": "none", "measure": "track", "track": "nothing", "default": -1, "of": "self"},
         {"id": "cards", "measure": "pile", "deck": "d", "pile": "draw", "of": "self"},
         {"id": "now", "measure": "result", "of": "self"},
+        {"id": "one", "measure": "constant", "of": "self"},
+        {"id": "none_relative", "measure": "constant"},
     ])
     winner = EXAMPLE.final_result(m).winner
     assert got == {"lost": 3.0, "lost_rel": 3.0, "score": 3.0, "morale": 5.0, "none": -1.0,
-                   "cards": 0.0, "now": 1.0 if winner == "Red" else -1.0}
+                   "cards": 0.0, "now": 1.0 if winner == "Red" else -1.0, "one": 1.0,
+                   "none_relative": 0.0}
     with pytest.raises(TabletopError, match=r"test: evaluation.features.0 \(gone\): no game "
                                             r"variable 'gone.Red' \(give the feature a default\)"):
         _feature_values(EXAMPLE, m, "Red", [{"id": "gone", "measure": "var", "path": "gone.{side}"}])
