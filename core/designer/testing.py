@@ -549,8 +549,9 @@ def check_search_leaks(game: Game, seeds: Iterable[int] = range(2), *,
     (``search``, as ``--agent`` names it, or ``agent(game, side, seed, determinizer)``
     building one) with the same seed to choose, one given the match's view, the other the
     second truth's, both drawing their determinizations from the match. Raises
-    :class:`SearchLeak` when they choose differently, or search differently (the playouts
-    each option got); returns the number of decisions checked (at most ``max_checks`` a
+    :class:`SearchLeak` when they choose differently, or search differently (what the
+    search reports of its last decision, its time aside: the playouts each option got, or
+    each option's mean score); returns the number of decisions checked (at most ``max_checks`` a
     seed)."""
     from ..engine.determinize import hidden_slots
     from ..engine.registry import make_agent
@@ -592,7 +593,7 @@ def check_search_leaks(game: Game, seeds: Iterable[int] = range(2), *,
                 first, second = build(side, seed, from_match), build(side, seed, from_match)
                 chosen = first.choose(match.view(side), decision)
                 again = second.choose(other.view(side), other.pending)
-                if chosen != again or first.last.get("visits") != second.last.get("visits"):
+                if chosen != again or _searched(first.last) != _searched(second.last):
                     raise SearchLeak(f"{where}: the search chose {chosen!r} on the match and "
                                      f"{again!r} on another truth {side} sees alike, from the same "
                                      "determinizations")
@@ -600,6 +601,11 @@ def check_search_leaks(game: Game, seeds: Iterable[int] = range(2), *,
                 checked += 1
             match.decide(bots[side].choose(match.view(side), decision))
     return checked
+
+
+def _searched(last: Mapping[str, Any]) -> dict[str, Any]:
+    """What a search did at its last decision, but its time (what two searches alike share)."""
+    return {k: v for k, v in last.items() if k != "seconds"}
 
 
 def check_replay(match: Match) -> None:

@@ -17,6 +17,11 @@ The file has two parts, both optional:
     (``self``), or of a named side; its ``weight`` is one number, or a number per side (a
     side not named weighs it 0).
 
+``search``
+    The options the search agent (``mcts``) takes in this game where the agent's name gives
+    none (``root: paired``, ``playouts: 32``): how the game's designer has found it plays
+    best at a sensible cost.
+
 ``priorities``
     Named values the game's heuristic bots read (orders of targets, thresholds, weights):
     plain data, checked against the ``Priorities`` model the game's ``ai`` module declares
@@ -233,6 +238,8 @@ class AIFile(StrictModel):
     description: str = ""
     evaluation: Evaluation = Evaluation()
     priorities: dict[str, Any] = Field(default_factory=dict)
+    #: the options the search agent (``mcts``) takes in this game where its name gives none
+    search: dict[str, str | int | float] = Field(default_factory=dict)
 
     @field_validator("priorities")
     @classmethod
@@ -540,6 +547,12 @@ def load_ai(game: Game) -> AI:
         spec = validate(AIFile, read_data_file(path), source=source)
     where = source or f"{game.info.id}: {AI_FILE}"
     sides = game.info.players
+    from .search_options import search_option_problem
+
+    for key, value in spec.search.items():
+        problem = search_option_problem(key, str(value))
+        if problem:
+            raise DataError(f"{where}: search.{key}: {value!r} {problem}")
     hooks: dict[str, Callable[..., Any]] = {}
     for n, f in enumerate(spec.evaluation.features):
         at = f"{where}: evaluation.features.{n}"

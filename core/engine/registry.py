@@ -154,7 +154,8 @@ def make_agent(game: Game, side: str, name: str, seed: int) -> Agent:
     """Build the agent called ``name`` for a side: a game bot or a built-in one.
 
     A built-in agent that plays on the game (the search agent) takes options after a
-    colon, ``mcts:playouts=400,seconds=0.5``; a bad option is one message naming it."""
+    colon, ``mcts:playouts=400,seconds=0.5``, over the game's own (its ``ai.yaml``'s
+    ``search``); a bad option is one message naming it."""
     from .agents import BUILTIN_AGENTS
     from .search import SearchAgent, is_search, parse_options
 
@@ -167,7 +168,9 @@ def make_agent(game: Game, side: str, name: str, seed: int) -> Agent:
     if name in BUILTIN_AGENTS:
         return BUILTIN_AGENTS[name](side, seed)
     if is_search(name):
-        return SearchAgent(game, side, seed, parse_options(name))
+        from .ai import ai_of
+
+        return SearchAgent(game, side, seed, parse_options(name, ai_of(game).spec.search))
     base, colon, _ = name.partition(":")
     if colon and (base in bots or base in BUILTIN_AGENTS):
         raise TabletopError(f"agent {base!r} takes no options ({name!r}); the search agent "

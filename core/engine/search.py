@@ -26,6 +26,15 @@ choice, then the best mean score, then the first option). Its options
 (:class:`SearchOptions`) are written after the name:
 ``mcts:playouts=400,seconds=0.5,rollout=random,depth=60,c=1.4``.
 
+**Paired root** (``root=paired``): rather than a tree, every option of the decision is
+played on the same determinizations, each drawn once and dealt again for every option from
+the same seed (common random numbers: the same hidden truth, the same dice to come, the
+same rollout bots), then rolled out and scored as above. The side's default bot's choice is
+kept unless the option of the best mean beats it, draw by draw, by more than ``z`` standard
+errors of the paired differences: one step of policy improvement on the bot by its own
+rollouts (Tesauro and Galperin, "On-line policy improvement using Monte-Carlo search",
+1996), which keeps the bot's answer wherever the playouts cannot tell the options apart.
+
 **Reproducibility.** The agent draws everything (determinizations, untried options, the
 rollout bots' seeds) from its own generator, seeded by its seed and side: with a budget of
 ``playouts`` alone, the same seed and the same match give the same answers, in any process.
@@ -45,122 +54,32 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from .canonical import JSON, freeze
 from .decisions import Decision
 from .errors import TabletopError
+from .search_options import (
+    NAME,
+    ROLLOUTS,
+    ROOTS,
+    SearchOptions,
+    is_reproducible,
+    is_search,
+    parse_options,
+    search_option_problem,
+)
 
 if TYPE_CHECKING:
     from .agents import Agent
     from .match import Game, Match
 
-NAME = "mcts"
-"""The name of the search agent (``--agent SIDE=mcts``)."""
-
-ROLLOUTS = ("default", "random")
-ROOTS = ("tree", "paired")
-"""Who plays a rollout: each side's default bot (:meth:`~.match.Game.default_bot`), or the
-random-legal agent."""
+__all__ = ["NAME", "ROLLOUTS", "ROOTS", "Determinizer", "SearchAgent", "SearchOptions",
+           "is_reproducible", "is_search", "parse_options", "search_option_problem"]
 
 Determinizer = Callable[[Mapping[str, Any], random.Random], "Match"]
 """Makes the match a playout is played on from the view and the search's generator
 (:func:`~.determinize.determinize_view` by default)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchOptions:
-    """The settings of the search agent, as ``mcts:NAME=VALUE,...`` gives them."""
-
-    #: playouts a decision (the budget; reproducible)
-    playouts: int = 200
-    #: seconds a decision may take at most (a cap: a search stopped by it is not reproducible)
-    seconds: float | None = None
-    #: who plays the rollouts: ``default`` (each side's default bot) or ``random``
-    rollout: str = "default"
-    #: the most decisions a playout takes from the decision searched (in the tree and the
-    #: rollout) before the game's evaluation scores where it stands
-    depth: int = 200
-    #: the exploration constant of the upper confidence bound (scores run from -1 to 1)
-    c: float = 1.4
-    #: how the root's options are weighed: ``tree`` (UCT over one tree for every
-    #: determinization) or ``paired`` (every option played on the same determinizations,
-    #: then rolled out by the bots, and compared draw by draw)
-    root: str = "tree"
-    #: ``root=paired``: how many standard errors an option's paired gain over the side's
-    #: bot's choice must exceed for the search to overrule the bot
-    z: float = 2.0
-
-    def spec(self) -> str:
-        """The agent's name with the options that differ from the defaults, as typed."""
-        given = [f"{f.name}={_shown(getattr(self, f.name))}" for f in fields(self)
-                 if getattr(self, f.name) != f.default]
-        return NAME + (":" + ",".join(given) if given else "")
-
-
-def _shown(value: object) -> str:
-    return format(value, "g") if isinstance(value, float) else str(value)
-
-
-_HELP = ("playouts=N (a whole number >= 1), seconds=S (> 0), rollout=default|random, "
-         "depth=N (>= 1), c=X (>= 0), root=tree|paired, z=X (>= 0)")
-
-
-def parse_options(spec: str) -> SearchOptions:
-    """The options of ``mcts`` or ``mcts:NAME=VALUE,NAME=VALUE`` (one clear TabletopError
-    naming what is wrong and what is allowed)."""
-    name, _, given = spec.partition(":")
-    if name != NAME:
-        raise TabletopError(f"agent {spec!r}: not the search agent ({NAME})")
-    values: dict[str, Any] = {}
-    if given.strip() or spec.endswith(":"):
-        for part in given.split(","):
-            key, sep, raw = (s.strip() for s in part.partition("="))
-            problem = _option(key, raw) if sep and key and raw else "must look like NAME=VALUE"
-            if problem:
-                raise TabletopError(f"agent {spec!r}: {part.strip() or 'an empty option'} "
-                                    f"{problem} (options: {_HELP})")
-            if key in values:
-                raise TabletopError(f"agent {spec!r}: {key} is given twice (options: {_HELP})")
-            values[key] = _value(key, raw)
-    return SearchOptions(**values)
-
-
-def _option(key: str, raw: str) -> str:
-    """What is wrong with ``key=raw`` as an option of the search agent ("" when nothing)."""
-    if key not in {f.name for f in fields(SearchOptions)}:
-        return "is no option of mcts"
-    try:
-        value = _value(key, raw)
-    except ValueError:
-        return "has a value of the wrong kind"
-    if key == "rollout":
-        return "" if value in ROLLOUTS else f"is not one of {', '.join(ROLLOUTS)}"
-    if key == "root":
-        return "" if value in ROOTS else f"is not one of {', '.join(ROOTS)}"
-    least = 1 if key in ("playouts", "depth") else 0
-    ok = math.isfinite(value) and (value > 0 if key == "seconds" else value >= least)
-    return "" if ok else "is out of range"
-
-
-def _value(key: str, raw: str) -> Any:
-    if key in ("playouts", "depth"):
-        return int(raw)
-    if key in ("seconds", "c", "z"):
-        return float(raw)
-    return raw
-
-
-def is_search(name: str) -> bool:
-    """Whether an agent's name (as typed) names the search agent."""
-    return name == NAME or name.startswith(NAME + ":")
-
-
-def is_reproducible(name: str) -> bool:
-    """Whether an agent named so answers the same from the same seed whatever the machine:
-    every agent but a search given a ``seconds`` cap."""
-    return not is_search(name) or parse_options(name).seconds is None
 
 
 class _Edge:
@@ -273,14 +192,17 @@ class SearchAgent:
         base = keys.index(prior) if prior in keys else None
         best = base if base is not None else max(
             range(count), key=lambda i: (sum(scores[i]), -i))
+        test: dict[str, JSON] = {}
         if base is not None:
             rival = max((i for i in range(count) if i != base), key=lambda i: (sum(scores[i]), -i))
             gain, error = _paired_gain(scores[rival], scores[base])
             if gain > 0 and gain > opts.z * error:
                 best = rival
+            test = {"bot": str(options[base].value), "rival": str(options[rival].value),
+                    "gain": gain, "error": None if math.isinf(error) else error}
         self.last = {"playouts": played, "seconds": round(time.perf_counter() - began, 6),
                      "means": {str(o.value): round(sum(scores[i]) / len(scores[i]), 6)
-                               for i, o in enumerate(options)}}
+                               for i, o in enumerate(options)}, **test}
         return options[best].value
 
     def _paired_playout(self, view: Mapping[str, JSON], decision: Decision, index: int,

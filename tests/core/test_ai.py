@@ -21,6 +21,7 @@ from tabletop.core.engine.decisions import choose
 from tabletop.core.engine.errors import DataError, TabletopError
 from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
 from tabletop.core.engine.registry import load_game, make_agent
+from tabletop.core.engine.search import SearchAgent, SearchOptions
 from tabletop.core.engine.views import View
 from tabletop.core.studies.stats import paired_difference
 
@@ -87,9 +88,13 @@ def _feature(n: int = 1, **changes: object) -> dict[str, object]:
      "priorities.red_holds_unless_more_than: Field required"),
     ({**_example_ai(), "priorities": {"red_holds_unless_more_than": "many", "least_differential": 0}},
      "priorities.red_holds_unless_more_than: Input should be a valid integer"),
+    ({**_example_ai(), "search": {"root": "flat"}},
+     "search.root: 'flat' is not one of tree, paired (options: playouts=N"),
+    ({**_example_ai(), "search": {"speed": 3}}, "search.speed: 3 is no option of mcts"),
+    ({**_example_ai(), "search": {"playouts": 0}}, "search.playouts: 0 is out of range"),
 ], ids=["unknown-measure", "unknown-of", "unknown-weighted-side", "weight-not-finite",
         "repeated-id", "missing-hook", "hook-params", "unknown-key", "scale-zero", "missing-priority",
-        "priority-of-wrong-type"])
+        "priority-of-wrong-type", "search-root", "search-unknown-option", "search-playouts"])
 def test_a_wrong_ai_file_is_refused_in_one_line_naming_its_path(
         tmp_path: Path, ai: dict[str, object], said: str) -> None:
     """``validate`` and a match's opening refuse a wrong ai.yaml alike: one line naming the
@@ -111,6 +116,22 @@ def test_validate_names_the_ai_file_and_its_model() -> None:
     game declares."""
     assert validate_file(SKIRMISH / "data" / "ai.yaml").endswith("ok (AIFile)")
     assert "skirmish: ai.yaml: 5 evaluation feature(s), 4 bot priorities" in validate_path(str(SKIRMISH))
+
+
+def test_the_search_takes_the_games_own_options_where_its_name_gives_none() -> None:
+    """``search`` in ai.yaml: Iwo Jima 1945's ``mcts`` is the paired search its file names;
+    an option given after the name wins over the file's; a game whose file names none takes
+    the search's defaults."""
+    iwo = load_game("iwo_1945")
+    declared = SearchOptions(root="paired", playouts=32, depth=40)
+    assert ai_of(iwo).spec.search == {"root": "paired", "playouts": 32, "depth": 40}
+    agent = make_agent(iwo, "USMC", "mcts", 1)
+    assert isinstance(agent, SearchAgent) and agent.options == declared
+    agent = make_agent(iwo, "USMC", "mcts:root=tree,playouts=8", 1)
+    assert isinstance(agent, SearchAgent)
+    assert agent.options == SearchOptions(root="tree", playouts=8, depth=40)
+    agent = make_agent(EXAMPLE, "Red", "mcts", 1)
+    assert isinstance(agent, SearchAgent) and agent.options == SearchOptions()
 
 
 def test_the_ai_is_read_once_a_game_object() -> None:

@@ -16,6 +16,7 @@ import pytest
 from tabletop.core.designer.testing import SearchLeak, check_agent_read_only, check_search_leaks
 from tabletop.core.engine.canonical import JSON
 from tabletop.core.engine.decisions import Decision, ResumePoint, choose
+from tabletop.core.engine.determinize import determinize_view
 from tabletop.core.engine.errors import TabletopError
 from tabletop.core.engine.match import Flow, Game, GameInfo, Match, Result
 from tabletop.core.engine.pieces import Piece
@@ -51,6 +52,8 @@ def test_options_are_read_after_the_name() -> None:
     assert parse_options("mcts") == SearchOptions()
     opts = parse_options("mcts:playouts=400,seconds=0.5,rollout=random,depth=60,c=0.7")
     assert opts == SearchOptions(playouts=400, seconds=0.5, rollout="random", depth=60, c=0.7)
+    assert parse_options("mcts:root=paired,z=1.5") == SearchOptions(root="paired", z=1.5)
+    assert parse_options("mcts:root=paired,z=2").spec() == "mcts:root=paired"
     agent = make_agent(load_game(PIG), "A", "mcts:depth=60,playouts=400", 3)
     assert isinstance(agent, SearchAgent) and agent.name == "mcts:playouts=400,depth=60"
     assert is_reproducible("mcts:playouts=400") and not is_reproducible("mcts:seconds=1")
@@ -62,6 +65,8 @@ def test_options_are_read_after_the_name() -> None:
     ("mcts:playouts=many", "playouts=many has a value of the wrong kind"),
     ("mcts:seconds=-1", "seconds=-1 is out of range"),
     ("mcts:rollout=smart", "rollout=smart is not one of default, random"),
+    ("mcts:root=flat", "root=flat is not one of tree, paired"),
+    ("mcts:z=-1", "z=-1 is out of range"),
     ("mcts:speed=3", "speed=3 is no option of mcts"),
     ("mcts:playouts", "playouts must look like NAME=VALUE"),
     ("mcts:playouts=3,playouts=4", "playouts is given twice"),
@@ -197,6 +202,84 @@ def test_tic_tac_toe_against_itself_is_drawn_over_twenty_games() -> None:
         assert result is not None and result.winner is None, seed
 
 
+def test_paired_options_are_played_on_the_same_determinizations() -> None:
+    """``root=paired``: each draw deals one determinization again for every option of the
+    decision (the same hidden truth, dice and rollout bots: common random numbers), and a
+    decision of n options plays ``playouts // n`` draws."""
+    game = load_game(SKIRMISH)
+    seen: list[int] = []
+
+    def spy(view: Mapping[str, Any], rng: random.Random) -> Match:
+        seen.append(random.Random(rng.getrandbits(64)).getrandbits(32))  # what the draw deals from
+        return determinize_view(view, rng)
+
+    match = Match(game, seed=2)
+    while match.pending is not None and len(match.pending.options) < 3:
+        match.decide_index(0)
+    decision = match.pending
+    assert decision is not None
+    count = len(decision.options)
+    agent = SearchAgent(game, decision.player, 1, parse_options(f"mcts:root=paired,playouts={3 * count + 1}"),
+                        determinizer=spy)
+    agent.choose(match.view(decision.player), decision)
+    draws = [seen[i:i + count] for i in range(0, len(seen), count)]
+    assert len(draws) == 3 and agent.last["playouts"] == 3 * count
+    assert all(len(set(d)) == 1 for d in draws) and len({d[0] for d in draws}) == 3
+
+
+def test_paired_keeps_the_bots_choice_unless_another_is_surely_better() -> None:
+    """``root=paired`` overrules the side's bot only when the best option's gain over the
+    bot's choice, draw by draw, exceeds z standard errors: with a z no uncertain gain can
+    reach, it answers as the bot at every decision but where every draw showed the same
+    gain (a standard error of 0); with z=0, wherever the best mean beats the bot's."""
+    game = load_game(SKIRMISH)
+    for z, overruled in ((1000000.0, "sure gains"), (0.0, "better means")):
+        match = Match(game, seed=4)
+        blue = make_agent(game, "Blue", "pusher", 4)
+        bot = make_agent(game, "Red", "pusher", 4)
+        search = make_agent(game, "Red", f"mcts:root=paired,playouts=12,depth=20,z={z}", 4)
+        assert isinstance(search, SearchAgent)
+        asked = kept = 0
+        while match.pending is not None:
+            decision = match.pending
+            if decision.player == "Blue":
+                match.decide(blue.choose(match.view("Blue"), decision))
+                continue
+            wanted = bot.choose(match.view("Red"), decision)
+            chosen = search.choose(match.view("Red"), decision)
+            if len(decision.options) > 1:
+                last = search.last
+                asked += 1
+                kept += chosen == wanted
+                assert last["bot"] == str(wanted)
+                if chosen != wanted:
+                    assert chosen == decision.options[[str(o.value) for o in decision.options]
+                                                      .index(str(last["rival"]))].value
+                    assert isinstance(last["gain"], float) and last["gain"] > 0
+                    assert last["error"] == 0.0 if overruled == "sure gains" else True
+                else:
+                    gain = last["gain"]
+                    assert isinstance(gain, float)
+                    assert gain <= 0 if overruled == "better means" else True
+            match.decide(chosen)
+        assert asked > 5 and (kept < asked if overruled == "better means" else kept > 0)
+
+
+def test_paired_search_is_reproducible_from_its_seed() -> None:
+    """``root=paired`` with a budget of playouts plays the same game from the same seed."""
+    game = load_game("iwo_1945")
+
+    def game_of(seed: int) -> list[JSON]:
+        match = Match(game, seed=1)
+        agent = make_agent(game, "USMC", "mcts:root=paired,playouts=6,depth=10,z=0", seed)
+        while match.pending is not None and len(match.decisions) < 40:
+            decision = match.pending
+            match.decide(agent.choose(match.view(decision.player), decision))
+        return match.decisions
+
+    assert game_of(7) == game_of(7)
+
+
 @pytest.mark.slow
 def test_the_search_beats_the_example_games_heuristic_bot() -> None:
     """On the example game, Red played by the search rather than by the game's bot (Blue the
@@ -247,12 +330,15 @@ class ShellGame(Game):
 SHELLS = ShellGame()
 
 
-def test_the_search_never_reads_the_hidden_truth() -> None:
+@pytest.mark.parametrize("root", ["tree", "paired"])
+def test_the_search_never_reads_the_hidden_truth(root: str) -> None:
     """Given the same determinizations, the search chooses alike on two matches its side
-    sees alike whatever stands behind the hidden counters and secret cards."""
-    assert check_search_leaks(load_game(SKIRMISH), range(2), max_checks=4) > 0
-    assert check_search_leaks(load_game(PIG), range(2), max_checks=4) > 0
-    assert check_search_leaks(SHELLS, range(6), every=1) == 6
+    sees alike whatever stands behind the hidden counters and secret cards (a tree search
+    and a paired one)."""
+    search = f"mcts:root={root},playouts=8"
+    assert check_search_leaks(load_game(SKIRMISH), range(2), max_checks=4, search=search) > 0
+    assert check_search_leaks(load_game(PIG), range(2), max_checks=4, search=search) > 0
+    assert check_search_leaks(SHELLS, range(6), every=1, search=search) == 6
 
 
 class Peeking(SearchAgent):
@@ -269,11 +355,13 @@ class Peeking(SearchAgent):
         return super().choose(view, decision)
 
 
-def test_the_leak_check_catches_a_search_that_reads_the_truth() -> None:
+@pytest.mark.parametrize("root", ["tree", "paired"])
+def test_the_leak_check_catches_a_search_that_reads_the_truth(root: str) -> None:
     """The check is able to fail: a search playing on the true match finds the pea, and is
     caught choosing another cup when the pea is elsewhere."""
     def build(game: Game, side: str, seed: int, determinizer: Any) -> SearchAgent:
-        return Peeking(game, side, seed, parse_options("mcts:playouts=20"), determinizer=determinizer)
+        return Peeking(game, side, seed, parse_options(f"mcts:root={root},playouts=20"),
+                       determinizer=determinizer)
 
     with pytest.raises(SearchLeak, match="another truth"):
         check_search_leaks(SHELLS, range(6), agent=build, every=1)
