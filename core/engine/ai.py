@@ -612,8 +612,13 @@ def check_ai(game: Game) -> str:
     if not found.source:
         return ""
     spec = found.spec
+    search = ""
+    if spec.search:
+        from .search_options import parse_options
+
+        search = f", the search plays as {parse_options('mcts', spec.search).spec()}"
     return (f"{AI_FILE}: {len(spec.evaluation.features)} evaluation feature(s), "
-            f"{len(spec.priorities)} bot priorities")
+            f"{len(spec.priorities)} bot priorities{search}")
 
 
 def evaluate(match: Match, side: str) -> float:

@@ -116,6 +116,8 @@ def test_validate_names_the_ai_file_and_its_model() -> None:
     game declares."""
     assert validate_file(SKIRMISH / "data" / "ai.yaml").endswith("ok (AIFile)")
     assert "skirmish: ai.yaml: 5 evaluation feature(s), 4 bot priorities" in validate_path(str(SKIRMISH))
+    assert ("iwo_1945: ai.yaml: 5 evaluation feature(s), 7 bot priorities, the search plays as "
+            "mcts:playouts=32,depth=40,root=paired") in validate_path("iwo_1945")
 
 
 def test_the_search_takes_the_games_own_options_where_its_name_gives_none() -> None:
