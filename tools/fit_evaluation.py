@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from tabletop.core.engine.ai import ai_of
 from tabletop.core.engine.errors import TabletopError
-from tabletop.core.engine.match import Match
+from tabletop.core.engine.match import Game, Match
 from tabletop.core.engine.registry import load_game, make_agent
 
 NORMAL_TO_TANH = 0.851
@@ -61,10 +61,9 @@ def least_squares(rows: Sequence[Sequence[float]], target: Sequence[float]) -> l
     return solve(xtx, xty)
 
 
-def collect(game_id: str, side: str, kind: str | None, target: str, threshold: float,
+def collect(game: Game, side: str, kind: str | None, target: str, threshold: float,
             seeds: range) -> tuple[list[str], list[list[float]], list[float]]:
     """(feature ids, their values at each decision read, the game's final target there)."""
-    game = load_game(game_id)
     ai = ai_of(game)
     ids = [f.id for f in ai.spec.evaluation.features]
     rows: list[list[float]] = []
@@ -81,7 +80,7 @@ def collect(game_id: str, side: str, kind: str | None, target: str, threshold: f
             match.decide(agents[decision.player].choose(match.view(decision.player), decision))
         fields = game.summary(match)
         if target not in fields:
-            raise TabletopError(f"game {game_id} has no score field {target!r} "
+            raise TabletopError(f"game {game.info.id} has no score field {target!r} "
                                 f"(fields: {', '.join(sorted(fields))})")
         final = float(fields[target]) - threshold
         rows.extend(read)
@@ -106,20 +105,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=seed_range, default=range(1001, 1301))
     args = parser.parse_args(argv)
     try:
-        ids, rows, targets = collect(args.game, args.side, args.kind, args.target,
+        game = load_game(args.game)
+        ids, rows, targets = collect(game, args.side, args.kind, args.target,
                                      args.threshold, args.seeds)
-    except TabletopError as exc:
+        if not rows:
+            raise TabletopError("no decision of the side (and kind) was read")
+        if not any(f.measure == "constant" for f in ai_of(game).spec.evaluation.features):
+            ids.append("(intercept: add a feature of measure constant)")
+            rows = [[*r, 1.0] for r in rows]
+        weights = least_squares(rows, targets)
+    except (TabletopError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if not rows:
-        print("error: no decision of the side (and kind) was read", file=sys.stderr)
-        return 2
-    game = load_game(args.game)
-    constant = [f.id for f in ai_of(game).spec.evaluation.features if f.measure == "constant"]
-    if not constant:
-        ids.append("(intercept: add a feature of measure constant)")
-        rows = [[*r, 1.0] for r in rows]
-    weights = least_squares(rows, targets)
     residuals = [t - sum(w * x for w, x in zip(weights, r, strict=True))
                  for r, t in zip(rows, targets, strict=True)]
     sd = math.sqrt(sum(e * e for e in residuals) / max(1, len(residuals) - len(weights)))

@@ -551,6 +551,9 @@ def load_ai(game: Game) -> AI:
 
     for key, value in spec.search.items():
         problem = search_option_problem(key, str(value))
+        if key == "seconds":  # a study plays a game's plain ``mcts``: it must replay alike
+            problem = ("is not allowed here: a search capped by time is not reproducible "
+                       "(give playouts)")
         if problem:
             raise DataError(f"{where}: search.{key}: {value!r} {problem}")
     hooks: dict[str, Callable[..., Any]] = {}

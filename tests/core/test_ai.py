@@ -92,9 +92,12 @@ def _feature(n: int = 1, **changes: object) -> dict[str, object]:
      "search.root: 'flat' is not one of tree, paired (options: playouts=N"),
     ({**_example_ai(), "search": {"speed": 3}}, "search.speed: 3 is no option of mcts"),
     ({**_example_ai(), "search": {"playouts": 0}}, "search.playouts: 0 is out of range"),
+    ({**_example_ai(), "search": {"seconds": 0.5}},
+     "search.seconds: 0.5 is not allowed here: a search capped by time is not reproducible"),
 ], ids=["unknown-measure", "unknown-of", "unknown-weighted-side", "weight-not-finite",
         "repeated-id", "missing-hook", "hook-params", "unknown-key", "scale-zero", "missing-priority",
-        "priority-of-wrong-type", "search-root", "search-unknown-option", "search-playouts"])
+        "priority-of-wrong-type", "search-root", "search-unknown-option", "search-playouts",
+        "search-seconds"])
 def test_a_wrong_ai_file_is_refused_in_one_line_naming_its_path(
         tmp_path: Path, ai: dict[str, object], said: str) -> None:
     """``validate`` and a match's opening refuse a wrong ai.yaml alike: one line naming the

@@ -31,8 +31,22 @@ def test_the_fit_prints_a_weight_for_every_feature_and_the_scale(
     assert out[-1].startswith("residual sd ") and "; scale " in out[-1]
 
 
-def test_a_target_the_game_does_not_score_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """A score field the game's summary lacks: one line on stderr, exit 2."""
-    code = main(["iwo_1945", "--side", "USMC", "--target", "nothing", "--seeds", "1-1"])
+@pytest.mark.parametrize(("args", "said"), [
+    (["iwo_1945", "--side", "USMC", "--target", "nothing"], "no score field 'nothing'"),
+    (["iwo_1945", "--side", "Nobody", "--target", "margin"], "no decision of the side"),
+    (["no_such_game", "--side", "USMC", "--target", "margin"], "no_such_game"),
+])
+def test_bad_arguments_are_one_line(args: list[str], said: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A score field the game's summary lacks, a side that never decides, a game that is
+    not there: one line on stderr, exit 2."""
+    code = main([*args, "--seeds", "1-1"])
     err = capsys.readouterr().err
-    assert code == 2 and "no score field 'nothing'" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_linearly_dependent_features_are_one_line() -> None:
+    """A fit whose features repeat one another has no single answer: a ValueError that
+    says so (main prints it as one line)."""
+    with pytest.raises(ValueError, match="linearly dependent"):
+        least_squares([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]], [1.0, 2.0, 3.0])
